@@ -1,0 +1,88 @@
+/**
+ * Builds the bench page with Vite, serves it on 127.0.0.1, opens it in
+ * Chromium through playwright-core and runs every browser bench in a fresh page.
+ */
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { build } from 'vite';
+import { chromiumArgs, chromiumFound, chromiumPath, installHint } from '../../scripts/chromium.mjs';
+import type { Metric } from '../harness.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const distDir = fileURLToPath(new URL('../.dist', import.meta.url));
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+};
+
+/** A static file server for `root`, on loopback, on a free port. */
+export async function serveStatic(root: string): Promise<{ url: string; server: Server }> {
+  const server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
+    const file = join(root, path === '/' ? 'index.html' : path);
+    if (!file.startsWith(root)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/`, server };
+}
+
+export async function runBrowserBenches(options: {
+  quick: boolean;
+  filter?: string;
+  log: (line: string) => void;
+}): Promise<Metric[]> {
+  if (!chromiumFound()) throw new Error(installHint);
+  await build({ configFile: join(here, 'vite.config.ts') });
+  const { url, server } = await serveStatic(distDir);
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: [...chromiumArgs, '--enable-precise-memory-info', '--js-flags=--expose-gc'],
+  });
+  const metrics: Metric[] = [];
+  try {
+    const probe = await browser.newPage();
+    await probe.goto(url);
+    await probe.waitForFunction(() => 'skeinBench' in window);
+    const names = await probe.evaluate(() => window.skeinBench.list());
+    await probe.close();
+    for (const name of names) {
+      if (options.filter && !name.includes(options.filter)) continue;
+      options.log(`browser: ${name}`);
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      await page.goto(url);
+      await page.waitForFunction(() => 'skeinBench' in window);
+      const result = await page.evaluate(([n, q]) => window.skeinBench.run(n, q), [
+        name,
+        options.quick,
+      ] as const);
+      if (errors.length) throw new Error(`${name}: page errors:\n${errors.join('\n')}`);
+      metrics.push(...result);
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  return metrics;
+}

@@ -1,0 +1,100 @@
+/**
+ * Node benchmarks: `*.bench.ts` files under bench/ (outside bench/browser) or
+ * next to the code export `default defineBench({ name, run })`. The runner
+ * (bench/run.ts) calls `run(ctx)`; the bench records metrics with
+ * `ctx.record`, against baselines from `ctx.linearPass` / `ctx.jsonParse`.
+ */
+import {
+  makeLinearPass,
+  sizeLabel,
+  timeRepeated,
+  withBaseline,
+  type Metric,
+  type Timing,
+} from './harness.js';
+
+export interface NodeBenchContext {
+  /** `--quick`: run the small size of everything. */
+  readonly quick: boolean;
+  /** `full` normally, `quick` under `--quick`. */
+  size(full: number, quick: number): number;
+  /** `1_000_000` → `1m`. */
+  label(n: number): string;
+  /** Median of repeated timings (ms). */
+  time(fn: () => unknown, options?: { repeat?: number; warmup?: number }): Promise<Timing>;
+  /** The linear-pass baseline for `n` objects (measured once per n, recorded as `core.noop-pass.<n>`). */
+  linearPass(n: number): Promise<Metric>;
+  /** The JSON.parse baseline for `text` (recorded as `<name>.json-parse`). */
+  jsonParse(text: string, name: string): Promise<Metric>;
+  /** Heap in use after a full GC, in MB (needs `--expose-gc`, which `npm run bench` passes). */
+  heapUsedMB(): number;
+  /** Adds a metric (with its baseline, if given) to the results. */
+  record(metric: Metric, baseline?: Metric): void;
+}
+
+export interface NodeBench {
+  /** A short name shown while running, e.g. `core.noop-pass`. */
+  name: string;
+  run(ctx: NodeBenchContext): Promise<void> | void;
+}
+
+/**
+ * Declares a Node benchmark.
+ *
+ * @example
+ * export default defineBench({
+ *   name: 'core.noop-pass',
+ *   async run(ctx) { const base = await ctx.linearPass(ctx.size(1e6, 1e5)); },
+ * });
+ */
+export function defineBench(bench: NodeBench): NodeBench {
+  return bench;
+}
+
+declare const gc: undefined | (() => void);
+
+/** Creates the context the runner hands to every Node bench. */
+export function createNodeContext(quick: boolean, out: Metric[]): NodeBenchContext {
+  const passes = new Map<number, Metric>();
+  const record = (metric: Metric, baseline?: Metric) => out.push(withBaseline(metric, baseline));
+  const collect = () => {
+    if (typeof gc === 'function') {
+      gc();
+      gc();
+    }
+  };
+  return {
+    quick,
+    size: (full, small) => (quick ? small : full),
+    label: sizeLabel,
+    time: (fn, options) => timeRepeated(fn, options),
+    async linearPass(n) {
+      const known = passes.get(n);
+      if (known) return known;
+      const pass = makeLinearPass(n);
+      const timing = await timeRepeated(pass, { repeat: 15, warmup: 3 });
+      const metric: Metric = {
+        name: `core.noop-pass.${sizeLabel(n)}`,
+        value: timing.median,
+        unit: 'ms',
+        n,
+      };
+      passes.set(n, metric);
+      out.push(metric);
+      collect();
+      return metric;
+    },
+    async jsonParse(text, name) {
+      const timing = await timeRepeated(() => JSON.parse(text), { repeat: 5, warmup: 1 });
+      const metric: Metric = { name: `${name}.json-parse`, value: timing.median, unit: 'ms' };
+      out.push(metric);
+      collect();
+      return metric;
+    },
+    heapUsedMB() {
+      collect();
+      return process.memoryUsage().heapUsed / 2 ** 20;
+    },
+    record,
+  };
+}

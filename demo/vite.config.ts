@@ -1,0 +1,13 @@
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import { skeinAliases } from '../scripts/skein-aliases.mjs';
+
+// `npm start`: the demo page, importing skein by package name as a user would.
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  plugins: [react()],
+  resolve: { alias: skeinAliases },
+  server: { host: '127.0.0.1', port: 5173 },
+  build: { outDir: fileURLToPath(new URL('../dist-demo', import.meta.url)), emptyOutDir: true },
+});

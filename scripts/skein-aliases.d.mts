@@ -1,0 +1,1 @@
+export declare const skeinAliases: { find: RegExp; replacement: string }[];

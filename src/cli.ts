@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+// The `skein` executable. All logic lives in runCli (src/node/cli.ts).
+import { runCli } from './node/cli.js';
+
+const code = await runCli(process.argv.slice(2), {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+});
+process.exitCode = code;

@@ -1,0 +1,6 @@
+// The React entry point (`skein/react`). Components only draw: all derived
+// data comes from the core (`skein`).
+export { SkeinTheme } from './theme.js';
+export type { SkeinThemeName, SkeinThemeProps } from './theme.js';
+export { useStoreSelector } from './use-store-selector.js';
+export type { ExternalStore } from './use-store-selector.js';
