@@ -24,6 +24,15 @@ export interface NodeBenchContext {
   time(fn: () => unknown, options?: { repeat?: number; warmup?: number }): Promise<Timing>;
   /** The linear-pass baseline for `n` objects (measured once per n, recorded as `core.noop-pass.<n>`). */
   linearPass(n: number): Promise<Metric>;
+  /**
+   * The event-pass baseline: one linear pass over these events reading the
+   * fields every builder reads (`event`, `uuid`, `span_id`, `timestamp`).
+   * Real events are large, varied objects scattered over the heap, so this
+   * pass costs ~30× the plain-object pass; it is the honest floor for
+   * anything that walks a run ("one linear pass over the events",
+   * ARCHITECTURE.md). Recorded once per array as `core.event-pass.<n>`.
+   */
+  eventPass(events: readonly object[]): Promise<Metric>;
   /** The JSON.parse baseline for `text` (recorded as `<name>.json-parse`). */
   jsonParse(text: string, name: string): Promise<Metric>;
   /** Heap in use after a full GC, in MB (needs `--expose-gc`, which `npm run bench` passes). */
@@ -56,6 +65,7 @@ declare const gc: undefined | (() => void);
 /** Creates the context the runner hands to every Node bench. */
 export function createNodeContext(quick: boolean, out: Metric[]): NodeBenchContext {
   const passes = new Map<number, Metric>();
+  const eventPasses = new WeakMap<readonly object[], Metric>();
   const record = (metric: Metric, baseline?: Metric) => out.push(withBaseline(metric, baseline));
   const collect = () => {
     if (typeof gc === 'function') {
@@ -82,6 +92,38 @@ export function createNodeContext(quick: boolean, out: Metric[]): NodeBenchConte
       passes.set(n, metric);
       out.push(metric);
       collect();
+      return metric;
+    },
+    async eventPass(events) {
+      const known = eventPasses.get(events);
+      if (known) return known;
+      const pass = () => {
+        let h = 0;
+        for (let i = 0; i < events.length; i++) {
+          const e = events[i] as {
+            event?: string;
+            uuid?: string;
+            span_id?: string | null;
+            timestamp?: string;
+          };
+          h +=
+            (e.event?.length ?? 0) +
+            (e.uuid?.length ?? 0) +
+            (e.span_id ? 1 : 0) +
+            (e.timestamp?.length ?? 0);
+        }
+        return h;
+      };
+      const timing = await timeRepeated(pass, { repeat: 9, warmup: 2 });
+      const n = events.length;
+      const metric: Metric = {
+        name: `core.event-pass.${sizeLabel(n)}`,
+        value: timing.median,
+        unit: 'ms',
+        n,
+      };
+      eventPasses.set(events, metric);
+      out.push(metric);
       return metric;
     },
     async jsonParse(text, name) {

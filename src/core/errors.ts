@@ -39,6 +39,27 @@ export const errorMessages = {
   unknown_event_kind: (kind: string) => `Unknown event kind ${JSON.stringify(kind)}; kept as is`,
   diagnostics_truncated: (code: string, count: number) =>
     `${count} more "${code}" diagnostics not listed`,
+  // --- EventStream (src/core/stream/event-stream.ts) -------------------------
+  not_an_event: (got: string) =>
+    `EventStream.append expects a canonical event (an object with string "event", "uuid" and "timestamp"), got ${got}`,
+  // --- timeline (src/core/timeline/) -----------------------------------------
+  timeline_unresolved_event: (uuid: string) =>
+    `Timeline refers to event "${uuid}", which is not in the event list`,
+  // --- span tree (src/core/tree/) ---------------------------------------------
+  span_end_unknown: (id: string) => `span_end for span "${id}", which never began; dropped`,
+  span_end_duplicate: (id: string) =>
+    `Span "${id}" has already ended; this later span_end is dropped`,
+  span_duplicate_id: (id: string) =>
+    `Span id "${id}" was already begun; this later span_begin is kept as a plain event`,
+  span_parent_cycle: (id: string, parent: string) =>
+    `Span "${id}" would close a parent cycle through "${parent}"; placed at the root instead`,
+  step_end_unmatched: (name: string) =>
+    `step end "${name}" has no open step of that name; kept as a plain event`,
+  step_unclosed: (name: string, outer: string) =>
+    `step "${name}" was still open when the outer step "${outer}" ended; left without an end`,
+  // --- swimlane (src/core/swimlane/) -----------------------------------------
+  invalid_option: (option: string, expected: string, got: string) =>
+    `Option "${option}" must be ${expected}, got ${got}`,
 } satisfies Record<string, (...args: never[]) => string>;
 
 /** A stable error or diagnostic code from {@link errorMessages}. */

@@ -2,3 +2,17 @@
 export { VERSION } from './version.js';
 export { ImportError, errorMessages, errorMessage, jsonPath } from './errors.js';
 export type { Diagnostic, ErrorCode } from './errors.js';
+export * from './events/index.js';
+export { importInspectLog, isInspectLog } from './import/inspect-log.js';
+export type {
+  InspectLog,
+  InspectLogHeader,
+  InspectLogOptions,
+  InspectEvalSpec,
+  InspectSampleSummary,
+  InspectSampleEvents,
+} from './import/inspect-log.js';
+export { EventStream } from './stream/event-stream.js';
+export type { EventStreamSnapshot, EventStreamListener } from './stream/event-stream.js';
+export { generateRun } from './generate/generate-run.js';
+export type { GenerateRunOptions } from './generate/generate-run.js';

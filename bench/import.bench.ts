@@ -1,0 +1,32 @@
+import { generateRun } from '../src/core/generate/generate-run.js';
+import { importInspectLog } from '../src/core/import/inspect-log.js';
+import { inspectJsonLog } from './inspect-log.js';
+import { defineBench } from './node.js';
+
+/**
+ * `core.import.inspect-json.100k`: open a generated 100k-event inspect `.json`
+ * log and load its sample's canonical events, as a ratio to a bare JSON.parse
+ * of the same bytes (decode + parse) in the same run. Target ≤ 1.5×.
+ */
+export default defineBench({
+  name: 'core.import.inspect-json',
+  async run(ctx) {
+    const n = ctx.size(100_000, 10_000);
+    const bytes = inspectJsonLog(generateRun({ seed: 11, events: n, pendingRate: 0 }));
+    const name = `core.import.inspect-json.${ctx.label(n)}`;
+    const parse = await ctx.time(() => JSON.parse(new TextDecoder().decode(bytes)), { repeat: 7 });
+    const baseline = { name: `${name}.json-parse`, value: parse.median, unit: 'ms' as const, n };
+    ctx.record(baseline);
+    let count = 0;
+    const timing = await ctx.time(
+      async () => {
+        const log = await importInspectLog(bytes);
+        count = (await log.sample(1, 1)).events.length;
+      },
+      { repeat: 7 },
+    );
+    if (count !== n) throw new Error(`imported ${count} events, expected ${n}`);
+    ctx.record({ name, value: timing.median, unit: 'ms', n, target: '≤ 1.5×' }, baseline);
+    ctx.record({ name: `${name}.bytes`, value: bytes.length / 1024, unit: 'kB', n });
+  },
+});

@@ -1,0 +1,62 @@
+/**
+ * Deterministic uuids for events that arrive without one (inspect logs before
+ * mid-2025, research/inspect_ai.md §1.2; minimal fixtures; other formats).
+ */
+
+// shortuuid's alphabet (no 0/1/I/O/l), so derived ids look like inspect's own
+// 22-character ids and fit wherever those fit (URLs, DOM ids).
+const ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/**
+ * A 22-character id (about 116 bits) that is a pure function of `key`: the
+ * same key always gives the same id, different keys practically never
+ * collide. Four independent 32-bit multiply-xor lanes over the UTF-16 code
+ * units, each finished with murmur3's avalanche.
+ *
+ * Not cryptographic: it only has to be stable and well spread.
+ *
+ * @example
+ * deriveEventUuid('$.samples[0].events[3]\u0000model\u00002026-06-10T18:24:10Z');
+ * // always the same 22 characters
+ */
+export function deriveEventUuid(key: string): string {
+  let h1 = 0x9e3779b9;
+  let h2 = 0x243f6a88;
+  let h3 = 0xb7e15162;
+  let h4 = 0x85a308d3;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+    h3 = Math.imul(h3 ^ c, 0x27d4eb2f);
+    h4 = Math.imul(h4 ^ c, 0x165667b1);
+  }
+  const len = key.length;
+  const lanes = [fmix32(h1 ^ len), fmix32(h2 ^ h1), fmix32(h3 ^ h2), fmix32(h4 ^ h3)];
+  let out = '';
+  // 5 base-57 digits per lane (57^5 < 2^32) plus 2 from a fifth mix: 22 chars.
+  for (let l = 0; l < 4; l++) {
+    let v = lanes[l] as number;
+    for (let k = 0; k < 5; k++) {
+      const d = v % 57;
+      out += ALPHABET[d];
+      v = (v - d) / 57;
+    }
+  }
+  let v =
+    fmix32((lanes[0] as number) ^ Math.imul(lanes[2] as number, 31) ^ (lanes[3] as number)) %
+    (57 * 57);
+  out += ALPHABET[v % 57];
+  v = (v - (v % 57)) / 57;
+  out += ALPHABET[v];
+  return out;
+}

@@ -1,0 +1,114 @@
+// JSON helpers shared by importers: UTF-8 decoding and a parse that tolerates the
+// bare `NaN`, `Infinity` and `-Infinity` tokens Python writers emit
+// (pydantic `ser_json_inf_nan="constants"`, research inspect_ai.md §1.1).
+// Spec: RFC 8259 (https://www.rfc-editor.org/rfc/rfc8259) — which forbids those tokens.
+import { ImportError, errorMessage } from '../errors.js';
+
+const utf8 = new TextDecoder('utf-8');
+
+/**
+ * Decodes UTF-8 bytes to a string (a leading BOM is dropped, bad bytes become U+FFFD).
+ *
+ * @example
+ * decodeUtf8(new Uint8Array([0x68, 0x69])); // 'hi'
+ */
+export function decodeUtf8(bytes: Uint8Array): string {
+  return utf8.decode(bytes);
+}
+
+// Sentinels chosen so no real JSON string can hold them: they start with a
+// control character that JSON requires to be escaped inside strings.
+const NAN = '\u0000NaN';
+const POS_INF = '\u0000Infinity';
+const NEG_INF = '\u0000-Infinity';
+
+function revive(_key: string, value: unknown): unknown {
+  if (typeof value === 'string' && value.charCodeAt(0) === 0) {
+    if (value === NAN) return NaN;
+    if (value === POS_INF) return Infinity;
+    if (value === NEG_INF) return -Infinity;
+  }
+  return value;
+}
+
+/**
+ * Rewrites bare `NaN`, `Infinity` and `-Infinity` tokens outside strings into
+ * sentinel strings that {@link parseJsonTolerant} revives. Returns `undefined`
+ * when the text has no such token (so the caller's parse error stands).
+ */
+function rewriteNonFinite(text: string): string | undefined {
+  let out: string[] | undefined;
+  let last = 0;
+  let inString = false;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+      continue;
+    }
+    if (c === 34) {
+      inString = true;
+      continue;
+    }
+    let token: string | undefined;
+    let sentinel = '';
+    if (c === 78 /* N */ && text.startsWith('NaN', i)) {
+      token = 'NaN';
+      sentinel = NAN;
+    } else if (c === 73 /* I */ && text.startsWith('Infinity', i)) {
+      token = 'Infinity';
+      sentinel = POS_INF;
+    } else if (c === 45 /* - */ && text.startsWith('-Infinity', i)) {
+      token = '-Infinity';
+      sentinel = NEG_INF;
+    }
+    if (token === undefined) continue;
+    out ??= [];
+    out.push(text.slice(last, i), JSON.stringify(sentinel));
+    i += token.length - 1;
+    last = i + 1;
+  }
+  if (!out) return undefined;
+  out.push(text.slice(last));
+  return out.join('');
+}
+
+/**
+ * Parses JSON text. Tries `JSON.parse` first (the fast, common path); only when
+ * that fails does it rewrite bare `NaN`/`Infinity`/`-Infinity` tokens outside
+ * strings and parse again, reviving them as numbers. Invalid JSON throws an
+ * {@link ImportError} with code `invalid_json` at `path`.
+ *
+ * @example
+ * parseJsonTolerant('{"value": NaN}', '$').value; // NaN
+ */
+export function parseJsonTolerant(text: string, path: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (first) {
+    const rewritten = rewriteNonFinite(text);
+    if (rewritten !== undefined) {
+      try {
+        return JSON.parse(rewritten, revive) as unknown;
+      } catch {
+        // Report the error of the original text: its positions are the user's.
+      }
+    }
+    const detail = first instanceof Error ? first.message : String(first);
+    throw new ImportError('invalid_json', path, errorMessage('invalid_json', detail), {
+      cause: first,
+    });
+  }
+}
+
+/**
+ * {@link decodeUtf8} then {@link parseJsonTolerant}.
+ *
+ * @example
+ * parseJsonBytes(zip.read('header.json'), '$["header.json"]');
+ */
+export function parseJsonBytes(bytes: Uint8Array, path: string): unknown {
+  return parseJsonTolerant(decodeUtf8(bytes), path);
+}

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import {
+  eventCompletedTime,
+  eventTime,
+  parseEvent,
+  parseTimestamp,
+  timestampMs,
+  type Event,
+} from '../../src/index.js';
+
+const base = Date.UTC(2026, 5, 10, 18, 23, 50);
+
+describe('parseTimestamp', () => {
+  const accepted: [string, number][] = [
+    ['2026-06-10T18:23:50Z', base],
+    ['2026-06-10T18:23:50z', base],
+    ['2026-06-10T18:23:50+00:00', base],
+    ['2026-06-10T14:23:50-04:00', base],
+    ['2026-06-10T23:53:50+05:30', base],
+    ['2026-06-10T13:23:50-0500', base],
+    ['2026-06-10T20:23:50+02', base],
+    ['2026-06-10 18:23:50Z', base],
+    ['2026-06-10T18:23Z', Date.UTC(2026, 5, 10, 18, 23)],
+    ['2026-06-10T18:23:50.1Z', base + 100],
+    ['2026-06-10T18:23:50.12Z', base + 120],
+    ['2026-06-10T18:23:50.123Z', base + 123],
+    ['2026-06-10T18:23:50.1234Z', base + 123.4],
+    ['2026-06-10T18:23:50.12345Z', base + 123.45],
+    ['2026-06-10T18:23:50.198559+00:00', base + 198.559],
+    ['2026-06-10T18:23:50.1234567Z', base + 123.4567],
+    ['2026-06-10T18:23:50.12345678Z', base + 123.45678],
+    ['2026-06-10T18:23:50.123456789Z', base + 123.456789],
+    ['2026-06-10T18:23:50.1234567891234Z', base + 123.456789],
+    ['2024-02-29T00:00:00Z', Date.UTC(2024, 1, 29)],
+    ['2000-02-29T00:00:00Z', Date.UTC(2000, 1, 29)],
+    ['1969-12-31T23:59:59.5Z', -500],
+    ['0050-01-01T00:00:00Z', new Date('0050-01-01T00:00:00Z').getTime()],
+  ];
+  for (const [text, ms] of accepted) {
+    it(`accepts ${text}`, () => expect(parseTimestamp(text)?.ms).toBeCloseTo(ms, 6));
+  }
+
+  it('keeps microseconds that Date.parse loses', () => {
+    const a = timestampMs('2026-06-10T18:23:50.198559+00:00');
+    const b = timestampMs('2026-06-10T18:23:50.198560+00:00');
+    // A double near 1.8e12 ms resolves 2^-12 ms (~0.24 µs): a microsecond survives.
+    expect(b - a).toBeCloseTo(0.001, 3);
+    expect(b).toBeGreaterThan(a);
+  });
+
+  it('reads a string without an offset as UTC and says so', () => {
+    expect(parseTimestamp('2026-06-10T18:23:50')).toEqual({ ms: base, hasOffset: false });
+    expect(parseTimestamp('2026-06-10T18:23:50Z')?.hasOffset).toBe(true);
+  });
+
+  const rejected = [
+    '',
+    'yesterday',
+    '2026-06-10',
+    '2026-13-01T00:00:00Z',
+    '2026-02-29T00:00:00Z',
+    '2026-04-31T00:00:00Z',
+    '2026-06-10T24:00:00Z',
+    '2026-06-10T18:60:00Z',
+    '2026-06-10T18:23:61Z',
+    '2026-06-10T18:23:50.Z',
+    '2026-06-10T18:23:50ZZ',
+    '2026-06-10T18:23:50+5',
+    '2026-06-10T18:23:50+05:3',
+    '2026-06-10X18:23:50Z',
+    '2026/06/10T18:23:50Z',
+  ];
+  for (const text of rejected) {
+    it(`rejects ${JSON.stringify(text)}`, () => {
+      expect(parseTimestamp(text)).toBeUndefined();
+      expect(timestampMs(text)).toBeNaN();
+    });
+  }
+});
+
+describe('eventTime / eventCompletedTime', () => {
+  it('parsed events: the original string is kept and the time is derived', () => {
+    const { event } = parseEvent({
+      event: 'info',
+      uuid: 'u',
+      timestamp: '2026-06-10T14:23:50.5-04:00',
+    });
+    expect(event.timestamp).toBe('2026-06-10T14:23:50.5-04:00');
+    expect(eventTime(event)).toBe(base + 500);
+  });
+
+  it('a timestamp without offset parses with a warning', () => {
+    const { event, diagnostics } = parseEvent({
+      event: 'info',
+      uuid: 'u',
+      timestamp: '2026-06-10T18:23:50',
+    });
+    expect(eventTime(event)).toBe(base);
+    expect(diagnostics.map((d) => [d.code, d.severity, d.path])).toEqual([
+      ['timestamp_no_offset', 'warning', '$.timestamp'],
+    ]);
+  });
+
+  it('events built without the parser fall back to parsing their timestamp', () => {
+    const literal: Event = { event: 'info', uuid: 'u', timestamp: '2026-06-10T18:23:50.25Z' };
+    expect(eventTime(literal)).toBe(base + 250);
+    expect(eventTime({ event: 'info', uuid: 'u', timestamp: 'nope' })).toBeNaN();
+  });
+
+  it('completed times of model, tool, sandbox and subtask events', () => {
+    const { event } = parseEvent({
+      event: 'tool',
+      uuid: 'u',
+      id: 'c',
+      function: 'f',
+      timestamp: '2026-06-10T18:23:50Z',
+      completed: '2026-06-10T18:23:52.75Z',
+    });
+    expect(eventCompletedTime(event)).toBe(base + 2750);
+    expect(
+      eventCompletedTime(
+        parseEvent({ event: 'info', uuid: 'u', timestamp: '2026-06-10T18:23:50Z' }).event,
+      ),
+    ).toBeUndefined();
+  });
+});
