@@ -12,7 +12,10 @@ export type {
   InspectSampleSummary,
   InspectSampleEvents,
 } from './import/inspect-log.js';
+export * from './timeline/index.js';
+export * from './swimlane/index.js';
 export { EventStream } from './stream/event-stream.js';
 export type { EventStreamSnapshot, EventStreamListener } from './stream/event-stream.js';
 export { generateRun } from './generate/generate-run.js';
 export type { GenerateRunOptions } from './generate/generate-run.js';
+export * from './tree/index.js';

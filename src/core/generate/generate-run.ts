@@ -27,6 +27,8 @@
  * from the clock, so the same options always give the same events.
  */
 import { deepFreeze } from '../events/freeze.js';
+import { stampEventTime } from '../events/event-time.js';
+import { timestampMs } from '../events/timestamp.js';
 import type {
   ChatMessage,
   ChatMessageAssistant,
@@ -145,9 +147,22 @@ export function generateRun(options: GenerateRunOptions = {}): Event[] {
       events: Math.ceil(settings.events * 1.25) + 20,
     }).run();
     longer.length = settings.events;
-    return longer;
+    return stampTimes(longer);
   }
-  return new RunGenerator(settings).run();
+  return stampTimes(new RunGenerator(settings).run());
+}
+
+/**
+ * Stamps each event's epoch-ms start time the way `parseEvent` does, so
+ * `eventTime` on generated events is a property load rather than a WeakMap
+ * lookup (every builder and bench reads it once per event or more).
+ */
+function stampTimes(events: Event[]): Event[] {
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    stampEventTime(e, timestampMs(e.timestamp));
+  }
+  return events;
 }
 
 function resolveOptions(options: GenerateRunOptions): Settings {

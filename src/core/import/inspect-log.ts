@@ -16,7 +16,7 @@ import { ImportError, errorMessage, jsonPath, type Diagnostic } from '../errors.
 import type { Event } from '../events/types.js';
 import { parseEvents } from '../events/parse.js';
 import { resolveSampleEvents, type AttachmentTable } from './inspect-resolve.js';
-import { decodeUtf8, parseJsonBytes } from './json.js';
+import { decodeUtf8, isRefFree, parseJsonBytes } from './json.js';
 import { isZip, openZip, type ZipArchive } from './zip.js';
 
 // ---------------------------------------------------------------------------
@@ -406,6 +406,7 @@ function monolithSample(
   raw: unknown,
   path: string,
   context: (id: unknown, epoch: unknown) => SampleContext,
+  mayContainRefs = true,
 ): InspectSampleEvents {
   if (!isObject(raw)) throw wrongType(path, 'object', raw);
   const sample = raw as RawSample;
@@ -466,6 +467,7 @@ function monolithSample(
       messagePoolPath: (i) => jsonPath(messagesPath, i),
       callPool,
       callPoolPath: (i) => jsonPath(callsPath, i),
+      mayContainRefs,
     },
     diagnostics,
     context(sample.id, sample.epoch),
@@ -516,7 +518,9 @@ function importJson(bytes: Uint8Array, max: number): InspectLog {
       let result = loaded.get(i);
       if (!result) {
         try {
-          result = Promise.resolve(monolithSample(list[i], `$.samples[${i}]`, context));
+          result = Promise.resolve(
+            monolithSample(list[i], `$.samples[${i}]`, context, !isRefFree(doc)),
+          );
         } catch (e) {
           result = Promise.reject(e as Error);
         }
@@ -675,7 +679,10 @@ function importEval(bytes: Uint8Array, max: number): InspectLog {
           return Promise.resolve(chunkedSample(zip, m.chunked, context(m.id, m.epoch)));
         if (m.monolith) {
           return Promise.resolve(
-            monolithSample(readJson(zip, m.monolith), jsonPath('$', m.monolith), context),
+            (() => {
+              const raw = readJson(zip, m.monolith);
+              return monolithSample(raw, jsonPath('$', m.monolith), context, !isRefFree(raw));
+            })(),
           );
         }
         // Chunks without their `sample.json` shell: a cut-short chunked sample.

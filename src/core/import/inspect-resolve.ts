@@ -46,6 +46,12 @@ export interface RawSampleParts {
   /** `events_data.calls`, or `undefined` when the sample has no call pool. */
   readonly callPool?: unknown[] | undefined;
   readonly callPoolPath: (i: number) => string;
+  /**
+   * `false` when the text these values were parsed from holds no ref string
+   * (see `isRefFree`): the ref walk is skipped, pools are still expanded.
+   * Default `true`.
+   */
+  readonly mayContainRefs?: boolean;
 }
 
 const ATTACHMENT = 'attachment://';
@@ -92,8 +98,15 @@ function isRef(s: string): boolean {
   );
 }
 
-/** Resolves every ref string below `node`, in place. */
-function walk(node: object, r: StringResolver): void {
+/**
+ * Resolves every ref string below `node`, in place, and freezes each object
+ * once its refs are resolved. Events are deep-frozen anyway (parseEvents);
+ * doing it in this walk spares a second walk over every object of the sample,
+ * since `deepFreeze` stops at objects that are already frozen. An object that
+ * is already frozen was walked before (a shared pool entry) and is skipped.
+ */
+function walk(node: object, r: StringResolver, freezeSelf = true): void {
+  if (Object.isFrozen(node)) return;
   if (Array.isArray(node)) {
     for (let i = 0; i < node.length; i++) {
       const v: unknown = node[i];
@@ -101,6 +114,7 @@ function walk(node: object, r: StringResolver): void {
         if (isRef(v)) node[i] = r.resolve(v);
       } else if (v !== null && typeof v === 'object') walk(v, r);
     }
+    Object.freeze(node);
     return;
   }
   const obj = node as Record<string, unknown>;
@@ -110,6 +124,7 @@ function walk(node: object, r: StringResolver): void {
       if (isRef(v)) obj[k] = r.resolve(v);
     } else if (v !== null && typeof v === 'object') walk(v, r);
   }
+  if (freezeSelf) Object.freeze(node);
 }
 
 /** Reports every ref still present below `node` (only run after a walk found some). */
@@ -244,17 +259,24 @@ export function resolveSampleEvents(parts: RawSampleParts): Diagnostic[] {
       if (r.unresolved !== before) reportUnresolved(pool[i], pathOf(i), diagnostics);
     }
   };
-  walkPool(parts.messagePool, parts.messagePoolPath);
-  walkPool(parts.callPool, parts.callPoolPath);
+  const refs = parts.mayContainRefs !== false;
+  if (refs) {
+    walkPool(parts.messagePool, parts.messagePoolPath);
+    walkPool(parts.callPool, parts.callPoolPath);
+  }
 
   // 2. Each event: attachments, then splice in the (resolved) pool entries.
   const events = parts.events;
   for (let i = 0; i < events.length; i++) {
     const ev = events[i];
     if (!isObject(ev)) continue; // parseEvents reports the wrong type with its path
-    const before = r.unresolved;
-    walk(ev, r);
-    if (r.unresolved !== before) reportUnresolved(ev, parts.eventPath(i), diagnostics);
+    if (refs) {
+      const before = r.unresolved;
+      // The event object itself stays unfrozen: it may be rebuilt below, and
+      // parseEvents makes a new top-level object anyway.
+      walk(ev, r, false);
+      if (r.unresolved !== before) reportUnresolved(ev, parts.eventPath(i), diagnostics);
+    }
     if (ev.event !== 'model') continue;
 
     const hasInputRefs = ev.input_refs !== undefined && ev.input_refs !== null;

@@ -110,5 +110,34 @@ export function parseJsonTolerant(text: string, path: string): unknown {
  * parseJsonBytes(zip.read('header.json'), '$["header.json"]');
  */
 export function parseJsonBytes(bytes: Uint8Array, path: string): unknown {
-  return parseJsonTolerant(decodeUtf8(bytes), path);
+  const text = decodeUtf8(bytes);
+  const value = parseJsonTolerant(text, path);
+  // A ref is an `attachment://` or `tc://` string. If the text has neither,
+  // no value parsed from it can hold one, and the resolver may skip its walk
+  // over every object (one substring scan instead of a walk over the graph).
+  // A document that spells a ref with \u escapes is not inspect's output;
+  // it is still parsed, only left unresolved.
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    !text.includes('attachment://') &&
+    !text.includes('tc://')
+  ) {
+    refFree.add(value);
+  }
+  return value;
+}
+
+const refFree = new WeakSet<object>();
+
+/**
+ * True when `value` is the root of a document {@link parseJsonBytes} read and
+ * its text contained no `attachment://` or `tc://` ref.
+ *
+ * @example
+ * const doc = parseJsonBytes(bytes, '$');
+ * if (isRefFree(doc)) skipResolution();
+ */
+export function isRefFree(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && refFree.has(value);
 }

@@ -1,0 +1,356 @@
+/**
+ * The ASCII swimlane: inspect_ai's `Timeline.render()`
+ * (`event/_timeline_repr.py`), character for character
+ * (research/inspect_ai.md §3.6).
+ *
+ * Everything here follows the Python, including its quirks: rows group spans
+ * by lower-cased name, only singleton clusters are recursed into, markers are
+ * dropped on empty cells, the first marker on a cell wins, branch rows follow
+ * their own labelling rules, and cells are placed with `int()` truncation for
+ * starts but `int(x + 0.5)` for ends. Times are compared at microsecond
+ * precision, as Python's `datetime` does; token counts are formatted with
+ * Python's round-half-even. What differs is cost: span extents are computed
+ * once (see extent.ts) and overlap clustering is O(1) per span, so a
+ * million-event timeline renders in one linear pass.
+ */
+import { eventTime } from '../events/event-time.js';
+import type { Timeline, TimelineSpan } from '../timeline/types.js';
+import { createExtentCache, type SpanExtent } from './extent.js';
+import { checkOption } from './options.js';
+
+/**
+ * Options of {@link renderTimelineAscii}.
+ *
+ * @example
+ * const options: AsciiSwimlaneOptions = { width: 100 };
+ */
+export interface AsciiSwimlaneOptions {
+  /**
+   * Total width in characters (default 120, as inspect). Lines come out
+   * `width − 2` long: inspect budgets 4 separator characters but draws two.
+   */
+  readonly width?: number;
+}
+
+interface Row {
+  depth: number;
+  name: string;
+  /** `[timeStart, timeEnd]` pairs, epoch ms. */
+  segments: [number, number][];
+  tokens: number;
+  /** `[time, glyph]` pairs, applied in order (the first on a cell wins). */
+  markers: [number, string][];
+}
+
+const CIRCLED_DIGITS = '⓪①②③④⑤⑥⑦⑧⑨';
+const COMPACTION_GLYPH = '┊';
+const FILLED = '█';
+/** `_OVERLAP_TOLERANCE`: 100 ms, in microseconds (see {@link micros}). */
+const OVERLAP_TOLERANCE_US = 100_000;
+
+/**
+ * A time difference in whole microseconds. Python's `datetime` holds
+ * microseconds exactly while our epoch-ms doubles carry ~0.2 µs of noise at
+ * today's epoch, so differences are rounded back before any comparison or
+ * division; infinities (empty spans) pass through.
+ */
+function micros(deltaMs: number): number {
+  return Math.round(deltaMs * 1000);
+}
+
+/** `timedelta.total_seconds()`: whole microseconds divided by 10⁶, as Python does. */
+function totalSeconds(deltaMs: number): number {
+  return micros(deltaMs) / 1e6;
+}
+
+/**
+ * Python's `f"{x:.{digits}f}"`: like `toFixed`, except that an exact tie
+ * rounds to even (Python) rather than up (JavaScript). Ties are rare —
+ * `1.25` is exact in binary, `1.05` is not — and detected on the exact
+ * decimal expansion of the double, which `toFixed(60)` gives for the values
+ * formatted here (≥ 1, so at most 52 fractional digits).
+ */
+function pythonFixed(x: number, digits: number): string {
+  const rounded = x.toFixed(digits);
+  const exact = x.toFixed(60);
+  const point = exact.indexOf('.');
+  const rest = exact.slice(point + 1 + digits);
+  if (!/^50*$/.test(rest)) return rounded;
+  // An exact tie: keep the truncated value if its last digit is even.
+  const truncated = exact.slice(0, digits === 0 ? point : point + 1 + digits);
+  const lastDigit = Number(truncated[truncated.length - 1]);
+  return lastDigit % 2 === 0 ? truncated : rounded;
+}
+
+/**
+ * Formats a token count the way inspect's swimlane does (research §3.6):
+ * `0`, the integer below 1000, one decimal with `k` below a million (`48.5k`)
+ * but none from 100k (`134k`), and the same with `M` from a million. Rounding
+ * is Python's (half to even on exact ties: 1,250 → `1.2k`).
+ *
+ * @example
+ * formatTokenCount(48_500); // '48.5k'
+ * formatTokenCount(134_000); // '134k'
+ */
+export function formatTokenCount(tokens: number): string {
+  if (tokens === 0) return '0';
+  if (tokens < 1000) return String(tokens);
+  if (tokens < 1_000_000) {
+    const value = tokens / 1000;
+    return `${pythonFixed(value, value >= 100 ? 0 : 1)}k`;
+  }
+  const value = tokens / 1_000_000;
+  return `${pythonFixed(value, value >= 100 ? 0 : 1)}M`;
+}
+
+/** `_count_glyph`: ⓪…⑨, else the last digit. */
+function countGlyph(n: number): string {
+  if (n >= 0 && n <= 9) return CIRCLED_DIGITS[n]!;
+  const s = String(n);
+  return s[s.length - 1]!;
+}
+
+/** Python's `len()`: code points, not UTF-16 units. */
+function codePointLength(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/** `_render_bar`: a string of exactly `width` cells. */
+function renderBar(
+  segments: readonly [number, number][],
+  viewStart: number,
+  viewEnd: number,
+  width: number,
+  markers: readonly [number, string][],
+): string {
+  if (width <= 0) return '';
+  const totalDuration = totalSeconds(viewEnd - viewStart);
+  // Degenerate case (everything at one instant): inspect fills the whole bar.
+  if (!(totalDuration > 0)) return FILLED.repeat(width);
+
+  const bar: string[] = new Array<string>(width).fill(' ');
+  for (const [segStart, segEnd] of segments) {
+    const startFrac = totalSeconds(segStart - viewStart) / totalDuration;
+    const endFrac = totalSeconds(segEnd - viewStart) / totalDuration;
+    // int() truncates toward zero (Math.trunc, not Math.floor); the end is
+    // rounded half up by `int(x + 0.5)`, exactly as the Python writes it.
+    const startPos = Math.max(0, Math.min(width - 1, Math.trunc(startFrac * width)));
+    const endPos = Math.max(startPos + 1, Math.min(width, Math.trunc(endFrac * width + 0.5)));
+    for (let i = startPos; i < Math.min(endPos, width); i++) bar[i] = FILLED;
+  }
+  for (const [time, glyph] of markers) {
+    const frac = totalSeconds(time - viewStart) / totalDuration;
+    const pos = Math.max(0, Math.min(width - 1, Math.trunc(frac * width)));
+    // Markers only show on filled cells (research §3.6).
+    if (bar[pos] === FILLED) bar[pos] = glyph;
+  }
+  return bar.join('');
+}
+
+/** `_collect_markers`: a compaction marker per CompactionEvent in direct content. */
+function collectMarkers(span: TimelineSpan, out: [number, string][] = []): [number, string][] {
+  for (const item of span.content) {
+    if (item.type === 'event' && item.event.event === 'compaction') {
+      out.push([eventTime(item.event), COMPACTION_GLYPH]);
+    }
+  }
+  return out;
+}
+
+function compareNumbers(a: number, b: number): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * `_cluster_spans`: sort by start (stable), then a span joins the last cluster
+ * if it overlaps any member, where two spans overlap when
+ * `max(start) < min(end) + 100 ms`. Since the newcomer starts last, that is
+ * `start < min(memberEnd, ownEnd) + 100 ms`, which holds for some member iff
+ * it holds for the member with the latest end: one comparison per span.
+ */
+function clusterSpans(
+  spans: readonly TimelineSpan[],
+  extentOf: (span: TimelineSpan) => SpanExtent,
+): TimelineSpan[][] {
+  if (spans.length === 0) return [];
+  const sorted = [...spans].sort((a, b) =>
+    compareNumbers(extentOf(a).timeStartAll, extentOf(b).timeStartAll),
+  );
+  const first = sorted[0]!;
+  const clusters: TimelineSpan[][] = [[first]];
+  let clusterEnd = extentOf(first).timeEndAll;
+  for (let i = 1; i < sorted.length; i++) {
+    const span = sorted[i]!;
+    const { timeStartAll: start, timeEndAll: end } = extentOf(span);
+    if (micros(start - Math.min(clusterEnd, end)) < OVERLAP_TOLERANCE_US) {
+      clusters[clusters.length - 1]!.push(span);
+      if (end > clusterEnd) clusterEnd = end;
+    } else {
+      clusters.push([span]);
+      clusterEnd = end;
+    }
+  }
+  return clusters;
+}
+
+/** `_collect_rows`: the span's own row, then its child groups, then its branches. */
+function collectRows(
+  span: TimelineSpan,
+  depth: number,
+  extentOf: (span: TimelineSpan) => SpanExtent,
+  rows: Row[],
+  includeOwnRow: boolean,
+): void {
+  if (includeOwnRow) {
+    const extent = extentOf(span);
+    rows.push({
+      depth,
+      name: depth === 0 ? 'main' : span.name,
+      segments: [[extent.timeStartAll, extent.timeEndAll]],
+      tokens: extent.tokensAll,
+      markers: collectMarkers(span),
+    });
+  }
+
+  // Group non-utility child spans by lower-cased name, in first-seen order,
+  // then order the groups (stably) by their earliest start.
+  const groups = new Map<string, { spans: TimelineSpan[]; start: number }>();
+  for (const item of span.content) {
+    if (item.type !== 'span' || item.utility) continue;
+    const key = item.name.toLowerCase();
+    const start = extentOf(item).timeStartAll;
+    const group = groups.get(key);
+    if (group) {
+      group.spans.push(item);
+      if (start < group.start) group.start = start;
+    } else {
+      groups.set(key, { spans: [item], start });
+    }
+  }
+  const ordered = [...groups.values()].sort((a, b) => compareNumbers(a.start, b.start));
+
+  for (const { spans: group } of ordered) {
+    const displayName = group[0]!.name;
+    if (group.length === 1) {
+      const child = group[0]!;
+      const extent = extentOf(child);
+      rows.push({
+        depth: depth + 1,
+        name: displayName,
+        segments: [[extent.timeStartAll, extent.timeEndAll]],
+        tokens: extent.tokensAll,
+        markers: collectMarkers(child),
+      });
+      collectRows(child, depth + 1, extentOf, rows, false);
+      continue;
+    }
+    // Several spans with one name: one row, a segment per overlap cluster;
+    // a parallel cluster is an envelope with a count glyph at its start.
+    const clusters = clusterSpans(group, extentOf);
+    const segments: [number, number][] = [];
+    const markers: [number, string][] = [];
+    let tokens = 0;
+    for (const s of group) tokens += extentOf(s).tokensAll;
+    for (const cluster of clusters) {
+      for (const s of cluster) collectMarkers(s, markers);
+      if (cluster.length === 1) {
+        const extent = extentOf(cluster[0]!);
+        segments.push([extent.timeStartAll, extent.timeEndAll]);
+      } else {
+        let envelopeStart = Infinity;
+        let envelopeEnd = -Infinity;
+        for (const s of cluster) {
+          const extent = extentOf(s);
+          if (extent.timeStartAll < envelopeStart) envelopeStart = extent.timeStartAll;
+          if (extent.timeEndAll > envelopeEnd) envelopeEnd = extent.timeEndAll;
+        }
+        segments.push([envelopeStart, envelopeEnd]);
+        markers.push([envelopeStart, countGlyph(cluster.length)]);
+      }
+    }
+    rows.push({ depth: depth + 1, name: displayName, segments, tokens, markers });
+    // Only singleton clusters are recursed into (a parallel envelope hides its children).
+    for (const cluster of clusters) {
+      if (cluster.length === 1) collectRows(cluster[0]!, depth + 1, extentOf, rows, false);
+    }
+  }
+
+  span.branches.forEach((branch, index) => emitBranchRows(branch, index, depth, extentOf, rows));
+}
+
+/** `_emit_branch_rows`: a `↳` row, then the branch's child rows, then nested branches. */
+function emitBranchRows(
+  branch: TimelineSpan,
+  index: number,
+  depth: number,
+  extentOf: (span: TimelineSpan) => SpanExtent,
+  rows: Row[],
+): void {
+  // The label counts utility spans too (inspect filters them only when recursing).
+  const childSpans: TimelineSpan[] = [];
+  for (const item of branch.content) if (item.type === 'span') childSpans.push(item);
+  const label =
+    childSpans.length === 1 ? `\u21b3 ${childSpans[0]!.name}` : `\u21b3 branch ${index + 1}`;
+  const extent = extentOf(branch);
+  rows.push({
+    depth: depth + 1,
+    name: label,
+    segments: [[extent.timeStartAll, extent.timeEndAll]],
+    tokens: extent.tokensAll,
+    markers: collectMarkers(branch),
+  });
+  for (const child of childSpans) {
+    if (child.utility) continue;
+    // A lone child's own row is already the branch row.
+    collectRows(child, depth + 1, extentOf, rows, childSpans.length !== 1);
+  }
+  branch.branches.forEach((sub, i) => emitBranchRows(sub, i, depth + 1, extentOf, rows));
+}
+
+/**
+ * Renders a timeline as inspect_ai's ASCII swimlane (`Timeline.render`),
+ * character for character (research/inspect_ai.md §3.6): one row per agent
+ * name (indented by depth), a proportional bar of `█` cells with `┊`
+ * compaction markers and `⓪…⑨` parallel counts, `↳` rows for branches, and a
+ * token column. Utility agents are hidden but counted in their parent's
+ * tokens. A root without content renders as `main`.
+ *
+ * @example
+ * renderTimelineAscii(buildTimeline(events), { width: 100 });
+ * // main      │████████████████████████████████████████…│  134k
+ * //   explore │        ③██████████████████              …│ 28.0k
+ */
+export function renderTimelineAscii(
+  timeline: Timeline,
+  options: AsciiSwimlaneOptions = {},
+): string {
+  // inspect takes any int (widths under the columns just clamp the bar to 4).
+  const width = checkOption('width', options.width ?? 120, Number.isInteger, 'an integer');
+  const root = timeline.root;
+  if (root.content.length === 0) return 'main';
+
+  const extentOf = createExtentCache();
+  const { timeStartAll: viewStart, timeEndAll: viewEnd } = extentOf(root);
+  const rows: Row[] = [];
+  collectRows(root, 0, extentOf, rows, true);
+
+  const tokenWidth = 6; // " 48.5k"
+  const separatorChars = 4; // inspect budgets " │" + "│ " but draws only the bars
+  const minLabelWidth = 10; // len("  Explore") + 1
+  let widest = 0;
+  for (const row of rows) widest = Math.max(widest, row.depth * 2 + codePointLength(row.name));
+  const labelColWidth = Math.max(widest + 1, minLabelWidth);
+  const barWidth = Math.max(4, width - labelColWidth - separatorChars - tokenWidth);
+
+  const lines: string[] = [];
+  for (const row of rows) {
+    const label = '  '.repeat(row.depth) + row.name;
+    const padded = label + ' '.repeat(Math.max(0, labelColWidth - codePointLength(label)));
+    const bar = renderBar(row.segments, viewStart, viewEnd, barWidth, row.markers);
+    const tokens = formatTokenCount(row.tokens);
+    lines.push(`${padded}│${bar}│${' '.repeat(Math.max(0, tokenWidth - tokens.length))}${tokens}`);
+  }
+  return lines.join('\n');
+}

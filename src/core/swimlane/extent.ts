@@ -1,0 +1,56 @@
+/**
+ * A per-render view of the timeline metrics (`spanStartTime`, `spanEndTime`,
+ * `spanTotalTokens`; research/inspect_ai.md §3.1) as one record per span,
+ * with and without the span's own branches. The swimlane code reads these
+ * values in sort comparators and clustering loops; one object per span keeps
+ * those reads to a property load. Empty spans start at `+Infinity` and end at
+ * `-Infinity`, like inspect's `datetime.max` / `datetime.min` sentinels.
+ */
+import { spanEndTime, spanStartTime, spanTotalTokens } from '../timeline/metrics.js';
+import type { TimelineSpan } from '../timeline/types.js';
+
+/**
+ * Times (epoch ms) and tokens of one span. `timeStart`/`timeEnd`/`tokens`
+ * cover its content (child spans count with their branches, as inspect's
+ * `include_branches=False`); the `…All` values add its own branches
+ * (inspect's default).
+ * @internal
+ * @example
+ * const { timeStart, timeEnd } = extentOf(span);
+ */
+export interface SpanExtent {
+  readonly timeStart: number;
+  readonly timeEnd: number;
+  readonly tokens: number;
+  readonly timeStartAll: number;
+  readonly timeEndAll: number;
+  readonly tokensAll: number;
+}
+
+const CONTENT_ONLY = { includeBranches: false } as const;
+
+/**
+ * Returns a memoized `extentOf(span)`, one per layout or render call.
+ * @internal
+ * @example
+ * const extentOf = createExtentCache();
+ * extentOf(timeline.root).timeEndAll;
+ */
+export function createExtentCache(): (span: TimelineSpan) => SpanExtent {
+  const cache = new Map<TimelineSpan, SpanExtent>();
+  return (span) => {
+    let extent = cache.get(span);
+    if (extent === undefined) {
+      extent = {
+        timeStart: spanStartTime(span, CONTENT_ONLY),
+        timeEnd: spanEndTime(span, CONTENT_ONLY),
+        tokens: spanTotalTokens(span, CONTENT_ONLY),
+        timeStartAll: spanStartTime(span),
+        timeEndAll: spanEndTime(span),
+        tokensAll: spanTotalTokens(span),
+      };
+      cache.set(span, extent);
+    }
+    return extent;
+  };
+}

@@ -1,0 +1,460 @@
+/**
+ * The span tree: inspect_ai's `event_tree`, `event_tree_walk` and
+ * `event_sequence` (`src/inspect_ai/event/_tree.py`; research/inspect_ai.md
+ * §2), as a flat pre-order structure.
+ *
+ * ## Placement (inspect's rules, kept exactly)
+ * - A pre-pass registers every `span_begin`, so an event may attach to a span
+ *   whose begin comes later in the list (`_tree.py`: "Pre-create one node per
+ *   span so we can attach events no matter when they arrive in the file").
+ * - One forward pass in list order: a `span_begin` goes under the span named by
+ *   its `parent_id`; any other event under the span named by its `span_id`.
+ *   A null, empty (`if span_id and …`) or unknown id puts it at the root; there
+ *   is no "currently open span" fallback and no timestamp sort, so a tool span
+ *   precedes its own ToolEvent (research §1.6).
+ * - A `span_end` sets the span's `end`; spans never closed keep `end: null`.
+ *   A `span_end` whose id never began is dropped, with a `span_end_unknown`
+ *   diagnostic (inspect logs a warning and drops it too).
+ * - Events after a span's `span_end` that still carry its id are placed inside it.
+ *
+ * ## Where skein deviates, and why
+ * - **Duplicate span ids.** inspect keys nodes by id in a dict comprehension,
+ *   so the *last* begin wins the node, and then appends that one node once per
+ *   begin: the subtree appears twice and the first begin event is lost. A flat
+ *   pre-order array cannot hold a node twice, and keyed rows must be unique.
+ *   skein keeps the **first** begin as the node; each later begin with the same
+ *   id stays in the tree as a plain leaf, placed by its `parent_id`, with a
+ *   `span_duplicate_id` diagnostic. Every event with that `span_id` goes to the
+ *   first node.
+ * - **Second `span_end` for a span.** inspect overwrites `end` (last wins).
+ *   skein keeps the **first** end (it pairs with the first begin) and drops the
+ *   later one with a `span_end_duplicate` diagnostic.
+ * - **Parent cycles.** inspect does not guard a span that is its own parent or
+ *   a chain of `parent_id`s that loops; its walkers then recurse forever. skein
+ *   cuts each cycle at the member whose begin comes **last** in the list: that
+ *   span goes to the root (a `span_parent_cycle` diagnostic); the rest hang
+ *   below it as their ids say. "Last" is what an incremental builder can decide
+ *   at the moment the cycle closes, so both builders agree.
+ * - **Legacy `step` events** (logs before inspect 0.3.94 have nothing else,
+ *   research §1.6; inspect's `event_tree` treats them as plain leaves). skein
+ *   makes a `step` begin a node (`origin: 'step'`) and nests by begin/end
+ *   order **within the span they belong to**: each `span_id` (null for the
+ *   root) has its own stack of open steps, and an event, span or step placed
+ *   under that id goes into the innermost open step of that id instead. A step
+ *   end closes the innermost open step of the same `name` under its `span_id`;
+ *   steps opened inside it and still open are left without an end
+ *   (`step_unclosed`). A step end with no open step of that name stays a plain
+ *   leaf, as inspect would show it (`step_end_unmatched`). Steps carry no ids,
+ *   so this order-based rule is the only information there is.
+ *
+ * Everything else is inspect's; `eventSequence` round-trips the tree for
+ * well-formed input.
+ *
+ * ## Representation
+ * An {@link EventTree} is columns over nodes in pre-order (`depth`,
+ * `parentIndex`, `subtreeEnd`, …; STYLE §6, jaeger-ui's flat trace rows), not
+ * one object per node: at 1M events that is ~25 MB of typed arrays instead of
+ * ~100 MB of objects, and a build is a few typed-array writes per event.
+ * {@link eventTreeNode} gives an object view of one node when a view needs it.
+ */
+import type { Diagnostic } from '../errors.js';
+import type { Event, SpanBeginEvent, SpanEndEvent, StepEvent } from '../events/types.js';
+import {
+  Links,
+  NONE,
+  Role,
+  closeSteps,
+  findOpenStep,
+  finishDiagnostics,
+  flatten,
+  keyOf,
+  type PendingDiagnostic,
+} from './links.js';
+
+/**
+ * A span (or legacy step) node of an {@link EventTree}: inspect's
+ * `EventTreeSpan` without `children` (they follow it in pre-order, up to
+ * `tree.subtreeEnd[index]`).
+ *
+ * @example
+ * for (const span of tree.spans) if (span.end === null) markRunning(span.id);
+ */
+export interface EventTreeSpan {
+  /** `'span'` for a `span_begin`/`span_end` pair, `'step'` for a legacy `step` pair. */
+  readonly origin: 'span' | 'step';
+  /** The node's index in the tree (pre-order). */
+  readonly index: number;
+  /** The span id; for a step (which has none) the begin event's `uuid`. */
+  readonly id: string;
+  /** `parent_id` as written (`null` when absent or empty; always `null` for steps). */
+  readonly parentId: string | null;
+  readonly name: string;
+  /** `type` as written; `null` when absent. */
+  readonly type: string | null;
+  readonly begin: SpanBeginEvent | StepEvent;
+  /** The closing event, or `null` while the span is open (never inferred). */
+  readonly end: SpanEndEvent | StepEvent | null;
+  /** Direct children. */
+  readonly childCount: number;
+}
+
+/**
+ * inspect's `event_tree` as flat pre-order columns: node `i` is
+ * `events[i]` (a span node's event is its begin), at `depth[i]` under node
+ * `parentIndex[i]` (`-1` for a root), and its subtree is `[i, subtreeEnd[i])`.
+ * `spanIndex[i]` is the node's index in `spans`, or `-1` for an event node.
+ *
+ * The columns are typed read-only. They are not frozen at run time (typed
+ * arrays cannot be, and freezing a 1M array costs milliseconds): do not write
+ * to them. A tree is plain data and survives `structuredClone`.
+ *
+ * @example
+ * const tree = buildEventTree(events);
+ * for (let i = 0; i < tree.length; i++) print('  '.repeat(tree.depth[i]!) + tree.events[i]!.event);
+ */
+export interface EventTree {
+  /** Number of nodes. */
+  readonly length: number;
+  readonly events: readonly Event[];
+  readonly depth: ArrayLike<number>;
+  readonly parentIndex: ArrayLike<number>;
+  /** Exclusive end of the node's subtree; `i + 1` for a leaf. */
+  readonly subtreeEnd: ArrayLike<number>;
+  readonly spanIndex: ArrayLike<number>;
+  /** Span and step nodes, in pre-order. */
+  readonly spans: readonly EventTreeSpan[];
+  /** Number of top-level nodes. */
+  readonly rootCount: number;
+  /** What was repaired or dropped, sorted by input position (`path` is `$[i]`). */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * An object view of one tree node, from {@link eventTreeNode} and
+ * {@link walkEventTree}.
+ *
+ * @example
+ * const node = eventTreeNode(tree, 0);
+ * const title = node.kind === 'span' ? node.span.name : node.event.event;
+ */
+export type EventTreeNode = EventTreeSpanNode | EventTreeEventNode;
+
+/**
+ * Fields every {@link EventTreeNode} has.
+ *
+ * @example
+ * const { index, depth, parentIndex, subtreeEnd, key }: EventTreeNodeBase = eventTreeNode(tree, 3);
+ */
+export interface EventTreeNodeBase {
+  readonly index: number;
+  readonly depth: number;
+  readonly parentIndex: number;
+  readonly subtreeEnd: number;
+  /** Stable identity: the span id, a step's begin uuid, or the event's uuid. */
+  readonly key: string;
+}
+
+/**
+ * A span or step node.
+ *
+ * @example
+ * if (node.kind === 'span') label = `${node.span.type ?? ''} ${node.span.name}`;
+ */
+export interface EventTreeSpanNode extends EventTreeNodeBase {
+  readonly kind: 'span';
+  readonly span: EventTreeSpan;
+  /** The begin event. */
+  readonly event: SpanBeginEvent | StepEvent;
+}
+
+/**
+ * A leaf: any event that is not a span or step begin.
+ *
+ * @example
+ * if (node.kind === 'event' && node.event.event === 'model') models.push(node.event);
+ */
+export interface EventTreeEventNode extends EventTreeNodeBase {
+  readonly kind: 'event';
+  readonly event: Event;
+}
+
+/**
+ * Builds the span tree of `events` (in list order) with inspect_ai's
+ * `event_tree` rules plus skein's written rules for duplicate ids, cycles and
+ * legacy steps (module comment above). O(n); never mutates `events`.
+ *
+ * @example
+ * const tree = buildEventTree(stream.latest());
+ * const open = tree.spans.filter((s) => s.end === null);
+ */
+export function buildEventTree(events: readonly Event[]): EventTree {
+  const n = events.length;
+  const links = new Links(n, false);
+  const role = links.role;
+  const endOf = links.endOf;
+  const diagnostics: PendingDiagnostic[] = [];
+
+  // Pre-pass (inspect's): one node per span id, the first begin wins.
+  const spanSlot = new Map<string, number>();
+  let hasSteps = false;
+  for (let i = 0; i < n; i++) {
+    const e = events[i]!;
+    const kind = e.event;
+    if (kind === 'span_begin') {
+      const id = (e as SpanBeginEvent).id;
+      if (!spanSlot.has(id)) spanSlot.set(id, i);
+    } else if (kind === 'step') {
+      hasSteps = true;
+    }
+  }
+  const cut = cycleCuts(events, spanSlot, diagnostics);
+
+  // Legacy steps: one stack of open step slots per span id (`null` = root).
+  const rootSteps: number[] = [];
+  const stepStacks = new Map<string, number[]>();
+  const stepsOf = (key: string | null): number[] | undefined =>
+    key === null ? rootSteps : stepStacks.get(key);
+  const place = (slot: number, key: string | null): void => {
+    if (hasSteps) {
+      const stack = stepsOf(key);
+      if (stack !== undefined && stack.length > 0) {
+        links.appendChild(stack[stack.length - 1]!, slot);
+        return;
+      }
+    }
+    const container = key === null ? undefined : spanSlot.get(key);
+    if (container === undefined) links.appendRoot(slot);
+    else links.appendChild(container, slot);
+  };
+
+  let nodeCount = 0;
+  // Consecutive events usually share a span: remember the last lookup.
+  let lastKey: string | null | undefined;
+  let lastContainer = NONE;
+  for (let i = 0; i < n; i++) {
+    const e = events[i]!;
+    const kind = e.event;
+    if (kind === 'span_begin') {
+      const begin = e as SpanBeginEvent;
+      nodeCount++;
+      if (spanSlot.get(begin.id) === i) {
+        role[i] = Role.Span;
+        if (cut.has(i)) links.appendRoot(i);
+        else place(i, keyOf(begin.parent_id));
+      } else {
+        role[i] = Role.Event;
+        diagnostics.push({ slot: i, code: 'span_duplicate_id', args: [begin.id] });
+        place(i, keyOf(begin.parent_id));
+      }
+    } else if (kind === 'span_end') {
+      role[i] = Role.None;
+      const id = (e as SpanEndEvent).id;
+      const s = spanSlot.get(id);
+      if (s === undefined) diagnostics.push({ slot: i, code: 'span_end_unknown', args: [id] });
+      else if (endOf[s] === NONE) endOf[s] = i;
+      else diagnostics.push({ slot: i, code: 'span_end_duplicate', args: [id] });
+    } else if (kind === 'step') {
+      const step = e as StepEvent;
+      const key = keyOf(step.span_id);
+      if (step.action === 'end') {
+        const stack = stepsOf(key);
+        const at = stack === undefined ? -1 : findOpenStep(events, stack, step.name);
+        if (at === -1) {
+          role[i] = Role.Event;
+          nodeCount++;
+          diagnostics.push({ slot: i, code: 'step_end_unmatched', args: [step.name] });
+          place(i, key);
+        } else {
+          role[i] = Role.None;
+          closeSteps(events, stack!, at, i, endOf, diagnostics);
+        }
+      } else {
+        role[i] = Role.Step;
+        nodeCount++;
+        place(i, key);
+        let stack = stepsOf(key);
+        if (stack === undefined) stepStacks.set(key!, (stack = []));
+        stack.push(i);
+      }
+    } else {
+      role[i] = Role.Event;
+      nodeCount++;
+      const key = keyOf(e.span_id);
+      if (hasSteps) {
+        place(i, key);
+        continue;
+      }
+      if (key !== lastKey) {
+        lastKey = key;
+        lastContainer = key === null ? NONE : (spanSlot.get(key) ?? NONE);
+      }
+      if (lastContainer === NONE) links.appendRoot(i);
+      else links.appendChild(lastContainer, i);
+    }
+  }
+  return flatten(links, events, nodeCount, finishDiagnostics(diagnostics));
+}
+
+/**
+ * Finds each parent cycle among the spans (a self-parent is a cycle of one)
+ * and returns the slot that breaks it: the member whose begin comes last.
+ * The graph is functional (one parent per span), so each component holds at
+ * most one cycle and one cut per cycle makes it a forest.
+ */
+function cycleCuts(
+  events: readonly Event[],
+  spanSlot: ReadonlyMap<string, number>,
+  diagnostics: PendingDiagnostic[],
+): ReadonlySet<number> {
+  const cut = new Set<number>();
+  // Per slot: 1 = on the current path, 2 = done.
+  const state = new Uint8Array(events.length);
+  const parentSlot = (slot: number): number => {
+    const p = keyOf((events[slot] as SpanBeginEvent).parent_id);
+    return p === null ? NONE : (spanSlot.get(p) ?? NONE);
+  };
+  const path: number[] = [];
+  for (const start of spanSlot.values()) {
+    if (state[start] !== 0) continue;
+    path.length = 0;
+    let cur = start;
+    while (cur !== NONE && state[cur] === 0) {
+      state[cur] = 1;
+      path.push(cur);
+      cur = parentSlot(cur);
+    }
+    if (cur !== NONE && state[cur] === 1) {
+      let last = cur;
+      for (let k = path.indexOf(cur); k < path.length; k++) last = Math.max(last, path[k]!);
+      cut.add(last);
+      const begin = events[last] as SpanBeginEvent;
+      diagnostics.push({
+        slot: last,
+        code: 'span_parent_cycle',
+        args: [begin.id, begin.parent_id ?? ''],
+      });
+    }
+    for (const p of path) state[p] = 2;
+  }
+  return cut;
+}
+
+/**
+ * The stable key of node `index`: the span id of a span node, the begin
+ * event's uuid of a step node, the event's uuid otherwise. Collapse state and
+ * row identity use it.
+ *
+ * @example
+ * const collapsed = new Set([eventTreeNodeKey(tree, 0)]);
+ */
+export function eventTreeNodeKey(tree: EventTree, index: number): string {
+  const s = tree.spanIndex[index]!;
+  return s >= 0 ? tree.spans[s]!.id : tree.events[index]!.uuid;
+}
+
+/**
+ * An object view of node `index` (O(1); allocate only for what you show).
+ *
+ * @example
+ * const root = eventTreeNode(tree, 0);
+ * if (root.kind === 'span') title(root.span.name);
+ */
+export function eventTreeNode(tree: EventTree, index: number): EventTreeNode {
+  if (!(index >= 0 && index < tree.length)) {
+    throw new RangeError(`eventTreeNode: index ${index} is outside [0, ${tree.length})`);
+  }
+  const s = tree.spanIndex[index]!;
+  const base = {
+    index,
+    depth: tree.depth[index]!,
+    parentIndex: tree.parentIndex[index]!,
+    subtreeEnd: tree.subtreeEnd[index]!,
+  };
+  if (s >= 0) {
+    const span = tree.spans[s]!;
+    return { ...base, kind: 'span', key: span.id, span, event: span.begin };
+  }
+  const event = tree.events[index]!;
+  return { ...base, kind: 'event', key: event.uuid, event };
+}
+
+/**
+ * What {@link walkEventTree} keeps: a predicate over nodes, or event kinds
+ * (inspect's `isinstance` filter), matched against a node's event — for span
+ * nodes that is the begin event, so `'span_begin'` selects spans and `'step'`
+ * legacy steps.
+ *
+ * @example
+ * const filter: EventTreeFilter = ['model', 'tool'];
+ */
+export type EventTreeFilter = string | readonly string[] | ((node: EventTreeNode) => boolean);
+
+/**
+ * inspect's `event_tree_walk`: every node in pre-order, lazily, optionally
+ * filtered, optionally only the subtree of node `within` (itself included).
+ *
+ * @example
+ * for (const node of walkEventTree(tree, 'model')) tokens += usage(node.event);
+ * const spans = [...walkEventTree(tree, (n) => n.kind === 'span')];
+ */
+export function* walkEventTree(
+  tree: EventTree,
+  filter?: EventTreeFilter,
+  within?: number,
+): Generator<EventTreeNode, void, undefined> {
+  const [start, end] = range(tree, within);
+  if (filter === undefined) {
+    for (let i = start; i < end; i++) yield eventTreeNode(tree, i);
+    return;
+  }
+  if (typeof filter === 'function') {
+    for (let i = start; i < end; i++) {
+      const node = eventTreeNode(tree, i);
+      if (filter(node)) yield node;
+    }
+    return;
+  }
+  const kinds = typeof filter === 'string' ? [filter] : filter;
+  // Test the event kind before building a node view: most nodes are skipped.
+  for (let i = start; i < end; i++) {
+    if (kinds.includes(tree.events[i]!.event)) yield eventTreeNode(tree, i);
+  }
+}
+
+/**
+ * inspect's `event_sequence`: the tree flattened back into events, each span
+ * as its begin, then its children, then its end (only if it has one). For
+ * well-formed input (no dropped ends) it returns the original list when the
+ * spans were written in pre-order. Pass `within` (a node index) for one subtree.
+ *
+ * @example
+ * const again = eventSequence(buildEventTree(events)); // same events, tree order
+ */
+export function eventSequence(tree: EventTree, within?: number): Event[] {
+  const [start, end] = range(tree, within);
+  const out: Event[] = [];
+  // Open spans whose end is still to be written: their node indexes.
+  const open: number[] = [];
+  const { events, spanIndex, subtreeEnd, spans } = tree;
+  const closeUntil = (i: number) => {
+    while (open.length > 0 && subtreeEnd[open[open.length - 1]!]! <= i) {
+      const span = spans[spanIndex[open.pop()!]!]!;
+      if (span.end !== null) out.push(span.end);
+    }
+  };
+  for (let i = start; i < end; i++) {
+    closeUntil(i);
+    out.push(events[i]!);
+    if (spanIndex[i]! >= 0) open.push(i);
+  }
+  closeUntil(Number.POSITIVE_INFINITY);
+  return out;
+}
+
+function range(tree: EventTree, within: number | undefined): [number, number] {
+  if (within === undefined) return [0, tree.length];
+  if (!(within >= 0 && within < tree.length)) {
+    throw new RangeError(`event tree: node ${within} is outside [0, ${tree.length})`);
+  }
+  return [within, tree.subtreeEnd[within]!];
+}

@@ -1,0 +1,189 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  EventStream,
+  buildEventTree,
+  createEventTreeBuilder,
+  deepFreeze,
+  generateRun,
+  type Event,
+} from '../../src/core/index.js';
+import {
+  begin,
+  dumpTree,
+  end,
+  info,
+  latestVersions,
+  liveFeed,
+  malformedRun,
+  step,
+  wellFormedRun,
+} from './helpers/tree-oracle.js';
+
+/** Appends `arrivals` one by one, checking the snapshot against the batch build after every append. */
+function checkEveryPrefix(arrivals: readonly Event[]): void {
+  const builder = createEventTreeBuilder();
+  for (let k = 0; k < arrivals.length; k++) {
+    builder.append(arrivals[k]!);
+    const expected = dumpTree(buildEventTree(latestVersions(arrivals.slice(0, k + 1))));
+    expect(dumpTree(builder.getSnapshot())).toEqual(expected);
+  }
+}
+
+const incremental = (arrivals: Event[]) =>
+  dumpTree(createEventTreeBuilder({ events: arrivals }).getSnapshot());
+const batch = (arrivals: Event[]) => dumpTree(buildEventTree(latestVersions(arrivals)));
+
+describe('createEventTreeBuilder: same tree as buildEventTree', () => {
+  it('for events in file order', () => {
+    const events = generateRun({ seed: 4, events: 2000, pendingRate: 0 });
+    expect(incremental(events)).toEqual(dumpTree(buildEventTree(events)));
+  });
+
+  it('for a generated live feed with pending copies (same as EventStream.latest())', () => {
+    const feed = generateRun({ seed: 9, events: 2000, pendingRate: 0.3 });
+    const latest = EventStream.from(feed.map((e) => ({ ...e }))).latest();
+    expect(incremental(feed)).toEqual(dumpTree(buildEventTree(latest)));
+  });
+
+  it('when children arrive before their span_begin', () =>
+    checkEveryPrefix([
+      info('e1', 'B'),
+      begin('b2', 'B', 'A'),
+      info('e2', 'A'),
+      begin('b1', 'A'),
+      end('x1', 'A'),
+    ]));
+
+  it('when a span_end arrives before its span_begin, and twice', () =>
+    checkEveryPrefix([
+      end('x1', 'A'),
+      end('x2', 'A'),
+      info('e1', 'A'),
+      begin('b1', 'A'),
+      end('x3', 'A'),
+    ]));
+
+  it('when a parent cycle closes late', () =>
+    checkEveryPrefix([
+      begin('b1', 'A', 'C'),
+      info('e1', 'A'),
+      begin('b2', 'B', 'A'),
+      begin('b3', 'C', 'B'),
+      begin('b4', 'D', 'C'),
+    ]));
+
+  it('for duplicate span ids, self-parents and legacy steps', () =>
+    checkEveryPrefix([
+      begin('b1', 'A', 'A'),
+      step('s1', 'begin', 'x', 'B'),
+      info('e1', 'B'),
+      begin('b2', 'A', 'B'),
+      begin('b3', 'B'),
+      step('s2', 'end', 'x', 'B'),
+      step('s3', 'end', 'x', 'B'),
+    ]));
+
+  it('when a pending event is replaced by its final version in place', () => {
+    const pending = info('m1', 'A', { pending: true } as Partial<Event>);
+    const final = info('m1', 'A');
+    const builder = createEventTreeBuilder({
+      events: [begin('b1', 'A'), pending, info('e2', 'A')],
+    });
+    builder.append(final);
+    const tree = builder.getSnapshot();
+    expect(tree.events[1]).toBe(final);
+    expect(builder.size).toBe(3);
+  });
+
+  it('ignores a stale pending copy that arrives after the final version', () => {
+    const final = info('m1');
+    const builder = createEventTreeBuilder({ events: [final] });
+    const before = builder.getSnapshot();
+    builder.append(info('m1', null, { pending: true } as Partial<Event>));
+    expect(builder.getSnapshot()).toBe(before);
+    expect(builder.getSnapshot().events[0]).toBe(final);
+  });
+
+  it('rebuilds when a new version moves an event to another span', () =>
+    checkEveryPrefix([
+      begin('b1', 'A'),
+      begin('b2', 'B'),
+      info('m1', 'A', { pending: true } as Partial<Event>),
+      info('e1', 'A'),
+      info('m1', 'B'),
+    ]));
+
+  it('over random arrival orders of well-formed runs (property)', () =>
+    fc.assert(
+      fc.property(
+        wellFormedRun.chain((events) => liveFeed(events)),
+        (arrivals) => {
+          expect(incremental(arrivals)).toEqual(batch(arrivals));
+        },
+      ),
+      { numRuns: 300 },
+    ));
+
+  it('over random arrival orders of malformed runs, with restructuring copies (property)', () =>
+    fc.assert(
+      fc.property(
+        malformedRun.chain((events) => liveFeed(events, true)),
+        (arrivals) => {
+          expect(incremental(arrivals)).toEqual(batch(arrivals));
+        },
+      ),
+      { numRuns: 500 },
+    ));
+
+  it('after every single append of a random feed (property)', () =>
+    fc.assert(
+      fc.property(
+        malformedRun.chain((events) => liveFeed(events, true)),
+        (arrivals) => {
+          checkEveryPrefix(arrivals);
+        },
+      ),
+      { numRuns: 100 },
+    ));
+});
+
+describe('createEventTreeBuilder: store contract', () => {
+  it('returns the same snapshot until something changes', () => {
+    const builder = createEventTreeBuilder({ events: [info('e1')] });
+    const a = builder.getSnapshot();
+    expect(builder.getSnapshot()).toBe(a);
+    builder.append(info('e2'));
+    expect(builder.getSnapshot()).not.toBe(a);
+  });
+
+  it('does not change when the same event object is appended again', () => {
+    const e = info('e1');
+    const builder = createEventTreeBuilder({ events: [e] });
+    const a = builder.getSnapshot();
+    builder.append(e);
+    expect(builder.getSnapshot()).toBe(a);
+  });
+
+  it('notifies subscribers once per microtask and stops after unsubscribe', async () => {
+    const builder = createEventTreeBuilder();
+    let calls = 0;
+    const stop = builder.subscribe(() => calls++);
+    builder.append(info('e1'));
+    builder.appendAll([info('e2'), info('e3')]);
+    await Promise.resolve();
+    expect(calls).toBe(1);
+    stop();
+    stop();
+    builder.append(info('e4'));
+    await Promise.resolve();
+    expect(calls).toBe(1);
+  });
+
+  it('never mutates appended events (deep-frozen)', () => {
+    const events = deepFreeze(generateRun({ seed: 6, events: 500, pendingRate: 0.3 }));
+    const builder = createEventTreeBuilder();
+    expect(() => builder.appendAll(events)).not.toThrow();
+    expect(builder.getSnapshot().length).toBeGreaterThan(0);
+  });
+});
