@@ -5,5 +5,6 @@ import { runCli } from './node/cli.js';
 const code = await runCli(process.argv.slice(2), {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
+  ...(process.stdout.isTTY ? { columns: process.stdout.columns } : {}),
 });
 process.exitCode = code;

@@ -1,13 +1,19 @@
 import { EventStream } from '../core/stream/event-stream.js';
-import { ImportError } from '../core/errors.js';
+import { ImportError, type Diagnostic } from '../core/errors.js';
 import { importInspectLog, isInspectLog, type InspectLog } from '../core/import/inspect-log.js';
 import { VERSION } from '../core/version.js';
+import { renderTimelineAscii } from '../core/swimlane/ascii.js';
+import { renderTimelineSvg } from '../core/swimlane/svg.js';
+import { buildTimeline } from '../core/timeline/build.js';
+import type { Event } from '../core/events/types.js';
 import { readLogFile } from './files.js';
 
 /** Where the CLI writes; injected so tests capture output without a process. */
 export interface CliIO {
   stdout(text: string): void;
   stderr(text: string): void;
+  /** Terminal width, when stdout is a terminal (the default for `ascii --width`). */
+  columns?: number;
 }
 
 const HELP = `skein ${VERSION} — shows what an AI agent did
@@ -20,10 +26,16 @@ Commands:
   replay <log> [--sample ID] [--epoch N]
                                   Print a sample's events as a plain-text transcript
                                   (default: the first sample)
+  ascii <log> [--sample ID] [--epoch N] [--width N]
+                                  Print a sample's swimlane timeline as text
+                                  (width: the terminal's, else 120)
+  svg <log> [--sample ID] [--epoch N] [--width N] [--theme light|dark]
+                                  Print a sample's swimlane as a standalone SVG
   help                            Show this help
   version                         Print the version
 
-Logs: inspect_ai .eval and .json files.
+Logs: inspect_ai .eval and .json files. Repairs made while reading go to stderr,
+counted by kind; add --verbose to list each.
 
 Options:
   -h, --help         Show this help
@@ -40,6 +52,30 @@ function takeOption(args: string[], name: string): string | undefined {
   if (value === undefined || value.startsWith('--')) throw new UsageError(`${name} needs a value`);
   args.splice(at, 2);
   return value;
+}
+
+function takeFlag(args: string[], name: string): boolean {
+  const at = args.indexOf(name);
+  if (at < 0) return false;
+  args.splice(at, 1);
+  return true;
+}
+
+/**
+ * Repairs go to stderr so what goes to stdout stays clean for pipes. Warnings
+ * are listed one by one; routine repairs (derived uuids, filled defaults) are
+ * counted by code unless `--verbose` asks for each.
+ */
+function reportDiagnostics(diagnostics: readonly Diagnostic[], verbose: boolean, io: CliIO): void {
+  const counts = new Map<string, number>();
+  for (const d of diagnostics) {
+    if (verbose || d.severity === 'warning') io.stderr(`${d.severity}: ${d.path}: ${d.message}\n`);
+    else counts.set(d.code, (counts.get(d.code) ?? 0) + 1);
+  }
+  if (counts.size > 0) {
+    const list = [...counts].map(([code, n]) => `${n} ${code}`).join(', ');
+    io.stderr(`info: repaired while reading: ${list} (--verbose lists each)\n`);
+  }
 }
 
 async function openLog(args: string[]): Promise<{ path: string; log: InspectLog }> {
@@ -66,14 +102,19 @@ async function info(args: string[], io: CliIO): Promise<number> {
     `samples: ${log.samples.length}`,
     ...log.samples.map((s) => `  ${JSON.stringify(s.id)} epoch ${s.epoch}`),
   ];
-  for (const d of log.diagnostics) lines.push(`note: ${d.path}: ${d.message}`);
   io.stdout(`${lines.join('\n')}\n`);
+  reportDiagnostics(log.diagnostics, false, io);
   return 0;
 }
 
-async function replay(args: string[], io: CliIO): Promise<number> {
+/** Opens a log and loads one sample's events (`--sample`, `--epoch`; default: the first). */
+async function loadSample(
+  args: string[],
+  io: CliIO,
+): Promise<{ path: string; events: readonly Event[] } | undefined> {
   const sampleArg = takeOption(args, '--sample');
   const epochArg = takeOption(args, '--epoch');
+  const verbose = takeFlag(args, '--verbose');
   const epoch = epochArg === undefined ? undefined : Number(epochArg);
   if (epoch !== undefined && !Number.isInteger(epoch))
     throw new UsageError('--epoch takes a whole number');
@@ -81,17 +122,49 @@ async function replay(args: string[], io: CliIO): Promise<number> {
   const first = log.samples[0];
   if (first === undefined) {
     io.stderr(`skein: ${path} has no samples\n`);
-    return 1;
+    return undefined;
   }
   const id = sampleArg ?? first.id;
   const { events, diagnostics } = await log.sample(
     id,
     epoch ?? (sampleArg === undefined ? first.epoch : 1),
   );
-  const text = EventStream.from(events).replay();
+  reportDiagnostics(diagnostics, verbose, io);
+  return { path, events };
+}
+
+function takeWidth(args: string[], fallback: number): number {
+  const arg = takeOption(args, '--width');
+  if (arg === undefined) return fallback;
+  const width = Number(arg);
+  if (!Number.isInteger(width) || width < 20)
+    throw new UsageError('--width takes a whole number of at least 20');
+  return width;
+}
+
+async function replay(args: string[], io: CliIO): Promise<number> {
+  const loaded = await loadSample(args, io);
+  if (!loaded) return 1;
+  const text = EventStream.from(loaded.events).replay();
   io.stdout(text === '' || text.endsWith('\n') ? text : `${text}\n`);
-  // Repairs go to stderr so the transcript on stdout stays clean for pipes.
-  for (const d of diagnostics) io.stderr(`note: ${d.path}: ${d.message}\n`);
+  return 0;
+}
+
+async function ascii(args: string[], io: CliIO): Promise<number> {
+  const width = takeWidth(args, io.columns && io.columns >= 20 ? io.columns : 120);
+  const loaded = await loadSample(args, io);
+  if (!loaded) return 1;
+  io.stdout(`${renderTimelineAscii(buildTimeline(loaded.events), { width })}\n`);
+  return 0;
+}
+
+async function svg(args: string[], io: CliIO): Promise<number> {
+  const width = takeWidth(args, 1000);
+  const theme = takeOption(args, '--theme') ?? 'light';
+  if (theme !== 'light' && theme !== 'dark') throw new UsageError('--theme is light or dark');
+  const loaded = await loadSample(args, io);
+  if (!loaded) return 1;
+  io.stdout(`${renderTimelineSvg(buildTimeline(loaded.events), { width, theme })}\n`);
   return 0;
 }
 
@@ -127,6 +200,10 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
         return await info(rest, io);
       case 'replay':
         return await replay(rest, io);
+      case 'ascii':
+        return await ascii(rest, io);
+      case 'svg':
+        return await svg(rest, io);
       default:
         throw new UsageError(`unknown command '${command}'`);
     }

@@ -107,3 +107,69 @@ describe('skein replay', () => {
     expect(r.err).toContain('--epoch');
   });
 });
+
+describe('skein ascii', () => {
+  it('prints the swimlane at the given width', async () => {
+    const r = await cli('ascii', writeLog(), '--width', '60');
+    expect(r.code).toBe(0);
+    const lines = r.out.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^main +│█+│/);
+    // inspect's renderer draws lines width − 2 long (research/inspect_ai.md §3.6).
+    for (const line of lines) expect([...line]).toHaveLength(58);
+  });
+  it('defaults to the terminal width, else 120', async () => {
+    let out = '';
+    await runCli(['ascii', writeLog()], {
+      stdout: (t) => (out += t),
+      stderr: () => {},
+      columns: 90,
+    });
+    expect([...out.split('\n')[0]!]).toHaveLength(88);
+    const r = await cli('ascii', writeLog());
+    expect([...r.out.split('\n')[0]!]).toHaveLength(118);
+  });
+  it('rejects a silly width', async () => {
+    const r = await cli('ascii', writeLog(), '--width', '5');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--width');
+  });
+});
+
+describe('skein svg', () => {
+  it('prints a standalone SVG document', async () => {
+    const r = await cli('svg', writeLog(), '--width', '640', '--theme', 'dark');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="640"/);
+    expect(r.out.trimEnd().endsWith('</svg>')).toBe(true);
+  });
+  it('rejects an unknown theme', async () => {
+    const r = await cli('svg', writeLog(), '--theme', 'neon');
+    expect(r.code).toBe(2);
+  });
+});
+
+describe('diagnostics on stderr', () => {
+  it('counts routine repairs by code, and lists each with --verbose', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skein-cli-'));
+    const file = join(dir, 'no-uuids.json');
+    const events = [
+      { event: 'info', timestamp: t(1), data: 'a' },
+      { event: 'info', timestamp: t(2), data: 'b' },
+    ];
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 2,
+        status: 'success',
+        eval: { task: 't', model: 'm', created: t(0) },
+        samples: [{ id: 1, epoch: 1, input: '', target: '', events }],
+      }),
+    );
+    const quiet = await cli('replay', file);
+    expect(quiet.code).toBe(0);
+    expect(quiet.err).toMatch(/info: repaired while reading: 2 uuid_derived/);
+    const verbose = await cli('replay', file, '--verbose');
+    expect(verbose.err.match(/^info: \$\.samples\[0\]\.events\[\d\]\.uuid/gm)).toHaveLength(2);
+    expect(verbose.out).toBe(quiet.out);
+  });
+});
