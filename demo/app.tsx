@@ -37,7 +37,10 @@ export function App() {
     if (!live) return;
     cursor.current = 0;
     const timer = setInterval(() => {
-      const next = run.slice(cursor.current, cursor.current + Math.max(5, Math.ceil(run.length / 40)));
+      const next = run.slice(
+        cursor.current,
+        cursor.current + Math.max(5, Math.ceil(run.length / 40)),
+      );
       for (const e of next) stream.append(e);
       cursor.current += next.length;
       if (cursor.current >= run.length) clearInterval(timer);
