@@ -88,12 +88,15 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.browser.test.{ts,tsx}'],
           browser: browser(),
+          testTimeout: 60_000,
         },
       },
       {
         extends: true,
         plugins: [storybookTest({ configDir: '.storybook' })],
-        test: { name: 'storybook', browser: browser() },
+        // Stories render real payloads (100k-character markdown, 1M-event runs);
+        // on a loaded 2-core machine a play function can take well over the default.
+        test: { name: 'storybook', browser: browser(), testTimeout: 60_000 },
       },
     ],
   },

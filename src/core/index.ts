@@ -19,3 +19,36 @@ export type { EventStreamSnapshot, EventStreamListener } from './stream/event-st
 export { generateRun } from './generate/generate-run.js';
 export type { GenerateRunOptions } from './generate/generate-run.js';
 export * from './tree/index.js';
+export {
+  DISPLAY,
+  displayOf,
+  describeEvent,
+  createDescriberRegistry,
+  mimeStream,
+  selectMimeType,
+  createMimeRegistry,
+} from './display/index.js';
+export type {
+  DescribeContext,
+  DescribeEventOptions,
+  DescriberRegistry,
+  Displayable,
+  DisplayDataRecord,
+  DisplayMetadata,
+  DisplayOptions,
+  DisplaySource,
+  EventDescriber,
+  EventDisplay,
+  EventRecord,
+  EventStatus,
+  EventTokens,
+  JsonSafe,
+  MimeRegistry,
+  MimeRegistryLike,
+  MimeStreamOptions,
+  MimeStreamRecord,
+  RendererEntry,
+  RendererInfo,
+  SelectMimeTypeOptions,
+  Trust,
+} from './display/index.js';

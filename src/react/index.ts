@@ -4,3 +4,4 @@ export { SkeinTheme } from './theme.js';
 export type { SkeinThemeName, SkeinThemeProps } from './theme.js';
 export { useStoreSelector } from './use-store-selector.js';
 export type { ExternalStore } from './use-store-selector.js';
+export * from './display/index.js';

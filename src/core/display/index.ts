@@ -1,0 +1,15 @@
+// The display protocol: MIME bundles, the representation cascade, event
+// describers, mimeStream and the pure renderer choice (issue 5).
+export * from './types.js';
+export { displayOf, isMimeType } from './display-of.js';
+export { describeEvent, createDescriberRegistry } from './describe-event.js';
+export { mimeStream } from './mime-stream.js';
+export type {
+  DisplayDataRecord,
+  EventRecord,
+  JsonSafe,
+  MimeStreamOptions,
+  MimeStreamRecord,
+} from './mime-stream.js';
+export { createMimeRegistry, selectMimeType } from './mime-registry.js';
+export type { MimeRegistryLike } from './mime-registry.js';

@@ -1,0 +1,231 @@
+/**
+ * `mimeStream`: an in-process stream of canonical events and arbitrary values
+ * as JSON-serializable records (issue 5; agex's `mime_stream` design,
+ * research/formats.md §3.2). Events become plain objects; every other value
+ * becomes a Jupyter `display_data` part built by `displayOf`.
+ *
+ * Every record satisfies `JSON.parse(JSON.stringify(r))` deep-equals `r`.
+ * JSON cannot hold everything JavaScript can, so records are normalized the
+ * way `JSON.stringify` would, except where it would throw:
+ * - `NaN`, `Infinity`, `-Infinity` → `null` (as `JSON.stringify`; inspect
+ *   reads a `null` score back as NaN, research/inspect_ai.md §1.3);
+ * - `-0` → `0`;
+ * - `undefined`, functions and symbols: dropped from objects, `null` in arrays;
+ * - `bigint` → its decimal string (`JSON.stringify` throws on it);
+ * - `toJSON()` is honoured (so a `Date` becomes its ISO string);
+ * - a cycle → the string `"[Circular]"` (`JSON.stringify` throws on it);
+ * - symbol-keyed properties (skein's cached event times) are not data: dropped.
+ * A value (not an event) is first shown through `displayOf`, so a bigint value
+ * becomes `{'text/plain': '12n'}` and a Map a shape summary, not `{}`.
+ */
+import type { Event } from '../events/types.js';
+import { displayOf } from './display-of.js';
+import type { DisplayOptions } from './types.js';
+
+/**
+ * A JSON value with nothing JSON would lose.
+ *
+ * @example
+ * const v: JsonSafe = { a: [1, 'x', null] };
+ */
+export type JsonSafe = string | number | boolean | null | JsonSafe[] | { [key: string]: JsonSafe };
+
+/**
+ * A Jupyter `display_data` output (nbformat v4), as `mimeStream` emits for a
+ * value that is not an event.
+ *
+ * @example
+ * const part: DisplayDataRecord = { output_type: 'display_data', data: { 'text/plain': '42' }, metadata: {} };
+ */
+export interface DisplayDataRecord {
+  output_type: 'display_data';
+  data: { [mime: string]: JsonSafe };
+  metadata: { [key: string]: JsonSafe };
+}
+
+/**
+ * An event as `mimeStream` emits it: the event's own fields as plain JSON.
+ *
+ * @example
+ * const r: EventRecord = { event: 'info', uuid: 'u1', timestamp: '2026-06-10T18:24:26Z', data: 'hi' };
+ */
+export interface EventRecord {
+  event: string;
+  uuid: string;
+  timestamp: string;
+  [key: string]: JsonSafe;
+}
+
+/**
+ * A record of {@link mimeStream}: an event as a plain JSON object (same fields
+ * as the event, normalized as the module comment says) or a `display_data` part.
+ * Tell them apart by `output_type` (events have none) or `event`.
+ *
+ * @example
+ * for await (const r of mimeStream(source)) send(JSON.stringify(r));
+ */
+export type MimeStreamRecord = EventRecord | DisplayDataRecord;
+
+/**
+ * Options of {@link mimeStream}.
+ *
+ * @example
+ * mimeStream(values, { display: { maxItems: 4 } });
+ */
+export interface MimeStreamOptions {
+  /** Options for `displayOf` on values that are not events. */
+  display?: DisplayOptions;
+}
+
+/**
+ * Whether a value is a canonical event: an object with string `event`,
+ * `uuid` and `timestamp` (the EventStream's own test).
+ * @internal
+ * @example
+ * isCanonicalEvent({ event: 'info', uuid: 'u', timestamp: '2026-01-01T00:00:00Z' }); // true
+ */
+export function isCanonicalEvent(value: unknown): value is Event {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    typeof v.event === 'string' && typeof v.uuid === 'string' && typeof v.timestamp === 'string'
+  );
+}
+
+/**
+ * A copy of a value that survives `JSON.stringify`/`JSON.parse` unchanged
+ * (the rules are in the module comment). Never throws.
+ * @internal
+ * @example
+ * toJsonSafe({ n: NaN, b: 12n, u: undefined }); // { n: null, b: '12' }
+ */
+export function toJsonSafe(value: unknown): JsonSafe {
+  const path = new Set<object>();
+  const walk = (v: unknown): JsonSafe | undefined => {
+    switch (typeof v) {
+      case 'string':
+      case 'boolean':
+        return v;
+      case 'number':
+        return Number.isFinite(v) ? (Object.is(v, -0) ? 0 : v) : null;
+      case 'bigint':
+        return v.toString();
+      case 'undefined':
+      case 'function':
+      case 'symbol':
+        return undefined;
+    }
+    if (v === null) return null;
+    const obj = v as object;
+    if (path.has(obj)) return '[Circular]';
+    let toJSON: unknown;
+    try {
+      toJSON = (obj as { toJSON?: unknown }).toJSON;
+    } catch {
+      return undefined;
+    }
+    if (typeof toJSON === 'function') {
+      let replaced: unknown;
+      try {
+        replaced = toJSON.call(obj);
+      } catch {
+        return undefined;
+      }
+      if (replaced !== obj) {
+        path.add(obj);
+        try {
+          return walk(replaced);
+        } finally {
+          path.delete(obj);
+        }
+      }
+    }
+    path.add(obj);
+    try {
+      if (Array.isArray(obj)) {
+        const out: JsonSafe[] = [];
+        for (let i = 0; i < obj.length; i++) out.push(walk(obj[i]) ?? null);
+        return out;
+      }
+      const out: { [key: string]: JsonSafe } = {};
+      for (const key of Object.keys(obj)) {
+        let item: unknown;
+        try {
+          item = (obj as Record<string, unknown>)[key];
+        } catch {
+          continue;
+        }
+        const safe = walk(item);
+        // `__proto__` as an own key must stay data, not become the prototype.
+        if (safe !== undefined)
+          Object.defineProperty(out, key, {
+            value: safe,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+      }
+      return out;
+    } finally {
+      path.delete(obj);
+    }
+  };
+  return walk(value) ?? null;
+}
+
+function toRecord(value: unknown, options: MimeStreamOptions): MimeStreamRecord {
+  if (isCanonicalEvent(value)) return toJsonSafe(value) as unknown as EventRecord;
+  const bundle = displayOf(value, options.display);
+  return {
+    output_type: 'display_data',
+    data: toJsonSafe(bundle.data) as DisplayDataRecord['data'],
+    metadata: toJsonSafe(bundle.metadata ?? {}) as DisplayDataRecord['metadata'],
+  };
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
+}
+
+/**
+ * Turns a stream of canonical events and arbitrary values (an agent's
+ * prints, tables, images) into JSON-serializable records: events as plain
+ * objects, values as `display_data` parts built by `displayOf`. A sync
+ * iterable gives a sync generator, an async one an async generator; records
+ * come out in input order, one per input item.
+ *
+ * @example
+ * const records = [...mimeStream([infoEvent, { rows: [1, 2, 3] }, 'done'])];
+ * records[1]; // { output_type: 'display_data', data: { 'text/plain': '{rows: number[]}\n…', … }, metadata: { skein: … } }
+ * for await (const record of mimeStream(agent.run())) socket.send(JSON.stringify(record));
+ */
+export function mimeStream(
+  raw: Iterable<unknown>,
+  options?: MimeStreamOptions,
+): Generator<MimeStreamRecord, void, undefined>;
+export function mimeStream(
+  raw: AsyncIterable<unknown>,
+  options?: MimeStreamOptions,
+): AsyncGenerator<MimeStreamRecord, void, undefined>;
+export function mimeStream(
+  raw: Iterable<unknown> | AsyncIterable<unknown>,
+  options?: MimeStreamOptions,
+): Generator<MimeStreamRecord, void, undefined> | AsyncGenerator<MimeStreamRecord, void, undefined>;
+export function mimeStream(
+  raw: Iterable<unknown> | AsyncIterable<unknown>,
+  options: MimeStreamOptions = {},
+):
+  Generator<MimeStreamRecord, void, undefined> | AsyncGenerator<MimeStreamRecord, void, undefined> {
+  if (isAsyncIterable(raw)) {
+    return (async function* () {
+      for await (const item of raw) yield toRecord(item, options);
+    })();
+  }
+  return (function* () {
+    for (const item of raw) yield toRecord(item, options);
+  })();
+}

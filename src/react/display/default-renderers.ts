@@ -1,0 +1,142 @@
+import { DiffRenderer } from './renderers/diff.js';
+import { HtmlRenderer } from './renderers/html.js';
+import { ImageRenderer, SvgRenderer } from './renderers/image.js';
+import { JsonRenderer } from './renderers/json-tree.js';
+import { LatexRenderer } from './renderers/latex.js';
+import { MarkdownRenderer } from './renderers/markdown.js';
+import { PlainTextRenderer } from './renderers/plain-text.js';
+import type { DisplayRenderer } from './types.js';
+
+// Ranks: lower wins (JupyterLab). Rich, readable forms first; markdown before
+// HTML because untrusted HTML only gets a fixed-height sandboxed frame, while
+// markdown flows with the transcript; text/plain is the last resort.
+
+/**
+ * `text/markdown` renderer entry.
+ *
+ * @example
+ * createRendererRegistry([markdownRenderer]);
+ */
+export const markdownRenderer: DisplayRenderer = {
+  name: 'markdown',
+  mimeTypes: ['text/markdown'],
+  rank: 40,
+  safe: true,
+  renderer: MarkdownRenderer,
+};
+
+/**
+ * `text/html` renderer entry (sandboxed frame when untrusted, sanitized when trusted).
+ *
+ * @example
+ * createRendererRegistry([htmlRenderer]);
+ */
+export const htmlRenderer: DisplayRenderer = {
+  name: 'html',
+  mimeTypes: ['text/html'],
+  rank: 50,
+  safe: true,
+  renderer: HtmlRenderer,
+};
+
+/**
+ * `image/svg+xml` renderer entry (an `<img>` when untrusted).
+ *
+ * @example
+ * createRendererRegistry([svgRenderer]);
+ */
+export const svgRenderer: DisplayRenderer = {
+  name: 'svg',
+  mimeTypes: ['image/svg+xml'],
+  rank: 60,
+  safe: true,
+  renderer: SvgRenderer,
+};
+
+/**
+ * Base64 raster image renderer entry.
+ *
+ * @example
+ * createRendererRegistry([imageRenderer]);
+ */
+export const imageRenderer: DisplayRenderer = {
+  name: 'image',
+  mimeTypes: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'],
+  rank: 70,
+  safe: true,
+  renderer: ImageRenderer,
+};
+
+/**
+ * `text/latex` renderer entry (source as code).
+ *
+ * @example
+ * createRendererRegistry([latexRenderer]);
+ */
+export const latexRenderer: DisplayRenderer = {
+  name: 'latex',
+  mimeTypes: ['text/latex'],
+  rank: 80,
+  safe: true,
+  renderer: LatexRenderer,
+};
+
+/**
+ * `application/json` tree renderer entry.
+ *
+ * @example
+ * createRendererRegistry([jsonRenderer]);
+ */
+export const jsonRenderer: DisplayRenderer = {
+  name: 'json',
+  mimeTypes: ['application/json'],
+  rank: 90,
+  safe: true,
+  renderer: JsonRenderer,
+};
+
+/**
+ * Unified diff renderer entry (`text/x-diff`, `text/x-patch`).
+ *
+ * @example
+ * createRendererRegistry([diffRenderer]);
+ */
+export const diffRenderer: DisplayRenderer = {
+  name: 'diff',
+  mimeTypes: ['text/x-diff', 'text/x-patch'],
+  rank: 95,
+  safe: true,
+  renderer: DiffRenderer,
+};
+
+/**
+ * `text/plain` renderer entry (ANSI colours).
+ *
+ * @example
+ * createRendererRegistry([plainTextRenderer]);
+ */
+export const plainTextRenderer: DisplayRenderer = {
+  name: 'plain-text',
+  mimeTypes: ['text/plain'],
+  rank: 120,
+  safe: true,
+  renderer: PlainTextRenderer,
+};
+
+/**
+ * Every built-in renderer, in rank order. All are safe for untrusted data:
+ * each one changes how it draws with `trust` instead of refusing.
+ *
+ * @example
+ * createRendererRegistry([...defaultRenderers, myPlotRenderer]);
+ */
+export const defaultRenderers: readonly DisplayRenderer[] = Object.freeze([
+  markdownRenderer,
+  htmlRenderer,
+  svgRenderer,
+  imageRenderer,
+  latexRenderer,
+  jsonRenderer,
+  diffRenderer,
+  plainTextRenderer,
+]);

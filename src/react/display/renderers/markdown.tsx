@@ -1,0 +1,402 @@
+import {
+  memo,
+  startTransition,
+  useEffect,
+  useMemo,
+  useState,
+  type ComponentPropsWithoutRef,
+  type ReactNode,
+} from 'react';
+import Markdown, { type Components, type ExtraProps, type UrlTransform } from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+import { BudgetNotice, formatCount, useBudget } from '../budget.js';
+import { CopyButton } from '../copy-button.js';
+import { expectText, sliceText } from '../text.js';
+import type { RendererProps, Trust } from '../types.js';
+import { imageUrlKind, safeImageUrl, safeLinkUrl } from '../url-policy.js';
+import { PlainText } from './plain-text.js';
+
+/** Above this many characters, markdown is parsed in chunks across frames. */
+const CHUNK_THRESHOLD = 12_000;
+/**
+ * Target characters per chunk: one chunk's parse stays well under a 50 ms
+ * task. The first chunks are smaller (250, 500, 1000, …): while the parser's
+ * code is still cold (first markdown on the page), a chunk costs several
+ * times more, and a small one keeps that first task short too.
+ */
+const CHUNK_SIZE = 2_000;
+const FIRST_CHUNK_SIZE = 250;
+/** Chunks drawn in the first (synchronous) render, so the first paint has content. */
+const FIRST_CHUNKS = 1;
+/** Chunks added per later (transition) render. */
+const STEP_CHUNKS = 4;
+
+/**
+ * Markdown (CommonMark + GFM) for agent output.
+ *
+ * Security (issue 5): raw HTML is never interpreted — HTML in the source is
+ * shown as literal text; links keep only absolute `http:`, `https:` and
+ * `mailto:` URLs (anything else renders as plain text) and open in a new tab
+ * with `rel="noopener noreferrer nofollow"`; images load only from `https:` or
+ * as `data:image/(png|jpeg|gif|webp)` within the byte budget, and for untrusted
+ * data a remote image waits for a click (no tracking pixel fires on render).
+ *
+ * Budgets: characters (cut at a block boundary, "show all" lifts it) and
+ * nesting depth (deep `> > >` / list chains are shown as plain text, because
+ * parsers recurse per level). Long documents are parsed in chunks, a few per
+ * frame, so 100k characters never block the page in one long task.
+ *
+ * @example
+ * <MarkdownRenderer data="**bold** [link](https://example.com)" mimeType="text/markdown" … />
+ */
+export function MarkdownRenderer({ data, mimeType, trust, budget }: RendererProps) {
+  const text = expectText(data, mimeType);
+  const { shown, total, hidden, showAll } = useBudget(text.length, budget.chars);
+  const depth = useMemo(() => markdownDepth(text), [text]);
+  if (depth > budget.depth) {
+    return (
+      <div className="skein-md skein-md--fallback">
+        <BudgetNotice shown={0} total={depth} unit="levels">
+          {`Nesting depth ${formatCount(depth)} exceeds ${formatCount(budget.depth)}: shown as plain text.`}
+        </BudgetNotice>
+        <PlainText text={text} limit={budget.chars} />
+      </div>
+    );
+  }
+  const visible = hidden ? cutAtBlock(text, shown) : text;
+  return (
+    <div className="skein-md">
+      <MarkdownBody text={visible} trust={trust} maxImageBytes={budget.bytes} />
+      {hidden ? (
+        <BudgetNotice shown={visible.length} total={total} unit="characters" onShowAll={showAll} />
+      ) : null}
+    </div>
+  );
+}
+
+interface BodyProps {
+  text: string;
+  trust: Trust;
+  maxImageBytes: number;
+}
+
+function MarkdownBody({ text, trust, maxImageBytes }: BodyProps) {
+  const chunks = useMemo(
+    () =>
+      text.length > CHUNK_THRESHOLD ? splitMarkdown(text, CHUNK_SIZE, FIRST_CHUNK_SIZE) : [text],
+    [text],
+  );
+  // Derived state keyed by `chunks`: a new text starts over at FIRST_CHUNKS.
+  const [progress, setProgress] = useState({ chunks, count: FIRST_CHUNKS });
+  const count = progress.chunks === chunks ? progress.count : FIRST_CHUNKS;
+  if (progress.chunks !== chunks) setProgress({ chunks, count: FIRST_CHUNKS });
+  const done = count >= chunks.length;
+  useEffect(() => {
+    if (done) return;
+    // A transition render is time-sliced by React: it yields between chunk
+    // components, so the longest task is about one chunk's parse.
+    const id = setTimeout(() =>
+      startTransition(() => setProgress({ chunks, count: count + STEP_CHUNKS })),
+    );
+    return () => clearTimeout(id);
+  }, [chunks, count, done]);
+  const components = trust === 'trusted' ? trustedComponents : untrustedComponents;
+  const transform = useMemo(() => urlTransformFor(maxImageBytes), [maxImageBytes]);
+  return (
+    <>
+      {chunks.slice(0, count).map((chunk, i) => (
+        <MarkdownChunk key={i} text={chunk} components={components} urlTransform={transform} />
+      ))}
+      {done ? null : (
+        <p className="skein-md__pending" data-skein-pending="">
+          Rendering {formatCount(chunks.length - count)} more sections…
+        </p>
+      )}
+    </>
+  );
+}
+
+const MarkdownChunk = memo(function MarkdownChunk({
+  text,
+  components,
+  urlTransform,
+}: {
+  text: string;
+  components: Components;
+  urlTransform: UrlTransform;
+}) {
+  return (
+    <Markdown
+      remarkPlugins={remarkPlugins}
+      components={components}
+      urlTransform={urlTransform}
+      // Belt and braces: remarkHtmlAsText already turned HTML into text.
+      skipHtml
+    >
+      {text}
+    </Markdown>
+  );
+});
+
+// ---------------------------------------------------------------------------
+// URL policy and components
+// ---------------------------------------------------------------------------
+
+function urlTransformFor(maxImageBytes: number): UrlTransform {
+  return (url, key) => {
+    if (key === 'src') return safeImageUrl(url, maxImageBytes) ?? null;
+    // `href` (links, definitions, autolinks) and anything else that is a URL.
+    return safeLinkUrl(url) ?? null;
+  };
+}
+
+type AnchorProps = ComponentPropsWithoutRef<'a'> & ExtraProps;
+
+function SafeLink({ href, children, title }: AnchorProps) {
+  // urlTransform already dropped unsafe URLs; check again so a custom
+  // transform or a future react-markdown change cannot reintroduce them.
+  const safe = href ? safeLinkUrl(href) : undefined;
+  if (!safe) return <span className="skein-md__unlinked">{children}</span>;
+  return (
+    <a href={safe} title={title} target="_blank" rel="noopener noreferrer nofollow">
+      {children}
+    </a>
+  );
+}
+
+type ImageProps = ComponentPropsWithoutRef<'img'> & ExtraProps;
+
+function imageComponent(trust: Trust) {
+  return function SafeImage({ src, alt, title }: ImageProps) {
+    const url = typeof src === 'string' ? safeImageUrl(src) : undefined;
+    const kind = url ? imageUrlKind(url) : undefined;
+    if (!url || !kind) {
+      return <span className="skein-md__unlinked">{alt ? `[image: ${alt}]` : '[image]'}</span>;
+    }
+    if (kind === 'remote' && trust !== 'trusted') {
+      return <ClickToLoadImage src={url} alt={alt ?? ''} title={title} />;
+    }
+    return <img src={url} alt={alt ?? ''} title={title} referrerPolicy="no-referrer" />;
+  };
+}
+
+/**
+ * A remote image in untrusted output: nothing is requested until the user
+ * asks, so a tracking pixel cannot report that the output was viewed.
+ */
+function ClickToLoadImage({ src, alt, title }: { src: string; alt: string; title?: string }) {
+  const [load, setLoad] = useState(false);
+  if (load) return <img src={src} alt={alt} title={title} referrerPolicy="no-referrer" />;
+  const host = new URL(src).host;
+  return (
+    <button
+      type="button"
+      className="skein-display__button skein-md__image-placeholder"
+      onClick={() => setLoad(true)}
+    >
+      Load image{alt ? ` “${alt}”` : ''} from {host}
+    </button>
+  );
+}
+
+type PreProps = ComponentPropsWithoutRef<'pre'> & ExtraProps;
+
+function CodeBlock({ children, node }: PreProps) {
+  const code = node ? hastText(node) : '';
+  const first = node?.children[0];
+  const classes = first && first.type === 'element' ? first.properties['className'] : undefined;
+  const language = Array.isArray(classes)
+    ? classes
+        .map(String)
+        .find((c) => c.startsWith('language-'))
+        ?.slice('language-'.length)
+    : undefined;
+  return (
+    <div className="skein-md__code">
+      <CopyButton text={code} label={language ? `Copy ${language} code` : 'Copy code'} />
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- axe scrollable-region-focusable */}
+      <pre tabIndex={0}>{children}</pre>
+    </div>
+  );
+}
+
+interface HastLike {
+  type: string;
+  value?: string;
+  children?: HastLike[];
+}
+
+function hastText(node: HastLike): string {
+  if (node.type === 'text') return node.value ?? '';
+  let out = '';
+  for (const child of node.children ?? []) out += hastText(child);
+  return out;
+}
+
+function Table({ children }: ComponentPropsWithoutRef<'table'> & ExtraProps): ReactNode {
+  // Wide tables scroll on their own instead of widening the transcript.
+  return (
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be keyboard reachable (axe scrollable-region-focusable)
+    <div className="skein-md__table" tabIndex={0}>
+      <table>{children}</table>
+    </div>
+  );
+}
+
+type InputProps = ComponentPropsWithoutRef<'input'> & ExtraProps;
+
+/** GFM task-list boxes: read-only, and named, since they have no <label>. */
+function TaskCheckbox({ type, checked }: InputProps) {
+  if (type !== 'checkbox') return null;
+  return (
+    <input
+      type="checkbox"
+      checked={checked ?? false}
+      disabled
+      readOnly
+      aria-label={checked ? 'Done' : 'Not done'}
+    />
+  );
+}
+
+const baseComponents: Components = {
+  a: SafeLink,
+  pre: CodeBlock,
+  table: Table,
+  input: TaskCheckbox,
+};
+const untrustedComponents: Components = { ...baseComponents, img: imageComponent('untrusted') };
+const trustedComponents: Components = { ...baseComponents, img: imageComponent('trusted') };
+
+// ---------------------------------------------------------------------------
+// Remark plugin: raw HTML becomes literal text
+// ---------------------------------------------------------------------------
+
+interface MdNode {
+  type: string;
+  value?: string;
+  children?: MdNode[];
+}
+
+/**
+ * Shows raw HTML in markdown as the text it is, instead of dropping it
+ * (`skipHtml`) — a reader sees what the agent wrote, and nothing is parsed as
+ * HTML. Iterative: deep documents must not overflow the stack.
+ */
+function remarkHtmlAsText() {
+  return (tree: MdNode) => {
+    const stack: MdNode[] = [tree];
+    while (stack.length) {
+      const node = stack.pop()!;
+      if (node.type === 'html') node.type = 'text';
+      if (node.children) stack.push(...node.children);
+    }
+  };
+}
+
+const remarkPlugins = [remarkGfm, remarkHtmlAsText];
+
+// ---------------------------------------------------------------------------
+// Pre-scans: nesting depth, block-boundary cuts, chunking
+// ---------------------------------------------------------------------------
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * The deepest container nesting of any line (block quotes, list markers and
+ * indentation), without parsing: a linear scan that runs before the parser,
+ * whose recursion deep inputs would overflow.
+ *
+ * @example
+ * markdownDepth('> > > deep'); // 3
+ */
+export function markdownDepth(text: string): number {
+  let max = 0;
+  let depth = 0;
+  let spaces = 0;
+  let atLineStart = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      atLineStart = true;
+      depth = 0;
+      spaces = 0;
+      continue;
+    }
+    if (!atLineStart) continue;
+    if (c === 32) spaces++;
+    else if (c === 9) spaces += 4;
+    else if (c === 62 /* > */) {
+      depth++;
+      if (text.charCodeAt(i + 1) === 32) i++;
+    } else if ((c === 45 || c === 42 || c === 43) /* - * + */ && text.charCodeAt(i + 1) === 32) {
+      depth++;
+      i++;
+    } else {
+      atLineStart = false;
+      const level = depth + Math.floor(spaces / 2);
+      if (level > max) max = level;
+    }
+  }
+  return max;
+}
+
+/** Cuts `text` to at most `limit` characters, at the last blank line when there is one. */
+function cutAtBlock(text: string, limit: number): string {
+  const head = sliceText(text, limit);
+  const blank = head.lastIndexOf('\n\n');
+  return blank > limit / 2 ? head.slice(0, blank) : head;
+}
+
+const DEFINITION = /^ {0,3}\[(?!\^)(?:[^\]\\\n]|\\.){1,999}\]:[ \t]*\S/;
+const KEEP_WITH_PREVIOUS = /^(?:[ \t]|[>*+|-]|\d{1,9}[.)]|=|$)/;
+
+/**
+ * Splits markdown into chunks of about `size` characters that parse the same
+ * alone: cuts only at a blank line outside fenced code, before a line that
+ * cannot continue the previous block (no indentation, list, quote or table).
+ * Link reference definitions apply document-wide, so each chunk gets a copy of
+ * all of them. With `firstSize`, chunk sizes start there and double up to `size`.
+ *
+ * @example
+ * splitMarkdown(longReport, 3000).length; // ≈ longReport.length / 3000
+ */
+export function splitMarkdown(text: string, size: number, firstSize = size): string[] {
+  let target = Math.min(firstSize, size);
+  const lines = text.split('\n');
+  const definitions: string[] = [];
+  const chunks: string[] = [];
+  let current: string[] = [];
+  let currentLength = 0;
+  let fence: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const fenceMatch = FENCE.exec(line);
+    if (fenceMatch) {
+      const marker = fenceMatch[1]!;
+      if (fence === undefined) fence = marker;
+      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
+    } else if (fence === undefined && DEFINITION.test(line)) {
+      definitions.push(line);
+    }
+    const previous = lines[i - 1];
+    if (
+      fence === undefined &&
+      currentLength >= target &&
+      previous !== undefined &&
+      previous.trim() === '' &&
+      !KEEP_WITH_PREVIOUS.test(line)
+    ) {
+      chunks.push(current.join('\n'));
+      current = [];
+      currentLength = 0;
+      target = Math.min(size, target * 2);
+    }
+    current.push(line);
+    currentLength += line.length + 1;
+  }
+  chunks.push(current.join('\n'));
+  if (chunks.length === 1 || definitions.length === 0) return chunks;
+  const suffix = `\n\n${definitions.join('\n')}\n`;
+  return chunks.map((chunk) => chunk + suffix);
+}
