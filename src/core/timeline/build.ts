@@ -88,32 +88,158 @@ class TreeSpan {
   containsModel = false;
   /** A span of type `agent` anywhere below (not counting this one). */
   containsAgent = false;
-  /** Post-order walk state: 0 unseen, 1 on the stack, 2 done. */
+  /** Post-order walk state (two-pass builder): 0 unseen, 1 on the stack, 2 done. */
   state = 0;
-  readonly id: string;
-  readonly type: string | null;
-  readonly name: string;
-  constructor(readonly begin: SpanBeginEvent) {
-    this.id = begin.id;
-    this.type = begin.type ?? null;
-    this.name = begin.name;
+  /** The tree parent (single-pass builder only; null for a root). */
+  parent: TreeSpan | null = null;
+  /**
+   * False for a single-pass placeholder whose span_begin has not been seen
+   * yet: `begin`, `type` and `name` are filled in when it arrives (one that
+   * never arrives makes the single-pass builder give up).
+   */
+  begun: boolean;
+  begin: SpanBeginEvent;
+  type: string | null;
+  name: string;
+  constructor(
+    readonly id: string,
+    begin: SpanBeginEvent | null,
+  ) {
+    this.begun = begin !== null;
+    this.begin = begin as SpanBeginEvent;
+    this.type = begin === null ? null : (begin.type ?? null);
+    this.name = begin === null ? '' : begin.name;
   }
 }
 type TreeItem = TreeSpan | Event;
 
 /**
- * Builds the forest: a pre-pass creates one node per span_begin (the last
- * begin of an id wins), then one pass in file order attaches begins under
- * `parent_id` and other events under `span_id`, unknown or null → root.
- * A parent cycle (which would hang inspect's walkers) is cut: the span whose
- * parent link closes the cycle becomes a root.
+ * Builds the forest with `event_tree` semantics (research §2): one node per
+ * span id (the last begin of an id wins), begins attached under `parent_id`
+ * and other events under `span_id`, unknown or null → root, in file order.
+ *
+ * The fast path is one pass over the events that also maintains the
+ * `containsModel` / `containsAgent` flags incrementally. It handles what
+ * inspect writes, including events that arrive before their span's begin;
+ * on anything stranger (a span begun twice, a parent referenced before its
+ * begin, events of a span that never begins) it gives up and the exact
+ * two-pass builder runs instead.
  */
 function buildTree(events: readonly Event[]): TreeItem[] {
+  return buildTreeOnePass(events) ?? buildTreeTwoPass(events);
+}
+
+/** Sets `containsModel` on `node` and its ancestors (stops at the first one already set). */
+function markModel(node: TreeSpan | null): void {
+  while (node !== null && !node.containsModel) {
+    node.containsModel = true;
+    node = node.parent;
+  }
+}
+
+/** Sets `containsAgent` on `node` and its ancestors. */
+function markAgent(node: TreeSpan | null): void {
+  while (node !== null && !node.containsAgent) {
+    node.containsAgent = true;
+    node = node.parent;
+  }
+}
+
+/**
+ * The single-pass tree builder, or `null` when the input needs the two-pass
+ * rules (see {@link buildTree}). Nodes for ids not begun yet are placeholders.
+ * Every begin is attached to a parent begun earlier, so parent chains are
+ * acyclic, and a flag propagated up a chain stops at the first node that
+ * already has it: O(1) amortized per event.
+ */
+function buildTreeOnePass(events: readonly Event[]): TreeItem[] | null {
+  const nodes = new Map<string, TreeSpan>();
+  // Nodes created before their begin; each must be begun by the end.
+  let placeholders: TreeSpan[] | null = null;
+  const roots: TreeItem[] = [];
+  let lastId: string | null | undefined;
+  let lastNode: TreeSpan | undefined;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    const kind = e.event;
+    if (kind === 'span_begin') {
+      const begin = e as SpanBeginEvent;
+      const id = begin.id;
+      let node = nodes.get(id);
+      if (node === undefined) {
+        node = new TreeSpan(id, begin);
+        nodes.set(id, node);
+      } else {
+        // Begun twice: "the last begin wins" needs the two-pass rules.
+        if (node.begun) return null;
+        node.begun = true;
+        node.begin = begin;
+        node.type = begin.type ?? null;
+        node.name = begin.name;
+      }
+      const parentId = begin.parent_id;
+      if (parentId != null && parentId !== id) {
+        const parent = nodes.get(parentId);
+        // Unknown parent: it may begin later (attach) or never (root) — and a
+        // forward reference could close a cycle. Leave it to the two-pass rules.
+        if (parent === undefined || !parent.begun) return null;
+        node.parent = parent;
+        parent.children.push(node);
+        if (node.containsModel) markModel(parent);
+        if (node.containsAgent || node.type === 'agent') markAgent(parent);
+      } else roots.push(node);
+    } else if (kind === 'span_end') {
+      const id = (e as SpanEndEvent).id;
+      let node = nodes.get(id);
+      if (node === undefined) {
+        // The begin may come later; if it never does, the end is dropped.
+        node = new TreeSpan(id, null);
+        nodes.set(id, node);
+        (placeholders ??= []).push(node);
+      }
+      node.end = e as SpanEndEvent;
+    } else {
+      const spanId = e.span_id;
+      // Runs of events share a span: remember the last lookup.
+      if (spanId !== lastId) {
+        lastId = spanId;
+        if (spanId == null) lastNode = undefined;
+        else {
+          lastNode = nodes.get(spanId);
+          if (lastNode === undefined) {
+            lastNode = new TreeSpan(spanId, null);
+            nodes.set(spanId, lastNode);
+            (placeholders ??= []).push(lastNode);
+          }
+        }
+      }
+      if (lastNode === undefined) roots.push(e);
+      else {
+        lastNode.children.push(e);
+        if (kind === 'model' && !lastNode.containsModel) markModel(lastNode);
+      }
+    }
+  }
+  if (placeholders !== null) {
+    // Events of a span that never began belong at the root, in file order.
+    for (const node of placeholders) if (!node.begun && node.children.length > 0) return null;
+  }
+  return roots;
+}
+
+/**
+ * The two-pass tree builder (the reference rules): a pre-pass creates one
+ * node per span_begin (the last begin of an id wins), then one pass in file
+ * order attaches begins under `parent_id` and other events under `span_id`,
+ * unknown or null → root. A parent cycle (which would hang inspect's
+ * walkers) is cut: the span whose parent link closes the cycle becomes a root.
+ */
+function buildTreeTwoPass(events: readonly Event[]): TreeItem[] {
   const nodes = new Map<string, TreeSpan>();
   for (const e of events) {
     if (e.event === 'span_begin') {
       const begin = e as SpanBeginEvent;
-      nodes.set(begin.id, new TreeSpan(begin));
+      nodes.set(begin.id, new TreeSpan(begin.id, begin));
     }
   }
   const roots: TreeItem[] = [];

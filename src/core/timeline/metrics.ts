@@ -9,6 +9,7 @@
  * asking for its metrics.
  */
 import { eventCompletedTime, eventTime } from '../events/event-time.js';
+import { timestampMs } from '../events/timestamp.js';
 import type { Event, ModelEvent } from '../events/types.js';
 import type { TimelineItem, TimelineSpan } from './types.js';
 
@@ -78,78 +79,161 @@ export function eventEndTime(event: Event): number {
   return eventTime(event);
 }
 
-function itemStart(item: TimelineItem): number {
-  return item.type === 'event' ? eventTime(item.event) : cache.get(item)!.start;
-}
-function itemEnd(item: TimelineItem): number {
-  return item.type === 'event' ? eventEndTime(item.event) : cache.get(item)!.end;
-}
-function itemIdle(item: TimelineItem): number {
-  return item.type === 'event' ? 0 : cache.get(item)!.idle;
-}
-function itemTokens(item: TimelineItem): number {
-  return item.type === 'event' ? eventTotalTokens(item.event) : cache.get(item)!.tokens;
+// Scratch columns of one content list (start, end, own idle), reused across
+// spans so a whole-timeline pass allocates almost nothing per item.
+let starts = new Float64Array(1024);
+let ends = new Float64Array(1024);
+let idles = new Float64Array(1024);
+let order = new Uint32Array(1024);
+
+function ensureScratch(n: number): void {
+  if (n <= starts.length) return;
+  let size = starts.length;
+  while (size < n) size *= 2;
+  starts = new Float64Array(size);
+  ends = new Float64Array(size);
+  idles = new Float64Array(size);
+  order = new Uint32Array(size);
 }
 
 /**
- * inspect's `_compute_idle_time`: children's own idle time plus every gap
- * over the threshold — span start → first child, between consecutive
- * children sorted by start (quirk: `start[i] − end[i−1]`, the *previous*
- * child's end, not the running maximum), last child → span end; ≥ 0.
- * Items without a finite start (empty spans, missing timestamps) are skipped.
+ * End time of an event inside the metrics pass: as {@link eventEndTime}, but
+ * `completed` is parsed directly instead of through the per-event WeakMap
+ * cache (each event is read once per pass and spans cache the result, so
+ * the WeakMap would only add its cost and its GC pressure).
  */
-function idleOf(items: readonly TimelineItem[], start: number, end: number): number {
-  const timed: { start: number; end: number; idle: number }[] = [];
-  for (const item of items) {
-    const s = itemStart(item);
-    if (!Number.isFinite(s)) continue;
-    timed.push({ start: s, end: itemEnd(item), idle: itemIdle(item) });
+function endOf(event: Event, start: number): number {
+  const kind = event.event;
+  if (kind === 'model' || kind === 'tool') {
+    const completed = (event as { completed?: unknown }).completed;
+    if (typeof completed === 'string') {
+      const ms = timestampMs(completed);
+      if (!Number.isNaN(ms)) return ms;
+    }
   }
-  if (timed.length === 0) return 0;
-  timed.sort((a, b) => a.start - b.start);
+  return start;
+}
+
+/** Running min start / max end / token sum of {@link fillColumns}. */
+interface Totals {
+  start: number;
+  end: number;
+  tokens: number;
+}
+
+/**
+ * Writes the start, end and own idle time of every item of `list` to the
+ * scratch columns from column `at` on, and folds them into `totals`. Each
+ * event is read once: its start, its end and its tokens.
+ */
+function fillColumns(list: readonly TimelineItem[], at: number, totals: Totals): void {
+  let min = totals.start;
+  let max = totals.end;
+  let tokens = totals.tokens;
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i]!;
+    let s: number;
+    let e: number;
+    let idle: number;
+    if (item.type === 'event') {
+      const event = item.event;
+      s = eventTime(event);
+      e = endOf(event, s);
+      idle = 0;
+      tokens += eventTotalTokens(event);
+    } else {
+      const st = cache.get(item)!;
+      s = st.start;
+      e = st.end;
+      idle = st.idle;
+      tokens += st.tokens;
+    }
+    if (s < min) min = s;
+    if (e > max) max = e;
+    starts[at + i] = s;
+    ends[at + i] = e;
+    idles[at + i] = idle;
+  }
+  totals.start = min;
+  totals.end = max;
+  totals.tokens = tokens;
+}
+
+/**
+ * inspect's `_compute_idle_time` over scratch columns `[0, n)`: children's
+ * own idle time plus every gap over the threshold — span start → first
+ * child, between consecutive children sorted by start (quirk: `start[i] −
+ * end[i−1]`, the *previous* child's end, not the running maximum), last
+ * child → span end; ≥ 0. Items without a finite start (empty spans, missing
+ * timestamps) are skipped. The sort is stable, so equal starts keep their
+ * content order; content is usually already in start order and then no
+ * sort happens at all.
+ */
+function idleOf(n: number, start: number, end: number): number {
+  let m = 0;
+  let sorted = true;
+  let prev = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < n; i++) {
+    const s = starts[i]!;
+    if (!Number.isFinite(s)) continue;
+    if (s < prev) sorted = false;
+    prev = s;
+    order[m++] = i;
+  }
+  if (m === 0) return 0;
+  if (!sorted) {
+    const idx = Array.from(order.subarray(0, m));
+    idx.sort((a, b) => starts[a]! - starts[b]! || a - b);
+    order.set(idx);
+  }
   let idle = 0;
-  for (const t of timed) idle += t.idle;
-  const first = timed[0]!;
-  if (first.start - start > IDLE_THRESHOLD_MS) idle += first.start - start;
-  for (let i = 1; i < timed.length; i++) {
-    const gap = timed[i]!.start - timed[i - 1]!.end;
+  for (let k = 0; k < m; k++) idle += idles[order[k]!]!;
+  const first = order[0]!;
+  if (starts[first]! - start > IDLE_THRESHOLD_MS) idle += starts[first]! - start;
+  for (let k = 1; k < m; k++) {
+    const gap = starts[order[k]!]! - ends[order[k - 1]!]!;
     if (gap > IDLE_THRESHOLD_MS) idle += gap;
   }
-  const gapEnd = end - timed[timed.length - 1]!.end;
+  const gapEnd = end - ends[order[m - 1]!]!;
   if (gapEnd > IDLE_THRESHOLD_MS) idle += gapEnd;
   return Math.max(0, idle);
 }
 
+const totals: Totals = { start: 0, end: 0, tokens: 0 };
+
+/** The stats of one span whose child spans and branches are all cached. */
 function computeOne(span: TimelineSpan): Stats {
-  let cStart = Number.POSITIVE_INFINITY;
-  let cEnd = Number.NEGATIVE_INFINITY;
-  let cTokens = 0;
-  for (const item of span.content) {
-    const s = itemStart(item);
-    const e = itemEnd(item);
-    if (s < cStart) cStart = s;
-    if (e > cEnd) cEnd = e;
-    cTokens += itemTokens(item);
+  const content = span.content;
+  const branches = span.branches;
+  const n = content.length;
+  ensureScratch(n + branches.length);
+  totals.start = Number.POSITIVE_INFINITY;
+  totals.end = Number.NEGATIVE_INFINITY;
+  totals.tokens = 0;
+  fillColumns(content, 0, totals);
+  const cStart = totals.start;
+  const cEnd = totals.end;
+  const cTokens = totals.tokens;
+  const contentIdle = idleOf(n, cStart, cEnd);
+  if (branches.length === 0) {
+    return {
+      start: cStart,
+      end: cEnd,
+      tokens: cTokens,
+      idle: contentIdle,
+      contentStart: cStart,
+      contentEnd: cEnd,
+      contentTokens: cTokens,
+      contentIdle,
+    };
   }
-  let start = cStart;
-  let end = cEnd;
-  let tokens = cTokens;
-  for (const b of span.branches) {
-    const st = cache.get(b)!;
-    if (st.start < start) start = st.start;
-    if (st.end > end) end = st.end;
-    tokens += st.tokens;
-  }
-  const contentIdle = idleOf(span.content, cStart, cEnd);
-  const idle =
-    span.branches.length === 0
-      ? contentIdle
-      : idleOf([...span.content, ...span.branches], start, end);
+  // Branches: content columns are still in place; append the branches'.
+  fillColumns(branches, n, totals);
   return {
-    start,
-    end,
-    tokens,
-    idle,
+    start: totals.start,
+    end: totals.end,
+    tokens: totals.tokens,
+    idle: idleOf(n + branches.length, totals.start, totals.end),
     contentStart: cStart,
     contentEnd: cEnd,
     contentTokens: cTokens,
@@ -160,24 +244,34 @@ function computeOne(span: TimelineSpan): Stats {
 function stats(span: TimelineSpan): Stats {
   const known = cache.get(span);
   if (known !== undefined) return known;
-  // Iterative post-order over the uncached part of the subtree.
-  const stack: { span: TimelineSpan; expanded: boolean }[] = [{ span, expanded: false }];
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1]!;
-    if (cache.has(top.span)) {
-      stack.pop();
-      continue;
+  // Iterative post-order over the uncached part of the subtree: a span is
+  // computed once all its child spans and branches are.
+  const spans: TimelineSpan[] = [span];
+  const next: number[] = [0];
+  while (spans.length > 0) {
+    const top = spans.length - 1;
+    const current = spans[top]!;
+    const content = current.content;
+    let i = next[top]!;
+    let pushed = false;
+    // Positions [0, content.length) are content, then branches.
+    const total = content.length + current.branches.length;
+    while (i < total) {
+      const item = i < content.length ? content[i]! : current.branches[i - content.length]!;
+      i++;
+      if (item.type === 'span' && !cache.has(item)) {
+        next[top] = i;
+        spans.push(item);
+        next.push(0);
+        pushed = true;
+        break;
+      }
     }
-    if (!top.expanded) {
-      top.expanded = true;
-      for (const item of top.span.content)
-        if (item.type === 'span' && !cache.has(item)) stack.push({ span: item, expanded: false });
-      for (const b of top.span.branches)
-        if (!cache.has(b)) stack.push({ span: b, expanded: false });
-      continue;
-    }
-    stack.pop();
-    cache.set(top.span, computeOne(top.span));
+    if (pushed) continue;
+    spans.pop();
+    next.pop();
+    // A span reachable twice (shared object) is computed once.
+    if (!cache.has(current)) cache.set(current, computeOne(current));
   }
   return cache.get(span)!;
 }
