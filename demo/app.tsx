@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { EventStream, VERSION, generateRun, type Event } from 'skein';
-import { SkeinTheme, useStoreSelector, type SkeinThemeName } from 'skein/react';
+import { SkeinTheme, Transcript, useStoreSelector, type SkeinThemeName } from 'skein/react';
 import { RunView } from './run-view.js';
 import './demo.css';
 
@@ -95,6 +95,16 @@ export function App() {
           Generated run (seed {seed}): {snapshot.length.toLocaleString()} of{' '}
           {run.length.toLocaleString()} events{live ? ', streaming' : ''}.
         </p>
+        <section aria-labelledby="transcript-title" className="demo-panel">
+          <h2 id="transcript-title">Transcript</h2>
+          <div className="demo-transcript">
+            <Transcript
+              key={`${seed}-${size}-${live}`}
+              stream={stream}
+              aria-label="Run transcript"
+            />
+          </div>
+        </section>
         {events.length > 0 ? <RunView events={events} theme={concrete} replay={replay} /> : null}
       </main>
     </SkeinTheme>

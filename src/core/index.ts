@@ -52,3 +52,4 @@ export type {
   SelectMimeTypeOptions,
   Trust,
 } from './display/index.js';
+export * from './transcript/index.js';

@@ -5,3 +5,4 @@ export type { SkeinThemeName, SkeinThemeProps } from './theme.js';
 export { useStoreSelector } from './use-store-selector.js';
 export type { ExternalStore } from './use-store-selector.js';
 export * from './display/index.js';
+export * from './transcript/index.js';

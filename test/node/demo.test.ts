@@ -51,11 +51,15 @@ describe('demo page', () => {
     await page.close();
   }, 60_000);
 
-  it('shows a generated run as swimlane, ASCII and replay', async () => {
+  it('shows a generated run as transcript, swimlane, ASCII and replay', async () => {
     const { page, errors } = await open();
     await expect
       .poll(() => page.getByTestId('run-summary').textContent())
       .toMatch(/2,000 of 2,000 events/);
+    // The transcript: a feed of event rows, virtualized (far fewer rows than events).
+    const rows = page.locator('[role="feed"] [data-event-id]');
+    await expect.poll(() => rows.count(), { timeout: 30_000 }).toBeGreaterThan(3);
+    expect(await rows.count()).toBeLessThan(200);
     const ascii = (await page.getByTestId('ascii').textContent()) ?? '';
     expect(ascii.split('\n')[0]).toMatch(/^main +│█[█┊ ]*│ +[\d.]+[kM]?$/);
     const img = page.getByTestId('swimlane-svg');

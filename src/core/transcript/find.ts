@@ -1,0 +1,249 @@
+/**
+ * Find in transcript (issue 6): searches every event's `searchText` — not
+ * only the rows on screen, which is all a browser's own find can see once
+ * the list is virtualized (inspect_ai#3335). Describing an event is the
+ * costly part (tens of µs), so a search runs in time slices that never block
+ * a frame, publishes matches as it finds them, and remembers per event
+ * whether it matched the query: a live tree that grows or reorders is
+ * rescanned from that memory, and typing one more character only re-checks
+ * the events that matched the shorter query.
+ */
+import { describeEvent } from '../display/describe-event.js';
+import type { Event } from '../events/types.js';
+import type { EventTree } from '../tree/event-tree.js';
+
+/**
+ * Options of {@link createTranscriptFind}. Platform pieces are injected
+ * (STYLE §2) so tests drive the slices by hand.
+ *
+ * @example
+ * createTranscriptFind({ sliceMs: 4, schedule: (task) => requestIdleCallback(task) });
+ */
+export interface TranscriptFindOptions {
+  /** The text searched for an event (default `describeEvent(event).searchText`). */
+  searchText?: (event: Event) => string;
+  /** Runs the next slice later (default `setTimeout(task, 0)`). */
+  schedule?: (task: () => void) => void;
+  /** A clock in ms (default `Date.now`). */
+  now?: () => number;
+  /** Budget of one slice in ms (default 8). */
+  sliceMs?: number;
+}
+
+/**
+ * The state of a search: an immutable snapshot, replaced on every change.
+ * `matches` is shared between snapshots of one scan and only ever appended
+ * to; read its first `count` entries.
+ *
+ * @example
+ * const { count, done, scanned, total } = find.getSnapshot();
+ * label = done ? `${count} matches` : `${count} matches (searching ${scanned}/${total})`;
+ */
+export interface TranscriptFindState {
+  readonly query: string;
+  readonly tree: EventTree | null;
+  /** Tree node indices of matching events, in tree order (first `count` valid). */
+  readonly matches: readonly number[];
+  readonly count: number;
+  /** Nodes examined so far. */
+  readonly scanned: number;
+  readonly total: number;
+  readonly done: boolean;
+}
+
+/**
+ * A find over a span tree: a small external store (STYLE §3).
+ *
+ * @example
+ * const find = createTranscriptFind();
+ * find.subscribe(() => show(find.getSnapshot()));
+ * find.search('traceback', tree);
+ */
+export interface TranscriptFind {
+  /**
+   * Searches `tree` for `query` (case-insensitive substring), over the nodes
+   * `include` accepts (all by default). Same arguments as the running search:
+   * nothing happens. An empty query clears the matches.
+   */
+  search(query: string, tree: EventTree, include?: (index: number) => boolean): void;
+  readonly getSnapshot: () => TranscriptFindState;
+  readonly subscribe: (listener: () => void) => () => void;
+  /** Stops any scan in progress. */
+  dispose(): void;
+}
+
+const EMPTY_STATE: TranscriptFindState = Object.freeze({
+  query: '',
+  tree: null,
+  matches: [],
+  count: 0,
+  scanned: 0,
+  total: 0,
+  done: true,
+});
+
+/**
+ * Creates a find store. See {@link TranscriptFind}.
+ *
+ * @example
+ * const find = createTranscriptFind();
+ * find.search('bash', tree);
+ * await until(() => find.getSnapshot().done);
+ * find.getSnapshot().count; // matches over all 1M events
+ */
+export function createTranscriptFind(options: TranscriptFindOptions = {}): TranscriptFind {
+  const searchText = options.searchText ?? ((event: Event) => describeEvent(event).searchText);
+  const schedule = options.schedule ?? ((task: () => void) => void setTimeout(task, 0));
+  const now = options.now ?? Date.now;
+  const sliceMs = options.sliceMs ?? 8;
+
+  let state = EMPTY_STATE;
+  let listeners: readonly (() => void)[] = [];
+  // The running scan; a new search replaces it, and a stale slice sees that.
+  let scan: Scan | null = null;
+  // What each event did for the current query, and for the one before it
+  // (to refine: an event that missed "trace" misses "traceback" too).
+  let memo: Memo | null = null;
+  let previous: Memo | null = null;
+  let lastInclude: ((index: number) => boolean) | undefined;
+
+  const emit = (next: TranscriptFindState) => {
+    state = next;
+    for (const listener of listeners) listener();
+  };
+
+  const run = (current: Scan) => {
+    if (scan !== current) return;
+    const { tree, include, needle, matches } = current;
+    const m = memo!;
+    const refine = previous !== null && needle.includes(previous.needle) ? previous : null;
+    const deadline = now() + sliceMs;
+    const events = tree.events;
+    let i = current.next;
+    const n = tree.length;
+    while (i < n) {
+      if (include === undefined || include(i)) {
+        const event = events[i]!;
+        let hit = m.results.get(event);
+        if (hit === undefined) {
+          if (refine !== null && refine.results.get(event) === false) hit = false;
+          else hit = safeText(searchText, event).toLowerCase().includes(needle);
+          m.results.set(event, hit);
+        }
+        if (hit) matches.push(i);
+      }
+      i++;
+      if ((i & 63) === 0 && now() >= deadline) break;
+    }
+    current.next = i;
+    const done = i >= n;
+    emit({
+      query: current.query,
+      tree,
+      matches,
+      count: matches.length,
+      scanned: i,
+      total: n,
+      done,
+    });
+    if (!done) schedule(() => run(current));
+    else scan = null;
+  };
+
+  return {
+    search(query, tree, include) {
+      if (state.query === query && state.tree === tree && lastInclude === include) return;
+      lastInclude = include;
+      const needle = query.toLowerCase();
+      if (needle === '') {
+        scan = null;
+        memo = null;
+        previous = null;
+        emit({ ...EMPTY_STATE, query, tree });
+        return;
+      }
+      if (memo === null || memo.needle !== needle) {
+        previous = memo;
+        memo = { needle, results: new WeakMap() };
+      }
+      const current: Scan = { query, needle, tree, include, next: 0, matches: [] };
+      scan = current;
+      emit({
+        query,
+        tree,
+        matches: current.matches,
+        count: 0,
+        scanned: 0,
+        total: tree.length,
+        done: false,
+      });
+      run(current);
+    },
+    getSnapshot: () => state,
+    subscribe(listener) {
+      const entry = () => listener();
+      listeners = [...listeners, entry];
+      return () => {
+        listeners = listeners.filter((l) => l !== entry);
+      };
+    },
+    dispose() {
+      scan = null;
+    },
+  };
+}
+
+interface Scan {
+  query: string;
+  needle: string;
+  tree: EventTree;
+  include: ((index: number) => boolean) | undefined;
+  next: number;
+  matches: number[];
+}
+
+interface Memo {
+  needle: string;
+  results: WeakMap<Event, boolean>;
+}
+
+function safeText(searchText: (event: Event) => string, event: Event): string {
+  try {
+    const text = searchText(event);
+    return typeof text === 'string' ? text : '';
+  } catch {
+    // A throwing user describer makes the event unsearchable, not the find.
+    return '';
+  }
+}
+
+/**
+ * The match to move to from `current` (a tree node index, or `-1` for none)
+ * in direction `step` (`1` next, `-1` previous), wrapping around. Returns the
+ * position in `matches` (`-1` when there are none).
+ *
+ * @example
+ * const k = stepMatch(state.matches, state.count, currentNode, 1);
+ * if (k >= 0) scrollToNode(state.matches[k]!);
+ */
+export function stepMatch(
+  matches: readonly number[],
+  count: number,
+  current: number,
+  step: 1 | -1,
+): number {
+  if (count === 0) return -1;
+  // First match after (or before) `current`, by binary search: matches are sorted.
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (matches[mid]! <= current) lo = mid + 1;
+    else hi = mid;
+  }
+  // `lo` is the first match > current.
+  if (step === 1) return lo < count ? lo : 0;
+  let k = lo - 1;
+  if (k >= 0 && matches[k] === current) k--;
+  return k >= 0 ? k : count - 1;
+}

@@ -1,0 +1,88 @@
+/**
+ * The transcript's keyboard map as a pure function (STYLE §10: the key →
+ * action map is tested without a DOM). The component only translates a
+ * keyboard event into {@link TranscriptKeyInput} and performs the action.
+ */
+
+/**
+ * What a key press does in a transcript.
+ *
+ * @example
+ * const action: TranscriptKeyAction = 'next';
+ */
+export type TranscriptKeyAction =
+  | 'next'
+  | 'previous'
+  | 'first'
+  | 'last'
+  | 'toggle'
+  | 'find'
+  | 'close-find'
+  | 'find-next'
+  | 'find-previous';
+
+/**
+ * The parts of a key press the map looks at.
+ *
+ * @example
+ * const input: TranscriptKeyInput = { key: e.key, ctrlKey: e.ctrlKey, inFind: true, findOpen: true };
+ */
+export interface TranscriptKeyInput {
+  /** `KeyboardEvent.key`. */
+  key: string;
+  ctrlKey?: boolean;
+  metaKey?: boolean;
+  altKey?: boolean;
+  shiftKey?: boolean;
+  /** The key went to the find field (typing there must not navigate). */
+  inFind?: boolean;
+  /** The find bar is open. */
+  findOpen?: boolean;
+}
+
+/**
+ * The action of a key press, or `null` when the transcript leaves it alone
+ * (so the browser and the page keep every key the transcript does not use).
+ *
+ * - `j` / `ArrowDown`, `k` / `ArrowUp`: next / previous row;
+ * - `Home` / `End`: first / last row;
+ * - `Enter` / `Space`: expand or collapse the focused section;
+ * - `/` or `Ctrl`/`Cmd`-`F`: open find; `Esc`: close it;
+ * - in the find field, `Enter` / `Shift`-`Enter`: next / previous match.
+ *
+ * @example
+ * transcriptKeyAction({ key: 'j' }); // 'next'
+ * transcriptKeyAction({ key: 'f', metaKey: true }); // 'find'
+ * transcriptKeyAction({ key: 'j', inFind: true, findOpen: true }); // null
+ */
+export function transcriptKeyAction(input: TranscriptKeyInput): TranscriptKeyAction | null {
+  const { key } = input;
+  const command = input.ctrlKey === true || input.metaKey === true;
+  if (command && input.altKey !== true && (key === 'f' || key === 'F')) return 'find';
+  if (key === 'Escape') return input.findOpen === true ? 'close-find' : null;
+  if (input.inFind === true) {
+    if (key === 'Enter' && !command && input.altKey !== true)
+      return input.shiftKey === true ? 'find-previous' : 'find-next';
+    return null;
+  }
+  if (command || input.altKey === true) return null;
+  switch (key) {
+    case 'j':
+    case 'ArrowDown':
+      return 'next';
+    case 'k':
+    case 'ArrowUp':
+      return 'previous';
+    case 'Home':
+      return 'first';
+    case 'End':
+      return 'last';
+    case 'Enter':
+    case ' ':
+      return 'toggle';
+    case '/':
+      return 'find';
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,225 @@
+/**
+ * The transcript's rows (issue 6): the span tree's visible rows minus the
+ * event kinds the filter hides, plus what a span header shows (duration,
+ * tokens, status) computed for every span at once.
+ *
+ * Spans are structure, so the kind filter applies to the events inside them:
+ * a span header stays even when every event under it is hidden.
+ */
+import type { Event } from '../events/types.js';
+import { eventTime } from '../events/event-time.js';
+import { eventEndTime, eventTotalTokens } from '../timeline/metrics.js';
+import type { EventTree } from '../tree/event-tree.js';
+import { visibleRows } from '../tree/visible-rows.js';
+
+/**
+ * Kinds hidden by default, as inspect's transcript hides them (its "debug"
+ * filter shows them): setup and state bookkeeping that drowns the story.
+ *
+ * @example
+ * const filter = new Set(DEFAULT_HIDDEN_KINDS); // hide the same, then some
+ */
+export const DEFAULT_HIDDEN_KINDS: readonly string[] = Object.freeze([
+  'sample_init',
+  'sandbox',
+  'state',
+  'store',
+]);
+
+/**
+ * Options of {@link buildTranscriptRows}.
+ *
+ * @example
+ * buildTranscriptRows(tree, { collapsed: new Set(['agent-1']), hiddenKinds: new Set(['logger']) });
+ */
+export interface TranscriptRowsOptions {
+  /** Keys (span ids, step begin uuids) of collapsed sections. */
+  collapsed?: ReadonlySet<string>;
+  /** Event kinds not shown (default {@link DEFAULT_HIDDEN_KINDS}). */
+  hiddenKinds?: ReadonlySet<string>;
+}
+
+/**
+ * The rows a transcript draws, as columns: row `r` shows tree node `node[r]`
+ * at indentation `depth[r]`. `hasChildren`/`expanded` are `1`/`0`.
+ *
+ * @example
+ * const rows = buildTranscriptRows(tree);
+ * for (let r = 0; r < rows.length; r++) draw(tree.events[rows.node[r]!]!);
+ */
+export interface TranscriptRows {
+  readonly length: number;
+  readonly node: Int32Array;
+  readonly depth: Int32Array;
+  readonly hasChildren: Uint8Array;
+  readonly expanded: Uint8Array;
+  /** Events the kind filter hides from the whole tree (collapsed or not). */
+  readonly hiddenCount: number;
+  /** Hidden events per kind, for "12 sandbox, 3 store hidden". */
+  readonly hiddenByKind: ReadonlyMap<string, number>;
+}
+
+/**
+ * The transcript rows of `tree`: `visibleRows(tree, collapsed)` without the
+ * events of hidden kinds. Two linear passes; never mutates its inputs.
+ *
+ * @example
+ * const rows = buildTranscriptRows(tree, { collapsed });
+ * `${rows.hiddenCount} events hidden`;
+ */
+export function buildTranscriptRows(
+  tree: EventTree,
+  options: TranscriptRowsOptions = {},
+): TranscriptRows {
+  const collapsed = options.collapsed ?? EMPTY;
+  const hidden = options.hiddenKinds ?? DEFAULT_HIDDEN_SET;
+  const visible = visibleRows(tree, collapsed);
+  const events = tree.events;
+  const spanIndex = tree.spanIndex;
+
+  const hiddenByKind = new Map<string, number>();
+  let hiddenCount = 0;
+  if (hidden.size > 0) {
+    for (let i = 0; i < tree.length; i++) {
+      if (spanIndex[i]! >= 0) continue;
+      const kind = events[i]!.event;
+      if (!hidden.has(kind)) continue;
+      hiddenCount++;
+      hiddenByKind.set(kind, (hiddenByKind.get(kind) ?? 0) + 1);
+    }
+  }
+
+  const n = visible.length;
+  let keep = n;
+  let keepRow: Uint8Array | null = null;
+  if (hiddenCount > 0) {
+    keepRow = new Uint8Array(n);
+    keep = 0;
+    for (let r = 0; r < n; r++) {
+      const i = visible.node[r]!;
+      if (spanIndex[i]! < 0 && hidden.has(events[i]!.event)) continue;
+      keepRow[r] = 1;
+      keep++;
+    }
+  }
+  const node = new Int32Array(keep);
+  const depth = new Int32Array(keep);
+  const hasChildren = new Uint8Array(keep);
+  const expanded = new Uint8Array(keep);
+  let out = 0;
+  for (let r = 0; r < n; r++) {
+    if (keepRow !== null && keepRow[r] === 0) continue;
+    node[out] = visible.node[r]!;
+    depth[out] = visible.depth[r]!;
+    hasChildren[out] = visible.hasChildren[r]!;
+    expanded[out] = visible.expanded[r]!;
+    out++;
+  }
+  return Object.freeze({
+    length: keep,
+    node,
+    depth,
+    hasChildren,
+    expanded,
+    hiddenCount,
+    hiddenByKind,
+  });
+}
+
+/**
+ * The row showing tree node `index`, or `-1` when it is not shown (under a
+ * collapsed span, or filtered out). O(log rows): rows keep pre-order.
+ *
+ * @example
+ * const r = transcriptRowOf(rows, nodeIndex);
+ * if (r >= 0) virtualizer.scrollToIndex(r);
+ */
+export function transcriptRowOf(rows: TranscriptRows, index: number): number {
+  let lo = 0;
+  let hi = rows.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = rows.node[mid]!;
+    if (v === index) return mid;
+    if (v < index) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/**
+ * What a span header shows, summed over its whole subtree.
+ *
+ * @example
+ * const s = spanSummary(tree, span.index);
+ * `${s.durationMs} ms · ${s.tokens} tokens · ${s.status}`;
+ */
+export interface SpanSummary {
+  /** End minus start in ms; `NaN` while the span is open or times are missing. */
+  readonly durationMs: number;
+  /** Model tokens of every model call inside (input + cache + output). */
+  readonly tokens: number;
+  /** Events inside (not counting the span itself). */
+  readonly events: number;
+  /** Errors inside: error events and failed model or tool calls. */
+  readonly errors: number;
+  /** `running` while open, `error` when something inside failed, else `ok`. */
+  readonly status: 'running' | 'ok' | 'error';
+}
+
+interface TreeSums {
+  tokens: Float64Array;
+  errors: Int32Array;
+}
+const sumsCache = new WeakMap<EventTree, TreeSums>();
+
+/** Prefix sums over pre-order: a subtree's total is `sum[end] - sum[index]`. */
+function treeSums(tree: EventTree): TreeSums {
+  let sums = sumsCache.get(tree);
+  if (sums !== undefined) return sums;
+  const n = tree.length;
+  const tokens = new Float64Array(n + 1);
+  const errors = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    const event = tree.events[i]!;
+    tokens[i + 1] = tokens[i]! + eventTotalTokens(event);
+    errors[i + 1] = errors[i]! + (isFailure(event) ? 1 : 0);
+  }
+  sums = { tokens, errors };
+  sumsCache.set(tree, sums);
+  return sums;
+}
+
+function isFailure(event: Event): boolean {
+  if (event.event === 'error') return true;
+  if (event.event === 'model' || event.event === 'tool') {
+    const error = (event as { error?: unknown }).error;
+    return error !== undefined && error !== null && error !== '';
+  }
+  return false;
+}
+
+/**
+ * The summary of the span at tree node `index` (O(1) after one O(n) pass per
+ * tree, shared by every header of that tree).
+ *
+ * @example
+ * spanSummary(tree, tree.spans[0]!.index).tokens; // 48_213
+ */
+export function spanSummary(tree: EventTree, index: number): SpanSummary {
+  const sums = treeSums(tree);
+  const end = tree.subtreeEnd[index]!;
+  const s = tree.spanIndex[index]!;
+  const span = s >= 0 ? tree.spans[s]! : null;
+  const tokens = sums.tokens[end]! - sums.tokens[index + 1]!;
+  const errors = sums.errors[end]! - sums.errors[index + 1]!;
+  let durationMs = Number.NaN;
+  if (span !== null && span.end !== null) {
+    durationMs = eventEndTime(span.end) - eventTime(span.begin);
+  }
+  const status = span !== null && span.end === null ? 'running' : errors > 0 ? 'error' : 'ok';
+  return { durationMs, tokens, events: end - index - 1, errors, status };
+}
+
+const EMPTY: ReadonlySet<string> = new Set();
+const DEFAULT_HIDDEN_SET: ReadonlySet<string> = new Set(DEFAULT_HIDDEN_KINDS);

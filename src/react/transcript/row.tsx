@@ -1,0 +1,170 @@
+import { memo, useState } from 'react';
+import { describeEvent, type Event, type EventDisplay, type Trust } from '../../core/index.js';
+import { Display } from '../display/index.js';
+
+/**
+ * Descriptions of the rows seen lately, by event version. Bounded: scrolling
+ * through a 1M-event run must not keep a million descriptions alive.
+ */
+const described = new Map<Event, EventDisplay>();
+const DESCRIBED_MAX = 2000;
+
+function describeCached(event: Event): EventDisplay {
+  let display = described.get(event);
+  if (display !== undefined) {
+    // Refresh its place in the LRU order.
+    described.delete(event);
+    described.set(event, display);
+    return display;
+  }
+  display = describeEvent(event);
+  described.set(event, display);
+  if (described.size > DESCRIBED_MAX) described.delete(described.keys().next().value!);
+  return display;
+}
+
+/** What a span header shows (primitives, so the row memo holds across appends). */
+export interface SpanHeaderInfo {
+  name: string;
+  type: string | null;
+  durationMs: number;
+  tokens: number;
+  events: number;
+  status: 'running' | 'ok' | 'error';
+}
+
+export interface RowBodyProps {
+  event: Event;
+  titleId: string;
+  /** Set for span headers. */
+  span: SpanHeaderInfo | null;
+  hasChildren: boolean;
+  expanded: boolean;
+  trust: Trust;
+  /**
+   * Leave the bodies out for now (while scrolling or streaming): the row
+   * keeps its fixed height, and the bodies (markdown, JSON) are drawn once
+   * this turns `false`. A row whose bodies are drawn keeps them.
+   */
+  deferBodies?: boolean;
+}
+
+const numberFormat = new Intl.NumberFormat('en-US');
+
+/** `1.2 s`, `3 min 4 s`, `250 ms`. */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(s < 10 ? 1 : 0)} s`;
+  const min = Math.floor(s / 60);
+  if (min < 60) return `${min} min ${Math.round(s - min * 60)} s`;
+  const h = Math.floor(min / 60);
+  return `${h} h ${min - h * 60} min`;
+}
+
+/**
+ * One row's content. Memoized on the event version and a few primitives:
+ * appending events, scrolling or moving focus never re-renders it, so its
+ * markdown is parsed once per event version (issue 6; OpenHands#16910).
+ */
+export const RowBody = memo(RowBodyImpl, sameRow);
+
+function sameRow(a: RowBodyProps, b: RowBodyProps): boolean {
+  if (
+    a.event !== b.event ||
+    a.titleId !== b.titleId ||
+    a.hasChildren !== b.hasChildren ||
+    a.expanded !== b.expanded ||
+    a.trust !== b.trust
+  )
+    return false;
+  // Only un-deferring matters: a row that drew its bodies keeps them.
+  if (a.deferBodies === true && b.deferBodies !== true) return false;
+  if (a.span === null || b.span === null) return a.span === b.span;
+  return (
+    a.span.name === b.span.name &&
+    a.span.type === b.span.type &&
+    Object.is(a.span.durationMs, b.span.durationMs) &&
+    a.span.tokens === b.span.tokens &&
+    a.span.events === b.span.events &&
+    a.span.status === b.span.status
+  );
+}
+
+function RowBodyImpl({
+  event,
+  titleId,
+  span,
+  hasChildren,
+  expanded,
+  trust,
+  deferBodies = false,
+}: RowBodyProps) {
+  const [bodiesShown, setBodiesShown] = useState(!deferBodies);
+  if (!deferBodies && !bodiesShown) setBodiesShown(true);
+  const display = describeCached(event);
+  if (span !== null) {
+    const parts = [
+      formatDuration(span.durationMs),
+      span.tokens > 0 ? `${numberFormat.format(span.tokens)} tokens` : '',
+      `${numberFormat.format(span.events)} events`,
+    ].filter((p) => p !== '');
+    return (
+      <div className="skein-transcript__span" data-status={span.status}>
+        <span className="skein-transcript__twisty" aria-hidden="true">
+          {hasChildren ? (expanded ? '▾' : '▸') : '·'}
+        </span>
+        <span className="skein-transcript__title" id={titleId}>
+          {span.type !== null && span.type !== '' && span.type !== span.name ? (
+            <span className="skein-transcript__kind">{span.type}</span>
+          ) : null}
+          {span.name}
+        </span>
+        <span className="skein-transcript__meta">{parts.join(' · ')}</span>
+        <span className="skein-transcript__status" data-status={span.status}>
+          {span.status}
+        </span>
+      </div>
+    );
+  }
+  return (
+    <div className="skein-transcript__event" data-status={display.status}>
+      <div className="skein-transcript__head">
+        <span className="skein-transcript__kind" data-kind={display.kind}>
+          {display.kind}
+        </span>
+        <span className="skein-transcript__title" id={titleId}>
+          {display.title}
+        </span>
+        {display.subtitle !== '' ? (
+          <span className="skein-transcript__subtitle">{display.subtitle}</span>
+        ) : null}
+        <span className="skein-transcript__meta">
+          {display.endTime !== undefined && Number.isFinite(display.startTime)
+            ? formatDuration(display.endTime - display.startTime)
+            : ''}
+          {display.tokens !== undefined
+            ? ` ${numberFormat.format(display.tokens.total)} tokens`
+            : ''}
+        </span>
+        {display.status !== 'ok' ? (
+          <span className="skein-transcript__status" data-status={display.status}>
+            {display.status}
+          </span>
+        ) : null}
+      </div>
+      {(bodiesShown ? display.bodies : []).map((bundle, i) => {
+        const label = bundle.metadata?.['skein'] as { label?: unknown } | undefined;
+        return (
+          <div className="skein-transcript__body" key={i}>
+            {typeof label?.label === 'string' ? (
+              <div className="skein-transcript__label">{label.label}</div>
+            ) : null}
+            <Display bundle={bundle} trust={trust} />
+          </div>
+        );
+      })}
+    </div>
+  );
+}

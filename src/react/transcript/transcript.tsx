@@ -1,0 +1,797 @@
+import {
+  forwardRef,
+  useCallback,
+  useEffect,
+  useId,
+  useImperativeHandle,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type ForwardedRef,
+} from 'react';
+import {
+  elementScroll,
+  observeElementOffset,
+  defaultRangeExtractor,
+  useVirtualizer,
+  type Range,
+} from '@tanstack/react-virtual';
+import {
+  DEFAULT_HIDDEN_KINDS,
+  buildTranscriptRows,
+  contentOffsetOf,
+  createTranscriptFeed,
+  createTranscriptFind,
+  scrollSpace,
+  scrollTopOf,
+  spanSummary,
+  stepMatch,
+  transcriptKeyAction,
+  transcriptRowOf,
+  type Event,
+  type EventStream,
+  type EventTree,
+  type ScrollSpace,
+  type TranscriptFeed,
+  type Trust,
+} from '../../core/index.js';
+import { useStoreSelector } from '../use-store-selector.js';
+import { FindBar } from './find-bar.js';
+import { RowBody, type SpanHeaderInfo } from './row.js';
+import { useFindHighlights } from './highlight.js';
+
+/**
+ * Where the transcript's events come from: give exactly one of `stream` (a
+ * live `EventStream`, followed as it grows), `events` (an array) or
+ * `iterable` (a sync or async iterable, taken as it yields).
+ */
+export type TranscriptSourceProps =
+  | { stream: EventStream; events?: never; iterable?: never }
+  | { events: readonly Event[]; stream?: never; iterable?: never }
+  | { iterable: Iterable<Event> | AsyncIterable<Event>; stream?: never; events?: never };
+
+/** Props of {@link Transcript}. */
+export type TranscriptProps = TranscriptSourceProps & {
+  /** Collapsed sections (span ids), controlled. */
+  collapsed?: ReadonlySet<string>;
+  /** Collapsed sections at mount, uncontrolled. */
+  defaultCollapsed?: Iterable<string>;
+  onCollapsedChange?: (collapsed: ReadonlySet<string>) => void;
+  /** The selected event's uuid, controlled (`null`: none). */
+  selectedId?: string | null;
+  /** The selected event at mount, uncontrolled. */
+  defaultSelectedId?: string | null;
+  onSelect?: (uuid: string | null) => void;
+  /** Event kinds hidden, controlled. */
+  filter?: readonly string[];
+  /** Event kinds hidden at mount (default: `sample_init`, `sandbox`, `state`, `store`). */
+  defaultFilter?: readonly string[];
+  onFilterChange?: (hiddenKinds: readonly string[]) => void;
+  /**
+   * Stick to the bottom while the user is there (default `true`). With
+   * `false` new events never move the view; the "N new events" control still shows.
+   */
+  follow?: boolean;
+  /** Called when the view starts or stops following the end. */
+  onFollowChange?: (following: boolean) => void;
+  /** A find query to run, controlled (opens the find bar when not empty). */
+  findQuery?: string;
+  onFindQueryChange?: (query: string) => void;
+  /** Trust of the events' bodies (default `'untrusted'`). */
+  trust?: Trust;
+  /** Estimated row height before measuring, px (default 72). */
+  estimateRowHeight?: number;
+  /** Accessible name of the feed (default `'Transcript'`). */
+  'aria-label'?: string;
+  className?: string;
+  style?: CSSProperties;
+};
+
+/**
+ * The imperative handle of a {@link Transcript} (`ref`).
+ *
+ * @example
+ * const ref = useRef<TranscriptHandle>(null);
+ * ref.current?.scrollToEvent(readEventHash() ?? '');
+ */
+export interface TranscriptHandle {
+  /**
+   * Scrolls to the event (expanding collapsed sections around it), focuses
+   * its row and selects it. Returns `false` when no such event is loaded.
+   */
+  scrollToEvent(uuid: string, options?: { select?: boolean; focus?: boolean }): boolean;
+  /** Opens the find bar, optionally with a query. */
+  openFind(query?: string): void;
+}
+
+const EMPTY_SET: ReadonlySet<string> = new Set();
+/** Distance from the end (px) that still counts as "at the bottom" (inspect uses 30). */
+const BOTTOM_SLACK = 30;
+const OVERSCAN = 4;
+/** Stillness (ms) after which rows drawn while moving get their bodies. */
+const SETTLE_MS = 150;
+
+function sourceOf(props: TranscriptSourceProps) {
+  return props.stream ?? props.events ?? props.iterable;
+}
+
+function useControllable<T>(
+  value: T | undefined,
+  initial: () => T,
+  onChange: ((next: T) => void) | undefined,
+): [T, (next: T) => void] {
+  const [own, setOwn] = useState(initial);
+  const controlled = value !== undefined;
+  const current = controlled ? value : own;
+  const onChangeRef = useRef(onChange);
+  useLayoutEffect(() => {
+    onChangeRef.current = onChange;
+  });
+  const set = useCallback(
+    (next: T) => {
+      if (!controlled) setOwn(next);
+      onChangeRef.current?.(next);
+    },
+    [controlled],
+  );
+  return [current, set];
+}
+
+/** The tree node whose event has this uuid (O(n), only for deep links). */
+function nodeOfUuid(tree: EventTree, uuid: string): number {
+  const events = tree.events;
+  for (let i = 0; i < events.length; i++) if (events[i]!.uuid === uuid) return i;
+  return -1;
+}
+
+/** Span ids of the collapsed sections that hide node `index`. */
+function collapsedAncestors(
+  tree: EventTree,
+  index: number,
+  collapsed: ReadonlySet<string>,
+): string[] {
+  const out: string[] = [];
+  for (let p = tree.parentIndex[index]!; p >= 0; p = tree.parentIndex[p]!) {
+    const s = tree.spanIndex[p]!;
+    const id = s >= 0 ? tree.spans[s]!.id : null;
+    if (id !== null && collapsed.has(id)) out.push(id);
+  }
+  return out;
+}
+
+/**
+ * The virtualized, live, searchable transcript of a run (issue 6): nested
+ * collapsible sections for spans, every event through `describeEvent` and
+ * `<Display>`, a kind filter, find over every event, deep links and
+ * keyboard navigation — at any number of events (a scaled scroll space
+ * beyond the browser's maximum element height).
+ *
+ * Keys: `j`/`k` or arrows move, `Home`/`End`, `Enter`/`Space` toggle a
+ * section, `/` or `Ctrl`/`Cmd`-`F` find, `Esc` closes find.
+ *
+ * @example
+ * import 'skein/styles.css';
+ * <SkeinTheme>
+ *   <div style={{ height: 600 }}>
+ *     <Transcript stream={stream} onSelect={(uuid) => writeEventHash(uuid)} />
+ *   </div>
+ * </SkeinTheme>
+ */
+export const Transcript = forwardRef(function Transcript(
+  props: TranscriptProps,
+  ref: ForwardedRef<TranscriptHandle>,
+) {
+  const {
+    trust = 'untrusted',
+    estimateRowHeight = 72,
+    follow = true,
+    onFollowChange,
+    className,
+    style,
+  } = props;
+  const label = props['aria-label'] ?? 'Transcript';
+  const baseId = useId();
+
+  // --- source → feed → tree -------------------------------------------------
+  const source = sourceOf(props);
+  // One feed per source object; a feed follows a stream only while subscribed.
+  const feed: TranscriptFeed = useMemo(() => createTranscriptFeed(source), [source]);
+  // No dispose on unmount: StrictMode's mount–unmount–mount would reuse a
+  // disposed feed. A feed follows its stream only while subscribed.
+  const { tree, loading } = useStoreSelector(feed, (s) => s);
+
+  // --- controlled / uncontrolled state ----------------------------------------
+  const [collapsed, setCollapsed] = useControllable<ReadonlySet<string>>(
+    props.collapsed,
+    () => new Set(props.defaultCollapsed ?? EMPTY_SET),
+    props.onCollapsedChange,
+  );
+  const [selectedId, setSelectedId] = useControllable<string | null>(
+    props.selectedId,
+    () => props.defaultSelectedId ?? null,
+    props.onSelect,
+  );
+  const [filter, setFilter] = useControllable<readonly string[]>(
+    props.filter,
+    () => props.defaultFilter ?? DEFAULT_HIDDEN_KINDS,
+    props.onFilterChange,
+  );
+  const [findQuery, setFindQuery] = useControllable<string>(
+    props.findQuery,
+    () => '',
+    props.onFindQueryChange,
+  );
+  const [findOpen, setFindOpen] = useState(() => (props.findQuery ?? '') !== '');
+  const [focusedId, setFocusedId] = useState<string | null>(null);
+  const [currentMatch, setCurrentMatch] = useState(-1);
+
+  const hiddenKinds = useMemo(() => new Set(filter), [filter]);
+  const rows = useMemo(
+    () => buildTranscriptRows(tree, { collapsed, hiddenKinds }),
+    [tree, collapsed, hiddenKinds],
+  );
+
+  // --- find -------------------------------------------------------------------
+  const [find] = useState(() => createTranscriptFind());
+  useEffect(() => () => find.dispose(), [find]);
+  const findState = useStoreSelector(find, (s) => s);
+  const include = useMemo(
+    () => (i: number) => tree.spanIndex[i]! >= 0 || !hiddenKinds.has(tree.events[i]!.event),
+    [tree, hiddenKinds],
+  );
+  const activeQuery = findOpen ? findQuery : '';
+  useEffect(() => {
+    find.search(activeQuery, tree, include);
+  }, [find, activeQuery, tree, include]);
+  const matchCount = findState.query === activeQuery ? findState.count : 0;
+
+  // --- virtualizer over content space, drawn in a capped scroll space --------
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const spaceRef = useRef<ScrollSpace>(scrollSpace(0, 0));
+  const focusedRow = useMemo(() => {
+    if (focusedId === null) return -1;
+    // Usually the row is where it was; otherwise find its node again.
+    const node = nodeOfUuid(tree, focusedId);
+    return node < 0 ? -1 : transcriptRowOf(rows, node);
+  }, [focusedId, tree, rows]);
+  const focusedRowRef = useRef(focusedRow);
+  useLayoutEffect(() => {
+    focusedRowRef.current = focusedRow;
+  });
+  const getItemKey = useCallback((r: number) => tree.events[rows.node[r]!]!.uuid, [tree, rows]);
+  const estimateSize = useCallback(
+    (r: number) => (tree.spanIndex[rows.node[r]!]! >= 0 ? 36 : estimateRowHeight),
+    [tree, rows, estimateRowHeight],
+  );
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const indexes = defaultRangeExtractor(range);
+      // The focused row stays mounted while scrolling (STYLE §10).
+      if (focusedRow >= 0 && focusedRow < range.count && !indexes.includes(focusedRow)) {
+        indexes.push(focusedRow);
+        indexes.sort((a, b) => a - b);
+      }
+      return indexes;
+    },
+    [focusedRow],
+  );
+  // `true` from a scroll until the view has been still for SETTLE_MS (the
+  // virtualizer's own `isScrolling` ends at once after a programmatic jump).
+  // A ref, set before the virtualizer renders the rows the scroll brings in.
+  // The first rows paint with their heads only, too: their bodies follow in
+  // the next task, so the first paint does not wait for markdown.
+  const movingRef = useRef(true);
+  const [, setSettled] = useState(0);
+  const settleTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => {
+    if (movingRef.current && settleTimer.current === undefined) {
+      settleTimer.current = setTimeout(() => {
+        movingRef.current = false;
+        setSettled((n) => n + 1);
+      }, 0);
+    }
+    return () => clearTimeout(settleTimer.current);
+  }, []);
+  const markMoving = useCallback(() => {
+    movingRef.current = true;
+    clearTimeout(settleTimer.current);
+    settleTimer.current = setTimeout(() => {
+      movingRef.current = false;
+      setSettled((n) => n + 1);
+    }, SETTLE_MS);
+  }, []);
+  const virtualizer = useVirtualizer<HTMLDivElement, HTMLElement>({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize,
+    getItemKey,
+    overscan: OVERSCAN,
+    rangeExtractor,
+    // The virtualizer works in content space; the element scrolls in the
+    // capped scroll space (core/transcript/scroll-space.ts).
+    observeElementOffset: (instance, cb) =>
+      observeElementOffset(instance, (offset, isScrolling) => {
+        if (isScrolling) markMoving();
+        cb(contentOffsetOf(spaceRef.current, offset), isScrolling);
+      }),
+    scrollToFn: (offset, { adjustments = 0, behavior }, instance) =>
+      elementScroll(
+        scrollTopOf(spaceRef.current, offset + adjustments),
+        { adjustments: 0, behavior },
+        instance,
+      ),
+  });
+  // Rows have fixed heights (the estimate; CSS clips what does not fit) and
+  // only the selected row is measured, at its full height: measuring every
+  // row made the virtualizer recompute every position after it (O(rows) per
+  // scrolled frame). When the selection moves on, the row it left goes back
+  // to its fixed height, even if it is no longer mounted.
+  const measuredRef = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    const before = measuredRef.current;
+    measuredRef.current = selectedId;
+    if (before === null || before === selectedId) return;
+    const node = nodeOfUuid(tree, before);
+    const r = node < 0 ? -1 : transcriptRowOf(rows, node);
+    if (r >= 0 && r < virtualizer.options.count) virtualizer.resizeItem(r, estimateSize(r));
+    // Only the selection matters here; rows and tree changes keep it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [selectedId]);
+  const contentSize = virtualizer.getTotalSize();
+  const viewportSize = virtualizer.scrollRect?.height ?? 0;
+  const space = useMemo(() => scrollSpace(contentSize, viewportSize), [contentSize, viewportSize]);
+  useLayoutEffect(() => {
+    const before = spaceRef.current;
+    spaceRef.current = space;
+    // A scaled space maps the same scrollTop to a new content offset when the
+    // content grows or is measured: re-read the position, as no scroll event comes.
+    if (before.scale !== 1 || space.scale !== 1)
+      scrollRef.current?.dispatchEvent(new Event('scroll'));
+  }, [space]);
+  const contentOffset = virtualizer.scrollOffset ?? 0;
+  const scrollTop = scrollTopOf(space, contentOffset);
+  const items = virtualizer.getVirtualItems();
+
+  /** Scrolls so row `r` is in view (content space → scroll space). */
+  const revealRow = useCallback(
+    (r: number, align: 'auto' | 'center' = 'auto') => {
+      const el = scrollRef.current;
+      const item = virtualizer.measurementsCache[r];
+      if (el === null || item === undefined) return;
+      const s = spaceRef.current;
+      const view = el.clientHeight;
+      const offset = contentOffsetOf(s, el.scrollTop);
+      let target = offset;
+      if (align === 'center') target = item.start - Math.max(0, (view - item.size) / 2);
+      else if (item.start < offset) target = item.start;
+      else if (item.end > offset + view) target = item.end - view;
+      if (target !== offset) {
+        el.scrollTop = scrollTopOf(s, target);
+        // Tell the virtualizer now rather than on the browser's next scroll
+        // event, so the row is drawn in this frame (and in jsdom at all).
+        el.dispatchEvent(new Event('scroll'));
+      }
+    },
+    [virtualizer],
+  );
+
+  // --- following the end -------------------------------------------------------
+  // A live stream starts following its end; a finished log starts at the top.
+  const [atBottom, setAtBottom] = useState(props.stream !== undefined);
+  const [seenLength, setSeenLength] = useState(tree.length);
+  const following = follow && atBottom;
+  const newEvents = following ? 0 : Math.max(0, tree.length - seenLength);
+  if (following && seenLength !== tree.length) setSeenLength(tree.length);
+  const onFollowChangeRef = useRef(onFollowChange);
+  useLayoutEffect(() => {
+    onFollowChangeRef.current = onFollowChange;
+  });
+  useEffect(() => {
+    onFollowChangeRef.current?.(following);
+  }, [following]);
+  const onScroll = useCallback(() => {
+    const el = scrollRef.current;
+    if (el === null) return;
+    const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
+    setAtBottom(distance <= BOTTOM_SLACK);
+  }, []);
+  // Stick to the bottom when content grows (new rows, or rows measured taller).
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!following || el === null) return;
+    const max = el.scrollHeight - el.clientHeight;
+    if (max > 0 && el.scrollTop < max - 1) el.scrollTop = max;
+  }, [following, space.scrollSize, rows.length]);
+  const jumpToEnd = useCallback(() => {
+    const el = scrollRef.current;
+    if (el === null) return;
+    el.scrollTop = el.scrollHeight;
+    setAtBottom(true);
+    setSeenLength(tree.length);
+  }, [tree.length]);
+
+  // --- focus and reveal --------------------------------------------------------
+  // A row to reveal (and maybe focus) once the rows containing it exist.
+  const [reveal, setReveal] = useState<{ uuid: string; focus: boolean; tries: number } | null>(
+    null,
+  );
+  useLayoutEffect(() => {
+    if (reveal === null) return;
+    const node = nodeOfUuid(tree, reveal.uuid);
+    const r = node < 0 ? -1 : transcriptRowOf(rows, node);
+    if (r < 0) {
+      setReveal(null);
+      return;
+    }
+    revealRow(r, reveal.tries === 0 ? 'center' : 'auto');
+    const el = scrollRef.current?.querySelector<HTMLElement>(`[data-index="${r}"]`);
+    if (el !== null && el !== undefined) {
+      if (reveal.focus) el.focus({ preventScroll: true });
+      // Once more after the row is measured: its estimated place may move.
+      if (reveal.tries < 2) setReveal({ ...reveal, tries: reveal.tries + 1 });
+      else setReveal(null);
+    } else if (reveal.tries < 6) {
+      setReveal({ ...reveal, tries: reveal.tries + 1 });
+    } else {
+      setReveal(null);
+    }
+  }, [reveal, tree, rows, revealRow]);
+
+  const revealNode = useCallback(
+    (node: number, focus: boolean) => {
+      const hiding = collapsedAncestors(tree, node, collapsed);
+      if (hiding.length > 0) {
+        const next = new Set(collapsed);
+        for (const id of hiding) next.delete(id);
+        setCollapsed(next);
+      }
+      const uuid = tree.events[node]!.uuid;
+      if (focus) setFocusedId(uuid);
+      setReveal({ uuid, focus, tries: 0 });
+    },
+    [tree, collapsed, setCollapsed],
+  );
+
+  const moveFocus = useCallback(
+    (r: number) => {
+      if (rows.length === 0) return;
+      const row = Math.max(0, Math.min(rows.length - 1, r));
+      revealNode(rows.node[row]!, true);
+    },
+    [rows, revealNode],
+  );
+
+  const toggleRow = useCallback(
+    (r: number) => {
+      if (r < 0 || r >= rows.length || rows.hasChildren[r] !== 1) return false;
+      const node = rows.node[r]!;
+      const id = tree.spans[tree.spanIndex[node]!]!.id;
+      const next = new Set(collapsed);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      setCollapsed(next);
+      return true;
+    },
+    [rows, tree, collapsed, setCollapsed],
+  );
+
+  const goToMatch = useCallback(
+    (step: 1 | -1) => {
+      const k = stepMatch(findState.matches, matchCount, currentMatch, step);
+      if (k < 0) return;
+      const node = findState.matches[k]!;
+      setCurrentMatch(node);
+      revealNode(node, false);
+    },
+    [findState.matches, matchCount, currentMatch, revealNode],
+  );
+
+  const findInputRef = useRef<HTMLInputElement>(null);
+  const openFind = useCallback(
+    (query?: string) => {
+      setFindOpen(true);
+      if (query !== undefined) setFindQuery(query);
+      requestAnimationFrame(() => findInputRef.current?.select());
+      findInputRef.current?.focus();
+    },
+    [setFindQuery],
+  );
+  const closeFind = useCallback(() => {
+    setFindOpen(false);
+    setCurrentMatch(-1);
+    const f = focusedRowRef.current;
+    const el = f >= 0 ? scrollRef.current?.querySelector<HTMLElement>(`[data-index="${f}"]`) : null;
+    (el ?? scrollRef.current)?.focus({ preventScroll: true });
+  }, []);
+  useEffect(() => {
+    if ((props.findQuery ?? '') !== '') setFindOpen(true);
+  }, [props.findQuery]);
+
+  useImperativeHandle(
+    ref,
+    () => ({
+      scrollToEvent(uuid, options = {}) {
+        const node = nodeOfUuid(tree, uuid);
+        if (node < 0) return false;
+        if (options.select !== false) setSelectedId(uuid);
+        revealNode(node, options.focus !== false);
+        return true;
+      },
+      openFind,
+    }),
+    [tree, revealNode, setSelectedId, openFind],
+  );
+
+  // --- keyboard and clicks (native listeners: the feed's articles are the
+  // targets, and jsx-a11y rightly objects to handlers on non-interactive roles)
+  const rootRef = useRef<HTMLDivElement>(null);
+  const handlers = useRef({
+    key: (_e: KeyboardEvent) => {},
+    click: (_e: MouseEvent) => {},
+    focus: (_e: FocusEvent) => {},
+  });
+  useLayoutEffect(() => {
+    handlers.current.key = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement;
+      const inFind = target === findInputRef.current;
+      const inOtherControl =
+        !inFind && target.closest('input, textarea, select, button, a, [contenteditable]') !== null;
+      const action = transcriptKeyAction({
+        key: e.key,
+        ctrlKey: e.ctrlKey,
+        metaKey: e.metaKey,
+        altKey: e.altKey,
+        shiftKey: e.shiftKey,
+        inFind: inFind || inOtherControl,
+        findOpen,
+      });
+      if (action === null) return;
+      const rowEl = target.closest<HTMLElement>('[data-index]');
+      const r = rowEl !== null ? Number(rowEl.dataset['index']) : focusedRowRef.current;
+      switch (action) {
+        case 'next':
+          moveFocus(r < 0 ? 0 : r + 1);
+          break;
+        case 'previous':
+          moveFocus(r < 0 ? 0 : r - 1);
+          break;
+        case 'first':
+          moveFocus(0);
+          break;
+        case 'last':
+          moveFocus(rows.length - 1);
+          break;
+        case 'toggle':
+          if (r < 0) return;
+          if (!toggleRow(r)) setSelectedId(tree.events[rows.node[r]!]!.uuid);
+          break;
+        case 'find':
+          openFind();
+          break;
+        case 'close-find':
+          closeFind();
+          break;
+        case 'find-next':
+          goToMatch(1);
+          break;
+        case 'find-previous':
+          goToMatch(-1);
+          break;
+      }
+      e.preventDefault();
+      e.stopPropagation();
+    };
+    handlers.current.focus = (e: FocusEvent) => {
+      const rowEl = (e.target as HTMLElement).closest<HTMLElement>('[data-event-id]');
+      const uuid = rowEl?.dataset['eventId'];
+      if (uuid !== undefined && uuid !== focusedId) setFocusedId(uuid);
+    };
+    handlers.current.click = (e: MouseEvent) => {
+      const target = e.target as HTMLElement;
+      const rowEl = target.closest<HTMLElement>('[data-index]');
+      if (rowEl === null) return;
+      const r = Number(rowEl.dataset['index']);
+      if (!(r >= 0 && r < rows.length)) return;
+      const uuid = tree.events[rows.node[r]!]!.uuid;
+      setFocusedId(uuid);
+      if (target.closest('[data-toggle]') !== null) toggleRow(r);
+      else if (target.closest('a, button, input, summary') === null) setSelectedId(uuid);
+    };
+  });
+  useEffect(() => {
+    const root = rootRef.current;
+    if (root === null) return;
+    const key = (e: KeyboardEvent) => handlers.current.key(e);
+    const click = (e: MouseEvent) => handlers.current.click(e);
+    const focus = (e: FocusEvent) => handlers.current.focus(e);
+    root.addEventListener('keydown', key);
+    root.addEventListener('click', click);
+    root.addEventListener('focusin', focus);
+    return () => {
+      root.removeEventListener('keydown', key);
+      root.removeEventListener('click', click);
+      root.removeEventListener('focusin', focus);
+    };
+  }, []);
+
+  // --- highlights of the find query inside the rendered rows -----------------
+  useFindHighlights(
+    scrollRef,
+    activeQuery,
+    currentMatch >= 0 ? tree.events[currentMatch]?.uuid : undefined,
+  );
+
+  // --- drawing ----------------------------------------------------------------
+  const tabbableRow = focusedRow >= 0 ? focusedRow : (items[0]?.index ?? -1);
+  const matches = findState.matches;
+  const isMatch = (node: number) => {
+    let lo = 0;
+    let hi = matchCount - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = matches[mid]!;
+      if (v === node) return true;
+      if (v < node) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  };
+  // Bodies (markdown, JSON) wait while the view moves: rows mounted during a
+  // scroll or a live burst show their head at once and their bodies when it settles.
+  const deferBodies = movingRef.current;
+  const hiddenSummary = [...rows.hiddenByKind].map(([k, n]) => `${n} ${k}`).join(', ');
+
+  return (
+    <div
+      ref={rootRef}
+      className={className ? `skein-transcript ${className}` : 'skein-transcript'}
+      style={style}
+    >
+      <div className="skein-transcript__toolbar">
+        <span className="skein-transcript__count">
+          {tree.length.toLocaleString('en-US')} events{loading ? ' (loading…)' : ''}
+        </span>
+        {rows.hiddenCount > 0 ? (
+          <span className="skein-transcript__hidden" title={hiddenSummary}>
+            {rows.hiddenCount.toLocaleString('en-US')} hidden ({hiddenSummary}){' '}
+            <button type="button" onClick={() => setFilter([])}>
+              Show all
+            </button>
+          </span>
+        ) : filter.length === 0 ? (
+          <button type="button" onClick={() => setFilter(DEFAULT_HIDDEN_KINDS)}>
+            Hide {DEFAULT_HIDDEN_KINDS.join(', ')}
+          </button>
+        ) : null}
+        <button
+          type="button"
+          className="skein-transcript__find-toggle"
+          aria-expanded={findOpen}
+          onClick={() => (findOpen ? closeFind() : openFind())}
+        >
+          Find
+        </button>
+      </div>
+      {findOpen ? (
+        <FindBar
+          inputRef={findInputRef}
+          query={findQuery}
+          onQueryChange={(q) => {
+            setFindQuery(q);
+            setCurrentMatch(-1);
+          }}
+          count={matchCount}
+          current={
+            currentMatch >= 0 ? stepMatch(matches, matchCount, currentMatch - 0.5, 1) + 1 : 0
+          }
+          searching={!findState.done && findState.query === activeQuery}
+          scanned={findState.scanned}
+          total={findState.total}
+          onNext={() => goToMatch(1)}
+          onPrevious={() => goToMatch(-1)}
+          onClose={closeFind}
+        />
+      ) : null}
+      <div
+        ref={scrollRef}
+        className="skein-transcript__scroller"
+        onScroll={onScroll}
+        // The scroller itself is focusable only when the feed is empty of rows.
+        tabIndex={tabbableRow < 0 ? 0 : -1}
+        data-scaled={space.scale !== 1 ? '' : undefined}
+      >
+        <div
+          role="feed"
+          aria-label={label}
+          aria-busy={loading}
+          className="skein-transcript__feed"
+          style={{ height: space.scrollSize }}
+        >
+          {items.map((item) => {
+            const r = item.index;
+            const node = rows.node[r]!;
+            const event = tree.events[node]!;
+            const s = tree.spanIndex[node]!;
+            let spanInfo: SpanHeaderInfo | null = null;
+            if (s >= 0) {
+              const span = tree.spans[s]!;
+              const summary = spanSummary(tree, node);
+              spanInfo = {
+                name: span.name,
+                type: span.type,
+                durationMs: summary.durationMs,
+                tokens: summary.tokens,
+                events: summary.events,
+                status: summary.status,
+              };
+            }
+            let top = scrollTop + (item.start - contentOffset);
+            // A focused row kept mounted far away must not stretch the
+            // scroll range: park it above the top.
+            if (top < -space.viewportSize * 4 || top > space.scrollSize) top = -1e6;
+            const uuid = event.uuid;
+            const selected = uuid === selectedId;
+            const titleId = `${baseId}-t${r}`;
+            return (
+              <article
+                key={item.key}
+                ref={selected ? virtualizer.measureElement : undefined}
+                data-index={r}
+                data-event-id={uuid}
+                data-kind={event.event}
+                data-selected={selected ? '' : undefined}
+                data-match={matchCount > 0 && isMatch(node) ? '' : undefined}
+                data-current-match={node === currentMatch ? '' : undefined}
+                aria-posinset={r + 1}
+                aria-setsize={rows.length}
+                aria-labelledby={titleId}
+                aria-expanded={rows.hasChildren[r] === 1 ? rows.expanded[r] === 1 : undefined}
+                // Roving focus (APG feed): one article is tabbable.
+                tabIndex={r === tabbableRow ? 0 : -1}
+                className="skein-transcript__row"
+                style={{
+                  transform: `translateY(${top}px)`,
+                  height: selected ? undefined : estimateSize(r),
+                  paddingInlineStart: `calc(${Math.min(rows.depth[r]!, 24)} * var(--skein-transcript-indent))`,
+                }}
+              >
+                {rows.depth[r]! > 24 ? (
+                  <span className="skein-transcript__depth">depth {rows.depth[r]}</span>
+                ) : null}
+                {s >= 0 ? (
+                  <span data-toggle="" className="skein-transcript__toggle">
+                    <RowBody
+                      event={event}
+                      titleId={titleId}
+                      span={spanInfo}
+                      hasChildren={rows.hasChildren[r] === 1}
+                      expanded={rows.expanded[r] === 1}
+                      trust={trust}
+                    />
+                  </span>
+                ) : (
+                  <RowBody
+                    event={event}
+                    titleId={titleId}
+                    span={null}
+                    hasChildren={false}
+                    expanded={false}
+                    trust={trust}
+                    deferBodies={deferBodies}
+                  />
+                )}
+              </article>
+            );
+          })}
+        </div>
+      </div>
+      {newEvents > 0 ? (
+        <button type="button" className="skein-transcript__new" onClick={jumpToEnd}>
+          {newEvents.toLocaleString('en-US')} new {newEvents === 1 ? 'event' : 'events'} ↓
+        </button>
+      ) : null}
+    </div>
+  );
+});

@@ -1,0 +1,168 @@
+import { act, cleanup, render } from '@testing-library/react';
+import { userEvent } from 'vitest/browser';
+import { createRef } from 'react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EventStream, type Event } from '../../src/core/index.js';
+import { SkeinTheme, Transcript, type TranscriptHandle } from '../../src/react/index.js';
+import '../../src/styles.css';
+
+afterEach(() => cleanup());
+
+const N = 1_000_000;
+const T0 = Date.parse('2026-06-10T18:23:50Z');
+
+/**
+ * A cheap synthetic 1M-event run (generating a realistic one takes seconds):
+ * a span every 1000 events, info events inside, a unique word every 100k.
+ */
+function syntheticRun(n: number): Event[] {
+  const events: Event[] = new Array(n);
+  let span = 'root';
+  for (let i = 0; i < n; i++) {
+    const timestamp = new Date(T0 + i).toISOString();
+    if (i % 1000 === 0) {
+      span = `s${i}`;
+      events[i] = {
+        event: 'span_begin',
+        uuid: `b${i}`,
+        timestamp,
+        id: span,
+        parent_id: null,
+        span_id: span,
+        name: `step ${i / 1000}`,
+        type: 'agent',
+      } as Event;
+    } else {
+      const data = i % 100_000 === 500 ? `zebra ${i}` : `event ${i}`;
+      events[i] = {
+        event: 'info',
+        uuid: `e${i}`,
+        timestamp,
+        span_id: span,
+        source: 'synthetic',
+        data,
+      } as Event;
+    }
+  }
+  return events;
+}
+
+let run: Event[];
+beforeAll(() => {
+  run = syntheticRun(N);
+});
+
+const rows = (root: ParentNode) => root.querySelectorAll<HTMLElement>('article');
+
+async function mountBig(ref?: React.Ref<TranscriptHandle>) {
+  const view = render(
+    <SkeinTheme theme="light">
+      <div style={{ height: 600, width: 800 }}>
+        <Transcript ref={ref} events={run} />
+      </div>
+    </SkeinTheme>,
+  );
+  const feed = view.getByRole('feed');
+  await expect.poll(() => feed.getAttribute('aria-busy'), { timeout: 60_000 }).toBe('false');
+  return { ...view, feed, scroller: feed.parentElement as HTMLElement };
+}
+
+describe('<Transcript> with 1M events in Chromium', () => {
+  it('keeps the DOM bounded, caps the scroll height, and reaches the last event by scrolling', async () => {
+    const { feed, scroller } = await mountBig();
+    expect(rows(feed)[0]!.getAttribute('aria-setsize')).toBe(String(N));
+    expect(rows(feed).length).toBeLessThanOrEqual(40);
+    // Scaled: the scroll height stays under every browser's element limit.
+    expect(scroller.scrollHeight).toBeLessThanOrEqual(15_000_000);
+    expect(scroller.hasAttribute('data-scaled')).toBe(true);
+    scroller.scrollTop = scroller.scrollHeight;
+    await expect
+      .poll(() => feed.querySelector(`[data-event-id="e${N - 1}"]`) !== null, { timeout: 10_000 })
+      .toBe(true);
+    const last = feed.querySelector<HTMLElement>(`[data-event-id="e${N - 1}"]`)!;
+    const box = last.getBoundingClientRect();
+    const viewport = scroller.getBoundingClientRect();
+    expect(box.top).toBeGreaterThanOrEqual(viewport.top - 1);
+    expect(box.bottom).toBeLessThanOrEqual(viewport.bottom + 1);
+    expect(rows(feed).length).toBeLessThanOrEqual(40);
+    // The middle by scrolling, too.
+    scroller.scrollTop = scroller.scrollHeight / 2;
+    await expect
+      .poll(() => Number(rows(feed)[0]?.getAttribute('aria-posinset') ?? 0))
+      .toBeGreaterThan(N / 2 - 2000);
+  }, 120_000);
+
+  it('deep-links to the middle of 1M events and reaches the end by keyboard', async () => {
+    const ref = createRef<TranscriptHandle>();
+    const { feed } = await mountBig(ref);
+    const middle = `e${N / 2 + 1}`;
+    await act(async () => {
+      expect(ref.current!.scrollToEvent(middle)).toBe(true);
+    });
+    await expect.poll(() => document.activeElement?.getAttribute('data-event-id')).toBe(middle);
+    const row = feed.querySelector<HTMLElement>(`[data-event-id="${middle}"]`)!;
+    expect(row.hasAttribute('data-selected')).toBe(true);
+    const box = row.getBoundingClientRect();
+    const viewport = feed.parentElement!.getBoundingClientRect();
+    expect(box.top).toBeGreaterThanOrEqual(viewport.top - 1);
+    expect(box.top).toBeLessThan(viewport.bottom);
+    await userEvent.keyboard('j');
+    await expect
+      .poll(() => document.activeElement?.getAttribute('data-event-id'))
+      .toBe(`e${N / 2 + 2}`);
+    await userEvent.keyboard('{End}');
+    await expect
+      .poll(() => document.activeElement?.getAttribute('data-event-id'))
+      .toBe(`e${N - 1}`);
+    expect(document.activeElement!.getAttribute('aria-posinset')).toBe(String(N));
+    await userEvent.keyboard('{Home}');
+    await expect.poll(() => document.activeElement?.getAttribute('data-event-id')).toBe('b0');
+  }, 120_000);
+
+  it('finds across unrendered rows and steps to a far match', async () => {
+    const { feed, container } = await mountBig();
+    rows(feed)[0]!.focus();
+    await userEvent.keyboard('/');
+    const input = container.querySelector<HTMLInputElement>('input[type="search"]')!;
+    await expect.poll(() => document.activeElement).toBe(input);
+    await userEvent.type(input, 'zebra');
+    await expect
+      .poll(() => container.querySelector('output')?.textContent ?? '', { timeout: 90_000 })
+      .toBe('10 matches');
+    await userEvent.keyboard('{Shift>}{Enter}{/Shift}');
+    await expect
+      .poll(() => feed.querySelector('[data-current-match]')?.getAttribute('data-event-id'))
+      .toBe('e900500');
+    expect(container.querySelector('output')?.textContent).toBe('10 of 10 matches');
+  }, 150_000);
+});
+
+describe('<Transcript> live in Chromium', () => {
+  it('follows appends at the bottom and stops following when the user scrolls up', async () => {
+    const stream = new EventStream();
+    for (let i = 0; i < 50; i++) stream.append(run[i + 1]!);
+    const view = render(
+      <SkeinTheme theme="dark">
+        <div style={{ height: 400, width: 600 }}>
+          <Transcript stream={stream} />
+        </div>
+      </SkeinTheme>,
+    );
+    const feed = view.getByRole('feed');
+    const scroller = feed.parentElement as HTMLElement;
+    const atBottom = () => scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 31;
+    // Short content starts "at the bottom", so it follows from the start.
+    for (let i = 50; i < 400; i++) stream.append(run[i + 1]!);
+    await expect.poll(() => feed.querySelector('[data-event-id="e400"]') !== null).toBe(true);
+    await expect.poll(atBottom).toBe(true);
+    scroller.scrollTop = 0;
+    await expect.poll(() => scroller.scrollTop).toBe(0);
+    await new Promise((r) => setTimeout(r, 50));
+    for (let i = 400; i < 420; i++) stream.append(run[i + 1]!);
+    const button = await view.findByRole('button', { name: /20 new events/ });
+    expect(scroller.scrollTop).toBe(0);
+    await userEvent.click(button);
+    await expect.poll(() => feed.querySelector('[data-event-id="e420"]') !== null).toBe(true);
+    await expect.poll(atBottom).toBe(true);
+  }, 60_000);
+});

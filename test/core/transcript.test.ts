@@ -1,0 +1,290 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_HIDDEN_KINDS,
+  EventStream,
+  buildEventTree,
+  buildTranscriptRows,
+  createTranscriptFeed,
+  createTranscriptFind,
+  deepFreeze,
+  formatEventHash,
+  generateRun,
+  parseEventHash,
+  spanSummary,
+  stepMatch,
+  transcriptKeyAction,
+  transcriptRowOf,
+  visibleRows,
+  type Event,
+} from '../../src/core/index.js';
+import { begin, end, info } from './helpers/tree-oracle.js';
+
+const kind = (uuid: string, event: string, span: string | null = null): Event =>
+  ({ ...info(uuid, span), event }) as Event;
+
+/** A manual scheduler: tasks run only when the test says so. */
+function manual() {
+  const tasks: (() => void)[] = [];
+  return {
+    schedule: (task: () => void) => void tasks.push(task),
+    runAll() {
+      while (tasks.length > 0) tasks.shift()!();
+    },
+    get pending() {
+      return tasks.length;
+    },
+  };
+}
+
+describe('transcript rows', () => {
+  const events = deepFreeze([
+    begin('b1', 'agent'),
+    kind('e1', 'sample_init', 'agent'),
+    info('e2', 'agent'),
+    kind('e3', 'sandbox', 'agent'),
+    begin('b2', 'tool', 'agent'),
+    kind('e4', 'store', 'tool'),
+    end('x2', 'tool'),
+    end('x1', 'agent'),
+    kind('e5', 'state'),
+  ]);
+  const tree = buildEventTree(events);
+  const keys = (rows: ReturnType<typeof buildTranscriptRows>) =>
+    Array.from(rows.node, (i) => tree.events[i]!.uuid);
+
+  it('hides sample_init, sandbox, state and store by default and counts them', () => {
+    const rows = buildTranscriptRows(tree);
+    expect(keys(rows)).toEqual(['b1', 'e2', 'b2']);
+    expect(rows.hiddenCount).toBe(4);
+    expect(Object.fromEntries(rows.hiddenByKind)).toEqual({
+      sample_init: 1,
+      sandbox: 1,
+      store: 1,
+      state: 1,
+    });
+    expect([...DEFAULT_HIDDEN_KINDS].sort()).toEqual(['sample_init', 'sandbox', 'state', 'store']);
+  });
+
+  it('shows everything with an empty filter, as visibleRows does', () => {
+    const rows = buildTranscriptRows(tree, { hiddenKinds: new Set() });
+    expect(Array.from(rows.node)).toEqual(Array.from(visibleRows(tree, new Set()).node));
+    expect(rows.hiddenCount).toBe(0);
+  });
+
+  it('keeps span headers when everything inside is hidden, and collapses sections', () => {
+    const rows = buildTranscriptRows(tree, { collapsed: new Set(['agent']) });
+    expect(keys(rows)).toEqual(['b1']);
+    expect(rows.hasChildren[0]).toBe(1);
+    expect(rows.expanded[0]).toBe(0);
+    // Hidden counts cover collapsed sections too.
+    expect(rows.hiddenCount).toBe(4);
+    expect(transcriptRowOf(rows, 0)).toBe(0);
+    expect(transcriptRowOf(rows, 2)).toBe(-1);
+  });
+
+  it('summarises a span: duration, tokens, errors, status', () => {
+    const run = generateRun({ seed: 3, events: 400, pendingRate: 0 });
+    const t = buildEventTree(run);
+    const root = t.spans.find((s) => s.parentId === null && s.end !== null)!;
+    const summary = spanSummary(t, root.index);
+    expect(summary.status === 'ok' || summary.status === 'error').toBe(true);
+    expect(summary.events).toBe(t.subtreeEnd[root.index]! - root.index - 1);
+    expect(summary.durationMs).toBeGreaterThanOrEqual(0);
+    const solvers = t.spans.find((s) => s.name === 'solvers')!;
+    expect(spanSummary(t, solvers.index).tokens).toBeGreaterThan(0);
+    const open = buildEventTree([begin('o', 'open'), info('i', 'open')]);
+    expect(spanSummary(open, 0)).toMatchObject({ status: 'running', events: 1 });
+    expect(spanSummary(open, 0).durationMs).toBeNaN();
+  });
+});
+
+describe('find over every event', () => {
+  const run = generateRun({ seed: 5, events: 3000, pendingRate: 0 });
+  const tree = buildEventTree(run);
+
+  it('finds what describeEvent.searchText holds, in slices, in tree order', () => {
+    const m = manual();
+    let clock = 0;
+    const find = createTranscriptFind({
+      schedule: m.schedule,
+      now: () => (clock += 1),
+      sliceMs: 5,
+    });
+    find.search('BASH', tree);
+    expect(find.getSnapshot().done).toBe(false);
+    expect(m.pending).toBe(1);
+    m.runAll();
+    const state = find.getSnapshot();
+    expect(state.done).toBe(true);
+    expect(state.scanned).toBe(tree.length);
+    const found = state.matches.slice(0, state.count);
+    expect(found.length).toBeGreaterThan(0);
+    expect([...found].sort((a, b) => a - b)).toEqual(found);
+    const sorted = [...found];
+    // Slow oracle: the same test on every node.
+    const oracleFind = createTranscriptFind({ schedule: () => {}, now: () => 0, sliceMs: 1e9 });
+    oracleFind.search('bash', tree);
+    expect(oracleFind.getSnapshot().matches.slice(0, oracleFind.getSnapshot().count)).toEqual(
+      sorted,
+    );
+  });
+
+  it('refines a longer query from the shorter one without re-describing misses', () => {
+    let described = 0;
+    const find = createTranscriptFind({
+      searchText: (e) => {
+        described++;
+        return JSON.stringify(e);
+      },
+      schedule: () => {},
+      now: () => 0,
+      sliceMs: 1e9,
+    });
+    find.search('bas', tree);
+    const first = described;
+    const shorter = find.getSnapshot().count;
+    expect(first).toBe(tree.length);
+    expect(shorter).toBeGreaterThan(0);
+    find.search('bash', tree);
+    // Only the events that matched "bas" are looked at again.
+    expect(described - first).toBe(shorter);
+  });
+
+  it('respects the include filter, clears on an empty query, and survives a throwing describer', () => {
+    const find = createTranscriptFind({
+      searchText: (e) => {
+        if (e.uuid === 'boom') throw new Error('no');
+        return e.event;
+      },
+      schedule: () => {},
+      now: () => 0,
+      sliceMs: 1e9,
+    });
+    const small = buildEventTree([info('a'), kind('b', 'store'), info('boom')]);
+    find.search('info', small, (i) => small.events[i]!.event !== 'store');
+    expect(find.getSnapshot().matches.slice(0, find.getSnapshot().count)).toEqual([0]);
+    find.search('', small);
+    expect(find.getSnapshot()).toMatchObject({ count: 0, done: true });
+  });
+
+  it('steps through matches with wrap-around', () => {
+    const matches = [2, 5, 9];
+    expect(stepMatch(matches, 3, -1, 1)).toBe(0);
+    expect(stepMatch(matches, 3, 5, 1)).toBe(2);
+    expect(stepMatch(matches, 3, 9, 1)).toBe(0);
+    expect(stepMatch(matches, 3, 5, -1)).toBe(0);
+    expect(stepMatch(matches, 3, 2, -1)).toBe(2);
+    expect(stepMatch(matches, 3, 6, -1)).toBe(1);
+    expect(stepMatch([], 0, 1, 1)).toBe(-1);
+  });
+});
+
+describe('keyboard map', () => {
+  it.each([
+    [{ key: 'j' }, 'next'],
+    [{ key: 'ArrowDown' }, 'next'],
+    [{ key: 'k' }, 'previous'],
+    [{ key: 'ArrowUp' }, 'previous'],
+    [{ key: 'Home' }, 'first'],
+    [{ key: 'End' }, 'last'],
+    [{ key: 'Enter' }, 'toggle'],
+    [{ key: ' ' }, 'toggle'],
+    [{ key: '/' }, 'find'],
+    [{ key: 'f', ctrlKey: true }, 'find'],
+    [{ key: 'f', metaKey: true, inFind: true }, 'find'],
+    [{ key: 'Escape', findOpen: true }, 'close-find'],
+    [{ key: 'Escape' }, null],
+    [{ key: 'Enter', inFind: true, findOpen: true }, 'find-next'],
+    [{ key: 'Enter', shiftKey: true, inFind: true, findOpen: true }, 'find-previous'],
+    [{ key: 'j', inFind: true, findOpen: true }, null],
+    [{ key: 'j', ctrlKey: true }, null],
+    [{ key: 'x' }, null],
+  ] as const)('%o → %s', (input, action) => {
+    expect(transcriptKeyAction(input)).toBe(action);
+  });
+});
+
+describe('#event= deep links', () => {
+  it('reads and writes the event pair among others', () => {
+    expect(parseEventHash('#event=abc')).toBe('abc');
+    expect(parseEventHash('#tab=1&event=a%2Fb')).toBe('a/b');
+    expect(parseEventHash('#tab=1')).toBeNull();
+    expect(parseEventHash('#event=%E0%A4%A')).toBeNull();
+    expect(formatEventHash('#tab=1', 'a/b')).toBe('#tab=1&event=a%2Fb');
+    expect(formatEventHash('#event=x&tab=1', 'y')).toBe('#tab=1&event=y');
+    expect(formatEventHash('#event=x', null)).toBe('');
+    expect(parseEventHash(formatEventHash('', 'ü id'))).toBe('ü id');
+  });
+});
+
+describe('transcript feed', () => {
+  it('takes a first slice at once and the rest in slices, ending with the batch tree', () => {
+    const run = generateRun({ seed: 2, events: 5000 });
+    const m = manual();
+    let clock = 0;
+    const feed = createTranscriptFeed(run, {
+      schedule: m.schedule,
+      now: () => (clock += 1),
+      sliceMs: 300,
+      firstSlice: 500,
+    });
+    expect(feed.getSnapshot().taken).toBe(500);
+    expect(feed.getSnapshot().loading).toBe(true);
+    let published = 0;
+    feed.subscribe(() => published++);
+    m.runAll();
+    const snap = feed.getSnapshot();
+    expect(snap.loading).toBe(false);
+    expect(snap.taken).toBe(5000);
+    // Doubling: few publishes, not one per slice.
+    expect(published).toBeLessThanOrEqual(5);
+    const batch = buildEventTree(EventStream.from(run).latest());
+    expect(snap.tree.events.map((e) => e.uuid)).toEqual(batch.events.map((e) => e.uuid));
+  });
+
+  it('follows an EventStream live, pending versions updating in place', async () => {
+    const stream = new EventStream();
+    stream.append(info('a'));
+    const feed = createTranscriptFeed(stream, { schedule: () => {} });
+    const stop = feed.subscribe(() => {});
+    expect(feed.getSnapshot().tree.length).toBe(1);
+    stream.append({ ...info('b'), pending: true });
+    await Promise.resolve();
+    expect(feed.getSnapshot().tree.length).toBe(2);
+    stream.append({ ...info('b'), data: 'final' } as Event);
+    await Promise.resolve();
+    const tree = feed.getSnapshot().tree;
+    expect(tree.length).toBe(2);
+    expect(tree.events[1]!.pending).toBeUndefined();
+    // Nobody listening: the stream is not followed; a new listener catches up.
+    stop();
+    stream.append(info('c'));
+    await Promise.resolve();
+    expect(feed.getSnapshot().tree.length).toBe(2);
+    feed.subscribe(() => {});
+    expect(feed.getSnapshot().tree.length).toBe(3);
+    feed.dispose();
+    stream.append(info('d'));
+    await Promise.resolve();
+    expect(feed.getSnapshot().tree.length).toBe(3);
+  });
+
+  it('takes an async iterable as it yields', async () => {
+    async function* gen() {
+      yield info('a');
+      await new Promise((r) => setTimeout(r, 1));
+      yield info('b');
+    }
+    const feed = createTranscriptFeed(gen(), { sliceMs: 50 });
+    expect(feed.getSnapshot().loading).toBe(true);
+    await new Promise<void>((resolve) => {
+      const stop = feed.subscribe(() => {
+        if (!feed.getSnapshot().loading) {
+          stop();
+          resolve();
+        }
+      });
+    });
+    expect(feed.getSnapshot().tree.events.map((e) => e.uuid)).toEqual(['a', 'b']);
+  });
+});
