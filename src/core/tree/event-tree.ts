@@ -59,17 +59,7 @@
  */
 import type { Diagnostic } from '../errors.js';
 import type { Event, SpanBeginEvent, SpanEndEvent, StepEvent } from '../events/types.js';
-import {
-  Links,
-  NONE,
-  Role,
-  closeSteps,
-  findOpenStep,
-  finishDiagnostics,
-  flatten,
-  keyOf,
-  type PendingDiagnostic,
-} from './links.js';
+import { Placement, finishDiagnostics } from './links.js';
 
 /**
  * A span (or legacy step) node of an {@link EventTree}: inspect's
@@ -188,155 +178,15 @@ export interface EventTreeEventNode extends EventTreeNodeBase {
  * const open = tree.spans.filter((s) => s.end === null);
  */
 export function buildEventTree(events: readonly Event[]): EventTree {
+  // One forward pass (links.ts): an event whose span begins later in the list
+  // waits at the root and moves in when the begin comes, which is where
+  // inspect's pre-pass puts it. Span count is unknown up front; a quarter of
+  // the events is a generous first guess (generated runs have ~1 in 5).
   const n = events.length;
-  const links = new Links(n, false);
-  const role = links.role;
-  const endOf = links.endOf;
-  const diagnostics: PendingDiagnostic[] = [];
-
-  // Pre-pass (inspect's): one node per span id, the first begin wins.
-  const spanSlot = new Map<string, number>();
-  let hasSteps = false;
-  for (let i = 0; i < n; i++) {
-    const e = events[i]!;
-    const kind = e.event;
-    if (kind === 'span_begin') {
-      const id = (e as SpanBeginEvent).id;
-      if (!spanSlot.has(id)) spanSlot.set(id, i);
-    } else if (kind === 'step') {
-      hasSteps = true;
-    }
-  }
-  const cut = cycleCuts(events, spanSlot, diagnostics);
-
-  // Legacy steps: one stack of open step slots per span id (`null` = root).
-  const rootSteps: number[] = [];
-  const stepStacks = new Map<string, number[]>();
-  const stepsOf = (key: string | null): number[] | undefined =>
-    key === null ? rootSteps : stepStacks.get(key);
-  const place = (slot: number, key: string | null): void => {
-    if (hasSteps) {
-      const stack = stepsOf(key);
-      if (stack !== undefined && stack.length > 0) {
-        links.appendChild(stack[stack.length - 1]!, slot);
-        return;
-      }
-    }
-    const container = key === null ? undefined : spanSlot.get(key);
-    if (container === undefined) links.appendRoot(slot);
-    else links.appendChild(container, slot);
-  };
-
-  let nodeCount = 0;
-  // Consecutive events usually share a span: remember the last lookup.
-  let lastKey: string | null | undefined;
-  let lastContainer = NONE;
-  for (let i = 0; i < n; i++) {
-    const e = events[i]!;
-    const kind = e.event;
-    if (kind === 'span_begin') {
-      const begin = e as SpanBeginEvent;
-      nodeCount++;
-      if (spanSlot.get(begin.id) === i) {
-        role[i] = Role.Span;
-        if (cut.has(i)) links.appendRoot(i);
-        else place(i, keyOf(begin.parent_id));
-      } else {
-        role[i] = Role.Event;
-        diagnostics.push({ slot: i, code: 'span_duplicate_id', args: [begin.id] });
-        place(i, keyOf(begin.parent_id));
-      }
-    } else if (kind === 'span_end') {
-      role[i] = Role.None;
-      const id = (e as SpanEndEvent).id;
-      const s = spanSlot.get(id);
-      if (s === undefined) diagnostics.push({ slot: i, code: 'span_end_unknown', args: [id] });
-      else if (endOf[s] === NONE) endOf[s] = i;
-      else diagnostics.push({ slot: i, code: 'span_end_duplicate', args: [id] });
-    } else if (kind === 'step') {
-      const step = e as StepEvent;
-      const key = keyOf(step.span_id);
-      if (step.action === 'end') {
-        const stack = stepsOf(key);
-        const at = stack === undefined ? -1 : findOpenStep(events, stack, step.name);
-        if (at === -1) {
-          role[i] = Role.Event;
-          nodeCount++;
-          diagnostics.push({ slot: i, code: 'step_end_unmatched', args: [step.name] });
-          place(i, key);
-        } else {
-          role[i] = Role.None;
-          closeSteps(events, stack!, at, i, endOf, diagnostics);
-        }
-      } else {
-        role[i] = Role.Step;
-        nodeCount++;
-        place(i, key);
-        let stack = stepsOf(key);
-        if (stack === undefined) stepStacks.set(key!, (stack = []));
-        stack.push(i);
-      }
-    } else {
-      role[i] = Role.Event;
-      nodeCount++;
-      const key = keyOf(e.span_id);
-      if (hasSteps) {
-        place(i, key);
-        continue;
-      }
-      if (key !== lastKey) {
-        lastKey = key;
-        lastContainer = key === null ? NONE : (spanSlot.get(key) ?? NONE);
-      }
-      if (lastContainer === NONE) links.appendRoot(i);
-      else links.appendChild(lastContainer, i);
-    }
-  }
-  return flatten(links, events, nodeCount, finishDiagnostics(diagnostics));
-}
-
-/**
- * Finds each parent cycle among the spans (a self-parent is a cycle of one)
- * and returns the slot that breaks it: the member whose begin comes last.
- * The graph is functional (one parent per span), so each component holds at
- * most one cycle and one cut per cycle makes it a forest.
- */
-function cycleCuts(
-  events: readonly Event[],
-  spanSlot: ReadonlyMap<string, number>,
-  diagnostics: PendingDiagnostic[],
-): ReadonlySet<number> {
-  const cut = new Set<number>();
-  // Per slot: 1 = on the current path, 2 = done.
-  const state = new Uint8Array(events.length);
-  const parentSlot = (slot: number): number => {
-    const p = keyOf((events[slot] as SpanBeginEvent).parent_id);
-    return p === null ? NONE : (spanSlot.get(p) ?? NONE);
-  };
-  const path: number[] = [];
-  for (const start of spanSlot.values()) {
-    if (state[start] !== 0) continue;
-    path.length = 0;
-    let cur = start;
-    while (cur !== NONE && state[cur] === 0) {
-      state[cur] = 1;
-      path.push(cur);
-      cur = parentSlot(cur);
-    }
-    if (cur !== NONE && state[cur] === 1) {
-      let last = cur;
-      for (let k = path.indexOf(cur); k < path.length; k++) last = Math.max(last, path[k]!);
-      cut.add(last);
-      const begin = events[last] as SpanBeginEvent;
-      diagnostics.push({
-        slot: last,
-        code: 'span_parent_cycle',
-        args: [begin.id, begin.parent_id ?? ''],
-      });
-    }
-    for (const p of path) state[p] = 2;
-  }
-  return cut;
+  const placement = new Placement(n, n >> 2);
+  placement.setEvents(events);
+  for (let i = 0; i < n; i++) placement.place(i, events[i]!);
+  return placement.flatten(events, finishDiagnostics(placement.pendingDiagnostics()));
 }
 
 /**

@@ -27,20 +27,9 @@
  * chain once, O(depth), to detect a cycle). `getSnapshot()` flattens in O(n)
  * after a change and returns the same tree until the next one.
  */
-import type { Diagnostic } from '../errors.js';
 import type { Event, SpanBeginEvent, SpanEndEvent, StepEvent } from '../events/types.js';
 import type { EventTree } from './event-tree.js';
-import {
-  Links,
-  NONE,
-  Role,
-  closeSteps,
-  findOpenStep,
-  finishDiagnostics,
-  flatten,
-  keyOf,
-  type PendingDiagnostic,
-} from './links.js';
+import { Placement, finishDiagnostics, hashKey, keyOf } from './links.js';
 
 /**
  * Options of {@link createEventTreeBuilder}.
@@ -141,7 +130,7 @@ export function createEventTreeBuilder(options: EventTreeBuilderOptions = {}): E
       };
     },
     get size() {
-      return state.slots.length;
+      return state.size;
     },
   };
   if (options.events !== undefined) builder.appendAll(options.events);
@@ -169,215 +158,117 @@ function sameStructure(a: Event, b: Event): boolean {
   }
 }
 
+/**
+ * uuid → slot, as open addressing over one `Int32Array` of (slot + 1, hash)
+ * pairs (slot 0 = empty), so a probe reads one cache line and a collision is
+ * told apart without touching the event; each slot's hash is kept too, so
+ * growing never re-reads a uuid. A `Map` with 1M uuid keys cost more than the
+ * whole rest of the build (its rehashes read every key string again, and its
+ * tables are GC-scanned).
+ */
+class UuidIndex {
+  /** Pairs: `table[2p]` = slot + 1, `table[2p + 1]` = hash. */
+  #table = new Int32Array(4096);
+  #mask = 2047;
+  #hashes = new Int32Array(1024);
+  #size = 0;
+
+  /** The slot holding `uuid` in `slots`, or -1. */
+  find(uuid: string, hash: number, slots: readonly Event[]): number {
+    const table = this.#table;
+    const mask = this.#mask;
+    for (let p = hash & mask; ; p = (p + 1) & mask) {
+      const s = table[2 * p]!;
+      if (s === 0) return -1;
+      if (table[2 * p + 1] === hash && slots[s - 1]!.uuid === uuid) return s - 1;
+    }
+  }
+
+  /** Adds `slot` (the next one) under `hash`; its uuid must not be present. */
+  add(slot: number, hash: number): void {
+    if (slot >= this.#hashes.length) {
+      const hashes = new Int32Array(this.#hashes.length * 4);
+      hashes.set(this.#hashes);
+      this.#hashes = hashes;
+    }
+    this.#hashes[slot] = hash;
+    // Keep the load factor at most 1/2; grow 4× at a time, so the tables
+    // left for the GC add up to a third of the final one, not all of it.
+    if (2 * ++this.#size > this.#mask + 1) this.#rehash(4 * (this.#mask + 1));
+    else insert(this.#table, this.#mask, slot, hash);
+  }
+
+  #rehash(capacity: number): void {
+    const table = new Int32Array(2 * capacity);
+    const mask = capacity - 1;
+    const hashes = this.#hashes;
+    for (let s = 0; s < this.#size; s++) insert(table, mask, s, hashes[s]!);
+    this.#table = table;
+    this.#mask = mask;
+  }
+}
+
+function insert(table: Int32Array, mask: number, slot: number, hash: number): void {
+  let p = hash & mask;
+  while (table[2 * p] !== 0) p = (p + 1) & mask;
+  table[2 * p] = slot + 1;
+  table[2 * p + 1] = hash;
+}
+
 class BuilderState {
-  /** Latest version per uuid, in first-arrival order (the batch input). */
-  readonly slots: Event[] = [];
-  readonly #slotOf = new Map<string, number>();
-  #links = new Links(1024, true);
-  /** Span id → slot of its node (the first begin). */
-  #spans = new Map<string, number>();
-  /** Span slot → slot of its parent span (absent: a root, waiting, or cut). */
-  #spanParent = new Map<number, number>();
-  #cut = new Set<number>();
-  /** Span id → root-level slots that belong in it once it begins. */
-  #waiting = new Map<string, number[]>();
-  /** Span id → span_end slots that arrived before the begin. */
-  #waitingEnds = new Map<string, number[]>();
-  #rootSteps: number[] = [];
-  #stepStacks = new Map<string, number[]>();
-  /** Diagnostics that no later event can take back. */
-  #diagnostics: PendingDiagnostic[] = [];
-  #nodeCount = 0;
+  /**
+   * Latest version per uuid, in first-arrival order (the batch input), in
+   * `[0, size)`. Grown by doubling by hand: `push` to 1M allocated ~30 MB of
+   * copies, and every large allocation brings the next full GC (of all the
+   * live events) closer.
+   */
+  #slots: Event[] = new Array<Event>(1024);
+  size = 0;
+  readonly #slotOf = new UuidIndex();
+  #placement = this.#newPlacement(1024);
   #needsRebuild = false;
+
+  #newPlacement(capacity: number): Placement {
+    const placement = new Placement(capacity, capacity >> 3, 4);
+    placement.setEvents(this.#slots);
+    return placement;
+  }
 
   /** Returns whether anything changed. */
   append(event: Event): boolean {
-    const at = this.#slotOf.get(event.uuid);
-    if (at !== undefined) {
-      const old = this.slots[at]!;
+    const uuid = event.uuid;
+    const hash = hashKey(uuid);
+    let slots = this.#slots;
+    const at = this.#slotOf.find(uuid, hash, slots);
+    if (at !== -1) {
+      const old = slots[at]!;
       // EventStream.latest(): a stale pending copy never replaces a final one.
       if (old === event || (event.pending === true && old.pending !== true)) return false;
-      this.slots[at] = event;
+      slots[at] = event;
       if (!sameStructure(old, event)) this.#needsRebuild = true;
       return true;
     }
-    const slot = this.slots.length;
-    this.slots.push(event);
-    this.#slotOf.set(event.uuid, slot);
-    if (!this.#needsRebuild) this.#place(slot);
+    const slot = this.size++;
+    if (slot === slots.length) {
+      const bigger = new Array<Event>(2 * slot);
+      for (let k = 0; k < slot; k++) bigger[k] = slots[k]!;
+      this.#slots = slots = bigger;
+      this.#placement.setEvents(slots);
+    }
+    slots[slot] = event;
+    this.#slotOf.add(slot, hash);
+    if (!this.#needsRebuild) this.#placement.place(slot, event);
     return true;
   }
 
   tree(): EventTree {
-    if (this.#needsRebuild) this.#rebuild();
-    const pending = this.#diagnostics.slice();
-    for (const [id, ends] of this.#waitingEnds) {
-      for (const slot of ends) pending.push({ slot, code: 'span_end_unknown', args: [id] });
+    if (this.#needsRebuild) {
+      this.#needsRebuild = false;
+      const slots = this.#slots;
+      const placement = (this.#placement = this.#newPlacement(this.size));
+      for (let slot = 0; slot < this.size; slot++) placement.place(slot, slots[slot]!);
     }
-    const diagnostics: readonly Diagnostic[] = finishDiagnostics(pending);
-    return flatten(this.#links, this.slots, this.#nodeCount, diagnostics);
-  }
-
-  #rebuild(): void {
-    this.#links = new Links(this.slots.length, true);
-    this.#spans = new Map();
-    this.#spanParent = new Map();
-    this.#cut = new Set();
-    this.#waiting = new Map();
-    this.#waitingEnds = new Map();
-    this.#rootSteps = [];
-    this.#stepStacks = new Map();
-    this.#diagnostics = [];
-    this.#nodeCount = 0;
-    this.#needsRebuild = false;
-    for (let slot = 0; slot < this.slots.length; slot++) this.#place(slot);
-  }
-
-  #stepsOf(key: string | null): number[] | undefined {
-    return key === null ? this.#rootSteps : this.#stepStacks.get(key);
-  }
-
-  /**
-   * Links `slot` under key `key` (a `span_id`, or a `parent_id` for a
-   * span_begin): the innermost open step of that key, else the span, else the
-   * root — waiting for the span if the key names one not begun yet.
-   */
-  #put(slot: number, key: string | null): void {
-    const links = this.#links;
-    const stack = this.#stepsOf(key);
-    if (stack !== undefined && stack.length > 0) {
-      links.appendChild(stack[stack.length - 1]!, slot);
-      return;
-    }
-    if (key === null) {
-      links.appendRoot(slot);
-      return;
-    }
-    const container = this.#spans.get(key);
-    if (container !== undefined) {
-      links.appendChild(container, slot);
-      return;
-    }
-    links.appendRoot(slot);
-    const waiting = this.#waiting.get(key);
-    if (waiting === undefined) this.#waiting.set(key, [slot]);
-    else waiting.push(slot);
-  }
-
-  #place(slot: number): void {
-    const e = this.slots[slot]!;
-    const links = this.#links;
-    links.ensure(slot);
-    switch (e.event) {
-      case 'span_begin':
-        this.#placeBegin(slot, e as SpanBeginEvent);
-        return;
-      case 'span_end': {
-        links.role[slot] = Role.None;
-        const id = (e as SpanEndEvent).id;
-        const s = this.#spans.get(id);
-        if (s === undefined) {
-          const ends = this.#waitingEnds.get(id);
-          if (ends === undefined) this.#waitingEnds.set(id, [slot]);
-          else ends.push(slot);
-        } else if (links.endOf[s] === NONE) {
-          links.endOf[s] = slot;
-        } else {
-          this.#diagnostics.push({ slot, code: 'span_end_duplicate', args: [id] });
-        }
-        return;
-      }
-      case 'step': {
-        const step = e as StepEvent;
-        const key = keyOf(step.span_id);
-        if (step.action === 'end') {
-          const stack = this.#stepsOf(key);
-          const at = stack === undefined ? -1 : findOpenStep(this.slots, stack, step.name);
-          if (at === -1) {
-            links.role[slot] = Role.Event;
-            this.#nodeCount++;
-            this.#diagnostics.push({ slot, code: 'step_end_unmatched', args: [step.name] });
-            this.#put(slot, key);
-          } else {
-            links.role[slot] = Role.None;
-            closeSteps(this.slots, stack!, at, slot, links.endOf, this.#diagnostics);
-          }
-          return;
-        }
-        links.role[slot] = Role.Step;
-        this.#nodeCount++;
-        this.#put(slot, key);
-        let stack = this.#stepsOf(key);
-        if (stack === undefined) this.#stepStacks.set(key!, (stack = []));
-        stack.push(slot);
-        return;
-      }
-      default:
-        links.role[slot] = Role.Event;
-        this.#nodeCount++;
-        this.#put(slot, keyOf(e.span_id));
-    }
-  }
-
-  #placeBegin(slot: number, begin: SpanBeginEvent): void {
-    const links = this.#links;
-    const id = begin.id;
-    const parentKey = keyOf(begin.parent_id);
-    this.#nodeCount++;
-    if (this.#spans.has(id)) {
-      links.role[slot] = Role.Event;
-      this.#diagnostics.push({ slot, code: 'span_duplicate_id', args: [id] });
-      this.#put(slot, parentKey);
-      return;
-    }
-    links.role[slot] = Role.Span;
-    this.#spans.set(id, slot);
-    if (this.#closesCycle(id, parentKey)) {
-      this.#cut.add(slot);
-      this.#diagnostics.push({
-        slot,
-        code: 'span_parent_cycle',
-        args: [id, begin.parent_id ?? ''],
-      });
-      links.appendRoot(slot);
-    } else {
-      this.#put(slot, parentKey);
-      const parent = parentKey === null ? undefined : this.#spans.get(parentKey);
-      if (parent !== undefined) this.#spanParent.set(slot, parent);
-    }
-    // What arrived before this begin and belongs in it moves in now, in order.
-    const waiting = this.#waiting.get(id);
-    if (waiting !== undefined) {
-      this.#waiting.delete(id);
-      for (const child of waiting) {
-        links.removeRoot(child);
-        links.appendChild(slot, child);
-        if (links.role[child] === Role.Span) this.#spanParent.set(child, slot);
-      }
-    }
-    const ends = this.#waitingEnds.get(id);
-    if (ends !== undefined) {
-      this.#waitingEnds.delete(id);
-      links.endOf[slot] = ends[0]!;
-      for (let k = 1; k < ends.length; k++) {
-        this.#diagnostics.push({ slot: ends[k]!, code: 'span_end_duplicate', args: [id] });
-      }
-    }
-  }
-
-  /**
-   * Whether span `id`, arriving now under `parentKey`, closes a parent cycle:
-   * it names itself, or its parent's chain of spans ends at a span still
-   * waiting for `id`.
-   */
-  #closesCycle(id: string, parentKey: string | null): boolean {
-    if (parentKey === null) return false;
-    if (parentKey === id) return true;
-    let cur = this.#spans.get(parentKey);
-    if (cur === undefined) return false;
-    for (let up = this.#spanParent.get(cur); up !== undefined; up = this.#spanParent.get(cur))
-      cur = up;
-    if (this.#cut.has(cur)) return false;
-    return keyOf((this.slots[cur] as SpanBeginEvent).parent_id) === id;
+    const placement = this.#placement;
+    return placement.flatten(this.#slots, finishDiagnostics(placement.pendingDiagnostics()));
   }
 }

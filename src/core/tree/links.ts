@@ -1,34 +1,27 @@
 /**
  * Internal machinery shared by the batch builder (`event-tree.ts`) and the
- * incremental builder (`incremental.ts`): child lists kept as linked lists in
- * typed arrays, indexed by input position ("slot"), and the one pass that turns
- * them into the flat, pre-order {@link EventTree}.
+ * incremental builder (`incremental.ts`): {@link Placement}, which decides
+ * where each event goes in one forward pass, and the one pass that turns its
+ * child lists into the flat, pre-order {@link EventTree}.
  *
- * Not exported from the package: the two builders decide *where* each event
- * goes (that is the part the property tests compare); this module only stores
- * the answer and flattens it.
+ * Not exported from the package. The first version did a pre-pass over every
+ * `span_begin` for the batch build and kept its indexes in `Map`s; at 1M
+ * events that was ~7× one pass over the events (issue 4 asks for ≤ 3×), almost
+ * all of it cache misses on span-id hash lookups and full GCs triggered by
+ * large allocations. Both builders now share the incremental builder's single
+ * forward pass (an event whose span has not begun yet waits at the root and
+ * moves in when it does — the same tree, test/core/tree-reference.test.ts
+ * checks it against the first version), with:
+ * - one `Map` lookup per span event and per change of `span_id` between
+ *   consecutive events, never one per event;
+ * - per-slot state cut to two `Int32Array`s (`kind`, `next`) and per-span
+ *   state in arrays sized by the number of spans, all storing `slot + 1` so
+ *   that a fresh (zeroed) array means "none" and nothing is `fill`ed;
+ * - the root list as an array, so only root items that moved need marking.
  */
 import { errorMessage, type Diagnostic, type ErrorCode } from '../errors.js';
 import type { Event, SpanBeginEvent, SpanEndEvent, StepEvent } from '../events/types.js';
 import type { EventTree, EventTreeSpan } from './event-tree.js';
-
-/**
- * What a slot became. Plain numeric constants rather than a `const enum`:
- * `isolatedModules` builds cannot inline const enums across files.
- */
-export const Role = {
-  /** A leaf: an ordinary event, a duplicate span_begin, an unmatched step end. */
-  Event: 0,
-  /** The node of a span (the first span_begin of its id). */
-  Span: 1,
-  /** The node of a legacy step (a `step` begin). */
-  Step: 2,
-  /** Not a node: a span_end or step end that became a node's `end`, or a dropped span_end. */
-  None: 3,
-} as const;
-
-/** Sentinel "no slot". */
-export const NONE = -1;
 
 /**
  * A diagnostic before formatting: slot first, so both builders can sort them
@@ -40,125 +33,539 @@ export interface PendingDiagnostic {
   readonly args: readonly string[];
 }
 
-/**
- * Child lists as doubly linked lists over slots. The root list is kept in
- * `rootHead`/`rootTail`. Arrays grow by doubling, so the incremental builder
- * can append in O(1) amortized.
- */
-export class Links {
-  role: Uint8Array;
-  firstChild: Int32Array;
-  lastChild: Int32Array;
-  nextSibling: Int32Array;
-  /**
-   * Only kept when `removable` (the incremental builder moves root items);
-   * the batch builder never unlinks, and skipping it saves 4 bytes per event.
-   */
-  prevSibling: Int32Array | null;
-  /** Slot of the span_end / step end attached to a container slot. */
-  endOf: Int32Array;
-  rootHead = NONE;
-  rootTail = NONE;
+/** `kind[slot]` of a slot that is not a node (a span_end or step end that became an end, a dropped span_end). */
+const NOT_NODE = 0;
+/** `kind[slot]` of a leaf. A container (span or step node) `c` has `kind = c + 2`. */
+const LEAF = 1;
 
-  constructor(capacity: number, removable: boolean) {
-    const c = Math.max(16, capacity);
-    this.role = new Uint8Array(c);
-    this.firstChild = new Int32Array(c).fill(NONE);
-    this.lastChild = new Int32Array(c).fill(NONE);
-    this.nextSibling = new Int32Array(c).fill(NONE);
-    this.prevSibling = removable ? new Int32Array(c).fill(NONE) : null;
-    this.endOf = new Int32Array(c).fill(NONE);
-  }
-
-  get capacity(): number {
-    return this.role.length;
-  }
-
-  /** Makes room for `slot` (doubling). */
-  ensure(slot: number): void {
-    if (slot < this.role.length) return;
-    let c = this.role.length * 2;
-    while (c <= slot) c *= 2;
-    const grow = (a: Int32Array) => {
-      const b = new Int32Array(c).fill(NONE);
-      b.set(a);
-      return b;
-    };
-    const role = new Uint8Array(c);
-    role.set(this.role);
-    this.role = role;
-    this.firstChild = grow(this.firstChild);
-    this.lastChild = grow(this.lastChild);
-    this.nextSibling = grow(this.nextSibling);
-    if (this.prevSibling !== null) this.prevSibling = grow(this.prevSibling);
-    this.endOf = grow(this.endOf);
-  }
-
-  appendChild(parent: number, child: number): void {
-    const last = this.lastChild[parent]!;
-    if (last === NONE) this.firstChild[parent] = child;
-    else this.nextSibling[last] = child;
-    if (this.prevSibling !== null) this.prevSibling[child] = last;
-    this.nextSibling[child] = NONE;
-    this.lastChild[parent] = child;
-  }
-
-  appendRoot(child: number): void {
-    const last = this.rootTail;
-    if (last === NONE) this.rootHead = child;
-    else this.nextSibling[last] = child;
-    if (this.prevSibling !== null) this.prevSibling[child] = last;
-    this.nextSibling[child] = NONE;
-    this.rootTail = child;
-  }
-
-  /** Unlinks a slot from the root list (only root items ever move). */
-  removeRoot(child: number): void {
-    const prevSibling = this.prevSibling!;
-    const prev = prevSibling[child]!;
-    const next = this.nextSibling[child]!;
-    if (prev === NONE) this.rootHead = next;
-    else this.nextSibling[prev] = next;
-    if (next === NONE) this.rootTail = prev;
-    else prevSibling[next] = prev;
-    prevSibling[child] = NONE;
-    this.nextSibling[child] = NONE;
-  }
-}
+/** `containerOrigin[c]`. */
+const SPAN = 0;
+const STEP = 1;
 
 /** `span_id` / `parent_id` as a key: inspect treats `''` like null (`if span_id and …`, `_tree.py`). */
 export function keyOf(value: string | null | undefined): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-/** Index in `stack` of the innermost open step named `name`, or -1. */
-export function findOpenStep(
-  events: ArrayLike<Event>,
-  stack: readonly number[],
-  name: string,
-): number {
-  for (let k = stack.length - 1; k >= 0; k--) {
-    if ((events[stack[k]!] as StepEvent).name === name) return k;
+/**
+ * A string hash over every UTF-16 code unit, two per multiply (FNV-1a
+ * style), then a final mix so the low bits a table uses depend on all of them.
+ * Every character counts: ids from other producers may differ only in a few
+ * places (`evt-000123`). Not a string (malformed input): 0, and `===` decides.
+ */
+export function hashKey(key: unknown): number {
+  if (typeof key !== 'string') return 0;
+  const n = key.length;
+  let h = 0x811c9dc5 ^ n;
+  let k = 0;
+  for (; k + 1 < n; k += 2) {
+    h = Math.imul(h ^ (key.charCodeAt(k) | (key.charCodeAt(k + 1) << 16)), 0x01000193);
   }
-  return -1;
+  if (k < n) h = Math.imul(h ^ key.charCodeAt(k), 0x01000193);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  return h ^ (h >>> 13);
 }
 
-/** Closes `stack[at]` with the end at `endSlot`; steps above it stay unclosed. */
-export function closeSteps(
-  events: ArrayLike<Event>,
-  stack: number[],
-  at: number,
-  endSlot: number,
-  endOf: Int32Array,
-  diagnostics: PendingDiagnostic[],
-): void {
-  const outer = (events[stack[at]!] as StepEvent).name;
-  for (let k = stack.length - 1; k > at; k--) {
-    const inner = events[stack[k]!] as StepEvent;
-    diagnostics.push({ slot: stack[k]!, code: 'step_unclosed', args: [inner.name, outer] });
+function grow(a: Int32Array, capacity: number): Int32Array {
+  const b = new Int32Array(capacity);
+  b.set(a);
+  return b;
+}
+
+/**
+ * Where every slot (input position) goes, decided in one forward pass with the
+ * placement rules of `event-tree.ts` (module comment there), in whatever order
+ * slots arrive as long as each arrives once: `place(slot, event)` in
+ * increasing slot order. O(1) amortized per slot (a `span_begin` that closes a
+ * parent cycle walks its ancestor chain once).
+ *
+ * Containers (span and step nodes) are numbered in order of arrival; their
+ * child lists are singly linked through `next` (slot + 1, 0 = end).
+ */
+export class Placement {
+  /** Per slot: {@link NOT_NODE}, {@link LEAF}, or container + 2. */
+  kind: Int32Array;
+  /** Per slot: the next sibling's slot + 1 (0 = last). Unused for root items. */
+  next: Int32Array;
+
+  /** Per container: its node's slot. */
+  containerSlot: Int32Array;
+  containerOrigin: Uint8Array;
+  /** Per container: first / last child slot + 1. */
+  firstChild: Int32Array;
+  lastChild: Int32Array;
+  /** Per container: the slot + 1 of the span_end / step end that closed it. */
+  endSlot: Int32Array;
+  /** Per span container: its parent span container + 1 (0: a root, waiting, or cut). */
+  spanParent: Int32Array;
+  /** Per span container: 1 when a parent cycle was cut there. */
+  cut: Uint8Array;
+  containerCount = 0;
+
+  /** Top-level slots in order; those in `moved` have since moved into a span. */
+  roots: Int32Array;
+  rootLength = 0;
+  readonly moved = new Set<number>();
+
+  /**
+   * Span id → container of its node (the first begin), as open addressing
+   * over (container + 1, hash) pairs. A `Map` here was half the build: with
+   * fresh (not interned) string keys, V8 reads the hash of every colliding
+   * key string and re-reads all of them when the table grows, each a cache
+   * miss on a string far away in the heap. Here a probe touches one line.
+   */
+  #spanTable = new Int32Array(64);
+  #spanMask = 31;
+  #spanCount = 0;
+  /** Per container: its span id and that id's hash (steps: unused). */
+  #spanKey: string[];
+  #spanHash: Int32Array;
+  /** Growth factor of the typed arrays (the incremental builder uses 4: less garbage to collect). */
+  readonly #growth: number;
+  /** Span id → root-level slots that belong in it once it begins. */
+  readonly waiting = new Map<string, number[]>();
+  /** Span id → span_end slots that arrived before the begin. */
+  readonly waitingEnds = new Map<string, number[]>();
+  /** Open legacy steps (containers), per span id; `null` is the root. */
+  readonly rootSteps: number[] = [];
+  readonly stepStacks = new Map<string, number[]>();
+  /** Whether any step began: the step rules are skipped until one does. */
+  hasSteps = false;
+
+  /** Diagnostics that no later event can take back. */
+  readonly diagnostics: PendingDiagnostic[] = [];
+  nodeCount = 0;
+
+  /**
+   * Consecutive events usually share a span: the last key that named a known
+   * span, and its container. Known spans never change container, so the
+   * cache stays valid; it is bypassed while steps exist.
+   */
+  #lastKey: string | null = null;
+  #lastContainer = -1;
+
+  /** `slots`: expected slot count (grows past it); `containers`: expected span count. */
+  constructor(slots: number, containers = slots >> 3, growth = 2) {
+    this.#growth = growth;
+    const n = Math.max(16, slots);
+    const c = Math.max(16, containers);
+    this.kind = new Int32Array(n);
+    this.next = new Int32Array(n);
+    this.containerSlot = new Int32Array(c);
+    this.containerOrigin = new Uint8Array(c);
+    this.firstChild = new Int32Array(c);
+    this.lastChild = new Int32Array(c);
+    this.endSlot = new Int32Array(c);
+    this.spanParent = new Int32Array(c);
+    this.cut = new Uint8Array(c);
+    this.#spanHash = new Int32Array(c);
+    this.#spanKey = new Array<string>(c);
+    this.roots = new Int32Array(16);
   }
-  endOf[stack[at]!] = endSlot;
-  stack.length = at;
+
+  /** The container of span `key` (hash `hash`), or -1. */
+  #span(key: string, hash: number): number {
+    const table = this.#spanTable;
+    const mask = this.#spanMask;
+    for (let p = hash & mask; ; p = (p + 1) & mask) {
+      const c = table[2 * p]!;
+      if (c === 0) return -1;
+      if (table[2 * p + 1] === hash && this.#spanKey[c - 1] === key) return c - 1;
+    }
+  }
+
+  /** Registers container `c` as span `key` (not present yet). */
+  #addSpan(key: string, hash: number, c: number): void {
+    this.#spanKey[c] = key;
+    this.#spanHash[c] = hash;
+    // Load factor at most 1/2.
+    if (2 * ++this.#spanCount > this.#spanMask + 1) {
+      const capacity = 2 * (this.#spanMask + 1);
+      this.#spanTable = new Int32Array(2 * capacity);
+      this.#spanMask = capacity - 1;
+      // Every container up to `c` that is a span is in the table.
+      for (let k = 0; k <= c; k++) {
+        if (this.containerOrigin[k] === SPAN) this.#insertSpan(k, this.#spanHash[k]!);
+      }
+    } else {
+      this.#insertSpan(c, hash);
+    }
+  }
+
+  #insertSpan(c: number, hash: number): void {
+    const table = this.#spanTable;
+    const mask = this.#spanMask;
+    let p = hash & mask;
+    while (table[2 * p] !== 0) p = (p + 1) & mask;
+    table[2 * p] = c + 1;
+    table[2 * p + 1] = hash;
+  }
+
+  /** Places `event` at `slot` (the next slot, in increasing order). */
+  place(slot: number, event: Event): void {
+    if (slot >= this.kind.length) this.#growSlots(slot);
+    const kind = event.event;
+    if (kind === 'span_begin') {
+      this.#placeBegin(slot, event as SpanBeginEvent);
+    } else if (kind === 'span_end') {
+      this.#placeEnd(slot, (event as SpanEndEvent).id);
+    } else if (kind === 'step') {
+      this.#placeStep(slot, event as StepEvent);
+    } else {
+      this.kind[slot] = LEAF;
+      this.nodeCount++;
+      const key = keyOf(event.span_id);
+      if (!this.hasSteps) {
+        if (key === null) {
+          this.#appendRoot(slot);
+          return;
+        }
+        if (key === this.#lastKey) {
+          this.#appendChild(this.#lastContainer, slot);
+          return;
+        }
+        const c = this.#span(key, hashKey(key));
+        if (c !== -1) {
+          this.#lastKey = key;
+          this.#lastContainer = c;
+          this.#appendChild(c, slot);
+          return;
+        }
+      }
+      this.#put(slot, key);
+    }
+  }
+
+  /** Appends the slots to the diagnostics of `span_end`s still waiting for their begin. */
+  pendingDiagnostics(): PendingDiagnostic[] {
+    const pending = this.diagnostics.slice();
+    for (const [id, ends] of this.waitingEnds) {
+      for (const slot of ends) pending.push({ slot, code: 'span_end_unknown', args: [id] });
+    }
+    return pending;
+  }
+
+  #growSlots(slot: number): void {
+    let c = this.kind.length * this.#growth;
+    while (c <= slot) c *= 2;
+    this.kind = grow(this.kind, c);
+    this.next = grow(this.next, c);
+  }
+
+  #newContainer(slot: number, origin: number): number {
+    const c = this.containerCount++;
+    if (c >= this.containerSlot.length) {
+      const cap = this.containerSlot.length * this.#growth;
+      this.containerSlot = grow(this.containerSlot, cap);
+      const origins = new Uint8Array(cap);
+      origins.set(this.containerOrigin);
+      this.containerOrigin = origins;
+      this.firstChild = grow(this.firstChild, cap);
+      this.lastChild = grow(this.lastChild, cap);
+      this.endSlot = grow(this.endSlot, cap);
+      this.spanParent = grow(this.spanParent, cap);
+      const cut = new Uint8Array(cap);
+      cut.set(this.cut);
+      this.cut = cut;
+      this.#spanHash = grow(this.#spanHash, cap);
+      const keys = new Array<string>(cap);
+      for (let k = 0; k < c; k++) keys[k] = this.#spanKey[k]!;
+      this.#spanKey = keys;
+    }
+    this.containerSlot[c] = slot;
+    this.containerOrigin[c] = origin;
+    this.kind[slot] = c + 2;
+    return c;
+  }
+
+  #appendChild(container: number, slot: number): void {
+    const last = this.lastChild[container]!;
+    if (last === 0) this.firstChild[container] = slot + 1;
+    else this.next[last - 1] = slot + 1;
+    this.next[slot] = 0;
+    this.lastChild[container] = slot + 1;
+  }
+
+  #appendRoot(slot: number): void {
+    if (this.rootLength === this.roots.length) this.roots = grow(this.roots, this.roots.length * 2);
+    this.roots[this.rootLength++] = slot;
+  }
+
+  #stepsOf(key: string | null): number[] | undefined {
+    return key === null ? this.rootSteps : this.stepStacks.get(key);
+  }
+
+  /**
+   * Links `slot` under key `key` (a `span_id`, or a `parent_id` for a
+   * span_begin): the innermost open step of that key, else the span, else the
+   * root — waiting for the span if the key names one not begun yet. Returns
+   * the span container it went into, or -1 (root or step).
+   */
+  #put(slot: number, key: string | null): number {
+    if (this.hasSteps) {
+      const stack = this.#stepsOf(key);
+      if (stack !== undefined && stack.length > 0) {
+        this.#appendChild(stack[stack.length - 1]!, slot);
+        return -1;
+      }
+    }
+    if (key === null) {
+      this.#appendRoot(slot);
+      return -1;
+    }
+    const container = this.#span(key, hashKey(key));
+    if (container !== -1) {
+      this.#appendChild(container, slot);
+      return container;
+    }
+    this.#appendRoot(slot);
+    const waiting = this.waiting.get(key);
+    if (waiting === undefined) this.waiting.set(key, [slot]);
+    else waiting.push(slot);
+    return -1;
+  }
+
+  #placeEnd(slot: number, id: string): void {
+    this.kind[slot] = NOT_NODE;
+    const c = this.#span(id, hashKey(id));
+    if (c === -1) {
+      const ends = this.waitingEnds.get(id);
+      if (ends === undefined) this.waitingEnds.set(id, [slot]);
+      else ends.push(slot);
+    } else if (this.endSlot[c] === 0) {
+      this.endSlot[c] = slot + 1;
+    } else {
+      this.diagnostics.push({ slot, code: 'span_end_duplicate', args: [id] });
+    }
+  }
+
+  #placeStep(slot: number, step: StepEvent): void {
+    const key = keyOf(step.span_id);
+    if (step.action === 'end') {
+      const stack = this.#stepsOf(key);
+      const at = stack === undefined ? -1 : this.#findOpenStep(stack, step);
+      if (at === -1) {
+        this.kind[slot] = LEAF;
+        this.nodeCount++;
+        this.diagnostics.push({ slot, code: 'step_end_unmatched', args: [step.name] });
+        this.#put(slot, key);
+      } else {
+        this.kind[slot] = NOT_NODE;
+        this.#closeSteps(stack!, at, slot, step);
+      }
+      return;
+    }
+    this.hasSteps = true;
+    this.nodeCount++;
+    const c = this.#newContainer(slot, STEP);
+    this.#put(slot, key);
+    let stack = this.#stepsOf(key);
+    if (stack === undefined) this.stepStacks.set(key!, (stack = []));
+    stack.push(c);
+  }
+
+  /** Index in `stack` of the innermost open step named like `end`, or -1. */
+  #findOpenStep(stack: readonly number[], end: StepEvent): number {
+    for (let k = stack.length - 1; k >= 0; k--) {
+      if (this.#stepName(stack[k]!) === end.name) return k;
+    }
+    return -1;
+  }
+
+  #stepName(container: number): string {
+    return this.#events![this.containerSlot[container]!]!.name as string;
+  }
+
+  /** Closes `stack[at]` with the end at `endSlot`; steps above it stay unclosed. */
+  #closeSteps(stack: number[], at: number, endSlot: number, end: StepEvent): void {
+    const outer = end.name;
+    for (let k = stack.length - 1; k > at; k--) {
+      const c = stack[k]!;
+      this.diagnostics.push({
+        slot: this.containerSlot[c]!,
+        code: 'step_unclosed',
+        args: [this.#stepName(c), outer],
+      });
+    }
+    this.endSlot[stack[at]!] = endSlot + 1;
+    stack.length = at;
+  }
+
+  /**
+   * The events by slot, for reading step names and cycle members' parents
+   * (both rare). Set by the owner before placing.
+   */
+  #events: ArrayLike<Event & { name?: unknown; parent_id?: unknown }> | null = null;
+  setEvents(events: ArrayLike<Event>): void {
+    this.#events = events;
+  }
+
+  #placeBegin(slot: number, begin: SpanBeginEvent): void {
+    const id = begin.id;
+    const parentKey = keyOf(begin.parent_id);
+    this.nodeCount++;
+    const hash = hashKey(id);
+    if (this.#span(id, hash) !== -1) {
+      this.kind[slot] = LEAF;
+      this.diagnostics.push({ slot, code: 'span_duplicate_id', args: [id] });
+      this.#put(slot, parentKey);
+      return;
+    }
+    const c = this.#newContainer(slot, SPAN);
+    this.#addSpan(id, hash, c);
+    if (this.#closesCycle(id, parentKey)) {
+      this.cut[c] = 1;
+      this.diagnostics.push({
+        slot,
+        code: 'span_parent_cycle',
+        args: [id, begin.parent_id ?? ''],
+      });
+      this.#appendRoot(slot);
+    } else {
+      let parent = this.#put(slot, parentKey);
+      // Placed in a step: the span parent (for cycle walks) is still the span.
+      if (parent === -1 && parentKey !== null && this.hasSteps) {
+        parent = this.#span(parentKey, hashKey(parentKey));
+      }
+      if (parent !== -1) this.spanParent[c] = parent + 1;
+    }
+    // What arrived before this begin and belongs in it moves in now, in order.
+    if (this.waiting.size > 0) {
+      const waiting = this.waiting.get(id);
+      if (waiting !== undefined) {
+        this.waiting.delete(id);
+        for (const child of waiting) {
+          this.moved.add(child);
+          this.#appendChild(c, child);
+          const k = this.kind[child]! - 2;
+          if (k >= 0 && this.containerOrigin[k] === SPAN) this.spanParent[k] = c + 1;
+        }
+      }
+    }
+    if (this.waitingEnds.size > 0) {
+      const ends = this.waitingEnds.get(id);
+      if (ends !== undefined) {
+        this.waitingEnds.delete(id);
+        this.endSlot[c] = ends[0]! + 1;
+        for (let k = 1; k < ends.length; k++) {
+          this.diagnostics.push({ slot: ends[k]!, code: 'span_end_duplicate', args: [id] });
+        }
+      }
+    }
+  }
+
+  /**
+   * Whether span `id`, arriving now under `parentKey`, closes a parent cycle:
+   * it names itself, or its parent's chain of spans ends at a span whose
+   * `parent_id` is `id` (a span still waiting for `id`).
+   */
+  #closesCycle(id: string, parentKey: string | null): boolean {
+    if (parentKey === null) return false;
+    if (parentKey === id) return true;
+    // Without steps, the top of such a chain waits at the root for `id`; when
+    // nothing waits for `id`, no walk is needed (the usual case).
+    if (!this.hasSteps && (this.waiting.size === 0 || !this.waiting.has(id))) return false;
+    let cur = this.#span(parentKey, hashKey(parentKey));
+    if (cur === -1) return false;
+    for (let up = this.spanParent[cur]!; up !== 0; up = this.spanParent[cur]!) cur = up - 1;
+    if (this.cut[cur] === 1) return false;
+    const top = this.#events![this.containerSlot[cur]!]! as SpanBeginEvent;
+    return keyOf(top.parent_id) === id;
+  }
+
+  /**
+   * Flattens the child lists into the pre-order columns of an
+   * {@link EventTree} in one iterative depth-first pass (no recursion: a
+   * 500-deep run must not overflow the stack).
+   */
+  flatten(events: ArrayLike<Event>, diagnostics: readonly Diagnostic[]): EventTree {
+    const { kind, next, containerSlot, containerOrigin, firstChild, endSlot, roots, moved } = this;
+    const nodeCount = this.nodeCount;
+    const rootLength = this.rootLength;
+    const nodeEvents = new Array<Event>(nodeCount);
+    const depth = new Int32Array(nodeCount);
+    const parentIndex = new Int32Array(nodeCount);
+    const subtreeEnd = new Int32Array(nodeCount);
+    const spanIndex = new Int32Array(nodeCount);
+    const spans = new Array<EventTreeSpan>(this.containerCount);
+    let spanCount = 0;
+    // Open containers: their container, node index and child count so far.
+    const stackContainer: number[] = [];
+    const stackNode: number[] = [];
+    const stackChildren: number[] = [];
+    const checkMoved = moved.size > 0;
+    let rootPos = 0;
+    const nextRoot = (): number => {
+      while (rootPos < rootLength) {
+        const s = roots[rootPos++]!;
+        if (!checkMoved || !moved.has(s)) return s;
+      }
+      return -1;
+    };
+    let rootCount = 0;
+    let index = 0;
+    let parent = -1;
+    let level = 0;
+    let children = 0;
+    let slot = nextRoot();
+    for (;;) {
+      while (slot !== -1) {
+        const i = index++;
+        nodeEvents[i] = events[slot]!;
+        depth[i] = level;
+        parentIndex[i] = parent;
+        children++;
+        const k = kind[slot]! - 2;
+        if (k >= 0) {
+          spanIndex[i] = spanCount++;
+          const first = firstChild[k]!;
+          if (first !== 0) {
+            stackContainer.push(k);
+            stackNode.push(i);
+            stackChildren.push(children);
+            children = 0;
+            parent = i;
+            level++;
+            slot = first - 1;
+            continue;
+          }
+          spans[spanIndex[i]!] = makeSpan(containerOrigin[k]!, i, events, slot, endSlot[k]!, 0);
+        } else {
+          spanIndex[i] = -1;
+        }
+        subtreeEnd[i] = i + 1;
+        slot = level === 0 ? nextRoot() : next[slot]! - 1;
+      }
+      if (stackContainer.length === 0) break;
+      const k = stackContainer.pop()!;
+      const j = stackNode.pop()!;
+      subtreeEnd[j] = index;
+      const s = containerSlot[k]!;
+      spans[spanIndex[j]!] = makeSpan(containerOrigin[k]!, j, events, s, endSlot[k]!, children);
+      children = stackChildren.pop()!;
+      parent = parentIndex[j]!;
+      level--;
+      slot = level === 0 ? nextRoot() : next[s]! - 1;
+    }
+    rootCount = children;
+    if (index !== nodeCount || spanCount !== this.containerCount) {
+      // Unreachable while placement keeps its invariants (every node slot is
+      // linked exactly once, no cycles); fail loudly rather than return junk.
+      throw new Error(`event tree: flattened ${index} nodes, expected ${nodeCount}`);
+    }
+    return Object.freeze({
+      length: nodeCount,
+      events: nodeEvents,
+      depth,
+      parentIndex,
+      subtreeEnd,
+      spanIndex,
+      spans: Object.freeze(spans),
+      rootCount,
+      diagnostics,
+    });
+  }
 }
 
 /** Formats and sorts diagnostics (by slot, then code) so both builders agree exactly. */
@@ -181,100 +588,15 @@ export function finishDiagnostics(pending: readonly PendingDiagnostic[]): readon
   );
 }
 
-/**
- * Flattens the linked lists into the pre-order columns of an {@link EventTree}
- * in one iterative depth-first pass (no recursion: a 500-deep run must not
- * overflow the stack).
- */
-export function flatten(
-  links: Links,
-  events: ArrayLike<Event>,
-  nodeCount: number,
-  diagnostics: readonly Diagnostic[],
-): EventTree {
-  const { role, firstChild, nextSibling, endOf } = links;
-  const nodeEvents = new Array<Event>(nodeCount);
-  const depth = new Int32Array(nodeCount);
-  const parentIndex = new Int32Array(nodeCount);
-  const subtreeEnd = new Int32Array(nodeCount);
-  const spanIndex = new Int32Array(nodeCount);
-  const spans: EventTreeSpan[] = [];
-  // Open containers: their slot, node index and child count so far.
-  const stackSlot: number[] = [];
-  const stackNode: number[] = [];
-  const stackChildren: number[] = [];
-  let rootCount = 0;
-  let index = 0;
-  let parent = -1;
-  let level = 0;
-  let slot = links.rootHead;
-  for (;;) {
-    while (slot !== NONE) {
-      const i = index++;
-      nodeEvents[i] = events[slot]!;
-      depth[i] = level;
-      parentIndex[i] = parent;
-      if (parent === -1) rootCount++;
-      else stackChildren[stackChildren.length - 1]!++;
-      const r = role[slot]!;
-      if (r === Role.Span || r === Role.Step) {
-        spanIndex[i] = spans.length;
-        // Placeholder, filled when the subtree closes and its child count is known.
-        spans.push(null as unknown as EventTreeSpan);
-        const first = firstChild[slot]!;
-        if (first !== NONE) {
-          stackSlot.push(slot);
-          stackNode.push(i);
-          stackChildren.push(0);
-          parent = i;
-          level++;
-          slot = first;
-          continue;
-        }
-        spans[spanIndex[i]!] = makeSpan(r, i, events, slot, endOf[slot]!, 0);
-      } else {
-        spanIndex[i] = -1;
-      }
-      subtreeEnd[i] = i + 1;
-      slot = nextSibling[slot]!;
-    }
-    if (stackSlot.length === 0) break;
-    const s = stackSlot.pop()!;
-    const j = stackNode.pop()!;
-    const children = stackChildren.pop()!;
-    subtreeEnd[j] = index;
-    spans[spanIndex[j]!] = makeSpan(role[s]!, j, events, s, endOf[s]!, children);
-    parent = parentIndex[j]!;
-    level--;
-    slot = nextSibling[s]!;
-  }
-  if (index !== nodeCount) {
-    // Unreachable while the builders keep their invariants (every node slot
-    // is linked exactly once, no cycles); fail loudly rather than return junk.
-    throw new Error(`event tree: flattened ${index} nodes, expected ${nodeCount}`);
-  }
-  return Object.freeze({
-    length: nodeCount,
-    events: nodeEvents,
-    depth,
-    parentIndex,
-    subtreeEnd,
-    spanIndex,
-    spans: Object.freeze(spans),
-    rootCount,
-    diagnostics,
-  });
-}
-
 function makeSpan(
-  role: number,
+  origin: number,
   index: number,
   events: ArrayLike<Event>,
   slot: number,
   endSlot: number,
   childCount: number,
 ): EventTreeSpan {
-  if (role === Role.Span) {
+  if (origin === SPAN) {
     const begin = events[slot] as SpanBeginEvent;
     return Object.freeze({
       origin: 'span' as const,
@@ -284,7 +606,7 @@ function makeSpan(
       name: begin.name,
       type: begin.type ?? null,
       begin,
-      end: endSlot === NONE ? null : (events[endSlot] as SpanEndEvent),
+      end: endSlot === 0 ? null : (events[endSlot - 1] as SpanEndEvent),
       childCount,
     });
   }
@@ -298,7 +620,7 @@ function makeSpan(
     name: begin.name,
     type: begin.type ?? null,
     begin,
-    end: endSlot === NONE ? null : (events[endSlot] as StepEvent),
+    end: endSlot === 0 ? null : (events[endSlot - 1] as StepEvent),
     childCount,
   });
 }

@@ -1,0 +1,128 @@
+// Differential tests (STYLE §14): the single-pass builders of src/core/tree
+// (rewritten for speed, issue 4 "Performance") against the first versions,
+// kept in helpers/tree-reference.ts. Every column, every span object and every
+// diagnostic must be identical, not just the tree's shape.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  buildEventTree,
+  createEventTreeBuilder,
+  generateRun,
+  type Event,
+  type EventTree,
+} from '../../src/core/index.js';
+import {
+  begin,
+  end,
+  info,
+  latestVersions,
+  liveFeed,
+  malformedRun,
+  step,
+  wellFormedRun,
+} from './helpers/tree-oracle.js';
+import { referenceBuildEventTree, referenceIncrementalTree } from './helpers/tree-reference.js';
+
+/** Everything a tree holds, as plain data. */
+function whole(tree: EventTree) {
+  return {
+    length: tree.length,
+    events: [...tree.events],
+    depth: Array.from(tree.depth),
+    parentIndex: Array.from(tree.parentIndex),
+    subtreeEnd: Array.from(tree.subtreeEnd),
+    spanIndex: Array.from(tree.spanIndex),
+    spans: tree.spans.map((s) => ({ ...s })),
+    rootCount: tree.rootCount,
+    diagnostics: tree.diagnostics.map((d) => ({ ...d })),
+  };
+}
+
+function checkBatch(events: readonly Event[]): void {
+  expect(whole(buildEventTree(events))).toEqual(whole(referenceBuildEventTree(events)));
+}
+
+function checkIncremental(arrivals: readonly Event[]): void {
+  const expected = whole(referenceIncrementalTree(arrivals));
+  expect(whole(createEventTreeBuilder({ events: arrivals }).getSnapshot())).toEqual(expected);
+  // And the batch build of the same input, both ways.
+  expect(whole(buildEventTree(latestVersions(arrivals)))).toEqual(expected);
+}
+
+/** `n` events in `n / 4` spans, each span's events before its begin (all wait, then move). */
+function childrenFirst(n: number): Event[] {
+  const out: Event[] = [];
+  for (let s = 0; out.length < n; s++) {
+    out.push(info(`e${s}a`, `S${s}`), info(`e${s}b`, `S${s}`), end(`x${s}`, `S${s}`));
+    out.push(begin(`b${s}`, `S${s}`, s > 0 ? `S${s - 1}` : null));
+  }
+  return out;
+}
+
+describe('single-pass builders: identical to the first versions', () => {
+  it('on generated runs (batch)', () => {
+    for (const seed of [1, 2, 3]) checkBatch(generateRun({ seed, events: 3000, pendingRate: 0 }));
+  });
+
+  it('on generated live feeds with pending copies (incremental)', () => {
+    for (const seed of [1, 2])
+      checkIncremental(generateRun({ seed, events: 3000, pendingRate: 0.3 }));
+  });
+
+  it('when every event arrives before its span, across table growth', () => {
+    checkBatch(childrenFirst(5000));
+    checkIncremental(childrenFirst(5000));
+  });
+
+  it('with duplicate ids, self-parents, late cycles and steps', () => {
+    const events = [
+      begin('b1', 'A', 'C'),
+      step('s1', 'begin', 'x', 'B'),
+      info('e1', 'B'),
+      begin('b2', 'B', 'A'),
+      begin('b3', 'C', 'B'),
+      begin('b4', 'A', 'A'),
+      begin('b5', 'D', 'D'),
+      step('s2', 'end', 'x', 'B'),
+      step('s3', 'end', 'x', 'B'),
+      end('x1', 'A'),
+      end('x2', 'A'),
+      end('x3', 'Z'),
+    ];
+    checkBatch(events);
+    checkIncremental(events);
+  });
+
+  it('finds re-emitted versions after the uuid table has grown', () => {
+    const events = generateRun({ seed: 5, events: 6000, pendingRate: 0 });
+    // Pending copies of early events first, then everything (finals replace them in place).
+    const pending = events.slice(0, 50).map((e) => ({ ...e, pending: true }) as Event);
+    const arrivals = [...pending, ...events, ...pending];
+    checkIncremental(arrivals);
+    expect(createEventTreeBuilder({ events: arrivals }).size).toBe(events.length);
+  });
+
+  it('over random well-formed runs and arrival orders (property)', () =>
+    fc.assert(
+      fc.property(
+        wellFormedRun.chain((events) => fc.tuple(fc.constant(events), liveFeed(events))),
+        ([events, arrivals]) => {
+          checkBatch(events);
+          checkIncremental(arrivals);
+        },
+      ),
+      { numRuns: 200 },
+    ));
+
+  it('over random malformed runs and restructuring feeds (property)', () =>
+    fc.assert(
+      fc.property(
+        malformedRun.chain((events) => fc.tuple(fc.constant(events), liveFeed(events, true))),
+        ([events, arrivals]) => {
+          checkBatch(events);
+          checkIncremental(arrivals);
+        },
+      ),
+      { numRuns: 300 },
+    ));
+});
