@@ -62,6 +62,8 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['test/node/**/*.test.ts'],
+          // These start ESLint, the TypeScript compiler, Vite and Chromium.
+          testTimeout: 60_000,
         },
       },
       {

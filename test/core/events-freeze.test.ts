@@ -53,3 +53,52 @@ describe('cloneJson', () => {
     expect(copy.a[0]).not.toBe(value.a[0]);
   });
 });
+
+describe('deepFreeze: recursion and the stack fallback', () => {
+  // Below a few hundred levels deepFreeze recurses, deeper it switches to an
+  // explicit stack; both must freeze everything, once, whatever the shape.
+  function chain(depth: number, leaf: object): Record<string, unknown> {
+    let node: Record<string, unknown> = { leaf, list: [leaf, { leaf }] };
+    for (let i = 0; i < depth; i++) node = { next: node, list: [i, { i }] };
+    return node;
+  }
+
+  function everyObject(root: unknown, out: object[] = [], seen = new Set<object>()): object[] {
+    const stack: unknown[] = [root];
+    while (stack.length > 0) {
+      const v = stack.pop();
+      if (typeof v !== 'object' || v === null || seen.has(v) || ArrayBuffer.isView(v)) continue;
+      seen.add(v);
+      out.push(v);
+      for (const child of Object.values(v)) stack.push(child);
+    }
+    return out;
+  }
+
+  it.each([1, 199, 200, 201, 1_000, 50_000])(
+    'freezes every object of a %i-level tree with a shared leaf',
+    (depth) => {
+      const shared = { text: 'shared', parts: [{ a: 1 }] };
+      const root = chain(depth, shared);
+      deepFreeze(root);
+      expect(everyObject(root).every((v) => Object.isFrozen(v))).toBe(true);
+    },
+  );
+
+  it('terminates on a cycle below the recursion depth', () => {
+    const bottom: Record<string, unknown> = {};
+    const root = chain(500, bottom);
+    bottom.back = root;
+    bottom.self = bottom;
+    deepFreeze(root);
+    expect(Object.isFrozen(bottom)).toBe(true);
+  });
+
+  it('leaves typed arrays alone at any depth', () => {
+    const bytes = new Uint8Array([1]);
+    const root = chain(300, { bytes });
+    deepFreeze(root);
+    expect(Object.isFrozen(bytes)).toBe(false);
+    expect(everyObject(root).every((v) => Object.isFrozen(v))).toBe(true);
+  });
+});

@@ -14,8 +14,10 @@
  *   O(1).
  * - Typed arrays and other `ArrayBuffer` views are skipped (`Object.freeze`
  *   throws on views with elements); JSON never contains them.
- * - Iterative (an explicit stack), so 100k-deep nesting cannot overflow the
- *   call stack, and safe on cycles.
+ * - Recursive for the first {@link RECURSION_LIMIT} levels (events are a few
+ *   levels deep, and a call is cheaper than an explicit stack), iterative
+ *   below, so 100k-deep nesting cannot overflow the call stack. Safe on
+ *   cycles: an object is frozen before its children are visited.
  *
  * @example
  * const event = deepFreeze({ event: 'info', data: { rows: [1, 2] } });
@@ -24,39 +26,70 @@
 export function deepFreeze<T>(value: T): T {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
   if (ArrayBuffer.isView(value)) return value;
-  const stack: object[] = [value];
+  freezeTree(value, 0);
+  return value;
+}
+
+/** Depth below which {@link deepFreeze} recurses; deeper sub-trees use a stack. */
+const RECURSION_LIMIT = 200;
+
+/** True for a child that {@link deepFreeze} still has to visit. */
+function needsFreeze(child: unknown): child is object {
+  return (
+    typeof child === 'object' &&
+    child !== null &&
+    !Object.isFrozen(child) &&
+    !ArrayBuffer.isView(child)
+  );
+}
+
+/** Freezes `node` (not frozen, not a view) and, recursively, its children. */
+function freezeTree(node: object, depth: number): void {
+  Object.freeze(node);
+  const next = depth + 1;
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const child: unknown = node[i];
+      if (needsFreeze(child)) {
+        if (next < RECURSION_LIMIT) freezeTree(child, next);
+        else freezeWithStack(child);
+      }
+    }
+  } else {
+    // for…in is the fastest own-key walk for JSON objects (no inherited
+    // enumerable keys); Object.keys would allocate an array per object.
+    const obj = node as Record<string, unknown>;
+    for (const key in obj) {
+      const child = obj[key];
+      if (needsFreeze(child)) {
+        if (next < RECURSION_LIMIT) freezeTree(child, next);
+        else freezeWithStack(child);
+      }
+    }
+  }
+}
+
+/** {@link freezeTree} with an explicit stack, for arbitrarily deep nesting. */
+function freezeWithStack(root: object): void {
+  const stack: object[] = [root];
   while (stack.length > 0) {
     const current = stack.pop() as Record<string, unknown>;
+    // A node can be pushed twice before it is frozen (two parents in one
+    // sub-tree, or a cycle): freeze and walk it once.
+    if (Object.isFrozen(current)) continue;
     Object.freeze(current);
     if (Array.isArray(current)) {
       for (let i = 0; i < current.length; i++) {
         const child: unknown = current[i];
-        if (
-          typeof child === 'object' &&
-          child !== null &&
-          !Object.isFrozen(child) &&
-          !ArrayBuffer.isView(child)
-        ) {
-          stack.push(child);
-        }
+        if (needsFreeze(child)) stack.push(child);
       }
     } else {
-      // for…in is the fastest own-key walk for JSON objects (no inherited
-      // enumerable keys); Object.keys would allocate an array per object.
       for (const key in current) {
         const child = current[key];
-        if (
-          typeof child === 'object' &&
-          child !== null &&
-          !Object.isFrozen(child) &&
-          !ArrayBuffer.isView(child)
-        ) {
-          stack.push(child);
-        }
+        if (needsFreeze(child)) stack.push(child);
       }
     }
   }
-  return value;
 }
 
 /**

@@ -61,6 +61,15 @@ export interface ParseEventOptions {
   /** Deep-copy the input instead of freezing its nested values in place. Default `false`. */
   copy?: boolean;
   /**
+   * The caller hands the raw event objects over: each becomes its output
+   * event (repaired, stamped and frozen in place) instead of being copied.
+   * For importers that own the values they just parsed (each object at most
+   * once in the list); ignored with `copy` and for frozen input. Default
+   * `false`.
+   * @internal
+   */
+  adopt?: boolean;
+  /**
    * At most this many diagnostics per code are listed; the rest are counted
    * in one `diagnostics_truncated` diagnostic per code. Default 100.
    */
@@ -357,6 +366,7 @@ interface Context {
   readonly max: number;
   readonly seed: string;
   readonly copy: boolean;
+  readonly adopt: boolean;
   readonly defaultTimestamp: string;
   /** Timestamp of the last event that had one (for repairs), or undefined. */
   lastTimestamp: string | undefined;
@@ -384,6 +394,7 @@ function makeContext(options: ParseEventOptions | undefined): Context {
     max: options?.maxDiagnosticsPerCode ?? 100,
     seed: options?.uuidSeed ?? '',
     copy: options?.copy ?? false,
+    adopt: (options?.adopt ?? false) && !(options?.copy ?? false),
     defaultTimestamp: options?.defaultTimestamp ?? EPOCH,
     lastTimestamp: undefined,
     raw: undefined,
@@ -807,21 +818,26 @@ function parseOne(ctx: Context, raw: unknown): Event {
 
   // One pass over the event's own keys copies them and checks the ones the
   // kind declares: a Map lookup per key present, rather than a property load
-  // per field declared (a model event declares 30).
-  const draft: Draft = {};
+  // per field declared (a model event declares 30). An adopted event is not
+  // copied: repairs then add or replace its keys in the same order a copy
+  // would have them.
+  const adopt = ctx.adopt && !Object.isFrozen(raw);
+  const draft: Draft = adopt ? raw : {};
   let present = 0;
   for (const key in raw) {
     const value = deep ? cloneJson(raw[key]) : raw[key];
     if (key === '__proto__') {
-      Object.defineProperty(draft, key, {
-        value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      if (!adopt) {
+        Object.defineProperty(draft, key, {
+          value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
       continue;
     }
-    draft[key] = value;
+    if (!adopt) draft[key] = value;
     const spec = byName.get(key);
     if (spec === undefined || value === undefined || value === null) continue;
     if (spec.mode === FILL || spec.mode === ENUM) present++;

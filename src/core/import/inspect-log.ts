@@ -391,11 +391,13 @@ function finishSample(
   diagnostics.push(...resolveSampleEvents({ ...parts, events: parts.events, eventPath }));
   const own = capDiagnostics(diagnostics, ctx.maxDiagnosticsPerCode);
   // parseEvents freezes the (already resolved) raw values in place and shares
-  // them with its output instead of copying: the raw objects are ours.
+  // them with its output instead of copying; `adopt` makes each raw event
+  // object its output event too (no per-event copy): the raw objects are ours.
   const parsed = parseEvents(parts.events, {
     path: eventsPath,
     uuidSeed: ctx.uuidSeed,
     maxDiagnosticsPerCode: ctx.maxDiagnosticsPerCode,
+    adopt: true,
   });
   for (const d of parsed.diagnostics) own.push(d);
   return { events: parsed.events, diagnostics: own };

@@ -12,6 +12,7 @@ import { deepFreeze } from '../events/freeze.js';
 import type { Event } from '../events/types.js';
 import { errorMessage } from '../errors.js';
 import { replayEvents } from './replay.js';
+import { StringIndex } from './string-index.js';
 
 /**
  * What {@link EventStream.getSnapshot} returns: an immutable view of the stream
@@ -59,7 +60,8 @@ export class EventStream implements Iterable<Event> {
   // next read. Each event is visited once, so the work is O(1) amortized per
   // append, and a stream nobody projects pays nothing for it.
   #projected = 0;
-  readonly #latestIndex = new Map<string, number>();
+  /** uuid → position in #latestWork (StringIndex numbers keys in first-seen order). */
+  readonly #latestIndex = new StringIndex();
   readonly #latestWork: Event[] = [];
   /** Frozen copy handed out by `latest()`; `null` once the projection changed. */
   #latestView: readonly Event[] | null = null;
@@ -253,9 +255,8 @@ export class EventStream implements Iterable<Event> {
     let changed = false;
     for (let i = this.#projected; i < end; i++) {
       const event = log[i]!;
-      const at = index.get(event.uuid);
-      if (at === undefined) {
-        index.set(event.uuid, work.length);
+      const at = index.findOrAdd(event.uuid);
+      if (at < 0) {
         work.push(event);
         changed = true;
       } else if (event.pending !== true || work[at]!.pending === true) {
