@@ -10,7 +10,7 @@ import type { Event } from '../events/types.js';
 import { eventTime } from '../events/event-time.js';
 import { eventEndTime, eventTotalTokens } from '../timeline/metrics.js';
 import type { EventTree } from '../tree/event-tree.js';
-import { visibleRows } from '../tree/visible-rows.js';
+import { rowOfNode, visibleRows } from '../tree/visible-rows.js';
 
 /**
  * Kinds hidden by default, as inspect's transcript hides them (its "debug"
@@ -135,16 +135,8 @@ export function buildTranscriptRows(
  * if (r >= 0) virtualizer.scrollToIndex(r);
  */
 export function transcriptRowOf(rows: TranscriptRows, index: number): number {
-  let lo = 0;
-  let hi = rows.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = rows.node[mid]!;
-    if (v === index) return mid;
-    if (v < index) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
+  // Transcript rows are a pre-order subsequence of the tree, like visible rows.
+  return rowOfNode(rows, index);
 }
 
 /**

@@ -181,7 +181,7 @@ export function visibleRow(tree: EventTree, rows: VisibleRows, r: number): Visib
  * const r = rowOfNode(rows, nodeIndexOf(selectedUuid));
  * if (r >= 0) virtualizer.scrollToIndex(r);
  */
-export function rowOfNode(rows: VisibleRows, index: number): number {
+export function rowOfNode(rows: Pick<VisibleRows, 'length' | 'node'>, index: number): number {
   let lo = 0;
   let hi = rows.length - 1;
   while (lo <= hi) {
