@@ -166,3 +166,29 @@ describe('<Transcript> live in Chromium', () => {
     await expect.poll(atBottom).toBe(true);
   }, 60_000);
 });
+
+describe('<Transcript> find highlights in Chromium', () => {
+  it('highlights a match after "İ" (longer in lower case) and stays mounted', async () => {
+    const highlights = (globalThis as unknown as { CSS: { highlights: Map<string, Set<Range>> } })
+      .CSS.highlights;
+    const events = [
+      { event: 'info', uuid: 'u1', timestamp: new Date(T0).toISOString(), data: 'İİİİ foo' },
+      { event: 'info', uuid: 'u2', timestamp: new Date(T0 + 1).toISOString(), data: 'FOO bar' },
+    ] as Event[];
+    const view = render(
+      <SkeinTheme theme="light">
+        <div style={{ height: 600, width: 800 }}>
+          <Transcript events={events} findQuery="foo" />
+        </div>
+      </SkeinTheme>,
+    );
+    await expect
+      .poll(() => view.container.querySelector('output')?.textContent ?? '')
+      .toBe('2 matches');
+    await expect.poll(() => highlights.get('skein-find')?.size ?? 0).toBeGreaterThanOrEqual(2);
+    for (const range of highlights.get('skein-find')!) {
+      expect(range.toString().toLowerCase()).toBe('foo');
+    }
+    expect(view.getByRole('feed')).toBeTruthy();
+  });
+});

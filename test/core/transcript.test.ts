@@ -7,6 +7,7 @@ import {
   createTranscriptFeed,
   createTranscriptFind,
   deepFreeze,
+  findMatchOffsets,
   formatEventHash,
   generateRun,
   parseEventHash,
@@ -14,6 +15,7 @@ import {
   stepMatch,
   transcriptKeyAction,
   transcriptRowOf,
+  transcriptRowOfEvent,
   visibleRows,
   type Event,
 } from '../../src/core/index.js';
@@ -286,5 +288,191 @@ describe('transcript feed', () => {
       });
     });
     expect(feed.getSnapshot().tree.events.map((e) => e.uuid)).toEqual(['a', 'b']);
+  });
+
+  it('keeps the error of an async source that throws, with what came before', async () => {
+    async function* gen() {
+      yield info('a');
+      yield info('b');
+      throw new Error('socket closed');
+    }
+    const feed = createTranscriptFeed(gen(), { sliceMs: 50 });
+    await new Promise<void>((resolve) => {
+      const stop = feed.subscribe(() => {
+        if (!feed.getSnapshot().loading) {
+          stop();
+          resolve();
+        }
+      });
+    });
+    const snap = feed.getSnapshot();
+    expect(snap.failed).toBe(true);
+    expect((snap.error as Error).message).toBe('socket closed');
+    expect(snap.tree.events.map((e) => e.uuid)).toEqual(['a', 'b']);
+  });
+
+  it('keeps the error of a sync iterable that throws', () => {
+    function* gen() {
+      yield info('a');
+      throw new Error('bad line');
+    }
+    const m = manual();
+    const feed = createTranscriptFeed(gen(), { schedule: m.schedule });
+    const stop = feed.subscribe(() => {});
+    m.runAll();
+    const snap = feed.getSnapshot();
+    expect(snap).toMatchObject({ failed: true, loading: false, taken: 1 });
+    expect((snap.error as Error).message).toBe('bad line');
+    stop();
+  });
+
+  it('pulls nothing and schedules nothing before the first subscribe', async () => {
+    let pulls = 0;
+    let returned = 0;
+    const iterator: AsyncIterator<Event> & AsyncIterable<Event> = {
+      next: () => Promise.resolve({ done: pulls > 2, value: info(`e${pulls++}`) }),
+      return: () => {
+        returned++;
+        return Promise.resolve({ done: true, value: undefined });
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+    const m = manual();
+    const feed = createTranscriptFeed(iterator, { schedule: m.schedule });
+    expect(feed.getSnapshot()).toMatchObject({ taken: 0, loading: true, failed: false });
+    // A thrown-away render: a second feed over the same iterator, never subscribed.
+    createTranscriptFeed(iterator, { schedule: m.schedule }).getSnapshot();
+    await new Promise((r) => setTimeout(r, 1));
+    expect(pulls).toBe(0);
+    expect(m.pending).toBe(0);
+    const stop = feed.subscribe(() => {});
+    // Unsubscribing and subscribing at once (StrictMode) keeps the iterator.
+    stop();
+    const stop2 = feed.subscribe(() => {});
+    await new Promise((r) => setTimeout(r, 1));
+    m.runAll();
+    expect(returned).toBe(0);
+    expect(feed.getSnapshot().tree.events.map((e) => e.uuid)).toEqual(['e0', 'e1', 'e2']);
+    expect(feed.getSnapshot().loading).toBe(false);
+    stop2();
+    await Promise.resolve();
+    await Promise.resolve();
+    // Done already: nothing to return.
+    expect(returned).toBe(0);
+  });
+
+  it('returns the iterator and stops its slices when the last subscriber leaves', async () => {
+    let returned = 0;
+    async function* gen() {
+      try {
+        for (let i = 0; ; i++) {
+          yield info(`e${i}`);
+          await new Promise((r) => setTimeout(r, 1));
+        }
+      } finally {
+        returned++;
+      }
+    }
+    const m = manual();
+    const feed = createTranscriptFeed(gen(), { schedule: m.schedule });
+    const stop = feed.subscribe(() => {});
+    await new Promise((r) => setTimeout(r, 5));
+    m.runAll();
+    expect(feed.getSnapshot().taken).toBeGreaterThan(0);
+    stop();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(returned).toBe(1);
+    const taken = feed.getSnapshot().taken;
+    expect(feed.getSnapshot().loading).toBe(false);
+    m.runAll();
+    await new Promise((r) => setTimeout(r, 5));
+    expect(feed.getSnapshot().taken).toBe(taken);
+  });
+
+  it('schedules no slices while nobody listens', () => {
+    const m = manual();
+    const feed = createTranscriptFeed(generateRun({ seed: 2, events: 3000 }), {
+      schedule: m.schedule,
+      firstSlice: 500,
+    });
+    expect(feed.getSnapshot().taken).toBe(500);
+    expect(m.pending).toBe(0);
+    const stop = feed.subscribe(() => {});
+    expect(m.pending).toBe(1);
+    stop();
+    m.runAll();
+    expect(m.pending).toBe(0);
+    expect(feed.getSnapshot().loading).toBe(true);
+    feed.subscribe(() => {});
+    m.runAll();
+    expect(feed.getSnapshot()).toMatchObject({ taken: 3000, loading: false });
+  });
+});
+
+describe('find offsets agree with the find', () => {
+  it('gives offsets into the text itself, even where lower-casing changes its length', () => {
+    // 'İ'.toLowerCase() is two UTF-16 units: offsets found in the lowered
+    // text were past the end of the node.
+    expect('İİİİ foo'.toLowerCase().indexOf('foo')).toBe(9);
+    expect(findMatchOffsets('İİİİ foo', 'foo')).toEqual([[5, 8]]);
+    expect(findMatchOffsets('İİİİ FOO foo', 'Foo')).toEqual([
+      [5, 8],
+      [9, 12],
+    ]);
+    for (const [start, end] of findMatchOffsets('İstanbul İSTANBUL', 'stanbul')) {
+      expect(end).toBeLessThanOrEqual('İstanbul İSTANBUL'.length);
+      expect('İstanbul İSTANBUL'.slice(start, end).toLowerCase()).toBe('stanbul');
+    }
+    expect(findMatchOffsets('a.b a+b (x)', '(x)')).toEqual([[8, 11]]);
+    expect(findMatchOffsets('a.b a+b', '.')).toEqual([[1, 2]]);
+    expect(findMatchOffsets('aaaa', 'a', 2)).toHaveLength(2);
+    expect(findMatchOffsets('anything', '')).toEqual([]);
+  });
+
+  it('counts exactly what it highlights', () => {
+    const texts = ['İİİİ foo', 'İ', 'i̇', 'ΟΔΟΣ', 'straße STRASSE', 'FOO.bar', 'nothing'];
+    const events = texts.map((t, i) => info(`x${i}`, null, { data: t } as Partial<Event>));
+    const tree = buildEventTree(events);
+    for (const query of ['foo', 'İ', 'i̇', 'i', 'σ', 'ß', 'o.b', 'x']) {
+      const find = createTranscriptFind({
+        searchText: (e) => String((e as { data?: unknown }).data),
+        schedule: () => {},
+        now: () => 0,
+        sliceMs: 1e9,
+      });
+      find.search(query, tree);
+      const state = find.getSnapshot();
+      const found = state.matches.slice(0, state.count);
+      const highlighted = texts.flatMap((t, i) =>
+        findMatchOffsets(t, query).length > 0 ? [i] : [],
+      );
+      expect(found, query).toEqual(highlighted);
+    }
+  });
+});
+
+describe('the focused row', () => {
+  it('is found in O(1) where it was, and by a scan only when it moved', () => {
+    const tree = buildEventTree(Array.from({ length: 1000 }, (_, i) => info(`e${i}`)));
+    const rows = buildTranscriptRows(tree);
+    let reads = 0;
+    const events = new Proxy(tree.events, {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    const counted = { ...tree, events } as typeof tree;
+    expect(transcriptRowOfEvent(counted, rows, 'e700', 700)).toBe(700);
+    expect(reads).toBe(1);
+    reads = 0;
+    // A stale hint: scan.
+    expect(transcriptRowOfEvent(counted, rows, 'e700', 3)).toBe(700);
+    expect(reads).toBeGreaterThan(700);
+    expect(transcriptRowOfEvent(counted, rows, 'e700', 5000)).toBe(700);
+    expect(transcriptRowOfEvent(counted, rows, 'nope', 1)).toBe(-1);
+    expect(transcriptRowOfEvent(counted, rows, 'e2')).toBe(2);
   });
 });

@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import { createRef, type ComponentType } from 'react';
+import { StrictMode, createRef, type ComponentType } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { EventStream, type Event } from '../../src/core/index.js';
 import {
@@ -234,6 +234,102 @@ describe('<Transcript> find', () => {
     rerender(<Transcript events={many(20)} findQuery="row 1" />);
     // "row 1", "row 10" … "row 19".
     await vi.waitFor(() => expect(screen.getByText(/^11 matches$/)).toBeTruthy());
+  });
+});
+
+describe('<Transcript> find highlights', () => {
+  it('highlights a match after text whose lower case is longer, without unmounting', async () => {
+    // jsdom has no CSS Highlight API: a stand-in registry, over jsdom's real
+    // Range (which throws IndexSizeError past a node's end, as browsers do).
+    const registry = new Map<string, { ranges: Range[] }>();
+    class FakeHighlight {
+      ranges: Range[];
+      constructor(...ranges: Range[]) {
+        this.ranges = ranges;
+      }
+    }
+    vi.stubGlobal('CSS', { highlights: registry });
+    vi.stubGlobal('Highlight', FakeHighlight);
+    try {
+      const events = [info('a', null, 'İİİİ foo'), info('b', null, 'plain foo')];
+      render(<Transcript events={events} findQuery="foo" />);
+      await vi.waitFor(() => expect(screen.getByText(/^2 matches$/)).toBeTruthy());
+      await act(async () => {});
+      expect(screen.getByRole('feed')).toBeTruthy();
+      const texts = registry.get('skein-find')?.ranges.map((r) => r.toString()) ?? [];
+      expect(texts.length).toBeGreaterThan(0);
+      for (const text of texts) expect(text).toBe('foo');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
+describe('<Transcript> sources', () => {
+  it('takes every event of an async generator exactly once under StrictMode', async () => {
+    let started = 0;
+    async function* gen() {
+      started++;
+      for (let i = 0; i < 30; i++) {
+        yield info(`g${i}`, null, `gen ${i}`);
+        if (i % 7 === 0) await new Promise((r) => setTimeout(r, 1));
+      }
+    }
+    const source = gen();
+    render(
+      <StrictMode>
+        <Transcript iterable={source} defaultFilter={[]} />
+      </StrictMode>,
+    );
+    await vi.waitFor(() => expect(feedOf().getAttribute('aria-busy')).toBe('false'));
+    expect(started).toBe(1);
+    expect(screen.getByText(/^30 events$/)).toBeTruthy();
+    expect(rowsOf(feedOf())[0]?.getAttribute('data-event-id')).toBe('g0');
+    expect(rowsOf(feedOf())[1]?.getAttribute('data-event-id')).toBe('g1');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it("calls the iterator's return on unmount", async () => {
+    let pulls = 0;
+    const returned = vi.fn(() => Promise.resolve({ done: true as const, value: undefined }));
+    const iterable: AsyncIterable<Event> = {
+      [Symbol.asyncIterator]: () => ({
+        // Endless, a little at a time.
+        next: () =>
+          new Promise<IteratorResult<Event>>((resolve) =>
+            setTimeout(() => resolve({ done: false, value: info(`i${pulls++}`, null) }), 1),
+          ),
+        return: returned,
+      }),
+    };
+    const { unmount } = render(
+      <StrictMode>
+        <Transcript iterable={iterable} />
+      </StrictMode>,
+    );
+    await vi.waitFor(() => expect(pulls).toBeGreaterThan(2));
+    expect(returned).not.toHaveBeenCalled();
+    unmount();
+    await vi.waitFor(() => expect(returned).toHaveBeenCalledTimes(1));
+    const after = pulls;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(pulls).toBeLessThanOrEqual(after + 1);
+  });
+
+  it('says when the event source fails, with the events received before it', async () => {
+    async function* gen() {
+      yield info('a', null);
+      yield info('b', null);
+      await new Promise((r) => setTimeout(r, 1));
+      throw new Error('connection reset');
+    }
+    render(<Transcript iterable={gen()} />);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe(
+      'The event source failed: connection reset; showing 2 events received before it',
+    );
+    expect(feedOf().getAttribute('aria-busy')).toBe('false');
+    expect(rowsOf(feedOf())).toHaveLength(2);
   });
 });
 

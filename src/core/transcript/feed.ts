@@ -6,6 +6,11 @@
  * follows in the background; snapshots are published each time the tree has
  * doubled (each costs a flatten, O(n), so the total stays O(n)) and, once
  * the backlog is done, after every live change.
+ *
+ * A feed is lazy: creating one (in a render, which may run twice or be
+ * thrown away) pulls nothing from an iterable and schedules nothing; that
+ * starts with the first subscriber (after commit). A source that throws ends
+ * the feed with `failed` and its `error`, never as if it were complete.
  */
 import type { Event } from '../events/types.js';
 import { EventStream } from '../stream/event-stream.js';
@@ -35,8 +40,10 @@ export interface TranscriptFeedOptions {
   /** Budget of one background slice in ms (default 8). */
   sliceMs?: number;
   /**
-   * Events taken synchronously on creation, so the first render has rows
-   * (default 500: enough to fill a viewport, small enough to paint at once).
+   * Events taken synchronously at first: on the first read for an array or
+   * a stream, so the first render has rows; on the first subscribe for an
+   * iterable (default 500: enough to fill a viewport, small enough to paint
+   * at once).
    */
   firstSlice?: number;
 }
@@ -53,20 +60,28 @@ export interface TranscriptFeedSnapshot {
   readonly taken: number;
   /** `true` while a backlog is still being taken in. */
   readonly loading: boolean;
+  /** `true` when the source threw: the tree holds what came before. */
+  readonly failed: boolean;
+  /** What the source threw (`undefined` unless `failed`). */
+  readonly error: unknown;
 }
 
 /**
  * A feed: a small external store over a growing span tree (STYLE §3).
  *
  * @example
- * const feed = createTranscriptFeed(stream);
+ * const feed = useMemo(() => createTranscriptFeed(stream), [stream]);
  * const { tree } = useStoreSelector(feed, (s) => s);
- * useEffect(() => () => feed.dispose(), [feed]);
  */
 export interface TranscriptFeed {
   readonly getSnapshot: () => TranscriptFeedSnapshot;
   readonly subscribe: (listener: () => void) => () => void;
-  /** Stops listening to the source. */
+  /**
+   * Stops for good: no more slices, an iterator is `return()`ed, a stream is
+   * left. Done by itself when the last subscriber leaves an iterable's feed
+   * (and stays gone past the current task); a stream or array feed only
+   * pauses then, and catches up when subscribed again.
+   */
   dispose(): void;
 }
 
@@ -77,7 +92,7 @@ export interface TranscriptFeed {
  *
  * @example
  * const feed = createTranscriptFeed(generateRun({ seed: 1, events: 1_000_000 }));
- * feed.getSnapshot().tree.length; // the first 500 events' nodes; the rest follows
+ * feed.getSnapshot().tree.length; // the first 500 events' nodes; the rest once subscribed
  */
 export function createTranscriptFeed(
   source: TranscriptSource,
@@ -91,17 +106,27 @@ export function createTranscriptFeed(
 
   let listeners: readonly (() => void)[] = [];
   let disposed = false;
+  // Started by the first subscriber: nothing is pulled or scheduled before.
+  let started = false;
   let taken = 0;
   let publishedAt = 0;
-  let snapshot: TranscriptFeedSnapshot;
-  let stopSource = () => {};
+  let snapshot: TranscriptFeedSnapshot | null = null;
+  let failed = false;
+  let error: unknown = undefined;
   let detach = () => {};
   let scheduled = false;
 
+  const freeze = (loading: boolean): TranscriptFeedSnapshot =>
+    Object.freeze({ tree: builder.getSnapshot(), taken, loading, failed, error });
   const publish = (loading: boolean) => {
     publishedAt = taken;
-    snapshot = Object.freeze({ tree: builder.getSnapshot(), taken, loading });
+    snapshot = freeze(loading);
     for (const listener of listeners) listener();
+  };
+  const fail = (cause: unknown) => {
+    if (failed) return;
+    failed = true;
+    error = cause;
   };
 
   // `next()` gives the next available event or `undefined` when there is
@@ -109,6 +134,13 @@ export function createTranscriptFeed(
   let next: () => Event | undefined = () => undefined;
   // An async source still running counts as loading even with nothing buffered.
   let sourceOpen = () => false;
+  // Starts pulling from the source (on the first subscribe).
+  let open = () => {};
+  // Stops pulling for good (`return()` of an iterator).
+  let stopSource = () => {};
+  // Only reading an array or a stream is free of side effects: their first
+  // slice may be taken before anyone subscribes, so the first render has rows.
+  let pure = false;
 
   const pump = (budgetMs: number, maxEvents: number) => {
     const deadline = now() + budgetMs;
@@ -124,17 +156,22 @@ export function createTranscriptFeed(
     return count;
   };
 
+  // Background slices run only while someone listens.
+  const active = () => !disposed && listeners.length > 0;
+  const kick = () => {
+    if (scheduled || !active()) return;
+    scheduled = true;
+    schedule(backlog);
+  };
+
   const backlog = () => {
     scheduled = false;
-    if (disposed) return;
+    if (!active()) return;
     pump(sliceMs, Number.POSITIVE_INFINITY);
     const more = hasMore();
     // Doubling keeps the flattens O(n) in total; at the end, always publish.
     if (!more || taken >= publishedAt * 2) publish(more || sourceOpen());
-    if (more) {
-      scheduled = true;
-      schedule(backlog);
-    }
+    if (more) kick();
   };
 
   let peeked: Event | undefined;
@@ -152,23 +189,20 @@ export function createTranscriptFeed(
     return inner();
   };
 
-  // A stream is followed only while someone listens (React subscribes and
-  // unsubscribes as it mounts, so no explicit dispose is needed); on
-  // (re)subscribing the feed catches up from where it stopped.
+  // A stream is followed only while someone listens; on (re)subscribing the
+  // feed catches up from where it stopped.
   let attach = () => {};
   if (source instanceof EventStream) {
+    pure = true;
     let cursor = 0;
     next = take(() => (cursor < source.length ? source.at(cursor++) : undefined));
     const onStream = () => {
-      if (disposed || scheduled) return;
+      if (!active() || scheduled) return;
       // Live: take what arrived now; a big burst continues in slices.
       if (pump(sliceMs, Number.POSITIVE_INFINITY) === 0 && !hasMore()) return;
       const more = hasMore();
       publish(more);
-      if (more) {
-        scheduled = true;
-        schedule(backlog);
-      }
+      if (more) kick();
     };
     attach = () => {
       detach = source.subscribe(onStream);
@@ -178,73 +212,155 @@ export function createTranscriptFeed(
     const buffer: Event[] = [];
     let head = 0;
     let done = false;
+    let iterator: AsyncIterator<Event> | null = null;
     next = take(() => (head < buffer.length ? buffer[head++] : undefined));
     sourceOpen = () => !done;
-    const iterator = source[Symbol.asyncIterator]();
-    stopSource = () => void iterator.return?.();
-    void (async () => {
-      try {
-        for (;;) {
-          const step = await iterator.next();
-          if (disposed) return;
-          if (step.done === true) break;
-          buffer.push(step.value);
-          if (!scheduled) {
-            scheduled = true;
-            schedule(backlog);
+    stopSource = () => {
+      done = true;
+      const it = iterator;
+      iterator = null;
+      // A throwing or rejecting `return()` must not escape.
+      if (it !== null)
+        Promise.resolve()
+          .then(() => it.return?.())
+          .catch(() => {});
+    };
+    open = () => {
+      let it: AsyncIterator<Event> | null = null;
+      void (async () => {
+        try {
+          it = source[Symbol.asyncIterator]();
+          iterator = it;
+          for (;;) {
+            const step = await it.next();
+            if (disposed) return;
+            if (step.done === true) break;
+            buffer.push(step.value);
+            kick();
+          }
+        } catch (cause) {
+          // A failing source ends the feed with its error: it must not
+          // look complete.
+          if (!disposed) fail(cause);
+        } finally {
+          done = true;
+          if (iterator === it) iterator = null;
+          if (!disposed) {
+            if (active()) kick();
+            else snapshot = freeze(hasMore());
           }
         }
-      } finally {
-        done = true;
-        if (!disposed && !scheduled) {
-          scheduled = true;
-          schedule(backlog);
-        }
-      }
-    })();
+      })();
+    };
+  } else if (Array.isArray(source)) {
+    pure = true;
+    let cursor = 0;
+    const events = source as readonly Event[];
+    next = take(() => (cursor < events.length ? events[cursor++] : undefined));
   } else {
-    const iterator = (source as Iterable<Event>)[Symbol.iterator]();
+    let iterator: Iterator<Event> | null = null;
     let done = false;
-    next = take(() => {
-      if (done) return undefined;
-      const step = iterator.next();
-      if (step.done === true) {
+    open = () => {
+      try {
+        iterator = (source as Iterable<Event>)[Symbol.iterator]();
+      } catch (cause) {
         done = true;
+        fail(cause);
+      }
+    };
+    stopSource = () => {
+      const it = iterator;
+      iterator = null;
+      if (done || it === null) return;
+      done = true;
+      try {
+        it.return?.();
+      } catch {
+        // Nothing more to take either way.
+      }
+    };
+    next = take(() => {
+      if (done || iterator === null) return undefined;
+      try {
+        const step = iterator.next();
+        if (step.done === true) {
+          done = true;
+          return undefined;
+        }
+        return step.value;
+      } catch (cause) {
+        done = true;
+        fail(cause);
         return undefined;
       }
-      return step.value;
     });
   }
 
-  pump(Number.POSITIVE_INFINITY, firstSlice);
-  const more = hasMore();
-  publishedAt = taken;
-  snapshot = Object.freeze({ tree: builder.getSnapshot(), taken, loading: more || sourceOpen() });
-  if (more) {
-    scheduled = true;
-    schedule(backlog);
-  }
+  // The first slice: for an array or a stream on the first read; for an
+  // iterable on the first subscribe (pulling is a side effect, and a render
+  // may be thrown away or run twice).
+  const takeFirstSlice = () => {
+    pump(Number.POSITIVE_INFINITY, firstSlice);
+    publishedAt = taken;
+    snapshot = freeze(hasMore() || sourceOpen());
+  };
+  const start = () => {
+    started = true;
+    open();
+    if (!pure || snapshot === null) takeFirstSlice();
+    if (hasMore()) kick();
+  };
+
+  // Releases the source for good when the last listener has been gone for a
+  // moment: React unsubscribes and resubscribes at once (StrictMode, a moved
+  // component), which must not end an iterator.
+  let releaseQueued = false;
+  const queueRelease = () => {
+    if (releaseQueued || pure) return;
+    releaseQueued = true;
+    void Promise.resolve().then(() => {
+      releaseQueued = false;
+      if (listeners.length === 0 && !disposed) dispose();
+    });
+  };
+  const dispose = () => {
+    if (disposed) return;
+    disposed = true;
+    detach();
+    detach = () => {};
+    stopSource();
+    if (snapshot !== null && snapshot.loading) snapshot = freeze(false);
+  };
 
   return {
-    getSnapshot: () => snapshot,
+    getSnapshot() {
+      if (snapshot === null) {
+        if (pure) takeFirstSlice();
+        else snapshot = freeze(true);
+      }
+      return snapshot!;
+    },
     subscribe(listener) {
       const entry = () => listener();
       const first = listeners.length === 0;
       listeners = [...listeners, entry];
-      if (first && !disposed) attach();
+      if (first && !disposed) {
+        if (!started) start();
+        // A stream catches up in `attach`; anything else resumes its slices.
+        else if (!(source instanceof EventStream) && hasMore()) kick();
+        attach();
+      }
       return () => {
+        const before = listeners.length;
         listeners = listeners.filter((l) => l !== entry);
-        if (listeners.length === 0) {
+        if (before > 0 && listeners.length === 0) {
           detach();
           detach = () => {};
+          queueRelease();
         }
       };
     },
-    dispose() {
-      disposed = true;
-      detach();
-      stopSource();
-    },
+    dispose,
   };
 }
 

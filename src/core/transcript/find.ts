@@ -114,7 +114,7 @@ export function createTranscriptFind(options: TranscriptFindOptions = {}): Trans
 
   const run = (current: Scan) => {
     if (scan !== current) return;
-    const { tree, include, needle, matches } = current;
+    const { tree, include, needle, pattern, matches } = current;
     const m = memo!;
     const refine = previous !== null && needle.includes(previous.needle) ? previous : null;
     const deadline = now() + sliceMs;
@@ -127,7 +127,7 @@ export function createTranscriptFind(options: TranscriptFindOptions = {}): Trans
         let hit = m.results.get(event);
         if (hit === undefined) {
           if (refine !== null && refine.results.get(event) === false) hit = false;
-          else hit = safeText(searchText, event).toLowerCase().includes(needle);
+          else hit = pattern.test(safeText(searchText, event));
           m.results.set(event, hit);
         }
         if (hit) matches.push(i);
@@ -154,7 +154,9 @@ export function createTranscriptFind(options: TranscriptFindOptions = {}): Trans
     search(query, tree, include) {
       if (state.query === query && state.tree === tree && lastInclude === include) return;
       lastInclude = include;
-      const needle = query.toLowerCase();
+      // The memo is per exact query: "Foo" and "foo" find the same, but a
+      // lower-cased key would merge queries that do not (`İ` and `i̇`).
+      const needle = query;
       if (needle === '') {
         scan = null;
         memo = null;
@@ -166,7 +168,15 @@ export function createTranscriptFind(options: TranscriptFindOptions = {}): Trans
         previous = memo;
         memo = { needle, results: new WeakMap() };
       }
-      const current: Scan = { query, needle, tree, include, next: 0, matches: [] };
+      const current: Scan = {
+        query,
+        needle,
+        pattern: findPattern(query),
+        tree,
+        include,
+        next: 0,
+        matches: [],
+      };
       scan = current;
       emit({
         query,
@@ -196,6 +206,7 @@ export function createTranscriptFind(options: TranscriptFindOptions = {}): Trans
 interface Scan {
   query: string;
   needle: string;
+  pattern: RegExp;
   tree: EventTree;
   include: ((index: number) => boolean) | undefined;
   next: number;
@@ -205,6 +216,48 @@ interface Scan {
 interface Memo {
   needle: string;
   results: WeakMap<Event, boolean>;
+}
+
+/** `text` with the characters that mean something in a RegExp escaped. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+}
+
+/**
+ * The matcher of a find query: a case-insensitive (Unicode simple case
+ * folding) literal. The find counts with it and the highlights place their
+ * ranges with it, so both agree; unlike `toLowerCase()`, which can change a
+ * string's length (`'İ'` becomes two UTF-16 units), its offsets are offsets
+ * into the searched text itself.
+ *
+ * @example
+ * findPattern('foo').test('FOO bar'); // true
+ */
+export function findPattern(query: string, global = false): RegExp {
+  return new RegExp(escapeRegExp(query), global ? 'giu' : 'iu');
+}
+
+/**
+ * Every match of `query` in `text`, as `[start, end]` UTF-16 offsets into
+ * `text` itself (valid for a DOM `Range` over a text node holding `text`),
+ * at most `limit`. Same matching as the find.
+ *
+ * @example
+ * findMatchOffsets('İİİİ foo', 'FOO'); // [[5, 8]]
+ */
+export function findMatchOffsets(
+  text: string,
+  query: string,
+  limit = Number.POSITIVE_INFINITY,
+): [number, number][] {
+  const out: [number, number][] = [];
+  if (query === '' || limit <= 0) return out;
+  const pattern = findPattern(query, true);
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    out.push([m.index, m.index + m[0].length]);
+    if (out.length >= limit) break;
+  }
+  return out;
 }
 
 function safeText(searchText: (event: Event) => string, event: Event): string {

@@ -1,9 +1,15 @@
 // The headless transcript (issue 6): rows with the kind filter, span header
 // summaries, find over every event, the key map, deep-link fragments, the
 // live feed and the scaled scroll space. `src/react/transcript/` draws it.
-export { DEFAULT_HIDDEN_KINDS, buildTranscriptRows, spanSummary, transcriptRowOf } from './rows.js';
+export {
+  DEFAULT_HIDDEN_KINDS,
+  buildTranscriptRows,
+  spanSummary,
+  transcriptRowOf,
+  transcriptRowOfEvent,
+} from './rows.js';
 export type { SpanSummary, TranscriptRows, TranscriptRowsOptions } from './rows.js';
-export { createTranscriptFind, stepMatch } from './find.js';
+export { createTranscriptFind, findMatchOffsets, findPattern, stepMatch } from './find.js';
 export type { TranscriptFind, TranscriptFindOptions, TranscriptFindState } from './find.js';
 export { transcriptKeyAction } from './keys.js';
 export type { TranscriptKeyAction, TranscriptKeyInput } from './keys.js';

@@ -140,6 +140,28 @@ export function transcriptRowOf(rows: TranscriptRows, index: number): number {
 }
 
 /**
+ * The row showing the event with this uuid, or `-1`. `hint` is where it was
+ * last seen: when that row still shows it (the usual case: a live tree grows
+ * after it), the answer is O(1); only otherwise are the events scanned, O(n).
+ *
+ * @example
+ * focusedRow = transcriptRowOfEvent(tree, rows, focusedId, focusedRow);
+ */
+export function transcriptRowOfEvent(
+  tree: EventTree,
+  rows: TranscriptRows,
+  uuid: string,
+  hint = -1,
+): number {
+  if (hint >= 0 && hint < rows.length && tree.events[rows.node[hint]!]?.uuid === uuid) return hint;
+  const events = tree.events;
+  for (let i = 0; i < events.length; i++) {
+    if (events[i]!.uuid === uuid) return transcriptRowOf(rows, i);
+  }
+  return -1;
+}
+
+/**
  * What a span header shows, summed over its whole subtree.
  *
  * @example

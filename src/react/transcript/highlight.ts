@@ -1,4 +1,5 @@
 import { useLayoutEffect, type RefObject } from 'react';
+import { findMatchOffsets } from '../../core/index.js';
 
 interface HighlightRegistry {
   set(name: string, highlight: unknown): void;
@@ -16,20 +17,26 @@ function registry(): {
   return { highlights: css.highlights, Highlight };
 }
 
-/** Ranges of every case-insensitive occurrence of `needle` in `root`'s text. */
-function rangesOf(root: Node, needle: string, out: Range[]): void {
+/** At most this many highlighted ranges in all. */
+const MAX_RANGES = 5000;
+
+/**
+ * Ranges of every match of `query` in `root`'s text nodes, as the find
+ * counts them (`findMatchOffsets`: offsets into each node's own text).
+ */
+function rangesOf(root: Node, query: string, out: Range[]): void {
   const doc = root.ownerDocument;
   if (doc === null) return;
   const walker = doc.createTreeWalker(root, 4 /* NodeFilter.SHOW_TEXT */);
   for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
-    const text = (node.nodeValue ?? '').toLowerCase();
-    for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) {
+    const text = node.nodeValue ?? '';
+    for (const [start, end] of findMatchOffsets(text, query, MAX_RANGES - out.length)) {
       const range = doc.createRange();
-      range.setStart(node, at);
-      range.setEnd(node, at + needle.length);
+      range.setStart(node, start);
+      range.setEnd(node, end);
       out.push(range);
-      if (out.length > 5000) return;
     }
+    if (out.length >= MAX_RANGES) return;
   }
 }
 
@@ -49,8 +56,7 @@ export function useFindHighlights(
     const api = registry();
     const root = scroller.current;
     if (api === null || root === null) return;
-    const needle = query.toLowerCase();
-    if (needle === '') {
+    if (query === '') {
       api.highlights.delete('skein-find');
       api.highlights.delete('skein-find-current');
       return;
@@ -58,9 +64,22 @@ export function useFindHighlights(
     const all: Range[] = [];
     const current: Range[] = [];
     for (const row of root.querySelectorAll<HTMLElement>('[data-match]')) {
-      rangesOf(row, needle, row.dataset['eventId'] === currentId ? current : all);
+      const out = row.dataset['eventId'] === currentId ? current : all;
+      const before = out.length;
+      try {
+        rangesOf(row, query, out);
+      } catch {
+        // A highlight is a nicety: a row it cannot place goes unhighlighted
+        // rather than taking the transcript down (this is a layout effect).
+        out.length = before;
+      }
+      if (all.length + current.length >= MAX_RANGES) break;
     }
-    api.highlights.set('skein-find', new api.Highlight(...all));
-    api.highlights.set('skein-find-current', new api.Highlight(...current));
+    try {
+      api.highlights.set('skein-find', new api.Highlight(...all));
+      api.highlights.set('skein-find-current', new api.Highlight(...current));
+    } catch {
+      // As above: never fatal.
+    }
   });
 }

@@ -30,6 +30,7 @@ import {
   stepMatch,
   transcriptKeyAction,
   transcriptRowOf,
+  transcriptRowOfEvent,
   type Event,
   type EventStream,
   type EventTree,
@@ -146,6 +147,16 @@ function nodeOfUuid(tree: EventTree, uuid: string): number {
   return -1;
 }
 
+/** A thrown value's message, for people (never throws itself). */
+function messageOf(error: unknown): string {
+  try {
+    if (error instanceof Error) return error.message || error.name;
+    return String(error);
+  } catch {
+    return 'unknown error';
+  }
+}
+
 /** Span ids of the collapsed sections that hide node `index`. */
 function collapsedAncestors(
   tree: EventTree,
@@ -196,11 +207,13 @@ export const Transcript = forwardRef(function Transcript(
 
   // --- source → feed → tree -------------------------------------------------
   const source = sourceOf(props);
-  // One feed per source object; a feed follows a stream only while subscribed.
+  // One feed per source object. Creating one has no side effects (a render
+  // may run twice or be thrown away): it pulls from an iterable and
+  // schedules work only once subscribed, after commit, and it lets go of its
+  // source (stops its slices, `return()`s an iterator, leaves a stream) when
+  // its last subscriber leaves — on unmount or when the source changes.
   const feed: TranscriptFeed = useMemo(() => createTranscriptFeed(source), [source]);
-  // No dispose on unmount: StrictMode's mount–unmount–mount would reuse a
-  // disposed feed. A feed follows its stream only while subscribed.
-  const { tree, loading } = useStoreSelector(feed, (s) => s);
+  const { tree, loading, failed, error } = useStoreSelector(feed, (s) => s);
 
   // --- controlled / uncontrolled state ----------------------------------------
   const [collapsed, setCollapsed] = useControllable<ReadonlySet<string>>(
@@ -250,13 +263,14 @@ export const Transcript = forwardRef(function Transcript(
   // --- virtualizer over content space, drawn in a capped scroll space --------
   const scrollRef = useRef<HTMLDivElement>(null);
   const spaceRef = useRef<ScrollSpace>(scrollSpace(0, 0));
-  const focusedRow = useMemo(() => {
-    if (focusedId === null) return -1;
-    // Usually the row is where it was; otherwise find its node again.
-    const node = nodeOfUuid(tree, focusedId);
-    return node < 0 ? -1 : transcriptRowOf(rows, node);
-  }, [focusedId, tree, rows]);
-  const focusedRowRef = useRef(focusedRow);
+  // Where the focused row was last drawn: usually it is still there (O(1));
+  // only otherwise are the events scanned for it.
+  const focusedRowRef = useRef(-1);
+  const focusedRow = useMemo(
+    () =>
+      focusedId === null ? -1 : transcriptRowOfEvent(tree, rows, focusedId, focusedRowRef.current),
+    [focusedId, tree, rows],
+  );
   useLayoutEffect(() => {
     focusedRowRef.current = focusedRow;
   });
@@ -653,6 +667,13 @@ export const Transcript = forwardRef(function Transcript(
         <span className="skein-transcript__count">
           {tree.length.toLocaleString('en-US')} events{loading ? ' (loading…)' : ''}
         </span>
+        {failed ? (
+          <span role="alert" className="skein-transcript__error">
+            The event source failed: {messageOf(error)}; showing{' '}
+            {tree.length.toLocaleString('en-US')} {tree.length === 1 ? 'event' : 'events'} received
+            before it
+          </span>
+        ) : null}
         {rows.hiddenCount > 0 ? (
           <span className="skein-transcript__hidden" title={hiddenSummary}>
             {rows.hiddenCount.toLocaleString('en-US')} hidden ({hiddenSummary}){' '}
