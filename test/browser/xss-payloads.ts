@@ -129,6 +129,37 @@ const list: [string, string][] = [
     `<svg><filter id="f"><feImage href="${P}/fe.png"/></filter><rect filter="url(#f)" width="9" height="9"/></svg>`,
   ],
   ['svg handler in title', '<svg><title><img src=x onerror=__xss(72)></title></svg>'],
+  ['svg fill remote', `<svg><rect fill="url(${P}/fill.svg#p)" width="9" height="9"/></svg>`],
+  [
+    'svg stroke remote, quoted',
+    `<svg><rect stroke="url('${P}/stroke.svg#p')" stroke-width="3" width="9" height="9"/></svg>`,
+  ],
+  ['svg filter remote', `<svg><rect filter="url(${P}/filter.svg#f)" width="9" height="9"/></svg>`],
+  ['svg mask remote', `<svg><rect mask="url(${P}/mask.svg#m)" width="9" height="9"/></svg>`],
+  [
+    'svg clip-path remote',
+    `<svg><rect clip-path="url(${P}/clip.svg#c)" width="9" height="9"/></svg>`,
+  ],
+  [
+    'svg markers remote',
+    `<svg><path marker-start="url(${P}/ms.svg#m)" marker-mid="url(${P}/mm.svg#m)" marker-end="url(${P}/me.svg#m)" d="M0 0L5 5L9 9" stroke="black"/></svg>`,
+  ],
+  [
+    'svg fill remote after a local one',
+    `<svg><rect fill="url(#g) url(${P}/fill2.svg#p)" width="9" height="9"/></svg>`,
+  ],
+  [
+    'svg fill escaped url',
+    `<svg><rect fill="u\\rl(${P}/fill-escaped.svg#p)" width="9" height="9"/></svg>`,
+  ],
+  [
+    'svg mask image-set',
+    `<svg><rect mask="image-set('${P}/mask-set.png' 1x)" width="9" height="9"/></svg>`,
+  ],
+  [
+    'svg use remote',
+    `<svg><use href="${P}/use.svg#x"/><use xlink:href="${P}/use-xlink.svg#x"/></svg>`,
+  ],
   // --- CSS --------------------------------------------------------------------
   ['style url()', `<div style="background:url(${P}/bg.png)">x</div>`],
   ['style expression', '<div style="width:expression(__xss(80))">x</div>'],

@@ -195,6 +195,7 @@ const URL_ATTRS = new Set([
   'manifest',
   'icon',
 ]);
+const TEXT_ATTRS = new Set(['alt', 'title']);
 const CLOBBER = new Set(['__xss', 'getelementbyid', 'body', 'cookie', 'location', 'cookie']);
 
 /** Every DOM-level rule of the suite; throws with the offending markup. */
@@ -233,6 +234,19 @@ function assertCleanDom(root: HTMLElement) {
       }
       if (name === 'style' && /url\(|expression|image-set|@import|behavior|binding/.test(value)) {
         throw new Error(`fetching CSS in style attribute: ${where}`);
+      }
+      // Any attribute the engine may read as CSS (SVG `fill`, `filter`, `mask`,
+      // `clip-path`, `marker-*`…): only same-document `url(#id)` references.
+      // Text-only attributes (alt, title, aria-*) may quote a payload verbatim.
+      // An `<img>` data URL is an inert image document (no fetches): its text is not CSS here.
+      const inertImage = tag === 'img' && name === 'src' && value.startsWith('data:image/');
+      if (
+        !inertImage &&
+        !TEXT_ATTRS.has(name) &&
+        !name.startsWith('aria-') &&
+        (/url\((?!['"]?#)/.test(value) || /image-set\(|image\(|cross-fade\(/.test(value))
+      ) {
+        throw new Error(`external url() in ${name}: ${where}`);
       }
       if ((name === 'id' || name === 'name') && CLOBBER.has(value)) {
         throw new Error(`clobbering ${name}=${value}: ${where}`);
@@ -431,11 +445,19 @@ describe('XSS suite: the detectors work', { timeout: 60_000 }, () => {
       '<img src="https://x/y.png">',
       '<form></form>',
       '<img name="__xss">',
+      '<svg><rect fill="url(https://x/y.svg#p)"/></svg>',
+      '<svg><rect filter="url( \'//x/f.svg#f\')"/></svg>',
+      '<svg><rect mask="url(#ok) url(https://x/m.svg#m)"/></svg>',
+      '<svg><path marker-end="url(https://x/m.svg#m)"/></svg>',
     ]) {
       const div = document.createElement('div');
       div.innerHTML = html;
       expect(() => assertCleanDom(div), html).toThrow();
     }
+    const ok = document.createElement('div');
+    ok.innerHTML =
+      '<svg><rect fill="url(#user-content-g)" clip-path="url(\'#user-content-c\')"/></svg><img alt="url(https://x/y)">';
+    expect(() => assertCleanDom(ok)).not.toThrow();
   });
 });
 

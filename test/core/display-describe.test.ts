@@ -2,6 +2,7 @@
 // for unknown kinds, and the registry that replaces and extends them.
 import { describe, expect, it } from 'vitest';
 import {
+  KNOWN_EVENT_FIELDS,
   KNOWN_EVENT_KINDS,
   createDescriberRegistry,
   describeEvent,
@@ -710,6 +711,54 @@ describe('describeEvent: every other kind', () => {
     });
     expect(bodies(d)).toEqual(['Metadata: application/json+text/plain']);
     expect(d.searchText).toContain('findme');
+  });
+});
+
+describe('describeEvent: fields a known kind does not know', () => {
+  const other = (d: EventDisplay) => bodyByLabel(d, 'Other fields');
+
+  it.each([
+    ['model', () => model({ future_field: 'needle-model' } as Partial<ModelEvent>)],
+    ['tool', () => tool({ future_field: { deep: 'needle-tool' } } as Partial<ToolEvent>)],
+    ['info', () => ({ ...env, event: 'info', data: 'x', future_field: ['needle-info'] }) as Event],
+  ])('%s: an extra field is shown and searchable', (kind, make) => {
+    const event = make();
+    const d = describeEvent(event);
+    expect(d.kind).toBe(kind);
+    const b = other(d);
+    expect(b?.data['application/json']).toEqual({
+      future_field: (event as unknown as Record<string, unknown>).future_field,
+    });
+    expect(d.searchText).toContain(`needle-${kind}`);
+    expect(d.searchText).toContain('future_field');
+  });
+
+  it('a parsed event keeps its extra field visible', () => {
+    const { event } = parseEvent({ ...wireSamples.info, zeta: 'needle-parsed' });
+    const d = describeEvent(event);
+    expect(other(d)?.data['application/json']).toEqual({ zeta: 'needle-parsed' });
+    expect(d.searchText).toContain('needle-parsed');
+  });
+
+  it('the known sets are the envelope plus each kind’s own fields', () => {
+    expect(Object.keys(KNOWN_EVENT_FIELDS).sort()).toEqual([...KNOWN_EVENT_KINDS].sort());
+    for (const kind of KNOWN_EVENT_KINDS) {
+      for (const f of ['event', 'uuid', 'timestamp', 'span_id', 'metadata'])
+        expect(KNOWN_EVENT_FIELDS[kind].has(f)).toBe(true);
+    }
+    expect(KNOWN_EVENT_FIELDS.info.has('data')).toBe(true);
+  });
+
+  it('no event of a generated run or the wire samples has other fields', () => {
+    const events: unknown[] = [
+      ...generateRun({ events: 3000, seed: 11, pendingRate: 0.2 }),
+      ...KNOWN_EVENT_KINDS.map((kind) => wireSamples[kind]),
+      ...KNOWN_EVENT_KINDS.map((kind) => parseEvent(wireSamples[kind]).event),
+    ];
+    for (const event of events) {
+      const d = describeEvent(event as Event);
+      expect(other(d), JSON.stringify(event).slice(0, 200)).toBeUndefined();
+    }
   });
 });
 

@@ -184,6 +184,36 @@ describe('mimeStream: JSON round trip', () => {
     expect(roundTrip(record!)).toEqual(record);
   });
 
+  it('a throwing toJSON or getter leaves a placeholder, not a missing key', () => {
+    const event = {
+      event: 'future_kind',
+      uuid: 'u6',
+      timestamp: '2026-06-10T18:24:26Z',
+      bad: {
+        toJSON() {
+          throw new Error('boom');
+        },
+      },
+      list: [
+        {
+          toJSON() {
+            throw 'nope';
+          },
+        },
+      ],
+      get broken(): unknown {
+        throw new Error('getter boom');
+      },
+    } as unknown as Event;
+    const [record] = [...mimeStream([event])];
+    expect(record).toMatchObject({
+      bad: '[toJSON threw: boom]',
+      list: ['[toJSON threw: nope]'],
+      broken: '[getter threw: getter boom]',
+    });
+    expect(roundTrip(record!)).toEqual(record);
+  });
+
   it('lone surrogates survive', () => {
     const [record] = [...mimeStream([{ ...info, data: 'a\ud800b' }])];
     expect(roundTrip(record!)).toEqual(record);

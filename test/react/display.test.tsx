@@ -194,6 +194,47 @@ describe('budgets', () => {
     expect(container.querySelector('blockquote')).toBeNull();
   });
 
+  it.each([
+    ['ordered, dot', '1. '],
+    ['ordered, paren', '1) '],
+    ['ordered, multi-digit', '123456789. '],
+    ['ordered, tab', '1.\t'],
+    ['bullet, tab', '-\t'],
+    ['star, tab', '*\t'],
+    ['plus, tab', '+\t'],
+  ])('counts %s list markers in the nesting depth', (_name, marker) => {
+    expect(markdownDepth(`${marker.repeat(500)}deep`)).toBe(500);
+  });
+
+  it('does not count what is not a list marker', () => {
+    expect(markdownDepth('1234567890. x')).toBe(0);
+    expect(markdownDepth('1.x')).toBe(0);
+    expect(markdownDepth('-x')).toBe(0);
+    expect(markdownDepth('3. item')).toBe(1);
+  });
+
+  it('shows a very deep ordered list as text instead of overflowing the stack', () => {
+    const md = `${'1. '.repeat(30_000)}deep`;
+    const { container } = render(<Display bundle={bundle({ 'text/markdown': md })} />);
+    expect(container.textContent).toContain(
+      'Nesting depth 30,000 exceeds 100: shown as plain text.',
+    );
+    expect(container.querySelector('ol')).toBeNull();
+  });
+
+  it('hides trusted SVG over the byte budget until asked', () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg"><desc>${'x'.repeat(4_000)}</desc><circle r="4"/></svg>`;
+    const { container } = render(
+      <DisplayProvider budget={{ bytes: 1_000 }}>
+        <Display bundle={bundle({ 'image/svg+xml': svg })} trust="trusted" />
+      </DisplayProvider>,
+    );
+    expect(container.querySelector('svg')).toBeNull();
+    expect(container.textContent).toMatch(/Image hidden: .* is over the 1000 B limit\./);
+    fireEvent.click(screen.getByRole('button', { name: 'Show all' }));
+    expect(container.querySelector('svg circle')).not.toBeNull();
+  });
+
   it('hides an image over the byte budget until asked', () => {
     const png = 'A'.repeat(4_000);
     const { container } = render(
@@ -402,6 +443,75 @@ describe('images', () => {
     const el = container.querySelector('svg')!;
     expect(el.hasAttribute('onload')).toBe(false);
     expect(el.querySelector('circle')).not.toBeNull();
+  });
+});
+
+describe('trusted SVG/HTML: url() references', () => {
+  const trustedSvg = (svg: string) => {
+    const { container } = render(
+      <Display bundle={bundle({ 'image/svg+xml': svg })} trust="trusted" />,
+    );
+    return container.querySelector('.skein-image--svg')!;
+  };
+
+  it.each([
+    ['fill', '<rect fill="url(https://evil.example/x.svg#p)" width="9" height="9"/>'],
+    ['stroke, quoted', `<rect stroke="url('//evil.example/x.svg#p')" width="9" height="9"/>`],
+    ['filter', '<rect filter="url(https://evil.example/f.svg#f)" width="9" height="9"/>'],
+    ['mask', '<rect mask="url(https://evil.example/m.svg#m)" width="9" height="9"/>'],
+    ['clip-path', '<rect clip-path="url(https://evil.example/c.svg#c)" width="9" height="9"/>'],
+    ['marker-end', '<path marker-end="url(https://evil.example/m.svg#m)" d="M0 0L9 9"/>'],
+    ['mixed', '<rect fill="url(#ok) url(https://evil.example/x.svg#p)" width="9" height="9"/>'],
+    ['escaped', '<rect fill="u\\rl(https://evil.example/x.svg#p)" width="9" height="9"/>'],
+    ['image-set', `<rect mask="image-set('https://evil.example/x.png' 1x)" width="9" height="9"/>`],
+  ])('drops an external reference in %s', (_name, shape) => {
+    const root = trustedSvg(`<svg xmlns="http://www.w3.org/2000/svg">${shape}</svg>`);
+    const el = root.querySelector('svg > *')!;
+    expect(el).not.toBeNull();
+    for (const attr of el.attributes) expect(attr.value).not.toMatch(/evil|url\((?!['"]?#)/);
+  });
+
+  it('drops an external url() in a trusted HTML attribute too', () => {
+    const { container } = render(
+      <Display
+        bundle={bundle({
+          'text/html': '<svg><rect fill="url(https://evil.example/x.svg#p)"/></svg><b>ok</b>',
+        })}
+        trust="trusted"
+      />,
+    );
+    expect(container.querySelector('rect')?.hasAttribute('fill')).toBe(false);
+    expect(container.querySelector('b')?.textContent).toBe('ok');
+  });
+
+  it('keeps a gradient fill and a <use>, pointed at the prefixed ids', () => {
+    const root = trustedSvg(
+      '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">' +
+        '<defs><linearGradient id="g"><stop offset="0" stop-color="red"/></linearGradient>' +
+        '<circle id="dot" r="2"/><clipPath id="c"><rect width="5" height="5"/></clipPath></defs>' +
+        '<rect fill="url(#g)" clip-path="url(\'#c\')" width="9" height="9"/>' +
+        '<use href="#dot" x="3"/><use xlink:href="#dot" x="6"/>' +
+        '<use href="https://evil.example/x.svg#dot"/></svg>',
+    );
+    expect(root.querySelector('linearGradient')!.id).toBe('user-content-g');
+    const rect = root.querySelector('svg > rect')!;
+    expect(rect.getAttribute('fill')).toBe('url(#user-content-g)');
+    expect(rect.getAttribute('clip-path')).toBe("url('#user-content-c')");
+    const uses = [...root.querySelectorAll('use')];
+    expect(uses).toHaveLength(3);
+    expect(uses[0]!.getAttribute('href')).toBe('#user-content-dot');
+    expect(uses[1]!.getAttribute('xlink:href')).toBe('#user-content-dot');
+    expect(uses[2]!.hasAttribute('href')).toBe(false);
+    expect(root.querySelector('#user-content-dot')).not.toBeNull();
+  });
+
+  it('does not prefix an id twice', () => {
+    const root = trustedSvg(
+      '<svg xmlns="http://www.w3.org/2000/svg"><linearGradient id="user-content-g"/>' +
+        '<rect fill="url(#user-content-g)" width="9" height="9"/></svg>',
+    );
+    expect(root.querySelector('linearGradient')!.id).toBe('user-content-g');
+    expect(root.querySelector('rect')!.getAttribute('fill')).toBe('url(#user-content-g)');
   });
 });
 

@@ -45,6 +45,7 @@ import type {
   MimeBundle,
   StoreEvent,
 } from '../events/types.js';
+import { KNOWN_EVENT_FIELDS } from '../events/parse.js';
 import { displayOf } from './display-of.js';
 import {
   SearchText,
@@ -90,13 +91,51 @@ const CANCEL_SENTINELS = new Set([
 
 type Describe<E> = (event: E, ctx: DescribeContext, search: SearchText) => Partial<EventDisplay>;
 
-/** Wraps a kind's function: envelope defaults, a search builder, the metadata body. */
+/**
+ * The fields of `event` that are not known wire fields of its kind (a newer
+ * inspect_ai, a producer's own), or `undefined` when there are none. Unknown
+ * fields are kept and shown, never dropped.
+ */
+function otherFields(event: Event): Record<string, unknown> | undefined {
+  const known = (KNOWN_EVENT_FIELDS as Readonly<Record<string, ReadonlySet<string>>>)[event.event];
+  if (!known) return undefined;
+  let out: Record<string, unknown> | undefined;
+  for (const key of Object.keys(event)) {
+    if (known.has(key)) continue;
+    out ??= {};
+    let value: unknown;
+    try {
+      value = (event as unknown as Record<string, unknown>)[key];
+    } catch {
+      value = '<getter threw>';
+    }
+    // `__proto__` as an own key must stay data, not become the prototype.
+    Object.defineProperty(out, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
+
+/** Wraps a kind's function: envelope defaults, a search builder, the other-fields and metadata bodies. */
 function describer<E extends Event>(fn: Describe<E>): EventDescriber {
   return (event, ctx) => {
     const base = ctx.base(event);
     const search = new SearchText(ctx.maxSearchText).add(base.kind);
     const out = fn(event as E, ctx, search);
     const display: EventDisplay = { ...base, ...out };
+    const other = otherFields(event);
+    if (other) {
+      for (const key of Object.keys(other)) search.add(key);
+      search.addValue(other);
+      display.bodies = [
+        ...display.bodies,
+        json(other, 'Other fields', { collapsed: true }, ctx.display),
+      ];
+    }
     if (
       event.metadata &&
       typeof event.metadata === 'object' &&

@@ -12,7 +12,9 @@
  * - `-0` → `0`;
  * - `undefined`, functions and symbols: dropped from objects, `null` in arrays;
  * - `bigint` → its decimal string (`JSON.stringify` throws on it);
- * - `toJSON()` is honoured (so a `Date` becomes its ISO string);
+ * - `toJSON()` is honoured (so a `Date` becomes its ISO string); one that
+ *   throws becomes the string `"[toJSON threw: <message>]"` (a getter that
+ *   throws, `"[getter threw: <message>]"`), so no key goes missing silently;
  * - a cycle → the string `"[Circular]"` (`JSON.stringify` throws on it);
  * - symbol-keyed properties (skein's cached event times) are not data: dropped.
  * A value (not an event) is first shown through `displayOf`, so a bigint value
@@ -92,6 +94,17 @@ export function isCanonicalEvent(value: unknown): value is Event {
   );
 }
 
+/** `[toJSON threw: boom]`: what stands in for a value that could not be read. */
+function threw(what: string, err: unknown): string {
+  let message: string;
+  try {
+    message = String(err instanceof Error ? err.message : err);
+  } catch {
+    message = 'unknown error';
+  }
+  return `[${what} threw: ${message.slice(0, 200)}]`;
+}
+
 /**
  * A copy of a value that survives `JSON.stringify`/`JSON.parse` unchanged
  * (the rules are in the module comment). Never throws.
@@ -121,15 +134,16 @@ export function toJsonSafe(value: unknown): JsonSafe {
     let toJSON: unknown;
     try {
       toJSON = (obj as { toJSON?: unknown }).toJSON;
-    } catch {
-      return undefined;
+    } catch (err) {
+      return threw('toJSON', err);
     }
     if (typeof toJSON === 'function') {
       let replaced: unknown;
       try {
         replaced = toJSON.call(obj);
-      } catch {
-        return undefined;
+      } catch (err) {
+        // A placeholder, not a silently missing key.
+        return threw('toJSON', err);
       }
       if (replaced !== obj) {
         path.add(obj);
@@ -152,8 +166,8 @@ export function toJsonSafe(value: unknown): JsonSafe {
         let item: unknown;
         try {
           item = (obj as Record<string, unknown>)[key];
-        } catch {
-          continue;
+        } catch (err) {
+          item = threw('getter', err);
         }
         const safe = walk(item);
         // `__proto__` as an own key must stay data, not become the prototype.

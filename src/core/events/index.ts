@@ -1,7 +1,7 @@
 // Canonical events: the types (inspect_ai's vocabulary plus skein's additions),
 // the tolerant/strict parser, derived times and deep-freezing.
 export * from './types.js';
-export { parseEvent, parseEvents } from './parse.js';
+export { parseEvent, parseEvents, KNOWN_EVENT_FIELDS } from './parse.js';
 export type { ParseEventOptions, ParseEventResult, ParseEventsResult } from './parse.js';
 export { eventTime, eventCompletedTime } from './event-time.js';
 export { deepFreeze, cloneJson } from './freeze.js';

@@ -349,6 +349,39 @@ function makeTable(specs: readonly FieldSpec[]): KindTable {
   };
 }
 
+// Known fields of any type (so not in SPECS, which checks types).
+const UNTYPED: Partial<Record<EventKind, readonly string[]>> = {
+  info: ['data'],
+  input: ['content'],
+  subtask: ['result'],
+};
+
+/**
+ * The wire fields skein knows for each canonical kind: the envelope
+ * (`event`, `timestamp`, `uuid`, `span_id`, `working_start`, `pending`,
+ * `metadata`) plus the kind's own (research/inspect_ai.md §1.3). Anything else
+ * on an event is kept as it came; viewers use this to show it apart.
+ *
+ * @example
+ * KNOWN_EVENT_FIELDS.info.has('data'); // true
+ */
+export const KNOWN_EVENT_FIELDS: Readonly<Record<EventKind, ReadonlySet<string>>> =
+  Object.freeze(knownFields());
+
+function knownFields(): Record<EventKind, ReadonlySet<string>> {
+  const out = {} as Record<EventKind, ReadonlySet<string>>;
+  for (const kind of Object.keys(SPECS) as EventKind[]) {
+    out[kind] = new Set([
+      'event',
+      'timestamp',
+      ...ENVELOPE.map((f) => f.name),
+      ...SPECS[kind].map((f) => f.name),
+      ...(UNTYPED[kind] ?? []),
+    ]);
+  }
+  return out;
+}
+
 const TABLES: ReadonlyMap<string, KindTable> = new Map(
   (Object.keys(SPECS) as EventKind[]).map((kind) => [kind, makeTable(SPECS[kind])]),
 );

@@ -57,6 +57,41 @@ const FORBID_ATTR = [
 const DANGEROUS_CSS =
   /url\s*\(|image-set|expression|@import|behavio(u)?r|-moz-binding|javascript:|\\/i;
 
+/** Every `url(` in an attribute value, with what starts its argument. */
+const URL_FUNCTION = /url\s*\(\s*(['"]?)\s*(#?)/gi;
+
+/**
+ * SVG presentation attributes (`fill`, `filter`, `mask`, …) are CSS values:
+ * besides `url(` they can fetch through `image-set`/`image()`/`src()` or hide
+ * `url(` behind a CSS escape. Checked on SVG elements only (HTML does not parse
+ * its attributes as CSS).
+ */
+const DANGEROUS_SVG_VALUE = /image-set|image\s*\(|cross-fade|src\s*\(|element\s*\(|\\/i;
+
+/** DOMPurify's prefix for ids and names under `SANITIZE_NAMED_PROPS`. */
+const ID_PREFIX = 'user-content-';
+
+/** `#id` → `#user-content-id`, matching what `SANITIZE_NAMED_PROPS` does to the id itself. */
+function prefixFragment(id: string): string {
+  return id.startsWith(ID_PREFIX) ? id : ID_PREFIX + id;
+}
+
+/**
+ * The value with every `url(#id)` pointed at the prefixed id, or `null` when
+ * some `url(…)` in it is not a same-document fragment (it would fetch).
+ */
+function fragmentUrls(value: string): string | null {
+  let external = false;
+  const out = value.replace(URL_FUNCTION, (match: string, quote: string, hash: string) => {
+    if (!hash) external = true;
+    return hash ? `url(${quote}#` : match;
+  });
+  if (external) return null;
+  return out.replace(/url\((['"]?)#([^'")\s]*)/g, (_m, quote: string, id: string) => {
+    return `url(${quote}#${prefixFragment(id)}`;
+  });
+}
+
 const CONFIG: Config = {
   FORBID_TAGS,
   FORBID_ATTR,
@@ -89,7 +124,23 @@ function getPurifier(): Purifier | undefined {
       } else if (!value.trim().startsWith('#')) {
         // SVG <use>/<image> may only point inside the fragment.
         el.removeAttribute(name);
+      } else {
+        el.setAttribute(name, `#${prefixFragment(value.trim().slice(1))}`);
       }
+    }
+    const svg = el.namespaceURI === 'http://www.w3.org/2000/svg';
+    for (const { name, value } of Array.from(el.attributes)) {
+      if (name === 'style') continue; // checked below, stricter
+      if (svg && name !== 'href' && name !== 'xlink:href' && DANGEROUS_SVG_VALUE.test(value)) {
+        el.removeAttribute(name);
+        continue;
+      }
+      if (!/url\s*\(/i.test(value)) continue;
+      // `fill="url(https://…)"`, `filter`, `mask`, `clip-path`, `marker-*`…
+      // would fetch; only same-document references stay, renamed like the ids.
+      const local = fragmentUrls(value);
+      if (local === null) el.removeAttribute(name);
+      else if (local !== value) el.setAttribute(name, local);
     }
     if (tag === 'a') {
       if (el.hasAttribute('href') || el.hasAttribute('xlink:href')) {
@@ -124,7 +175,9 @@ export function canSanitize(): boolean {
  * DOMPurify's defaults (no script, no `on*`, no `javascript:`), plus skein's
  * stricter rules — see `FORBID_TAGS`; links only `http(s):`/`mailto:` and
  * opening in a new tab; images only as inline `data:` rasters; no CSS that
- * fetches. Throws when there is no DOM to sanitize with (never returns
+ * fetches, in `style` or in any other attribute (an SVG `fill="url(…)"` keeps
+ * only same-document `url(#id)` references, pointed at the `user-content-`
+ * ids like fragment `href`s). Throws when there is no DOM to sanitize with (never returns
  * unsanitized input, unlike DOMPurify's own server fallback).
  *
  * @example
@@ -134,7 +187,8 @@ export function sanitizeHtml(html: string, options: { svg?: boolean } = {}): str
   const p = getPurifier();
   if (!p) throw new Error('sanitizeHtml needs a DOM (DOMPurify is not supported here)');
   const config: Config = options.svg
-    ? { ...CONFIG, USE_PROFILES: { svg: true, svgFilters: true } }
+    ? // `<use>` is safe here: the hook keeps only fragment `href`s, renamed to the prefixed ids.
+      { ...CONFIG, USE_PROFILES: { svg: true, svgFilters: true }, ADD_TAGS: ['use'] }
     : CONFIG;
   return p.sanitize(html, { ...config, RETURN_TRUSTED_TYPE: false }) as string;
 }

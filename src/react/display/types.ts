@@ -13,7 +13,12 @@ export type { MimeBundle, Trust } from '../../core/display/types.js';
 export interface DisplayBudget {
   /** Characters of text, markdown, HTML, diff or LaTeX drawn before a "show all" (default 100 000). */
   chars: number;
-  /** Nesting depth (markdown quotes/lists, HTML elements) before falling back to text (default 100). */
+  /**
+   * Markdown nesting depth (block quotes, list items, indentation; see
+   * `markdownDepth`) beyond which markdown is shown as plain text (default 100).
+   * Only the markdown renderer uses it: HTML nesting is left to the sanitizer
+   * and the browser.
+   */
   depth: number;
   /** Decoded bytes of an image, or of JSON text to parse (default 10 MB). */
   bytes: number;

@@ -48,18 +48,9 @@ export function SvgRenderer({ data, mimeType, metadata, bundle, trust, budget }:
   const svg = expectText(data, mimeType);
   const src = useMemo(() => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`, [svg]);
   const trusted = trust === 'trusted' && canSanitize();
-  const clean = useMemo(() => (trusted ? sanitizeHtml(svg, { svg: true }) : ''), [svg, trusted]);
   const alt = altText(bundle, metadata, mimeType);
   if (trusted) {
-    return (
-      <div
-        className="skein-image skein-image--svg"
-        role="img"
-        aria-label={alt}
-        // DOMPurify output on the trusted path only (see sanitizeHtml).
-        dangerouslySetInnerHTML={{ __html: clean }}
-      />
-    );
+    return <TrustedSvg svg={svg} alt={alt} limit={budget.bytes} />;
   }
   return (
     <BudgetedImage
@@ -69,6 +60,30 @@ export function SvgRenderer({ data, mimeType, metadata, bundle, trust, budget }:
       alt={alt}
       width={positiveNumber(metadata, 'width')}
       height={positiveNumber(metadata, 'height')}
+    />
+  );
+}
+
+/** Sanitized, inlined SVG, behind the byte budget like every other image. */
+function TrustedSvg({ svg, alt, limit }: { svg: string; alt: string; limit: number }) {
+  const bytes = svg.length;
+  const { hidden, showAll } = useBudget(bytes, limit);
+  // Not sanitized (nor parsed) while hidden: the budget also bounds that work.
+  const clean = useMemo(() => (hidden ? '' : sanitizeHtml(svg, { svg: true })), [svg, hidden]);
+  if (hidden) {
+    return (
+      <BudgetNotice shown={0} total={bytes} unit="bytes" onShowAll={showAll}>
+        {`Image hidden: ${formatBytes(bytes)} is over the ${formatBytes(limit)} limit.`}
+      </BudgetNotice>
+    );
+  }
+  return (
+    <div
+      className="skein-image skein-image--svg"
+      role="img"
+      aria-label={alt}
+      // DOMPurify output on the trusted path only (see sanitizeHtml).
+      dangerouslySetInnerHTML={{ __html: clean }}
     />
   );
 }

@@ -329,9 +329,12 @@ export function markdownDepth(text: string): number {
     else if (c === 62 /* > */) {
       depth++;
       if (text.charCodeAt(i + 1) === 32) i++;
-    } else if ((c === 45 || c === 42 || c === 43) /* - * + */ && text.charCodeAt(i + 1) === 32) {
+    } else if ((c === 45 || c === 42 || c === 43) /* - * + */ && isBlank(text.charCodeAt(i + 1))) {
       depth++;
       i++;
+    } else if (c >= 48 && c <= 57 /* 0-9 */ && orderedMarkerEnd(text, i) > 0) {
+      depth++;
+      i = orderedMarkerEnd(text, i);
     } else {
       atLineStart = false;
       const level = depth + Math.floor(spaces / 2);
@@ -339,6 +342,25 @@ export function markdownDepth(text: string): number {
     }
   }
   return max;
+}
+
+function isBlank(c: number): boolean {
+  return c === 32 || c === 9;
+}
+
+/**
+ * For an ordered list marker at `i` (1–9 digits, `.` or `)`, then a space or
+ * tab), the index of that space or tab; else 0.
+ */
+function orderedMarkerEnd(text: string, i: number): number {
+  let j = i;
+  while (j < text.length && j - i < 9) {
+    const d = text.charCodeAt(j);
+    if (d < 48 || d > 57) break;
+    j++;
+  }
+  const c = text.charCodeAt(j);
+  return j > i && (c === 46 || c === 41) /* . ) */ && isBlank(text.charCodeAt(j + 1)) ? j + 1 : 0;
 }
 
 /** Cuts `text` to at most `limit` characters, at the last blank line when there is one. */
