@@ -51,14 +51,25 @@ export function quantile(values: readonly number[], q: number): number {
 /**
  * Times `fn` `repeat` times after `warmup` untimed runs and returns the median.
  * `fn` may return a promise. `now` is injected so the browser and Node share it.
+ * `settle` runs untimed before each sample: the Node runner passes a full GC,
+ * so a sample does not pay for collecting the garbage of the one before it
+ * (back-to-back 1M builds otherwise land a full mark of the whole heap in
+ * most samples, which no single real build would). A GC that the measured
+ * code itself triggers is still timed.
  */
 export async function timeRepeated(
   fn: () => unknown,
-  { repeat = 5, warmup = 1, now = () => performance.now() } = {},
+  {
+    repeat = 5,
+    warmup = 1,
+    now = () => performance.now(),
+    settle = () => {},
+  }: { repeat?: number; warmup?: number; now?: () => number; settle?: () => void } = {},
 ): Promise<Timing> {
   for (let i = 0; i < warmup; i++) await fn();
   const samples: number[] = [];
   for (let i = 0; i < repeat; i++) {
+    settle();
     const t0 = now();
     await fn();
     samples.push(now() - t0);

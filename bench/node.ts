@@ -77,12 +77,12 @@ export function createNodeContext(quick: boolean, out: Metric[]): NodeBenchConte
     quick,
     size: (full, small) => (quick ? small : full),
     label: sizeLabel,
-    time: (fn, options) => timeRepeated(fn, options),
+    time: (fn, options) => timeRepeated(fn, { settle: collect, ...options }),
     async linearPass(n) {
       const known = passes.get(n);
       if (known) return known;
       const pass = makeLinearPass(n);
-      const timing = await timeRepeated(pass, { repeat: 15, warmup: 3 });
+      const timing = await timeRepeated(pass, { repeat: 15, warmup: 3, settle: collect });
       const metric: Metric = {
         name: `core.noop-pass.${sizeLabel(n)}`,
         value: timing.median,
@@ -114,7 +114,7 @@ export function createNodeContext(quick: boolean, out: Metric[]): NodeBenchConte
         }
         return h;
       };
-      const timing = await timeRepeated(pass, { repeat: 9, warmup: 2 });
+      const timing = await timeRepeated(pass, { repeat: 9, warmup: 2, settle: collect });
       const n = events.length;
       const metric: Metric = {
         name: `core.event-pass.${sizeLabel(n)}`,
@@ -127,7 +127,11 @@ export function createNodeContext(quick: boolean, out: Metric[]): NodeBenchConte
       return metric;
     },
     async jsonParse(text, name) {
-      const timing = await timeRepeated(() => JSON.parse(text), { repeat: 5, warmup: 1 });
+      const timing = await timeRepeated(() => JSON.parse(text), {
+        repeat: 5,
+        warmup: 1,
+        settle: collect,
+      });
       const metric: Metric = { name: `${name}.json-parse`, value: timing.median, unit: 'ms' };
       out.push(metric);
       collect();

@@ -180,6 +180,32 @@ describe('createEventTreeBuilder: store contract', () => {
     expect(calls).toBe(1);
   });
 
+  it('does not notify when an append changes nothing', async () => {
+    const final = info('e1');
+    const builder = createEventTreeBuilder({ events: [final] });
+    const before = builder.getSnapshot();
+    let calls = 0;
+    builder.subscribe(() => calls++);
+    // A stale pending copy (EventStream.latest() ignores it) and the same object again.
+    builder.append(info('e1', undefined, { pending: true }));
+    builder.append(final);
+    await Promise.resolve();
+    expect(calls).toBe(0);
+    expect(builder.getSnapshot()).toBe(before);
+    expect(builder.size).toBe(1);
+    builder.append(info('e2'));
+    await Promise.resolve();
+    expect(calls).toBe(1);
+    expect(builder.getSnapshot()).not.toBe(before);
+  });
+
+  it('reports the size of what was appended before the snapshot is taken', () => {
+    const builder = createEventTreeBuilder();
+    for (let k = 0; k < 1500; k++) builder.append(info(`e${k % 1000}`));
+    expect(builder.size).toBe(1000);
+    expect(builder.getSnapshot().length).toBe(1000);
+  });
+
   it('never mutates appended events (deep-frozen)', () => {
     const events = deepFreeze(generateRun({ seed: 6, events: 500, pendingRate: 0.3 }));
     const builder = createEventTreeBuilder();

@@ -102,6 +102,39 @@ describe('single-pass builders: identical to the first versions', () => {
     expect(createEventTreeBuilder({ events: arrivals }).size).toBe(events.length);
   });
 
+  it('keeps spans apart whose ids share a recent-span cache entry', () => {
+    // Same first and last character and length: every id lands in one entry
+    // of the recent-span cache, so lookups alternate between hits and misses.
+    const ids = Array.from({ length: 40 }, (_, k) => `s${String(k).padStart(3, '0')}x`);
+    const events: Event[] = [begin('root', 'R', null)];
+    ids.forEach((id, k) => events.push(begin(`b${k}`, id, k % 3 === 0 ? 'R' : ids[k - 1]!)));
+    // Children interleaved across all spans, then ends in reverse.
+    for (let round = 0; round < 5; round++) {
+      ids.forEach((id, k) => events.push(info(`e${round}-${k}`, id)));
+    }
+    ids.forEach((id, k) => events.push(end(`x${k}`, ids[ids.length - 1 - k]!)));
+    checkBatch(events);
+    checkIncremental(events);
+    const tree = buildEventTree(events);
+    for (const span of tree.spans) {
+      if (span.id !== 'R') expect(span.childCount).toBeGreaterThanOrEqual(5);
+    }
+  });
+
+  it('matches with snapshots taken between appends, across queue chunks', () => {
+    const events = generateRun({ seed: 8, events: 5000, pendingRate: 0.2 });
+    const builder = createEventTreeBuilder();
+    const cuts = [1, 511, 512, 513, 1024, 1500, 2047, 4096, events.length];
+    let from = 0;
+    for (const cut of cuts) {
+      for (let k = from; k < cut; k++) builder.append(events[k]!);
+      from = cut;
+      expect(whole(builder.getSnapshot())).toEqual(
+        whole(referenceIncrementalTree(events.slice(0, cut))),
+      );
+    }
+  });
+
   it('over random well-formed runs and arrival orders (property)', () =>
     fc.assert(
       fc.property(

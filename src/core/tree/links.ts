@@ -42,6 +42,18 @@ const LEAF = 1;
 const SPAN = 0;
 const STEP = 1;
 
+/** Entries of the recent-span cache (a power of two). */
+const RECENT = 64;
+
+/**
+ * A recent-span cache entry for `key` (non-empty): two characters and the
+ * length, which tell inspect's random 22-character ids apart and also
+ * sequential ids (`span-1`, `span-2`). Keys that collide only share an entry.
+ */
+function recentSlot(key: string): number {
+  return (key.charCodeAt(0) * 31 + key.charCodeAt(key.length - 1) * 7 + key.length) & (RECENT - 1);
+}
+
 /** `span_id` / `parent_id` as a key: inspect treats `''` like null (`if span_id and …`, `_tree.py`). */
 export function keyOf(value: string | null | undefined): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
@@ -110,14 +122,32 @@ export class Placement {
 
   /**
    * Span id → container of its node (the first begin), as open addressing
-   * over (container + 1, hash) pairs. A `Map` here was half the build: with
-   * fresh (not interned) string keys, V8 reads the hash of every colliding
-   * key string and re-reads all of them when the table grows, each a cache
-   * miss on a string far away in the heap. Here a probe touches one line.
+   * with one byte per bucket: a 7-bit tag from the hash's high bits (0 =
+   * empty) in `#spanTags`, the container in `#spanBuckets`. A probe scans tags
+   * only (200k spans: 512 kB, in cache) and reads a container and its key
+   * only when a tag matches. A `Map` here was half the build: with fresh (not
+   * interned) string keys, V8 reads the hash of every colliding key string
+   * and re-reads all of them when the table grows, each a cache miss on a
+   * string far away in the heap; a table of (container, hash) pairs still
+   * cost one miss per lookup.
    */
-  #spanTable = new Int32Array(64);
-  #spanMask = 31;
+  #spanTags = new Uint8Array(64);
+  #spanBuckets = new Int32Array(64);
+  #spanMask = 63;
   #spanCount = 0;
+  /**
+   * The spans looked up last, direct-mapped by a cheap key of two characters
+   * and the length ({@link recentSlot}): an event's span, a begin's parent
+   * and an end's span were nearly always named a few events before (parallel
+   * agents interleave, so one "last key" missed half the time). A hit costs a
+   * string comparison instead of hashing the id and probing the table.
+   * Known spans never change container, so entries never go stale (steps,
+   * which nest by order, are checked before it).
+   */
+  readonly #recentKey: (string | undefined)[] = new Array<string | undefined>(RECENT).fill(
+    undefined,
+  );
+  readonly #recentContainer = new Int32Array(RECENT);
   /** Per container: its span id and that id's hash (steps: unused). */
   #spanKey: string[];
   #spanHash: Int32Array;
@@ -136,14 +166,6 @@ export class Placement {
   /** Diagnostics that no later event can take back. */
   readonly diagnostics: PendingDiagnostic[] = [];
   nodeCount = 0;
-
-  /**
-   * Consecutive events usually share a span: the last key that named a known
-   * span, and its container. Known spans never change container, so the
-   * cache stays valid; it is bypassed while steps exist.
-   */
-  #lastKey: string | null = null;
-  #lastContainer = -1;
 
   /** `slots`: expected slot count (grows past it); `containers`: expected span count. */
   constructor(slots: number, containers = slots >> 3, growth = 2) {
@@ -166,23 +188,44 @@ export class Placement {
 
   /** The container of span `key` (hash `hash`), or -1. */
   #span(key: string, hash: number): number {
-    const table = this.#spanTable;
+    const tags = this.#spanTags;
     const mask = this.#spanMask;
-    for (let p = hash & mask; ; p = (p + 1) & mask) {
-      const c = table[2 * p]!;
-      if (c === 0) return -1;
-      if (table[2 * p + 1] === hash && this.#spanKey[c - 1] === key) return c - 1;
+    const tag = 0x80 | (hash >>> 25);
+    for (let p = hash & mask, t = tags[p]!; t !== 0; p = (p + 1) & mask, t = tags[p]!) {
+      if (t === tag) {
+        const c = this.#spanBuckets[p]!;
+        if (this.#spanHash[c] === hash && this.#spanKey[c] === key) return c;
+      }
     }
+    return -1;
+  }
+
+  /** The container of span `key`, or -1: the recent-span cache, then the table. */
+  #lookup(key: string): number {
+    const r = recentSlot(key);
+    if (this.#recentKey[r] === key) return this.#recentContainer[r]!;
+    const c = this.#span(key, hashKey(key));
+    if (c !== -1) {
+      this.#recentKey[r] = key;
+      this.#recentContainer[r] = c;
+    }
+    return c;
   }
 
   /** Registers container `c` as span `key` (not present yet). */
   #addSpan(key: string, hash: number, c: number): void {
     this.#spanKey[c] = key;
     this.#spanHash[c] = hash;
+    if (typeof key === 'string' && key !== '') {
+      const r = recentSlot(key);
+      this.#recentKey[r] = key;
+      this.#recentContainer[r] = c;
+    }
     // Load factor at most 1/2.
     if (2 * ++this.#spanCount > this.#spanMask + 1) {
-      const capacity = 2 * (this.#spanMask + 1);
-      this.#spanTable = new Int32Array(2 * capacity);
+      const capacity = 4 * (this.#spanMask + 1);
+      this.#spanTags = new Uint8Array(capacity);
+      this.#spanBuckets = new Int32Array(capacity);
       this.#spanMask = capacity - 1;
       // Every container up to `c` that is a span is in the table.
       for (let k = 0; k <= c; k++) {
@@ -194,12 +237,12 @@ export class Placement {
   }
 
   #insertSpan(c: number, hash: number): void {
-    const table = this.#spanTable;
+    const tags = this.#spanTags;
     const mask = this.#spanMask;
     let p = hash & mask;
-    while (table[2 * p] !== 0) p = (p + 1) & mask;
-    table[2 * p] = c + 1;
-    table[2 * p + 1] = hash;
+    while (tags[p] !== 0) p = (p + 1) & mask;
+    tags[p] = 0x80 | (hash >>> 25);
+    this.#spanBuckets[p] = c;
   }
 
   /** Places `event` at `slot` (the next slot, in increasing order). */
@@ -221,14 +264,8 @@ export class Placement {
           this.#appendRoot(slot);
           return;
         }
-        if (key === this.#lastKey) {
-          this.#appendChild(this.#lastContainer, slot);
-          return;
-        }
-        const c = this.#span(key, hashKey(key));
+        const c = this.#lookup(key);
         if (c !== -1) {
-          this.#lastKey = key;
-          this.#lastContainer = c;
           this.#appendChild(c, slot);
           return;
         }
@@ -314,7 +351,7 @@ export class Placement {
       this.#appendRoot(slot);
       return -1;
     }
-    const container = this.#span(key, hashKey(key));
+    const container = this.#lookup(key);
     if (container !== -1) {
       this.#appendChild(container, slot);
       return container;
@@ -328,7 +365,7 @@ export class Placement {
 
   #placeEnd(slot: number, id: string): void {
     this.kind[slot] = NOT_NODE;
-    const c = this.#span(id, hashKey(id));
+    const c = typeof id === 'string' && id !== '' ? this.#lookup(id) : this.#span(id, hashKey(id));
     if (c === -1) {
       const ends = this.waitingEnds.get(id);
       if (ends === undefined) this.waitingEnds.set(id, [slot]);
