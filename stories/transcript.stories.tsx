@@ -1,8 +1,17 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { useEffect, useState } from 'react';
-import { EventStream, generateRun, type Event } from '../src/core/index.js';
+import {
+  DEFAULT_HIDDEN_KINDS,
+  EventStream,
+  generateRun,
+  importInspectLog,
+  type Event,
+  type InspectLog as OpenedInspectLog,
+  type InspectSampleEvents,
+} from '../src/core/index.js';
 import { SkeinTheme, Transcript } from '../src/react/index.js';
+import { buildInspectLogJson } from './inspect-log-fixture.js';
 
 const meta = {
   title: 'Transcript',
@@ -199,16 +208,228 @@ export const DarkCompactFind: Story = {
   },
 };
 
-/** A small inspect-shaped log built in code (sample events as inspect writes them). */
+/** What the InspectLog story's loader reads from the log built in code. */
+interface LoadedInspect {
+  log: OpenedInspectLog;
+  sample: InspectSampleEvents;
+  /** Events of the sample in the JSON text, before import. */
+  rawEventCount: number;
+}
+
+async function loadInspectLog(): Promise<LoadedInspect> {
+  const text = buildInspectLogJson();
+  const raw = JSON.parse(text) as { samples: { events: unknown[] }[] };
+  const log = await importInspectLog(new TextEncoder().encode(text));
+  const first = log.samples[0]!;
+  const sample = await log.sample(first.id, first.epoch);
+  return { log, sample, rawEventCount: raw.samples[0]!.events.length };
+}
+
+/**
+ * The first row matching `selector`, scrolling the feed down until one is
+ * drawn: only rows near the viewport are in the DOM, wherever they land.
+ */
+async function findRow(feed: HTMLElement, selector: string): Promise<HTMLElement> {
+  const scroller = feed.parentElement!;
+  scroller.scrollTop = 0;
+  for (;;) {
+    const row = await waitFor(
+      () => {
+        const found = feed.querySelector<HTMLElement>(selector);
+        if (found === null) throw new Error(`No row ${selector} drawn yet`);
+        return found;
+      },
+      { timeout: 500 },
+    ).catch(() => null);
+    if (row !== null) return row;
+    if (scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1)
+      throw new Error(`No row ${selector} anywhere in the feed`);
+    scroller.scrollTop += Math.max(1, scroller.clientHeight / 2);
+  }
+}
+
+/**
+ * An inspect_ai `.json` eval log built in code (stories/inspect-log-fixture.ts),
+ * opened with `importInspectLog` and its sample's events drawn: spans, two
+ * model calls, a bash tool call and a score.
+ */
 export const InspectLog: Story = {
-  args: { events: generateRun({ seed: 2, events: 120, pendingRate: 0, agents: 1 }) },
+  args: { events: [] },
+  loaders: [async () => ({ inspect: await loadInspectLog() })],
+  render: (_args, { loaded }) => {
+    const { sample } = loaded['inspect'] as LoadedInspect;
+    return (
+      <SkeinTheme theme="light" style={frame}>
+        <Transcript events={sample.events} aria-label="find_port sample 1" />
+      </SkeinTheme>
+    );
+  },
+  play: async ({ canvasElement, loaded }) => {
+    const { log, sample, rawEventCount } = loaded['inspect'] as LoadedInspect;
+    // The import read the header, kept every event and repaired nothing.
+    await expect(log.format).toBe('json');
+    await expect(log.header.eval.task).toBe('find_port');
+    await expect(log.samples.map((s) => [s.id, s.epoch])).toEqual([[1, 1]]);
+    await expect(log.diagnostics).toEqual([]);
+    await expect(sample.diagnostics).toEqual([]);
+    await expect(sample.events).toHaveLength(rawEventCount);
+
+    const feed = await within(canvasElement).findByRole('feed', { name: 'find_port sample 1' });
+    await waitFor(() => expect(feed.getAttribute('aria-busy')).toBe('false'));
+
+    // The toolbar counts every node of the tree (a span is one node: its begin).
+    const nodes = sample.events.filter((e) => e.event !== 'span_end');
+    await expect(canvasElement.querySelector('.skein-transcript__count')).toHaveTextContent(
+      new RegExp(`^${nodes.length} events$`),
+    );
+    const shown = nodes.filter((e) => !DEFAULT_HIDDEN_KINDS.includes(e.event));
+    await expect(feed.querySelector('article')!.getAttribute('aria-setsize')).toBe(
+      String(shown.length),
+    );
+
+    const model = await findRow(feed, 'article[data-kind="model"]');
+    // Head: the model, then the reply's text (choices[0].message).
+    await expect(model.querySelector('.skein-transcript__title')).toHaveTextContent(
+      /^openai\/gpt-4o-mini$/,
+    );
+    await expect(model.querySelector('.skein-transcript__subtitle')).toHaveTextContent(
+      "I'll search the service's configuration for its port.",
+    );
+    // The system prompt was an attachment://ref in the log; the row shows its text.
+    await waitFor(() =>
+      expect(model).toHaveTextContent('You are a careful software engineer working in a Linux'),
+    );
+    await expect(model.textContent).not.toContain('attachment://');
+
+    const tool = await findRow(feed, 'article[data-kind="tool"]');
+    await expect(tool.querySelector('.skein-transcript__title')).toHaveTextContent(/^bash$/);
+    await waitFor(() => expect(tool).toHaveTextContent('/srv/app/config.env:3:PORT=8080'));
+
+    const score = await findRow(feed, 'article[data-kind="score"]');
+    await expect(score).toHaveTextContent('C · answer: 8080');
+  },
+};
+
+/** An `rgb()`/`rgba()` colour as computed by the browser: channels 0–255, alpha 0–1. */
+function parseRgb(css: string): { r: number; g: number; b: number; a: number } {
+  const m = /^rgba?\(\s*([\d.]+)[\s,]+([\d.]+)[\s,]+([\d.]+)(?:\s*[,/]\s*([\d.]+))?\s*\)$/.exec(
+    css,
+  );
+  if (m === null) throw new Error(`Not an rgb() colour: ${css}`);
+  return {
+    r: Number(m[1]),
+    g: Number(m[2]),
+    b: Number(m[3]),
+    a: m[4] === undefined ? 1 : Number(m[4]),
+  };
+}
+
+/** WCAG 2 relative luminance of an opaque computed colour (0 black … 1 white). */
+function luminance(css: string): number {
+  const { r, g, b, a } = parseRgb(css);
+  // A transparent colour would read as black: the theme must paint an opaque one.
+  if (a !== 1) throw new Error(`Expected an opaque colour, got ${css}`);
+  const lin = (c: number) => {
+    const v = c / 255;
+    return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+
+function contrast(a: number, b: number): number {
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}
+
+/** The transcript's background and a drawn row's title colour, as luminances. */
+async function themeColours(canvasElement: HTMLElement) {
+  const feed = await within(canvasElement).findByRole('feed');
+  await waitFor(() => expect(feed.querySelector('.skein-transcript__title')).not.toBeNull());
+  const root = canvasElement.querySelector<HTMLElement>('.skein-transcript')!;
+  const title = feed.querySelector<HTMLElement>('.skein-transcript__title')!;
+  return {
+    background: luminance(getComputedStyle(root).backgroundColor),
+    text: luminance(getComputedStyle(title).color),
+  };
+}
+
+/**
+ * The generated run in the light theme. The page around it is dark (the
+ * toolbar global), so light colours can only come from this SkeinTheme.
+ */
+export const Light: Story = {
+  args: { events: sample },
+  globals: { theme: 'dark' },
   render: (args) => (
-    <SkeinTheme theme="light" style={{ height: 560, padding: 8 }}>
+    <SkeinTheme theme="light" style={frame}>
       <Transcript {...args} />
     </SkeinTheme>
   ),
   play: async ({ canvasElement }) => {
-    const feed = await within(canvasElement).findByRole('feed');
-    await waitFor(() => expect(feed.querySelector('[data-kind="model"]')).not.toBeNull());
+    await expect(canvasElement.querySelector('.skein[data-theme="light"]')).not.toBeNull();
+    const { background, text } = await themeColours(canvasElement);
+    await expect(background).toBeGreaterThan(0.8);
+    await expect(text).toBeLessThan(0.1);
+    await expect(contrast(background, text)).toBeGreaterThanOrEqual(4.5);
+  },
+};
+
+/**
+ * The generated run in the dark theme. The page around it is light, so dark
+ * colours can only come from this SkeinTheme.
+ */
+export const Dark: Story = {
+  args: { events: sample },
+  globals: { theme: 'light' },
+  render: (args) => (
+    <SkeinTheme theme="dark" style={frame}>
+      <Transcript {...args} />
+    </SkeinTheme>
+  ),
+  play: async ({ canvasElement }) => {
+    await expect(canvasElement.querySelector('.skein[data-theme="dark"]')).not.toBeNull();
+    const { background, text } = await themeColours(canvasElement);
+    await expect(background).toBeLessThan(0.05);
+    await expect(text).toBeGreaterThan(0.6);
+    await expect(contrast(background, text)).toBeGreaterThanOrEqual(4.5);
+  },
+};
+
+/** The first event row's head (not a span header) in the feed named `name`. */
+async function rowHead(canvasElement: HTMLElement, name: string): Promise<HTMLElement> {
+  const feed = await within(canvasElement).findByRole('feed', { name });
+  return waitFor(() => {
+    const head = feed.querySelector<HTMLElement>('.skein-transcript__head');
+    if (head === null) throw new Error(`No event row drawn in ${name}`);
+    return head;
+  });
+}
+
+/** Compact density next to the default (comfortable), both light. */
+export const Compact: Story = {
+  args: { events: sample },
+  render: (args) => (
+    <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 8 }}>
+      <SkeinTheme theme="light" style={frame}>
+        <Transcript {...args} aria-label="Comfortable density" />
+      </SkeinTheme>
+      <SkeinTheme theme="light" density="compact" style={frame}>
+        <Transcript {...args} aria-label="Compact density" />
+      </SkeinTheme>
+    </div>
+  ),
+  play: async ({ canvasElement }) => {
+    const compactRoot = canvasElement.querySelector<HTMLElement>('.skein[data-density="compact"]');
+    await expect(compactRoot).not.toBeNull();
+    await expect(
+      compactRoot!.contains(canvasElement.querySelector('[aria-label="Compact density"]')),
+    ).toBe(true);
+
+    const comfortable = getComputedStyle(await rowHead(canvasElement, 'Comfortable density'));
+    const compact = getComputedStyle(await rowHead(canvasElement, 'Compact density'));
+    const px = (v: string) => Number.parseFloat(v);
+    // Smaller type, a shorter row head and tighter spacing; no exact sizes.
+    await expect(px(compact.fontSize)).toBeLessThan(px(comfortable.fontSize));
+    await expect(px(compact.minHeight)).toBeLessThan(px(comfortable.minHeight));
+    await expect(px(compact.paddingInlineStart)).toBeLessThan(px(comfortable.paddingInlineStart));
   },
 };

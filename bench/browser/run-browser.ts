@@ -2,7 +2,7 @@
  * Builds the bench page with Vite, serves it on 127.0.0.1, opens it in
  * Chromium through playwright-core and runs every browser bench in a fresh page.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
@@ -72,10 +72,24 @@ export async function runBrowserBenches(options: {
       page.on('pageerror', (e) => errors.push(String(e)));
       await page.goto(url);
       await page.waitForFunction(() => 'skeinBench' in window);
+      // SKEIN_BENCH_PROFILE=<dir>: a CPU profile of each bench page, for
+      // DevTools or any .cpuprofile reader (not part of the measurements).
+      const profileDir = process.env['SKEIN_BENCH_PROFILE'];
+      const cdp = profileDir ? await page.context().newCDPSession(page) : null;
+      if (cdp !== null) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+        await cdp.send('Profiler.start');
+      }
       const result = await page.evaluate(([n, q]) => window.skeinBench.run(n, q), [
         name,
         options.quick,
       ] as const);
+      if (cdp !== null && profileDir) {
+        const { profile } = await cdp.send('Profiler.stop');
+        await mkdir(profileDir, { recursive: true });
+        await writeFile(join(profileDir, `${name}.cpuprofile`), JSON.stringify(profile));
+      }
       if (errors.length) throw new Error(`${name}: page errors:\n${errors.join('\n')}`);
       metrics.push(...result);
       await page.close();

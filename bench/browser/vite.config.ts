@@ -13,8 +13,9 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('../.dist', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
-    // Benchmarks measure production React.
-    minify: true,
+    // Benchmarks measure production React. Profiles (SKEIN_BENCH_PROFILE,
+    // run-browser.ts) keep names readable.
+    minify: !process.env['SKEIN_BENCH_PROFILE'],
   },
   logLevel: 'warn',
 });

@@ -192,3 +192,81 @@ describe('<Transcript> find highlights in Chromium', () => {
     expect(view.getByRole('feed')).toBeTruthy();
   });
 });
+
+describe('<Transcript> measured row heights in Chromium', () => {
+  /** Events whose bodies differ a lot in height: 1 to 40 lines of text. */
+  function uneven(n: number): Event[] {
+    return Array.from(
+      { length: n },
+      (_, i) =>
+        ({
+          event: 'info',
+          uuid: `u${i}`,
+          timestamp: new Date(T0 + i).toISOString(),
+          source: 'test',
+          data: Array.from({ length: 1 + ((i * 7) % 40) }, (_, k) => `line ${k} of ${i}`).join(
+            '\n',
+          ),
+        }) as Event,
+    );
+  }
+
+  /** Mounted rows in row order, with their boxes relative to the scroller. */
+  function boxes(feed: HTMLElement) {
+    return [...rows(feed)]
+      .map((el) => ({ el, index: Number(el.dataset['index']), box: el.getBoundingClientRect() }))
+      .sort((a, b) => a.index - b.index);
+  }
+
+  it('lays rows out at their measured heights: no gaps, no overlaps, nothing clipped', async () => {
+    const view = render(
+      <SkeinTheme theme="light">
+        <div style={{ height: 600, width: 800 }}>
+          <Transcript events={uneven(400)} />
+        </div>
+      </SkeinTheme>,
+    );
+    const feed = view.getByRole('feed');
+    // Bodies are drawn once the view is still.
+    await expect
+      .poll(() => feed.querySelectorAll('.skein-transcript__body').length)
+      .toBeGreaterThan(3);
+    await new Promise((r) => setTimeout(r, 300));
+    const drawn = boxes(feed);
+    expect(drawn.length).toBeGreaterThan(3);
+    const heights = new Set(drawn.map((d) => Math.round(d.box.height)));
+    expect(heights.size).toBeGreaterThan(2);
+    for (let k = 1; k < drawn.length; k++) {
+      if (drawn[k]!.index !== drawn[k - 1]!.index + 1) continue;
+      expect(Math.abs(drawn[k]!.box.top - drawn[k - 1]!.box.bottom)).toBeLessThan(1);
+    }
+    for (const { el } of drawn) expect(el.scrollHeight).toBeLessThanOrEqual(el.clientHeight + 1);
+  });
+
+  it('keeps the row at the top in place while rows above it are measured', async () => {
+    const view = render(
+      <SkeinTheme theme="light">
+        <div style={{ height: 600, width: 800 }}>
+          <Transcript events={uneven(5000)} />
+        </div>
+      </SkeinTheme>,
+    );
+    const feed = view.getByRole('feed');
+    const scroller = feed.parentElement as HTMLElement;
+    await expect.poll(() => feed.getAttribute('aria-busy')).toBe('false');
+    scroller.scrollTop = scroller.scrollHeight / 2;
+    // Rows drawn during the scroll get their bodies when it settles; the
+    // overscan rows above the top grow then too.
+    await new Promise((r) => setTimeout(r, 30));
+    const top = scroller.getBoundingClientRect().top;
+    const first = boxes(feed).find((d) => d.box.bottom > top + 1)!;
+    const id = first.el.dataset['eventId']!;
+    const before = first.box.top;
+    await expect
+      .poll(() => feed.querySelector(`[data-event-id="${id}"] .skein-transcript__body`) !== null)
+      .toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    const after = feed.querySelector(`[data-event-id="${id}"]`)!.getBoundingClientRect().top;
+    expect(Math.abs(after - before)).toBeLessThan(2);
+  });
+});

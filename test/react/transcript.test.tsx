@@ -62,6 +62,27 @@ function Frame({ children }: { children: React.ReactNode }) {
 }
 
 describe('<Transcript> rows and ARIA', () => {
+  it('places rows at their measured heights and sizes the feed from them', async () => {
+    // Every article measures 40 px here (beforeEach); estimates are 72.
+    const { container } = render(<Transcript events={many(300)} />);
+    await vi.waitFor(() => expect(feedOf().getAttribute('aria-busy')).toBe('false'));
+    const drawn = rowsOf(container).sort(
+      (a, b) => Number(a.dataset['index']) - Number(b.dataset['index']),
+    );
+    expect(drawn.length).toBeGreaterThan(5);
+    for (const row of drawn) {
+      expect(row.style.height).toBe('');
+      expect(row.style.transform).toBe(`translateY(${40 * Number(row.dataset['index'])}px)`);
+    }
+    // The feed is the sum of the heights: 40 for every row measured (at
+    // least those drawn now), the 72 estimate for rows never drawn.
+    const height = Number.parseFloat(feedOf().style.height);
+    const measured = (300 * 72 - height) / 32;
+    expect(Number.isInteger(measured)).toBe(true);
+    expect(measured).toBeGreaterThanOrEqual(drawn.length);
+    expect(measured).toBeLessThan(60);
+  });
+
   it('is a feed of articles with position, size and data-event-id, and a bounded DOM', async () => {
     const { container } = render(<Transcript events={many(5000)} />);
     const feed = feedOf();
@@ -390,9 +411,10 @@ describe('<Transcript> live', () => {
     });
     const far = rowsOf(container).filter((r) => Number(r.dataset['index']) > 60);
     expect(far.length).toBeGreaterThan(0);
-    // Heads at once (fixed height, nothing to parse), bodies after the scroll settles.
+    // Heads at once (nothing to parse), bodies after the scroll settles; rows
+    // are never given a height: they are measured.
     expect(far.every((r) => r.querySelector('.skein-transcript__body') === null)).toBe(true);
-    expect(far[0]!.style.height).toBe('72px');
+    expect(far[0]!.style.height).toBe('');
     await act(async () => {
       await new Promise((r) => setTimeout(r, 200));
     });

@@ -33,7 +33,11 @@ export type TranscriptSource =
  * createTranscriptFeed(stream, { sliceMs: 8, schedule: (task) => setTimeout(task, 0) });
  */
 export interface TranscriptFeedOptions {
-  /** Runs the next slice later (default `setTimeout(task, 0)`). */
+  /**
+   * Runs the next slice later (default `setTimeout(task, 0)`; the first
+   * background slice waits for the next paint where there is one, so it
+   * never delays the first rows).
+   */
   schedule?: (task: () => void) => void;
   /** A clock in ms (default `Date.now`). */
   now?: () => number;
@@ -99,6 +103,8 @@ export function createTranscriptFeed(
   options: TranscriptFeedOptions = {},
 ): TranscriptFeed {
   const schedule = options.schedule ?? ((task: () => void) => void setTimeout(task, 0));
+  const scheduleFirst = options.schedule ?? afterPaint;
+  let firstKick = true;
   const now = options.now ?? Date.now;
   const sliceMs = options.sliceMs ?? 8;
   const firstSlice = options.firstSlice ?? 500;
@@ -161,7 +167,10 @@ export function createTranscriptFeed(
   const kick = () => {
     if (scheduled || !active()) return;
     scheduled = true;
-    schedule(backlog);
+    if (firstKick) {
+      firstKick = false;
+      scheduleFirst(backlog);
+    } else schedule(backlog);
   };
 
   const backlog = () => {
@@ -370,4 +379,25 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<Event> {
     value !== null &&
     typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
   );
+}
+
+/**
+ * Runs `task` after the next paint (a task queued from an animation frame),
+ * or after 100 ms where frames do not come (a hidden tab) or do not exist
+ * (Node): the first background slice must not land between the first render
+ * and its paint.
+ */
+function afterPaint(task: () => void): void {
+  let done = false;
+  const run = () => {
+    if (done) return;
+    done = true;
+    task();
+  };
+  const raf = (globalThis as { requestAnimationFrame?: (cb: () => void) => unknown })
+    .requestAnimationFrame;
+  if (typeof raf === 'function') {
+    raf(() => void setTimeout(run, 0));
+    void setTimeout(run, 100);
+  } else void setTimeout(run, 0);
 }

@@ -41,6 +41,7 @@ export interface TranscriptFindOptions {
  */
 export interface TranscriptFindState {
   readonly query: string;
+  /** The tree searched (`null` for the empty query). */
   readonly tree: EventTree | null;
   /** Tree node indices of matching events, in tree order (first `count` valid). */
   readonly matches: readonly number[];
@@ -161,7 +162,9 @@ export function createTranscriptFind(options: TranscriptFindOptions = {}): Trans
         scan = null;
         memo = null;
         previous = null;
-        emit({ ...EMPTY_STATE, query, tree });
+        // Nothing to find: one shared state, whatever the tree (a live
+        // tree changes with every batch; listeners need not hear of it).
+        if (state !== EMPTY_STATE) emit(EMPTY_STATE);
         return;
       }
       if (memo === null || memo.needle !== needle) {

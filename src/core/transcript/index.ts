@@ -1,6 +1,6 @@
 // The headless transcript (issue 6): rows with the kind filter, span header
 // summaries, find over every event, the key map, deep-link fragments, the
-// live feed and the scaled scroll space. `src/react/transcript/` draws it.
+// live feed, row heights and the scaled scroll space. `src/react/transcript/` draws it.
 export {
   DEFAULT_HIDDEN_KINDS,
   buildTranscriptRows,
@@ -29,3 +29,5 @@ export {
   scrollTopOf,
 } from './scroll-space.js';
 export type { ScrollSpace } from './scroll-space.js';
+export { createRowHeights } from './heights.js';
+export type { RowHeights } from './heights.js';

@@ -43,8 +43,9 @@ export interface RowBodyProps {
   trust: Trust;
   /**
    * Leave the bodies out for now (while scrolling or streaming): the row
-   * keeps its fixed height, and the bodies (markdown, JSON) are drawn once
-   * this turns `false`. A row whose bodies are drawn keeps them.
+   * shows its head at once, and the bodies (markdown, JSON) are drawn once
+   * this turns `false` (the row is then measured again). A row whose bodies
+   * are drawn keeps them.
    */
   deferBodies?: boolean;
 }

@@ -12,13 +12,6 @@ import {
   type ForwardedRef,
 } from 'react';
 import {
-  elementScroll,
-  observeElementOffset,
-  defaultRangeExtractor,
-  useVirtualizer,
-  type Range,
-} from '@tanstack/react-virtual';
-import {
   DEFAULT_HIDDEN_KINDS,
   buildTranscriptRows,
   contentOffsetOf,
@@ -34,7 +27,6 @@ import {
   type Event,
   type EventStream,
   type EventTree,
-  type ScrollSpace,
   type TranscriptFeed,
   type Trust,
 } from '../../core/index.js';
@@ -42,6 +34,7 @@ import { useStoreSelector } from '../use-store-selector.js';
 import { FindBar } from './find-bar.js';
 import { RowBody, type SpanHeaderInfo } from './row.js';
 import { useFindHighlights } from './highlight.js';
+import { useRowVirtualizer } from './virtual.js';
 
 /**
  * Where the transcript's events come from: give exactly one of `stream` (a
@@ -262,7 +255,6 @@ export const Transcript = forwardRef(function Transcript(
 
   // --- virtualizer over content space, drawn in a capped scroll space --------
   const scrollRef = useRef<HTMLDivElement>(null);
-  const spaceRef = useRef<ScrollSpace>(scrollSpace(0, 0));
   // Where the focused row was last drawn: usually it is still there (O(1));
   // only otherwise are the events scanned for it.
   const focusedRowRef = useRef(-1);
@@ -274,28 +266,14 @@ export const Transcript = forwardRef(function Transcript(
   useLayoutEffect(() => {
     focusedRowRef.current = focusedRow;
   });
-  const getItemKey = useCallback((r: number) => tree.events[rows.node[r]!]!.uuid, [tree, rows]);
   const estimateSize = useCallback(
     (r: number) => (tree.spanIndex[rows.node[r]!]! >= 0 ? 36 : estimateRowHeight),
     [tree, rows, estimateRowHeight],
   );
-  const rangeExtractor = useCallback(
-    (range: Range) => {
-      const indexes = defaultRangeExtractor(range);
-      // The focused row stays mounted while scrolling (STYLE §10).
-      if (focusedRow >= 0 && focusedRow < range.count && !indexes.includes(focusedRow)) {
-        indexes.push(focusedRow);
-        indexes.sort((a, b) => a - b);
-      }
-      return indexes;
-    },
-    [focusedRow],
-  );
-  // `true` from a scroll until the view has been still for SETTLE_MS (the
-  // virtualizer's own `isScrolling` ends at once after a programmatic jump).
-  // A ref, set before the virtualizer renders the rows the scroll brings in.
-  // The first rows paint with their heads only, too: their bodies follow in
-  // the next task, so the first paint does not wait for markdown.
+  // `true` from a scroll until the view has been still for SETTLE_MS. A ref,
+  // set before the rows the scroll brings in are rendered. The first rows
+  // paint with their heads only, too: their bodies follow in the next task,
+  // so the first paint does not wait for markdown.
   const movingRef = useRef(true);
   const [, setSettled] = useState(0);
   const settleTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -316,88 +294,52 @@ export const Transcript = forwardRef(function Transcript(
       setSettled((n) => n + 1);
     }, SETTLE_MS);
   }, []);
-  const virtualizer = useVirtualizer<HTMLDivElement, HTMLElement>({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize,
-    getItemKey,
+  // A live stream starts following its end; a finished log starts at the top.
+  const [atBottom, setAtBottom] = useState(props.stream !== undefined);
+  const following = follow && atBottom;
+  const virtual = useRowVirtualizer({
+    tree,
+    rows,
+    estimate: estimateSize,
+    scrollRef,
     overscan: OVERSCAN,
-    rangeExtractor,
-    // The virtualizer works in content space; the element scrolls in the
-    // capped scroll space (core/transcript/scroll-space.ts).
-    observeElementOffset: (instance, cb) =>
-      observeElementOffset(instance, (offset, isScrolling) => {
-        if (isScrolling) markMoving();
-        cb(contentOffsetOf(spaceRef.current, offset), isScrolling);
-      }),
-    scrollToFn: (offset, { adjustments = 0, behavior }, instance) =>
-      elementScroll(
-        scrollTopOf(spaceRef.current, offset + adjustments),
-        { adjustments: 0, behavior },
-        instance,
-      ),
+    keepRow: focusedRow,
+    onScroll: markMoving,
+    pinned: following,
   });
-  // Rows have fixed heights (the estimate; CSS clips what does not fit) and
-  // only the selected row is measured, at its full height: measuring every
-  // row made the virtualizer recompute every position after it (O(rows) per
-  // scrolled frame). When the selection moves on, the row it left goes back
-  // to its fixed height, even if it is no longer mounted.
-  const measuredRef = useRef<string | null>(null);
-  useLayoutEffect(() => {
-    const before = measuredRef.current;
-    measuredRef.current = selectedId;
-    if (before === null || before === selectedId) return;
-    const node = nodeOfUuid(tree, before);
-    const r = node < 0 ? -1 : transcriptRowOf(rows, node);
-    if (r >= 0 && r < virtualizer.options.count) virtualizer.resizeItem(r, estimateSize(r));
-    // Only the selection matters here; rows and tree changes keep it.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [selectedId]);
-  const contentSize = virtualizer.getTotalSize();
-  const viewportSize = virtualizer.scrollRect?.height ?? 0;
-  const space = useMemo(() => scrollSpace(contentSize, viewportSize), [contentSize, viewportSize]);
-  useLayoutEffect(() => {
-    const before = spaceRef.current;
-    spaceRef.current = space;
-    // A scaled space maps the same scrollTop to a new content offset when the
-    // content grows or is measured: re-read the position, as no scroll event comes.
-    if (before.scale !== 1 || space.scale !== 1)
-      scrollRef.current?.dispatchEvent(new Event('scroll'));
-  }, [space]);
-  const contentOffset = virtualizer.scrollOffset ?? 0;
-  const scrollTop = scrollTopOf(space, contentOffset);
-  const items = virtualizer.getVirtualItems();
+  const { space, items, heights } = virtual;
 
   /** Scrolls so row `r` is in view (content space → scroll space). */
   const revealRow = useCallback(
     (r: number, align: 'auto' | 'center' = 'auto') => {
       const el = scrollRef.current;
-      const item = virtualizer.measurementsCache[r];
-      if (el === null || item === undefined) return;
-      const s = spaceRef.current;
+      if (el === null || !(r >= 0 && r < heights.count)) return;
+      const start = heights.start(r);
+      const size = heights.size(r);
+      const s = scrollSpace(heights.total, el.clientHeight);
       const view = el.clientHeight;
       const offset = contentOffsetOf(s, el.scrollTop);
       let target = offset;
-      if (align === 'center') target = item.start - Math.max(0, (view - item.size) / 2);
-      else if (item.start < offset) target = item.start;
-      else if (item.end > offset + view) target = item.end - view;
+      if (align === 'center') target = start - Math.max(0, (view - size) / 2);
+      else if (start < offset) target = start;
+      else if (start + size > offset + view) target = start + size - view;
       if (target !== offset) {
         el.scrollTop = scrollTopOf(s, target);
-        // Tell the virtualizer now rather than on the browser's next scroll
+        // Draw the rows for it now rather than on the browser's next scroll
         // event, so the row is drawn in this frame (and in jsdom at all).
-        el.dispatchEvent(new Event('scroll'));
+        // Always called from a layout effect: no flushSync.
+        virtual.sync(undefined, false);
       }
     },
-    [virtualizer],
+    [heights, virtual],
   );
 
   // --- following the end -------------------------------------------------------
-  // A live stream starts following its end; a finished log starts at the top.
-  const [atBottom, setAtBottom] = useState(props.stream !== undefined);
-  const [seenLength, setSeenLength] = useState(tree.length);
-  const following = follow && atBottom;
-  const newEvents = following ? 0 : Math.max(0, tree.length - seenLength);
-  if (following && seenLength !== tree.length) setSeenLength(tree.length);
+  // Events seen: the tree's length the last time the view followed it (a
+  // ref, not state: following a live run must not render twice per batch).
+  const seenLength = useRef(tree.length);
+  if (following) seenLength.current = tree.length;
+  const newEvents = following ? 0 : Math.max(0, tree.length - seenLength.current);
   const onFollowChangeRef = useRef(onFollowChange);
   useLayoutEffect(() => {
     onFollowChangeRef.current = onFollowChange;
@@ -405,26 +347,21 @@ export const Transcript = forwardRef(function Transcript(
   useEffect(() => {
     onFollowChangeRef.current?.(following);
   }, [following]);
+  const syncScroll = virtual.sync;
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
     if (el === null) return;
     const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
-    setAtBottom(distance <= BOTTOM_SLACK);
-  }, []);
-  // Stick to the bottom when content grows (new rows, or rows measured taller).
-  useLayoutEffect(() => {
-    const el = scrollRef.current;
-    if (!following || el === null) return;
-    const max = el.scrollHeight - el.clientHeight;
-    if (max > 0 && el.scrollTop < max - 1) el.scrollTop = max;
-  }, [following, space.scrollSize, rows.length]);
+    // One render for both, so following ends before rows measured at the
+    // new place change the height (which would pull the view back down).
+    syncScroll(() => setAtBottom(distance <= BOTTOM_SLACK));
+  }, [syncScroll]);
   const jumpToEnd = useCallback(() => {
     const el = scrollRef.current;
     if (el === null) return;
     el.scrollTop = el.scrollHeight;
     setAtBottom(true);
-    setSeenLength(tree.length);
-  }, [tree.length]);
+  }, []);
 
   // --- focus and reveal --------------------------------------------------------
   // A row to reveal (and maybe focus) once the rows containing it exist.
@@ -728,84 +665,83 @@ export const Transcript = forwardRef(function Transcript(
           aria-label={label}
           aria-busy={loading}
           className="skein-transcript__feed"
-          style={{ height: space.scrollSize }}
+          // Its height and the rows' positions are set by useRowVirtualizer.
         >
-          {items.map((item) => {
-            const r = item.index;
-            const node = rows.node[r]!;
-            const event = tree.events[node]!;
-            const s = tree.spanIndex[node]!;
-            let spanInfo: SpanHeaderInfo | null = null;
-            if (s >= 0) {
-              const span = tree.spans[s]!;
-              const summary = spanSummary(tree, node);
-              spanInfo = {
-                name: span.name,
-                type: span.type,
-                durationMs: summary.durationMs,
-                tokens: summary.tokens,
-                events: summary.events,
-                status: summary.status,
-              };
-            }
-            let top = scrollTop + (item.start - contentOffset);
-            // A focused row kept mounted far away must not stretch the
-            // scroll range: park it above the top.
-            if (top < -space.viewportSize * 4 || top > space.scrollSize) top = -1e6;
-            const uuid = event.uuid;
-            const selected = uuid === selectedId;
-            const titleId = `${baseId}-t${r}`;
-            return (
-              <article
-                key={item.key}
-                ref={selected ? virtualizer.measureElement : undefined}
-                data-index={r}
-                data-event-id={uuid}
-                data-kind={event.event}
-                data-selected={selected ? '' : undefined}
-                data-match={matchCount > 0 && isMatch(node) ? '' : undefined}
-                data-current-match={node === currentMatch ? '' : undefined}
-                aria-posinset={r + 1}
-                aria-setsize={rows.length}
-                aria-labelledby={titleId}
-                aria-expanded={rows.hasChildren[r] === 1 ? rows.expanded[r] === 1 : undefined}
-                // Roving focus (APG feed): one article is tabbable.
-                tabIndex={r === tabbableRow ? 0 : -1}
-                className="skein-transcript__row"
-                style={{
-                  transform: `translateY(${top}px)`,
-                  height: selected ? undefined : estimateSize(r),
-                  paddingInlineStart: `calc(${Math.min(rows.depth[r]!, 24)} * var(--skein-transcript-indent))`,
-                }}
-              >
-                {rows.depth[r]! > 24 ? (
-                  <span className="skein-transcript__depth">depth {rows.depth[r]}</span>
-                ) : null}
-                {s >= 0 ? (
-                  <span data-toggle="" className="skein-transcript__toggle">
+          {/* The rows' containing block: it never changes size (the feed
+              does, as rows are measured and added), so a row is laid out
+              again only when it changes itself. */}
+          <div className="skein-transcript__rows" role="none">
+            {items.map((item) => {
+              const r = item.index;
+              const node = rows.node[r]!;
+              const event = tree.events[node]!;
+              const s = tree.spanIndex[node]!;
+              let spanInfo: SpanHeaderInfo | null = null;
+              if (s >= 0) {
+                const span = tree.spans[s]!;
+                const summary = spanSummary(tree, node);
+                spanInfo = {
+                  name: span.name,
+                  type: span.type,
+                  durationMs: summary.durationMs,
+                  tokens: summary.tokens,
+                  events: summary.events,
+                  status: summary.status,
+                };
+              }
+              const uuid = event.uuid;
+              const selected = uuid === selectedId;
+              const titleId = `${baseId}-t${r}`;
+              return (
+                <article
+                  key={uuid}
+                  ref={virtual.measureRow}
+                  data-index={r}
+                  data-event-id={uuid}
+                  data-kind={event.event}
+                  data-selected={selected ? '' : undefined}
+                  data-match={matchCount > 0 && isMatch(node) ? '' : undefined}
+                  data-current-match={node === currentMatch ? '' : undefined}
+                  aria-posinset={r + 1}
+                  aria-setsize={rows.length}
+                  aria-labelledby={titleId}
+                  aria-expanded={rows.hasChildren[r] === 1 ? rows.expanded[r] === 1 : undefined}
+                  // Roving focus (APG feed): one article is tabbable.
+                  tabIndex={r === tabbableRow ? 0 : -1}
+                  className="skein-transcript__row"
+                  style={{
+                    paddingInlineStart: `calc(${Math.min(rows.depth[r]!, 24)} * var(--skein-transcript-indent))`,
+                  }}
+                >
+                  {rows.depth[r]! > 24 ? (
+                    <span className="skein-transcript__depth">depth {rows.depth[r]}</span>
+                  ) : null}
+                  {s >= 0 ? (
+                    <span data-toggle="" className="skein-transcript__toggle">
+                      <RowBody
+                        event={event}
+                        titleId={titleId}
+                        span={spanInfo}
+                        hasChildren={rows.hasChildren[r] === 1}
+                        expanded={rows.expanded[r] === 1}
+                        trust={trust}
+                      />
+                    </span>
+                  ) : (
                     <RowBody
                       event={event}
                       titleId={titleId}
-                      span={spanInfo}
-                      hasChildren={rows.hasChildren[r] === 1}
-                      expanded={rows.expanded[r] === 1}
+                      span={null}
+                      hasChildren={false}
+                      expanded={false}
                       trust={trust}
+                      deferBodies={deferBodies}
                     />
-                  </span>
-                ) : (
-                  <RowBody
-                    event={event}
-                    titleId={titleId}
-                    span={null}
-                    hasChildren={false}
-                    expanded={false}
-                    trust={trust}
-                    deferBodies={deferBodies}
-                  />
-                )}
-              </article>
-            );
-          })}
+                  )}
+                </article>
+              );
+            })}
+          </div>
         </div>
       </div>
       {newEvents > 0 ? (

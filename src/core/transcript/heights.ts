@@ -1,0 +1,147 @@
+/**
+ * Row heights for a virtualized list of any length (issue 6, "measured row
+ * heights; no ceiling on events").
+ *
+ * A list of 1,000,000 rows whose heights are measured as they are drawn needs
+ * three things fast: the offset of a row, the row at an offset, and a height
+ * change. Keeping offsets in an array (as @tanstack/virtual-core's
+ * measurement cache does) makes every measurement rewrite the offsets of all
+ * rows after it: one object per row, O(n) per measured frame, which at 1M rows
+ * was most of the transcript's mount and scroll time. Here heights live in a
+ * Fenwick tree (binary indexed tree) over a `Float64Array`: building is O(n)
+ * with no per-row objects, and each of the three operations is O(log n).
+ */
+
+/**
+ * Heights of `count` rows with prefix sums, from {@link createRowHeights}.
+ *
+ * @example
+ * const heights = createRowHeights(rows.length, (r) => (isSpan(r) ? 36 : 72));
+ * const first = heights.rowAt(scrollTop);
+ * heights.set(first, measuredHeight);
+ */
+export interface RowHeights {
+  /** Number of rows. */
+  readonly count: number;
+  /** Sum of all heights, px. */
+  readonly total: number;
+  /** Height of row `r`, px. */
+  size(r: number): number;
+  /** Offset of row `r`'s top (the sum of the heights before it); `total` for `r >= count`. */
+  start(r: number): number;
+  /**
+   * The row covering `offset`: the last row whose start is at or before it,
+   * clamped to `[0, count - 1]` (`-1` when there are no rows). Zero-height
+   * rows are skipped in favour of the next row with a height.
+   */
+  rowAt(offset: number): number;
+  /**
+   * Sets row `r`'s height (negative or non-finite → 0). Returns the change in
+   * px (`0` when nothing changed).
+   */
+  set(r: number, size: number): number;
+}
+
+/**
+ * Creates the heights of `count` rows, row `r` starting at `sizeOf(r)`. O(n).
+ *
+ * @example
+ * const heights = createRowHeights(3, () => 40);
+ * heights.start(2); // 80
+ * heights.rowAt(85); // 2
+ */
+export function createRowHeights(count: number, sizeOf: (r: number) => number): RowHeights {
+  return new FenwickHeights(Math.max(0, Math.floor(count)), sizeOf);
+}
+
+function clean(size: number): number {
+  return Number.isFinite(size) && size > 0 ? size : 0;
+}
+
+class FenwickHeights implements RowHeights {
+  readonly count: number;
+  total = 0;
+  readonly #sizes: Float64Array;
+  /** 1-based Fenwick tree: `#tree[i]` sums the `i & -i` sizes ending at row `i - 1`. */
+  readonly #tree: Float64Array;
+  /** Highest power of two ≤ count, for the descent in `rowAt`. */
+  readonly #top: number;
+
+  constructor(count: number, sizeOf: (r: number) => number) {
+    this.count = count;
+    const sizes = (this.#sizes = new Float64Array(count));
+    const tree = (this.#tree = new Float64Array(count + 1));
+    let total = 0;
+    for (let r = 0; r < count; r++) {
+      const s = clean(sizeOf(r));
+      sizes[r] = s;
+      tree[r + 1] = s;
+      total += s;
+    }
+    // O(n) construction: push each node's sum into its parent once.
+    for (let i = 1; i <= count; i++) {
+      const parent = i + (i & -i);
+      if (parent <= count) tree[parent]! += tree[i]!;
+    }
+    this.total = total;
+    let top = 1;
+    while (top * 2 <= count) top *= 2;
+    this.#top = count === 0 ? 0 : top;
+  }
+
+  size(r: number): number {
+    return r >= 0 && r < this.count ? this.#sizes[r]! : 0;
+  }
+
+  start(r: number): number {
+    if (r <= 0) return 0;
+    if (r >= this.count) return this.total;
+    let sum = 0;
+    for (let i = r; i > 0; i -= i & -i) sum += this.#tree[i]!;
+    return sum;
+  }
+
+  rowAt(offset: number): number {
+    if (this.count === 0) return -1;
+    if (!(offset > 0)) return this.#firstSized(0);
+    if (offset >= this.total) return this.#lastSized();
+    // Descend: the largest prefix length whose sum is ≤ offset is the row.
+    const tree = this.#tree;
+    let pos = 0;
+    let rest = offset;
+    for (let step = this.#top; step > 0; step >>= 1) {
+      const next = pos + step;
+      if (next <= this.count && tree[next]! <= rest) {
+        pos = next;
+        rest -= tree[next]!;
+      }
+    }
+    return this.#firstSized(Math.min(pos, this.count - 1));
+  }
+
+  set(r: number, size: number): number {
+    if (!(r >= 0 && r < this.count)) return 0;
+    const s = clean(size);
+    const delta = s - this.#sizes[r]!;
+    if (delta === 0) return 0;
+    this.#sizes[r] = s;
+    this.total += delta;
+    for (let i = r + 1; i <= this.count; i += i & -i) this.#tree[i]! += delta;
+    return delta;
+  }
+
+  /** `r`, or the next row with a height (the last row if none has one). */
+  #firstSized(r: number): number {
+    const sizes = this.#sizes;
+    let k = r;
+    while (k < this.count - 1 && sizes[k] === 0) k++;
+    return k;
+  }
+
+  /** The last row with a height (the last row if none has one). */
+  #lastSized(): number {
+    const sizes = this.#sizes;
+    for (let k = this.count - 1; k >= 0; k--) if (sizes[k] !== 0) return k;
+    return this.count - 1;
+  }
+}

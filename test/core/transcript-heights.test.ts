@@ -1,0 +1,103 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createRowHeights } from '../../src/core/index.js';
+
+/** The obvious O(n) answers, to check the Fenwick tree against. */
+function naive(sizes: number[]) {
+  const clean = sizes.map((s) => (Number.isFinite(s) && s > 0 ? s : 0));
+  const start = (r: number) => clean.slice(0, Math.max(0, r)).reduce((a, b) => a + b, 0);
+  const total = start(clean.length);
+  const rowAt = (offset: number) => {
+    if (clean.length === 0) return -1;
+    let row = -1;
+    for (let r = 0; r < clean.length; r++) if (clean[r]! > 0 && start(r) <= offset) row = r;
+    if (row === -1) {
+      // Before every sized row (or none has a height): the first sized row, else the last.
+      const first = clean.findIndex((s) => s > 0);
+      return first === -1 ? clean.length - 1 : first;
+    }
+    return row;
+  };
+  return { clean, start, total, rowAt };
+}
+
+describe('createRowHeights', () => {
+  it('answers start, size, total and rowAt for fixed heights', () => {
+    const h = createRowHeights(5, (r) => (r === 2 ? 36 : 72));
+    expect(h.count).toBe(5);
+    expect(h.total).toBe(4 * 72 + 36);
+    expect([0, 1, 2, 3, 4, 5].map((r) => h.start(r))).toEqual([0, 72, 144, 180, 252, 324]);
+    expect(h.rowAt(0)).toBe(0);
+    expect(h.rowAt(71.9)).toBe(0);
+    expect(h.rowAt(72)).toBe(1);
+    expect(h.rowAt(179)).toBe(2);
+    expect(h.rowAt(1e9)).toBe(4);
+    expect(h.rowAt(-5)).toBe(0);
+    expect(h.size(2)).toBe(36);
+    expect(h.size(99)).toBe(0);
+  });
+
+  it('updates prefix sums when a row is measured, and reports the change', () => {
+    const h = createRowHeights(1000, () => 40);
+    expect(h.set(10, 140)).toBe(100);
+    expect(h.set(10, 140)).toBe(0);
+    expect(h.start(11)).toBe(11 * 40 + 100);
+    expect(h.start(999)).toBe(999 * 40 + 100);
+    expect(h.total).toBe(1000 * 40 + 100);
+    expect(h.rowAt(10 * 40 + 139)).toBe(10);
+    expect(h.rowAt(10 * 40 + 140)).toBe(11);
+    expect(h.set(-1, 5)).toBe(0);
+    expect(h.set(1000, 5)).toBe(0);
+    expect(h.set(3, Number.NaN)).toBe(-40);
+    expect(h.size(3)).toBe(0);
+  });
+
+  it('handles no rows and rows without height', () => {
+    const empty = createRowHeights(0, () => 40);
+    expect([empty.total, empty.rowAt(0), empty.start(0)]).toEqual([0, -1, 0]);
+    const flat = createRowHeights(3, () => 0);
+    expect(flat.rowAt(0)).toBe(2);
+    expect(flat.rowAt(10)).toBe(2);
+    const gaps = createRowHeights(4, (r) => [10, 0, 0, 10][r]!);
+    expect(gaps.rowAt(10)).toBe(3);
+    expect(gaps.rowAt(9)).toBe(0);
+  });
+
+  it('agrees with the naive sums after any sequence of updates (property)', () =>
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 200 }), { minLength: 0, maxLength: 80 }),
+        fc.array(fc.tuple(fc.nat(90), fc.integer({ min: -5, max: 300 })), { maxLength: 40 }),
+        fc.array(fc.integer({ min: -50, max: 20_000 }), { minLength: 1, maxLength: 20 }),
+        (initial, updates, offsets) => {
+          const sizes = initial.slice();
+          const h = createRowHeights(sizes.length, (r) => sizes[r]!);
+          for (const [r, s] of updates) {
+            const before = r < sizes.length ? Math.max(0, sizes[r]!) : 0;
+            const delta = h.set(r, s);
+            if (r < sizes.length) {
+              sizes[r] = s;
+              expect(delta).toBe(Math.max(0, s) - before);
+            } else expect(delta).toBe(0);
+          }
+          const n = naive(sizes);
+          expect(h.total).toBe(n.total);
+          for (let r = 0; r <= sizes.length; r++) expect(h.start(r)).toBe(n.start(r));
+          for (const o of offsets) expect(h.rowAt(o)).toBe(n.rowAt(o));
+        },
+      ),
+    ));
+
+  it('builds a million rows without per-row objects and stays exact at the end', () => {
+    const n = 1_000_000;
+    const h = createRowHeights(n, (r) => (r % 5 === 0 ? 36 : 72));
+    const total = (n / 5) * 36 + ((n * 4) / 5) * 72;
+    expect(h.total).toBe(total);
+    expect(h.rowAt(total - 1)).toBe(n - 1);
+    expect(h.start(n - 1)).toBe(total - 72);
+    h.set(0, 1036);
+    expect(h.rowAt(total + 999)).toBe(n - 1);
+    expect(h.rowAt(total - 1)).toBeLessThan(n - 1);
+    expect(h.start(n - 1)).toBe(total + 1000 - 72);
+  });
+});
