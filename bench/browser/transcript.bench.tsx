@@ -141,5 +141,69 @@ export default defineBrowserBench({
     );
     root2.unmount();
     el2.remove();
+
+    // append to a large live run: the stream already holds `big` events (a
+    // live run that has been going for a while). Every snapshot of its tree
+    // is O(n), so the feed holds snapshots back in proportion to their cost:
+    // this shows what following such a run costs (no target; issue 6 notes).
+    const big = ctx.size(200_000, 20_000);
+    const bigRun = generateRun({ seed: 3, events: big + 3_000, pendingRate: 0 });
+    const bigStream = EventStream.from(bigRun.slice(0, big));
+    const el3 = ctx.container(1000, 800);
+    const root3 = createRoot(el3);
+    flushSync(() =>
+      root3.render(
+        <SkeinTheme theme="light">
+          <div style={{ height: 800 }}>
+            <Transcript stream={bigStream} />
+          </div>
+        </SkeinTheme>,
+      ),
+    );
+    const feed3 = el3.querySelector<HTMLElement>('[role="feed"]')!;
+    while (feed3.getAttribute('aria-busy') !== 'false') await new Promise((r) => setTimeout(r, 50));
+    await ctx.nextPaint();
+    let at = big;
+    const t2 = performance.now();
+    const bigStats = await ctx.frames(async () => {
+      while (at < bigRun.length) {
+        for (let k = 0; k < 100 && at < bigRun.length; k++) bigStream.append(bigRun[at++]!);
+        await new Promise((r) => requestAnimationFrame(r));
+      }
+    });
+    // Until the last appended event that has a row (shown by default) is drawn.
+    const hidden = new Set(['span_end', 'sample_init', 'sandbox', 'state', 'store']);
+    let lastAt = bigRun.length - 1;
+    while (hidden.has(bigRun[lastAt]!.event)) lastAt--;
+    const lastId = bigRun[lastAt]!.uuid;
+    const until = performance.now() + 30_000;
+    while (el3.querySelector(`[data-event-id="${lastId}"]`) === null) {
+      if (performance.now() > until) throw new Error(`append-at: ${lastId} never drawn`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const bigLabel = ctx.label(big);
+    ctx.record({
+      name: `browser.transcript.append-at.${bigLabel}`,
+      value: ((at - big) / (performance.now() - t2)) * 1000,
+      unit: 'events/s',
+      n: big,
+    });
+    ctx.record(
+      {
+        name: `browser.transcript.append-at.${bigLabel}.frame-p95`,
+        value: bigStats.p95,
+        unit: 'ms',
+        n: big,
+      },
+      frame,
+    );
+    ctx.record({
+      name: `browser.transcript.append-at.${bigLabel}.longest-task`,
+      value: bigStats.longestTask,
+      unit: 'ms',
+      n: big,
+    });
+    root3.unmount();
+    el3.remove();
   },
 });

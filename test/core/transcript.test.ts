@@ -67,6 +67,27 @@ describe('transcript rows', () => {
     expect([...DEFAULT_HIDDEN_KINDS].sort()).toEqual(['sample_init', 'sandbox', 'state', 'store']);
   });
 
+  it('hides kinds no one knows by name, and kinds given by the caller', () => {
+    const odd = deepFreeze([
+      info('a'),
+      kind('u1', 'acp_plan'),
+      kind('u2', 'acp_plan'),
+      kind('u3', 'other_thing'),
+      kind('m1', 'model'),
+    ]);
+    const t = buildEventTree(odd);
+    const rows = buildTranscriptRows(t, { hiddenKinds: new Set(['acp_plan', 'model']) });
+    expect(Array.from(rows.node, (i) => t.events[i]!.uuid)).toEqual(['a', 'u3']);
+    expect([...rows.hiddenByKind]).toEqual([
+      ['model', 1],
+      ['acp_plan', 2],
+    ]);
+    // The same tree after structuredClone (no builder data with it).
+    const cloned = structuredClone(t);
+    const again = buildTranscriptRows(cloned, { hiddenKinds: new Set(['acp_plan', 'model']) });
+    expect(Array.from(again.node)).toEqual(Array.from(rows.node));
+  });
+
   it('shows everything with an empty filter, as visibleRows does', () => {
     const rows = buildTranscriptRows(tree, { hiddenKinds: new Set() });
     expect(Array.from(rows.node)).toEqual(Array.from(visibleRows(tree, new Set()).node));
@@ -474,5 +495,72 @@ describe('the focused row', () => {
     expect(transcriptRowOfEvent(counted, rows, 'e700', 5000)).toBe(700);
     expect(transcriptRowOfEvent(counted, rows, 'nope', 1)).toBe(-1);
     expect(transcriptRowOfEvent(counted, rows, 'e2')).toBe(2);
+  });
+});
+
+describe('transcript feed: live snapshots of a large run', () => {
+  it('holds the next snapshot back for LIVE_RATIO × the cost of the last one', () => {
+    const stream = new EventStream();
+    stream.append(info('a'));
+    let clock = 1000;
+    const delayed: { task: () => void; ms: number }[] = [];
+    const feed = createTranscriptFeed(stream, {
+      schedule: () => {},
+      now: () => clock,
+      delay: (task, ms) => delayed.push({ task, ms }),
+    });
+    // Each publish "costs" 50 ms: the listener advances the clock.
+    let published = 0;
+    feed.subscribe(() => {
+      published++;
+      clock += 50;
+    });
+    stream.append(info('b'));
+    return Promise.resolve().then(() => {
+      // The first live change is published at once (no cost known yet)…
+      expect(feed.getSnapshot().tree.length).toBe(2);
+      const first = published;
+      stream.append(info('c'));
+      stream.append(info('d'));
+      return Promise.resolve().then(() => {
+        // …the next waits: 5 × 50 ms after the last one ended.
+        expect(published).toBe(first);
+        expect(feed.getSnapshot().tree.length).toBe(2);
+        expect(delayed).toHaveLength(1);
+        expect(delayed[0]!.ms).toBe(250);
+        stream.append(info('e'));
+        return Promise.resolve().then(() => {
+          expect(delayed).toHaveLength(1);
+          clock += 250;
+          delayed[0]!.task();
+          expect(published).toBe(first + 1);
+          expect(feed.getSnapshot().tree.events.map((e) => e.uuid)).toEqual([
+            'a',
+            'b',
+            'c',
+            'd',
+            'e',
+          ]);
+        });
+      });
+    });
+  });
+
+  it('publishes every change at once while snapshots are cheap', async () => {
+    const stream = new EventStream();
+    const delayed: unknown[] = [];
+    const feed = createTranscriptFeed(stream, {
+      schedule: () => {},
+      now: () => 0,
+      delay: (task) => delayed.push(task),
+    });
+    let published = 0;
+    feed.subscribe(() => published++);
+    for (let k = 0; k < 5; k++) {
+      stream.append(info(`e${k}`));
+      await Promise.resolve();
+    }
+    expect(published).toBe(5);
+    expect(delayed).toHaveLength(0);
   });
 });

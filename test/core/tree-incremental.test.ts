@@ -206,6 +206,39 @@ describe('createEventTreeBuilder: store contract', () => {
     expect(builder.getSnapshot().length).toBe(1000);
   });
 
+  it('reuses the span objects of the last snapshot that did not change', () => {
+    const builder = createEventTreeBuilder({
+      events: [begin('b1', 'A', null), info('e1', 'A'), end('x1', 'A'), begin('b2', 'B', null)],
+    });
+    const first = builder.getSnapshot();
+    builder.append(info('e2', 'B'));
+    const second = builder.getSnapshot();
+    // A is untouched: the same object. B gained a child: a new one.
+    expect(second.spans[0]).toBe(first.spans[0]);
+    expect(second.spans[1]).not.toBe(first.spans[1]);
+    expect(second.spans[1]!.childCount).toBe(1);
+    expect(first.spans[1]!.childCount).toBe(0);
+    // A span whose end arrives is a new object too.
+    builder.append(end('x2', 'B'));
+    const third = builder.getSnapshot();
+    expect(third.spans[1]).not.toBe(second.spans[1]);
+    expect(third.spans[1]!.end?.uuid).toBe('x2');
+    expect(dumpTree(third)).toEqual(
+      dumpTree(
+        buildEventTree(
+          latestVersions([
+            begin('b1', 'A', null),
+            info('e1', 'A'),
+            end('x1', 'A'),
+            begin('b2', 'B', null),
+            info('e2', 'B'),
+            end('x2', 'B'),
+          ]),
+        ),
+      ),
+    );
+  });
+
   it('never mutates appended events (deep-frozen)', () => {
     const events = deepFreeze(generateRun({ seed: 6, events: 500, pendingRate: 0.3 }));
     const builder = createEventTreeBuilder();

@@ -43,6 +43,8 @@ export interface TranscriptFeedOptions {
   now?: () => number;
   /** Budget of one background slice in ms (default 8). */
   sliceMs?: number;
+  /** Runs a task after `ms` (default `setTimeout`): live snapshots held back (below). */
+  delay?: (task: () => void, ms: number) => void;
   /**
    * Events taken synchronously at first: on the first read for an array or
    * a stream, so the first render has rows; on the first subscribe for an
@@ -89,6 +91,11 @@ export interface TranscriptFeed {
   dispose(): void;
 }
 
+/** Live snapshots cheaper than this (ms) are published at every change. */
+const LIVE_MIN_COST_MS = 4;
+/** A live snapshot that cost `c` ms is followed by the next after `LIVE_RATIO × c` ms. */
+const LIVE_RATIO = 5;
+
 /**
  * Creates a feed over `source`. An `EventStream` is followed live (every
  * version is appended, so pending events update in place); an array or a
@@ -107,6 +114,7 @@ export function createTranscriptFeed(
   let firstKick = true;
   const now = options.now ?? Date.now;
   const sliceMs = options.sliceMs ?? 8;
+  const delay = options.delay ?? ((task: () => void, ms: number) => void setTimeout(task, ms));
   const firstSlice = options.firstSlice ?? 500;
   const builder = createEventTreeBuilder();
 
@@ -205,13 +213,46 @@ export function createTranscriptFeed(
     pure = true;
     let cursor = 0;
     next = take(() => (cursor < source.length ? source.at(cursor++) : undefined));
+    // Live snapshots of a large run: each costs a flatten, O(n). After one
+    // that took `cost` ms (at least LIVE_MIN_COST_MS; below that, every
+    // change is published at once), the next waits until LIVE_RATIO × cost
+    // has passed, so following a 1M-event run spends at most a fifth of the
+    // time on snapshots instead of all of it. Events are still taken at once.
+    let liveCost = 0;
+    let liveEnd = 0;
+    let liveHeld = false;
+    const publishLive = () => {
+      const start = now();
+      publish(false);
+      liveEnd = now();
+      liveCost = liveEnd - start;
+    };
     const onStream = () => {
       if (!active() || scheduled) return;
       // Live: take what arrived now; a big burst continues in slices.
-      if (pump(sliceMs, Number.POSITIVE_INFINITY) === 0 && !hasMore()) return;
+      const took = pump(sliceMs, Number.POSITIVE_INFINITY);
       const more = hasMore();
-      publish(more);
-      if (more) kick();
+      if (more) {
+        publish(more);
+        kick();
+        return;
+      }
+      if (took === 0 || liveHeld) return;
+      const wait = liveCost < LIVE_MIN_COST_MS ? 0 : liveEnd + LIVE_RATIO * liveCost - now();
+      if (wait <= 0) {
+        publishLive();
+        return;
+      }
+      liveHeld = true;
+      delay(() => {
+        liveHeld = false;
+        if (!active()) return;
+        pump(sliceMs, Number.POSITIVE_INFINITY);
+        if (hasMore()) {
+          publish(true);
+          kick();
+        } else publishLive();
+      }, wait);
     };
     attach = () => {
       detach = source.subscribe(onStream);

@@ -6,11 +6,12 @@
  * Spans are structure, so the kind filter applies to the events inside them:
  * a span header stays even when every event under it is hidden.
  */
-import type { Event } from '../events/types.js';
+import { KNOWN_EVENT_KINDS, type Event } from '../events/types.js';
 import { eventTime } from '../events/event-time.js';
 import { eventEndTime, eventTotalTokens } from '../timeline/metrics.js';
 import type { EventTree } from '../tree/event-tree.js';
 import { rowOfNode, visibleRows } from '../tree/visible-rows.js';
+import { OTHER_KIND, kindCode, treeKinds } from '../tree/links.js';
 
 /**
  * Kinds hidden by default, as inspect's transcript hides them (its "debug"
@@ -55,7 +56,10 @@ export interface TranscriptRows {
   readonly expanded: Uint8Array;
   /** Events the kind filter hides from the whole tree (collapsed or not). */
   readonly hiddenCount: number;
-  /** Hidden events per kind, for "12 sandbox, 3 store hidden". */
+  /**
+   * Hidden events per kind, for "12 sandbox, 3 store hidden": known kinds in
+   * `KNOWN_EVENT_KINDS` order, then other kinds as first seen.
+   */
   readonly hiddenByKind: ReadonlyMap<string, number>;
 }
 
@@ -77,16 +81,43 @@ export function buildTranscriptRows(
   const events = tree.events;
   const spanIndex = tree.spanIndex;
 
+  // Filter by kind code (one byte per node, from the tree builder), not by
+  // reading every event's `event` field: a live tree is rebuilt for every
+  // batch, and touching a million events each time was most of the cost.
+  const kinds = treeKinds(tree);
+  const hiddenCode = new Uint8Array(256);
+  let hideOther = false;
+  for (const kind of hidden) {
+    const code = kindCode(kind);
+    if (code === OTHER_KIND) hideOther = true;
+    else hiddenCode[code] = 1;
+  }
+  const isHidden = (i: number): boolean => {
+    const code = kinds[i]!;
+    if (code !== OTHER_KIND) return hiddenCode[code] === 1;
+    return hideOther && hidden.has(events[i]!.event);
+  };
+
   const hiddenByKind = new Map<string, number>();
   let hiddenCount = 0;
   if (hidden.size > 0) {
+    const perCode = new Float64Array(256);
+    const others = new Map<string, number>();
     for (let i = 0; i < tree.length; i++) {
-      if (spanIndex[i]! >= 0) continue;
-      const kind = events[i]!.event;
-      if (!hidden.has(kind)) continue;
+      if (spanIndex[i]! >= 0 || !isHidden(i)) continue;
       hiddenCount++;
-      hiddenByKind.set(kind, (hiddenByKind.get(kind) ?? 0) + 1);
+      const code = kinds[i]!;
+      if (code !== OTHER_KIND) perCode[code]!++;
+      else {
+        const kind = events[i]!.event;
+        others.set(kind, (others.get(kind) ?? 0) + 1);
+      }
     }
+    // Known kinds in their catalogue order, then the others as first seen.
+    for (let code = 0; code < OTHER_KIND; code++) {
+      if (perCode[code]! > 0) hiddenByKind.set(KNOWN_EVENT_KINDS[code]!, perCode[code]!);
+    }
+    for (const [kind, count] of others) hiddenByKind.set(kind, count);
   }
 
   const n = visible.length;
@@ -97,7 +128,7 @@ export function buildTranscriptRows(
     keep = 0;
     for (let r = 0; r < n; r++) {
       const i = visible.node[r]!;
-      if (spanIndex[i]! < 0 && hidden.has(events[i]!.event)) continue;
+      if (spanIndex[i]! < 0 && isHidden(i)) continue;
       keepRow[r] = 1;
       keep++;
     }
@@ -194,15 +225,28 @@ function treeSums(tree: EventTree): TreeSums {
   const n = tree.length;
   const tokens = new Float64Array(n + 1);
   const errors = new Int32Array(n + 1);
+  // Only model, tool and error events count: the others are not read at all.
+  const kinds = treeKinds(tree);
   for (let i = 0; i < n; i++) {
-    const event = tree.events[i]!;
-    tokens[i + 1] = tokens[i]! + eventTotalTokens(event);
-    errors[i + 1] = errors[i]! + (isFailure(event) ? 1 : 0);
+    const code = kinds[i]!;
+    let t = 0;
+    let e = 0;
+    if (code === MODEL || code === TOOL || code === ERROR) {
+      const event = tree.events[i]!;
+      t = eventTotalTokens(event);
+      e = isFailure(event) ? 1 : 0;
+    }
+    tokens[i + 1] = tokens[i]! + t;
+    errors[i + 1] = errors[i]! + e;
   }
   sums = { tokens, errors };
   sumsCache.set(tree, sums);
   return sums;
 }
+
+const MODEL = kindCode('model');
+const TOOL = kindCode('tool');
+const ERROR = kindCode('error');
 
 function isFailure(event: Event): boolean {
   if (event.event === 'error') return true;

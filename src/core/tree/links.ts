@@ -20,7 +20,13 @@
  * - the root list as an array, so only root items that moved need marking.
  */
 import { errorMessage, type Diagnostic, type ErrorCode } from '../errors.js';
-import type { Event, SpanBeginEvent, SpanEndEvent, StepEvent } from '../events/types.js';
+import {
+  KNOWN_EVENT_KINDS,
+  type Event,
+  type SpanBeginEvent,
+  type SpanEndEvent,
+  type StepEvent,
+} from '../events/types.js';
 import type { EventTree, EventTreeSpan } from './event-tree.js';
 
 /**
@@ -37,6 +43,38 @@ export interface PendingDiagnostic {
 const NOT_NODE = 0;
 /** `kind[slot]` of a leaf. A container (span or step node) `c` has `kind = c + 2`. */
 const LEAF = 1;
+
+/**
+ * A small code per event kind (its index in `KNOWN_EVENT_KINDS`;
+ * {@link OTHER_KIND} for any other), kept per tree node so that views can
+ * filter and sum by kind without touching a million event objects (each a
+ * cache miss) every time a live tree is rebuilt.
+ */
+const KIND_CODE: ReadonlyMap<string, number> = new Map(KNOWN_EVENT_KINDS.map((k, i) => [k, i]));
+/** The kind code of a kind that is not a known one. */
+export const OTHER_KIND = 255;
+
+/** The kind code of `kind` ({@link OTHER_KIND} when unknown). */
+export function kindCode(kind: string): number {
+  return KIND_CODE.get(kind) ?? OTHER_KIND;
+}
+
+/** Kind codes per node of trees built here (`kinds[i]` for node `i`). */
+const treeKindCodes = new WeakMap<EventTree, Uint8Array>();
+
+/**
+ * The kind code of every node of `tree` (from its builder; computed once for
+ * a tree made elsewhere, e.g. by `structuredClone`). Internal.
+ */
+export function treeKinds(tree: EventTree): Uint8Array {
+  let kinds = treeKindCodes.get(tree);
+  if (kinds === undefined) {
+    kinds = new Uint8Array(tree.length);
+    for (let i = 0; i < tree.length; i++) kinds[i] = kindCode(tree.events[i]!.event);
+    treeKindCodes.set(tree, kinds);
+  }
+  return kinds;
+}
 
 /** `containerOrigin[c]`. */
 const SPAN = 0;
@@ -98,6 +136,8 @@ function grow(a: Int32Array, capacity: number): Int32Array {
 export class Placement {
   /** Per slot: {@link NOT_NODE}, {@link LEAF}, or container + 2. */
   kind: Int32Array;
+  /** Per slot: the event's kind code ({@link kindCode}). */
+  kindCodes: Uint8Array;
   /** Per slot: the next sibling's slot + 1 (0 = last). Unused for root items. */
   next: Int32Array;
 
@@ -163,6 +203,9 @@ export class Placement {
   /** Whether any step began: the step rules are skipped until one does. */
   hasSteps = false;
 
+  /** Per container: the span object of the last flatten. */
+  readonly #spanObjects: (EventTreeSpan | undefined)[] = [];
+
   /** Diagnostics that no later event can take back. */
   readonly diagnostics: PendingDiagnostic[] = [];
   nodeCount = 0;
@@ -173,6 +216,7 @@ export class Placement {
     const n = Math.max(16, slots);
     const c = Math.max(16, containers);
     this.kind = new Int32Array(n);
+    this.kindCodes = new Uint8Array(n);
     this.next = new Int32Array(n);
     this.containerSlot = new Int32Array(c);
     this.containerOrigin = new Uint8Array(c);
@@ -249,6 +293,7 @@ export class Placement {
   place(slot: number, event: Event): void {
     if (slot >= this.kind.length) this.#growSlots(slot);
     const kind = event.event;
+    this.kindCodes[slot] = KIND_CODE.get(kind) ?? OTHER_KIND;
     if (kind === 'span_begin') {
       this.#placeBegin(slot, event as SpanBeginEvent);
     } else if (kind === 'span_end') {
@@ -288,6 +333,9 @@ export class Placement {
     while (c <= slot) c *= 2;
     this.kind = grow(this.kind, c);
     this.next = grow(this.next, c);
+    const codes = new Uint8Array(c);
+    codes.set(this.kindCodes);
+    this.kindCodes = codes;
   }
 
   #newContainer(slot: number, origin: number): number {
@@ -518,7 +566,28 @@ export class Placement {
    */
   flatten(events: ArrayLike<Event>, diagnostics: readonly Diagnostic[]): EventTree {
     const { kind, next, containerSlot, containerOrigin, firstChild, endSlot, roots, moved } = this;
+    const codes = this.kindCodes;
     const nodeCount = this.nodeCount;
+    const nodeKinds = new Uint8Array(nodeCount);
+    // Span objects of the last flatten, reused when nothing about them
+    // changed (a live tree is flattened again for every batch).
+    const reuse = this.#spanObjects;
+    const span = (origin: number, i: number, slotOf: number, end: number, count: number) => {
+      const k = kind[slotOf]! - 2;
+      const prev = reuse[k];
+      if (
+        prev !== undefined &&
+        prev.index === i &&
+        prev.childCount === count &&
+        prev.begin === events[slotOf] &&
+        prev.end === (end === 0 ? null : events[end - 1])
+      ) {
+        return prev;
+      }
+      const made = makeSpan(origin, i, events, slotOf, end, count);
+      reuse[k] = made;
+      return made;
+    };
     const rootLength = this.rootLength;
     const nodeEvents = new Array<Event>(nodeCount);
     const depth = new Int32Array(nodeCount);
@@ -550,6 +619,7 @@ export class Placement {
       while (slot !== -1) {
         const i = index++;
         nodeEvents[i] = events[slot]!;
+        nodeKinds[i] = codes[slot]!;
         depth[i] = level;
         parentIndex[i] = parent;
         children++;
@@ -567,7 +637,7 @@ export class Placement {
             slot = first - 1;
             continue;
           }
-          spans[spanIndex[i]!] = makeSpan(containerOrigin[k]!, i, events, slot, endSlot[k]!, 0);
+          spans[spanIndex[i]!] = span(containerOrigin[k]!, i, slot, endSlot[k]!, 0);
         } else {
           spanIndex[i] = -1;
         }
@@ -579,7 +649,7 @@ export class Placement {
       const j = stackNode.pop()!;
       subtreeEnd[j] = index;
       const s = containerSlot[k]!;
-      spans[spanIndex[j]!] = makeSpan(containerOrigin[k]!, j, events, s, endSlot[k]!, children);
+      spans[spanIndex[j]!] = span(containerOrigin[k]!, j, s, endSlot[k]!, children);
       children = stackChildren.pop()!;
       parent = parentIndex[j]!;
       level--;
@@ -591,7 +661,7 @@ export class Placement {
       // linked exactly once, no cycles); fail loudly rather than return junk.
       throw new Error(`event tree: flattened ${index} nodes, expected ${nodeCount}`);
     }
-    return Object.freeze({
+    const tree: EventTree = Object.freeze({
       length: nodeCount,
       events: nodeEvents,
       depth,
@@ -602,6 +672,8 @@ export class Placement {
       rootCount,
       diagnostics,
     });
+    treeKindCodes.set(tree, nodeKinds);
+    return tree;
   }
 }
 
