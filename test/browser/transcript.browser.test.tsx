@@ -165,6 +165,38 @@ describe('<Transcript> live in Chromium', () => {
     await expect.poll(() => feed.querySelector('[data-event-id="e420"]') !== null).toBe(true);
     await expect.poll(atBottom).toBe(true);
   }, 60_000);
+
+  it('stays at the very bottom when the last rows grow after they settle', async () => {
+    const stream = new EventStream();
+    const tall = (i: number) =>
+      ({
+        event: 'info',
+        uuid: `t${i}`,
+        timestamp: new Date(T0 + i).toISOString(),
+        source: 'test',
+        data: Array.from({ length: 12 }, (_, k) => `line ${k} of ${i}`).join('\n'),
+      }) as Event;
+    for (let i = 0; i < 20; i++) stream.append(tall(i));
+    const view = render(
+      <SkeinTheme theme="light">
+        <div style={{ height: 400, width: 600 }}>
+          <Transcript stream={stream} />
+        </div>
+      </SkeinTheme>,
+    );
+    const feed = view.getByRole('feed');
+    const scroller = feed.parentElement as HTMLElement;
+    for (let i = 20; i < 60; i++) stream.append(tall(i));
+    // Heads first (the view moved), then bodies once it is still: the last
+    // rows grow after the last commit, and the view must follow them.
+    await expect
+      .poll(() => feed.querySelector('[data-event-id="t59"] .skein-transcript__body') !== null)
+      .toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight).toBeLessThan(2);
+    const last = feed.querySelector('[data-event-id="t59"]')!.getBoundingClientRect();
+    expect(last.bottom).toBeLessThanOrEqual(scroller.getBoundingClientRect().bottom + 1);
+  }, 60_000);
 });
 
 describe('<Transcript> find highlights in Chromium', () => {

@@ -315,6 +315,27 @@ export function useRowVirtualizer(options: RowVirtualizerOptions): RowVirtualize
     [scrollRef],
   );
 
+  /**
+   * Pinned: puts the scroller at the bottom of a feed `scrollSize` tall seen
+   * through `height` px. Only the DOM moves (the rows drawn are the last
+   * ones), and the scroll event that follows renders nothing.
+   */
+  const pin = useCallback(
+    (scrollSize: number, height: number) => {
+      const el = scrollRef.current;
+      if (el === null) return;
+      const max = scrollSize - height;
+      if (max > 0 && el.scrollTop < max - 1) {
+        el.scrollTop = max;
+        anchoredRef.current = el.scrollTop;
+        // The view moves as it follows: rows that come next are drawn the
+        // way rows brought in by a scroll are (`onScroll`).
+        onScrollRef.current?.();
+      }
+    },
+    [scrollRef],
+  );
+
   /** Whether the last `measure` moved the scroller (a render follows anyway). */
   const anchoredNow = useRef(false);
 
@@ -324,25 +345,40 @@ export function useRowVirtualizer(options: RowVirtualizerOptions): RowVirtualize
    * render computes the same values; otherwise asks for a render. Returns
    * the feed's scroll size now.
    */
-  const relayout = useCallback((): number => {
-    const { heights: h } = state.current;
-    const d = drawn.current;
-    const el = scrollRef.current;
-    const nextSpace = scrollSpace(h.total, d.viewport);
-    const max = Math.max(0, nextSpace.scrollSize - nextSpace.viewportSize);
-    const top = d.pinned ? max : Math.min(d.scrollState, max);
-    const offset = contentOffsetOf(nextSpace, top);
-    // The rows in view (not the overscan) must all be drawn already.
-    const [first, last] = rangeOf(h, offset, d.viewport, 0);
-    const feed = el?.firstElementChild;
-    if (anchoredNow.current || first < d.first || last > d.last || !(feed instanceof HTMLElement)) {
-      bump();
-      return shownRef.current.scrollSize;
-    }
-    place(h, nextSpace, top, offset);
-    shownRef.current = { contentOffset: offset, scrollTop: top, scrollSize: nextSpace.scrollSize };
-    return nextSpace.scrollSize;
-  }, [scrollRef, bump, place]);
+  const relayout = useCallback(
+    (outsideCommit: boolean): number => {
+      const { heights: h } = state.current;
+      const d = drawn.current;
+      const el = scrollRef.current;
+      const nextSpace = scrollSpace(h.total, d.viewport);
+      const max = Math.max(0, nextSpace.scrollSize - nextSpace.viewportSize);
+      const top = d.pinned ? max : Math.min(d.scrollState, max);
+      const offset = contentOffsetOf(nextSpace, top);
+      // The rows in view (not the overscan) must all be drawn already.
+      const [first, last] = rangeOf(h, offset, d.viewport, 0);
+      const feed = el?.firstElementChild;
+      if (
+        anchoredNow.current ||
+        first < d.first ||
+        last > d.last ||
+        !(feed instanceof HTMLElement)
+      ) {
+        bump();
+        return shownRef.current.scrollSize;
+      }
+      place(h, nextSpace, top, offset);
+      shownRef.current = {
+        contentOffset: offset,
+        scrollTop: top,
+        scrollSize: nextSpace.scrollSize,
+      };
+      // Rows measured taller outside a commit (the ResizeObserver): keep
+      // following the end (in a commit, its layout effect pins).
+      if (d.pinned && outsideCommit) pin(nextSpace.scrollSize, d.viewport);
+      return nextSpace.scrollSize;
+    },
+    [scrollRef, bump, place, pin],
+  );
 
   const observerRef = useRef<ResizeObserver | null>(null);
   const getObserver = () => {
@@ -355,7 +391,7 @@ export function useRowVirtualizer(options: RowVirtualizerOptions): RowVirtualize
             false,
           )
         )
-          relayout();
+          relayout(true);
       });
     }
     return observerRef.current;
@@ -407,21 +443,13 @@ export function useRowVirtualizer(options: RowVirtualizerOptions): RowVirtualize
       const added = fresh.current;
       fresh.current = [];
       if (measure(added, true)) {
-        scrollSize = relayout();
+        scrollSize = relayout(false);
         placed = true;
       }
     }
     // (When relayout asked for a render, that render places them again.)
     if (!placed) place(heights, space, scrollTop, contentOffset);
-    if (!pinned || el === null) return;
-    const max = scrollSize - height;
-    if (max > 0 && el.scrollTop < max - 1) {
-      el.scrollTop = max;
-      anchoredRef.current = el.scrollTop;
-      // The view moves as it follows: rows that come next are drawn the way
-      // rows brought in by a scroll are (`onScroll`).
-      onScrollRef.current?.();
-    }
+    if (pinned) pin(scrollSize, height);
   });
 
   return { items, heights, space, contentOffset, scrollTop, sync, measureRow };
