@@ -227,18 +227,22 @@ export function createTranscriptFeed(
       liveEnd = now();
       liveCost = liveEnd - start;
     };
-    const onStream = () => {
+    const onStream = (attaching = false) => {
       if (!active() || scheduled) return;
       // Live: take what arrived now; a big burst continues in slices.
-      const took = pump(sliceMs, Number.POSITIVE_INFINITY);
+      pump(sliceMs, Number.POSITIVE_INFINITY);
       const more = hasMore();
       if (more) {
         publish(more);
         kick();
         return;
       }
-      if (took === 0 || liveHeld) return;
-      const wait = liveCost < LIVE_MIN_COST_MS ? 0 : liveEnd + LIVE_RATIO * liveCost - now();
+      // Nothing new since the last snapshot (events taken while a snapshot
+      // was held count, even if its listener left before it ran).
+      if (taken === publishedAt || (liveHeld && !attaching)) return;
+      // A listener (re)attaching sees everything taken at once.
+      const wait =
+        attaching || liveCost < LIVE_MIN_COST_MS ? 0 : liveEnd + LIVE_RATIO * liveCost - now();
       if (wait <= 0) {
         publishLive();
         return;
@@ -255,8 +259,8 @@ export function createTranscriptFeed(
       }, wait);
     };
     attach = () => {
-      detach = source.subscribe(onStream);
-      onStream();
+      detach = source.subscribe(() => onStream());
+      onStream(true);
     };
   } else if (isAsyncIterable(source)) {
     const buffer: Event[] = [];

@@ -236,6 +236,13 @@ class UuidIndex {
   }
 }
 
+/** Where `flush` puts what its touching loop read, so the loop is not optimized away. */
+let touchSink = 0;
+/** Internal (keeps `touchSink` observable); not exported from the package. */
+export function touchedLength(): number {
+  return touchSink;
+}
+
 /** Events processed per chunk: their objects and uuids stay in cache between the passes. */
 const QUEUE = 512;
 
@@ -275,9 +282,6 @@ class BuilderState {
     if (this.#queued === QUEUE) this.#changed = this.flush() || this.#changed;
   }
 
-  /** Keeps the touching loop in `flush` from being optimized away. */
-  #touched = 0;
-
   /** Whether a chunk flushed by `append` changed something not reported yet. */
   #changed = false;
 
@@ -295,7 +299,7 @@ class BuilderState {
     // hashing them then reads from cache.
     let touched = 0;
     for (let k = 0; k < count; k++) touched += queue[k]!.uuid.length;
-    this.#touched = touched;
+    touchSink = touched;
     for (let k = 0; k < count; k++) hashes[k] = hashKey(queue[k]!.uuid);
     for (let k = 0; k < count; k++) {
       const event = queue[k]!;

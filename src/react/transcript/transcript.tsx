@@ -284,7 +284,11 @@ export const Transcript = forwardRef(function Transcript(
         setSettled((n) => n + 1);
       }, 0);
     }
-    return () => clearTimeout(settleTimer.current);
+    return () => {
+      clearTimeout(settleTimer.current);
+      // A remount (StrictMode) must start the timer again.
+      settleTimer.current = undefined;
+    };
   }, []);
   const markMoving = useCallback(() => {
     movingRef.current = true;
@@ -325,21 +329,30 @@ export const Transcript = forwardRef(function Transcript(
       else if (start + size > offset + view) target = start + size - view;
       if (target !== offset) {
         el.scrollTop = scrollTopOf(s, target);
+        // Going to a row leaves the end: stop following unless it is there.
+        const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
         // Draw the rows for it now rather than on the browser's next scroll
         // event, so the row is drawn in this frame (and in jsdom at all).
         // Always called from a layout effect: no flushSync.
-        virtual.sync(undefined, false);
+        virtual.sync(() => setAtBottom(distance <= BOTTOM_SLACK), false);
       }
     },
     [heights, virtual],
   );
 
   // --- following the end -------------------------------------------------------
-  // Events seen: the tree's length the last time the view followed it (a
-  // ref, not state: following a live run must not render twice per batch).
+  // Events seen: the tree's length the last time the view followed it, or
+  // reached the end, or while a backlog was still loading (a ref, not
+  // state: following a live run must not render twice per batch).
   const seenLength = useRef(tree.length);
-  if (following) seenLength.current = tree.length;
+  // (The snapshot that ends the loading still counts as loading.)
+  const wasLoading = useRef(loading);
+  if (following || loading || wasLoading.current) seenLength.current = tree.length;
+  wasLoading.current = loading;
   const newEvents = following ? 0 : Math.max(0, tree.length - seenLength.current);
+  const treeLength = useRef(tree.length);
+  treeLength.current = tree.length;
+  const [, setSeenVersion] = useState(0);
   const onFollowChangeRef = useRef(onFollowChange);
   useLayoutEffect(() => {
     onFollowChangeRef.current = onFollowChange;
@@ -354,13 +367,21 @@ export const Transcript = forwardRef(function Transcript(
     const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
     // One render for both, so following ends before rows measured at the
     // new place change the height (which would pull the view back down).
-    syncScroll(() => setAtBottom(distance <= BOTTOM_SLACK));
+    // Any move up by the user ends following, even within the slack.
+    syncScroll((movedUp) => {
+      const bottom = !movedUp && distance <= BOTTOM_SLACK;
+      if (bottom) seenLength.current = treeLength.current;
+      setAtBottom(bottom);
+    });
   }, [syncScroll]);
   const jumpToEnd = useCallback(() => {
     const el = scrollRef.current;
     if (el === null) return;
     el.scrollTop = el.scrollHeight;
+    seenLength.current = treeLength.current;
     setAtBottom(true);
+    // With `follow={false}` nothing else changes: still clear the control.
+    setSeenVersion((v) => v + 1);
   }, []);
 
   // --- focus and reveal --------------------------------------------------------

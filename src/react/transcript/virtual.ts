@@ -6,6 +6,7 @@ import {
   scrollSpace,
   scrollTopOf,
   type EventTree,
+  transcriptRowOfEvent,
   type RowHeights,
   type ScrollSpace,
   type TranscriptRows,
@@ -50,9 +51,11 @@ export interface RowVirtualizer {
   /**
    * Re-reads the scroll position and draws the rows for it: at once
    * (`flushSync`) from an event handler, or with the current render when
-   * called from an effect (`flush: false`). `alongside` runs in the same render.
+   * called from an effect (`flush: false`). `alongside` runs in the same
+   * render, told whether the user moved the view up (not the virtualizer's
+   * own adjustments).
    */
-  readonly sync: (alongside?: () => void, flush?: boolean) => void;
+  readonly sync: (alongside?: (movedUp: boolean) => void, flush?: boolean) => void;
   /** Ref callback for every drawn row (`data-index` names its row): measures it. */
   readonly measureRow: (el: HTMLElement | null) => void;
 }
@@ -82,16 +85,31 @@ interface NodeHeights {
   sizes: Float32Array;
 }
 
+/**
+ * The measured heights of `before` moved onto `tree`'s nodes. A live tree
+ * grows by insertions (events appended to any open span), which only move
+ * nodes later, by at most the number of nodes added, keeping their order: so
+ * one forward walk finds each measured node again, O(measured + added). A
+ * node not found there (the tree was restructured) is measured again when
+ * drawn.
+ */
 function carryHeights(before: NodeHeights | null, tree: EventTree): NodeHeights {
   const sizes = new Float32Array(tree.length);
-  if (before !== null) {
-    const old = before.sizes;
-    const n = Math.min(old.length, tree.length);
-    const a = before.tree.events;
-    const b = tree.events;
-    // Appends at the end of pre-order keep every node's index; a node that
-    // moved (or was replaced by a new version) is measured again when drawn.
-    for (let i = 0; i < n; i++) if (old[i] !== 0 && a[i]!.uuid === b[i]!.uuid) sizes[i] = old[i]!;
+  if (before === null) return { tree, sizes };
+  const old = before.sizes;
+  const a = before.tree.events;
+  const b = tree.events;
+  const added = Math.max(0, b.length - a.length);
+  let shift = 0;
+  for (let i = 0; i < old.length; i++) {
+    if (old[i] === 0) continue;
+    const uuid = a[i]!.uuid;
+    const limit = Math.min(b.length - 1, i + added);
+    let j = i + shift;
+    while (j <= limit && b[j]!.uuid !== uuid) j++;
+    if (j > limit) continue;
+    sizes[j] = old[i]!;
+    shift = j - i;
   }
   return { tree, sizes };
 }
@@ -179,8 +197,10 @@ export function useRowVirtualizer(options: RowVirtualizerOptions): RowVirtualize
 
   /** The scrollTop the last anchoring adjustment set, until its scroll event. */
   const anchoredRef = useRef<number | null>(null);
+  /** The scrollTop seen last (by `sync`, or set by the virtualizer). */
+  const lastTopRef = useRef(0);
   const sync = useCallback(
-    (alongside?: () => void, flush = true) => {
+    (alongside?: (movedUp: boolean) => void, flush = true) => {
       const el = scrollRef.current;
       if (el === null) return;
       const top = el.scrollTop;
@@ -188,16 +208,20 @@ export function useRowVirtualizer(options: RowVirtualizerOptions): RowVirtualize
       // (it would defer bodies again, and their heights would move it again).
       const own = anchoredRef.current;
       anchoredRef.current = null;
-      if (own === null || Math.abs(own - top) >= 1) onScrollRef.current?.();
+      const byUser = own === null || Math.abs(own - top) >= 1;
+      if (byUser) onScrollRef.current?.();
+      const movedUp = byUser && top < lastTopRef.current - 0.5;
+      lastTopRef.current = top;
       const height = el.clientHeight;
       // Pinned to the end and still there: the rows are already the last
       // ones, so a scroll event (ours, or the user's within the slack) needs
       // no render.
       const stay = pinnedRef.current && el.scrollHeight - top - height <= 1;
+      // (A move up unpins, through `alongside`: then the position matters.)
       const update = () => {
-        if (!stay) setScrollTop(top);
+        if (!stay || movedUp) setScrollTop(top);
         setViewport(height);
-        alongside?.();
+        alongside?.(movedUp);
       };
       // Draw the rows for this position before the browser paints it.
       if (flush) flushSync(update);
@@ -283,10 +307,13 @@ export function useRowVirtualizer(options: RowVirtualizerOptions): RowVirtualize
       // Pinned: the end is the anchor (the pin effect keeps it).
       if (el !== null && anchor >= 0 && !anchorIsNew && !pinnedRef.current) {
         const wanted = h.start(anchor) + anchorDelta;
-        if (Math.abs(wanted - shown.contentOffset) >= 0.5) {
-          const next = scrollSpace(h.total, el.clientHeight);
+        // Where the scroller's position lands now: in a scaled space the
+        // same scrollTop maps elsewhere once the total changed.
+        const next = scrollSpace(h.total, el.clientHeight);
+        if (Math.abs(wanted - contentOffsetOf(next, el.scrollTop)) >= 0.5) {
           el.scrollTop = scrollTopOf(next, wanted);
           anchoredRef.current = el.scrollTop;
+          lastTopRef.current = el.scrollTop;
           anchoredNow.current = true;
           // Place the rows for where the scroller is now.
           setScrollTop(el.scrollTop);
@@ -328,6 +355,7 @@ export function useRowVirtualizer(options: RowVirtualizerOptions): RowVirtualize
       if (max > 0 && el.scrollTop < max - 1) {
         el.scrollTop = max;
         anchoredRef.current = el.scrollTop;
+        lastTopRef.current = el.scrollTop;
         // The view moves as it follows: rows that come next are drawn the
         // way rows brought in by a scroll are (`onScroll`).
         onScrollRef.current?.();
@@ -352,17 +380,19 @@ export function useRowVirtualizer(options: RowVirtualizerOptions): RowVirtualize
       const el = scrollRef.current;
       const nextSpace = scrollSpace(h.total, d.viewport);
       const max = Math.max(0, nextSpace.scrollSize - nextSpace.viewportSize);
-      const top = d.pinned ? max : Math.min(d.scrollState, max);
+      // Anchored: the scroller moved (its render is on the way); place the
+      // rows for where it is now, so no frame shows them out of place.
+      const top =
+        anchoredNow.current && el !== null
+          ? el.scrollTop
+          : d.pinned
+            ? max
+            : Math.min(d.scrollState, max);
       const offset = contentOffsetOf(nextSpace, top);
       // The rows in view (not the overscan) must all be drawn already.
       const [first, last] = rangeOf(h, offset, d.viewport, 0);
       const feed = el?.firstElementChild;
-      if (
-        anchoredNow.current ||
-        first < d.first ||
-        last > d.last ||
-        !(feed instanceof HTMLElement)
-      ) {
+      if (first < d.first || last > d.last || !(feed instanceof HTMLElement)) {
         bump();
         return shownRef.current.scrollSize;
       }
@@ -396,7 +426,17 @@ export function useRowVirtualizer(options: RowVirtualizerOptions): RowVirtualize
     }
     return observerRef.current;
   };
-  useLayoutEffect(() => () => observerRef.current?.disconnect(), []);
+  useLayoutEffect(
+    () => () => {
+      // Forget everything: a remount (StrictMode, <Activity>) calls the row
+      // refs again, which observe and measure the rows anew.
+      observerRef.current?.disconnect();
+      observerRef.current = null;
+      mounted.current.clear();
+      fresh.current = [];
+    },
+    [],
+  );
 
   /** Rows drawn since the last commit: measured in its layout effect. */
   const fresh = useRef<HTMLElement[]>([]);
@@ -419,6 +459,18 @@ export function useRowVirtualizer(options: RowVirtualizerOptions): RowVirtualize
   // DOM moves: the rows drawn are already the last ones, and the scroll
   // event that follows renders nothing).
   const renderedScrollSize = space.scrollSize;
+  const seenHeights = useRef(heights);
+  /** Set when the rows were rebuilt: every drawn row is measured again. */
+  const staleRows = useRef(false);
+  /** The row at the top of the view after the last commit, to keep there. */
+  const topRow = useRef<{ uuid: string; row: number; delta: number } | null>(null);
+  const recordTop = () => {
+    const { heights: h, rows: rs } = state.current;
+    const offset = shownRef.current.contentOffset;
+    const r = h.rowAt(offset);
+    topRow.current =
+      r < 0 ? null : { uuid: tree.events[rs.node[r]!]!.uuid, row: r, delta: offset - h.start(r) };
+  };
   // Every commit on purpose (rows mount in any of them); `setViewport` runs
   // once, guarded by `viewportKnown`.
   // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -438,18 +490,44 @@ export function useRowVirtualizer(options: RowVirtualizerOptions): RowVirtualize
       height = el.clientHeight;
       if (height !== viewport) setViewport(height);
     }
-    let placed = false;
-    if (fresh.current.length > 0) {
-      const added = fresh.current;
-      fresh.current = [];
-      if (measure(added, true)) {
-        scrollSize = relayout(false);
-        placed = true;
+    if (seenHeights.current !== heights) {
+      seenHeights.current = heights;
+      staleRows.current = true;
+      // The rows were rebuilt (events added, a section toggled, a filter):
+      // keep the row that was at the top where it was. Its index may have
+      // changed, and in a scaled space so may the scroll position's meaning.
+      const before = topRow.current;
+      if (before !== null && !pinned && el !== null) {
+        const r = transcriptRowOfEvent(tree, rows, before.uuid, before.row);
+        if (r >= 0) {
+          const wanted = heights.start(r) + before.delta;
+          if (Math.abs(wanted - contentOffset) >= 0.5) {
+            el.scrollTop = scrollTopOf(space, wanted);
+            anchoredRef.current = el.scrollTop;
+            lastTopRef.current = el.scrollTop;
+            topRow.current = { ...before, row: r };
+            // Re-render there (synchronously, before paint); it measures.
+            setScrollTop(el.scrollTop);
+            return;
+          }
+        }
       }
+    }
+    let placed = false;
+    // Rows still drawn after a rebuild keep their elements (keyed by uuid)
+    // but maybe not their measured heights (moved nodes): measure them all.
+    const wasStale = staleRows.current;
+    const toMeasure = wasStale ? [...set] : fresh.current;
+    staleRows.current = false;
+    fresh.current = [];
+    if (toMeasure.length > 0 && measure(toMeasure, !wasStale)) {
+      scrollSize = relayout(false);
+      placed = true;
     }
     // (When relayout asked for a render, that render places them again.)
     if (!placed) place(heights, space, scrollTop, contentOffset);
     if (pinned) pin(scrollSize, height);
+    recordTop();
   });
 
   return { items, heights, space, contentOffset, scrollTop, sync, measureRow };
