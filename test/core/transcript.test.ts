@@ -563,4 +563,50 @@ describe('transcript feed: live snapshots of a large run', () => {
     expect(published).toBe(5);
     expect(delayed).toHaveLength(0);
   });
+
+  it('publishes events taken while a snapshot was held as soon as a listener comes back', async () => {
+    const stream = new EventStream();
+    for (let k = 0; k < 10; k++) stream.append(info(`e${k}`));
+    let clock = 0;
+    const delayed: (() => void)[] = [];
+    const feed = createTranscriptFeed(stream, {
+      schedule: (task) => task(),
+      now: () => clock,
+      delay: (task) => void delayed.push(task),
+    });
+    // Each publish "costs" 10 ms: the listener advances the clock.
+    let published = 0;
+    const listener = () => {
+      published++;
+      clock += 10;
+    };
+    const length = () => feed.getSnapshot().tree.length;
+    let unsubscribe = feed.subscribe(listener);
+    expect(length()).toBe(10);
+    // The first live change is published at once (no cost known yet)…
+    stream.append(info('e10'));
+    await Promise.resolve();
+    expect(length()).toBe(11);
+    // …the next is taken but its snapshot held back.
+    stream.append(info('e11'));
+    await Promise.resolve();
+    expect(delayed).toHaveLength(1);
+    expect(length()).toBe(11);
+    // The last listener leaves while it is held; the delay then runs with
+    // no one listening and publishes nothing.
+    unsubscribe();
+    delayed.shift()!();
+    expect(length()).toBe(11);
+    // A listener comes back, with nothing new in the stream: what was taken
+    // is published at once, not held again.
+    const before = published;
+    unsubscribe = feed.subscribe(listener);
+    expect(length()).toBe(12);
+    expect(published).toBe(before + 1);
+    expect(delayed).toHaveLength(0);
+    expect(feed.getSnapshot().tree.events.map((e) => e.uuid)).toEqual(
+      Array.from({ length: 12 }, (_, k) => `e${k}`),
+    );
+    unsubscribe();
+  });
 });
