@@ -215,6 +215,27 @@ describe('<Transcript> following a live stream', () => {
   });
 });
 
+describe('<Transcript> following while the content shrinks', () => {
+  it('keeps following when rows measure far shorter than estimated (the browser clamps the position)', async () => {
+    const stream = new EventStream();
+    for (const e of infos(0, 200)) stream.append(e);
+    const follows: boolean[] = [];
+    const view = mount(
+      <Transcript
+        stream={stream}
+        estimateRowHeight={400}
+        onFollowChange={(f) => follows.push(f)}
+      />,
+    );
+    await expect.poll(() => inView(view.feed, view.scroller, 'e199')).toBe(true);
+    for (const e of infos(200, 260)) stream.append(e);
+    await expect.poll(() => inView(view.feed, view.scroller, 'e259')).toBe(true);
+    expect(follows.at(-1)).toBe(true);
+    expect(follows).not.toContain(false);
+    expect(view.queryByRole('button', { name: /new event/ })).toBeNull();
+  });
+});
+
 describe('<Transcript> the "N new events" control', () => {
   it('follow={false}: the N new events control clears when clicked', async () => {
     const stream = new EventStream();

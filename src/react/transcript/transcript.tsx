@@ -369,7 +369,9 @@ export const Transcript = forwardRef(function Transcript(
     // new place change the height (which would pull the view back down).
     // Any move up by the user ends following, even within the slack.
     syncScroll((movedUp) => {
-      const bottom = !movedUp && distance <= BOTTOM_SLACK;
+      // (A move up that still ends at the very bottom is the browser
+      // clamping the position after the content shrank, not the user.)
+      const bottom = (!movedUp || distance <= 1) && distance <= BOTTOM_SLACK;
       if (bottom) seenLength.current = treeLength.current;
       setAtBottom(bottom);
     });
