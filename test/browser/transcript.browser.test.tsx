@@ -54,17 +54,28 @@ beforeAll(() => {
 
 const rows = (root: ParentNode) => root.querySelectorAll<HTMLElement>('article');
 
-async function mountBig(ref?: React.Ref<TranscriptHandle>) {
+/** Renders `transcript` in a themed box of the given size; the feed and its scroller. */
+function mountIn(
+  transcript: React.ReactNode,
+  {
+    theme = 'light',
+    width = 800,
+    height = 600,
+  }: { theme?: 'light' | 'dark'; width?: number; height?: number } = {},
+) {
   const view = render(
-    <SkeinTheme theme="light">
-      <div style={{ height: 600, width: 800 }}>
-        <Transcript ref={ref} events={run} />
-      </div>
+    <SkeinTheme theme={theme}>
+      <div style={{ height, width }}>{transcript}</div>
     </SkeinTheme>,
   );
   const feed = view.getByRole('feed');
-  await expect.poll(() => feed.getAttribute('aria-busy'), { timeout: 60_000 }).toBe('false');
   return { ...view, feed, scroller: feed.parentElement as HTMLElement };
+}
+
+async function mountBig(ref?: React.Ref<TranscriptHandle>) {
+  const view = mountIn(<Transcript ref={ref} events={run} />);
+  await expect.poll(() => view.feed.getAttribute('aria-busy'), { timeout: 60_000 }).toBe('false');
+  return view;
 }
 
 describe('<Transcript> with 1M events in Chromium', () => {
@@ -141,15 +152,12 @@ describe('<Transcript> live in Chromium', () => {
   it('follows appends at the bottom and stops following when the user scrolls up', async () => {
     const stream = new EventStream();
     for (let i = 0; i < 50; i++) stream.append(run[i + 1]!);
-    const view = render(
-      <SkeinTheme theme="dark">
-        <div style={{ height: 400, width: 600 }}>
-          <Transcript stream={stream} />
-        </div>
-      </SkeinTheme>,
-    );
-    const feed = view.getByRole('feed');
-    const scroller = feed.parentElement as HTMLElement;
+    const view = mountIn(<Transcript stream={stream} />, {
+      theme: 'dark',
+      width: 600,
+      height: 400,
+    });
+    const { feed, scroller } = view;
     const atBottom = () => scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 31;
     // Short content starts "at the bottom", so it follows from the start.
     for (let i = 50; i < 400; i++) stream.append(run[i + 1]!);
@@ -177,15 +185,7 @@ describe('<Transcript> live in Chromium', () => {
         data: Array.from({ length: 12 }, (_, k) => `line ${k} of ${i}`).join('\n'),
       }) as Event;
     for (let i = 0; i < 20; i++) stream.append(tall(i));
-    const view = render(
-      <SkeinTheme theme="light">
-        <div style={{ height: 400, width: 600 }}>
-          <Transcript stream={stream} />
-        </div>
-      </SkeinTheme>,
-    );
-    const feed = view.getByRole('feed');
-    const scroller = feed.parentElement as HTMLElement;
+    const { feed, scroller } = mountIn(<Transcript stream={stream} />, { width: 600, height: 400 });
     for (let i = 20; i < 60; i++) stream.append(tall(i));
     // Heads first (the view moved), then bodies once it is still: the last
     // rows grow after the last commit, and the view must follow them.
@@ -207,13 +207,7 @@ describe('<Transcript> find highlights in Chromium', () => {
       { event: 'info', uuid: 'u1', timestamp: new Date(T0).toISOString(), data: 'İİİİ foo' },
       { event: 'info', uuid: 'u2', timestamp: new Date(T0 + 1).toISOString(), data: 'FOO bar' },
     ] as Event[];
-    const view = render(
-      <SkeinTheme theme="light">
-        <div style={{ height: 600, width: 800 }}>
-          <Transcript events={events} findQuery="foo" />
-        </div>
-      </SkeinTheme>,
-    );
+    const view = mountIn(<Transcript events={events} findQuery="foo" />);
     await expect
       .poll(() => view.container.querySelector('output')?.textContent ?? '')
       .toBe('2 matches');
@@ -251,14 +245,7 @@ describe('<Transcript> measured row heights in Chromium', () => {
   }
 
   it('lays rows out at their measured heights: no gaps, no overlaps, nothing clipped', async () => {
-    const view = render(
-      <SkeinTheme theme="light">
-        <div style={{ height: 600, width: 800 }}>
-          <Transcript events={uneven(400)} />
-        </div>
-      </SkeinTheme>,
-    );
-    const feed = view.getByRole('feed');
+    const { feed } = mountIn(<Transcript events={uneven(400)} />);
     // Bodies are drawn once the view is still.
     await expect
       .poll(() => feed.querySelectorAll('.skein-transcript__body').length)
@@ -276,15 +263,7 @@ describe('<Transcript> measured row heights in Chromium', () => {
   });
 
   it('keeps the row at the top in place while rows above it are measured', async () => {
-    const view = render(
-      <SkeinTheme theme="light">
-        <div style={{ height: 600, width: 800 }}>
-          <Transcript events={uneven(5000)} />
-        </div>
-      </SkeinTheme>,
-    );
-    const feed = view.getByRole('feed');
-    const scroller = feed.parentElement as HTMLElement;
+    const { feed, scroller } = mountIn(<Transcript events={uneven(5000)} />);
     await expect.poll(() => feed.getAttribute('aria-busy')).toBe('false');
     scroller.scrollTop = scroller.scrollHeight / 2;
     // Rows drawn during the scroll get their bodies when it settles; the

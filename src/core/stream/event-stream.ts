@@ -49,7 +49,7 @@ export type EventStreamListener = () => void;
  * const stream = EventStream.from(generateRun({ seed: 1, events: 500 }));
  * const unsubscribe = stream.subscribe(() => draw(stream.getSnapshot()));
  * stream.append(nextEvent);
- * console.log(stream.replay());
+ * const text = stream.replay(); // plain-text transcript
  */
 export class EventStream implements Iterable<Event> {
   /** Every appended version, in append order. Never shrinks, never rewritten. */

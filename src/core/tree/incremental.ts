@@ -236,13 +236,6 @@ class UuidIndex {
   }
 }
 
-/** Where `flush` puts what its touching loop read, so the loop is not optimized away. */
-let touchSink = 0;
-/** Internal (keeps `touchSink` observable); not exported from the package. */
-export function touchedLength(): number {
-  return touchSink;
-}
-
 /** Events processed per chunk: their objects and uuids stay in cache between the passes. */
 const QUEUE = 512;
 
@@ -294,12 +287,6 @@ class BuilderState {
     if (count === 0) return changed;
     this.#queued = 0;
     const hashes = this.#queueHashes;
-    // First touch every uuid in a loop that does nothing else, so the CPU
-    // overlaps the cache misses (event object, uuid string) of many events;
-    // hashing them then reads from cache.
-    let touched = 0;
-    for (let k = 0; k < count; k++) touched += queue[k]!.uuid.length;
-    touchSink = touched;
     for (let k = 0; k < count; k++) hashes[k] = hashKey(queue[k]!.uuid);
     for (let k = 0; k < count; k++) {
       const event = queue[k]!;

@@ -128,12 +128,7 @@ function rangeOf(
 }
 
 /** Where a row starting at content offset `start` is drawn (see transcript.tsx). */
-export function rowTop(
-  start: number,
-  space: ScrollSpace,
-  scrollTop: number,
-  contentOffset: number,
-) {
+function rowTop(start: number, space: ScrollSpace, scrollTop: number, contentOffset: number) {
   const top = scrollTop + (start - contentOffset);
   // A focused row kept mounted far away must not stretch the scroll range:
   // park it above the top.
