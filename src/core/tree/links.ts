@@ -59,6 +59,26 @@ export function kindCode(kind: string): number {
   return KIND_CODE.get(kind) ?? OTHER_KIND;
 }
 
+/**
+ * Kinds looked up last, direct-mapped by length and first and last character
+ * (of the known kinds, only `state`, `store` and `score` share an entry): a
+ * hit is one string comparison (kinds are a few short, usually interned
+ * strings), where the `Map` lookup cost ~30 ns per event.
+ */
+const recentKinds: unknown[] = new Array<unknown>(64).fill(undefined);
+const recentKindCodes = new Uint8Array(64);
+
+/** {@link kindCode} through the recent-kind cache. */
+function cachedKindCode(kind: string): number {
+  if (typeof kind !== 'string') return OTHER_KIND;
+  const r = (kind.length + kind.charCodeAt(0) * 5 + kind.charCodeAt(kind.length - 1) * 9) & 63;
+  if (recentKinds[r] === kind) return recentKindCodes[r]!;
+  const code = kindCode(kind);
+  recentKinds[r] = kind;
+  recentKindCodes[r] = code;
+  return code;
+}
+
 /** Kind codes per node of trees built here (`kinds[i]` for node `i`). */
 const treeKindCodes = new WeakMap<EventTree, Uint8Array>();
 
@@ -188,9 +208,20 @@ export class Placement {
     undefined,
   );
   readonly #recentContainer = new Int32Array(RECENT);
-  /** Per container: its span id and that id's hash (steps: unused). */
-  #spanKey: string[];
+  /**
+   * Per container: its span id (steps: the begin's uuid) and that id's hash
+   * (steps: unused). The arrays of strings start at the expected span count
+   * and grow by a store at their length (containers are numbered in order).
+   */
+  readonly #spanKey: string[];
   #spanHash: Int32Array;
+  /**
+   * Per container: the begin's `name`, `type` and parent key, read while the
+   * begin is in cache, so that making the span objects touches no event.
+   */
+  readonly #names: unknown[];
+  readonly #types: unknown[];
+  readonly #parents: (string | null)[];
   /** Growth factor of the typed arrays (the incremental builder uses 4: less garbage to collect). */
   readonly #growth: number;
   /** Span id → root-level slots that belong in it once it begins. */
@@ -227,6 +258,9 @@ export class Placement {
     this.cut = new Uint8Array(c);
     this.#spanHash = new Int32Array(c);
     this.#spanKey = new Array<string>(c);
+    this.#names = new Array<unknown>(c);
+    this.#types = new Array<unknown>(c);
+    this.#parents = new Array<string | null>(c);
     this.roots = new Int32Array(16);
   }
 
@@ -235,14 +269,22 @@ export class Placement {
     const tags = this.#spanTags;
     const mask = this.#spanMask;
     const tag = 0x80 | (hash >>> 25);
-    for (let p = hash & mask, t = tags[p]!; t !== 0; p = (p + 1) & mask, t = tags[p]!) {
+    let p = hash & mask;
+    for (let t = tags[p]!; t !== 0; p = (p + 1) & mask, t = tags[p]!) {
       if (t === tag) {
         const c = this.#spanBuckets[p]!;
         if (this.#spanHash[c] === hash && this.#spanKey[c] === key) return c;
       }
     }
+    this.#spanFree = p;
     return -1;
   }
+
+  /**
+   * The empty bucket where the last {@link #span} lookup that found nothing
+   * stopped: where that key goes if it is added before the table changes.
+   */
+  #spanFree = 0;
 
   /** The container of span `key`, or -1: the recent-span cache, then the table. */
   #lookup(key: string): number {
@@ -256,7 +298,10 @@ export class Placement {
     return c;
   }
 
-  /** Registers container `c` as span `key` (not present yet). */
+  /**
+   * Registers container `c` as span `key`, right after a {@link #span}
+   * lookup of `key` found nothing (its bucket is {@link #spanFree}).
+   */
   #addSpan(key: string, hash: number, c: number): void {
     this.#spanKey[c] = key;
     this.#spanHash[c] = hash;
@@ -276,7 +321,8 @@ export class Placement {
         if (this.containerOrigin[k] === SPAN) this.#insertSpan(k, this.#spanHash[k]!);
       }
     } else {
-      this.#insertSpan(c, hash);
+      this.#spanTags[this.#spanFree] = 0x80 | (hash >>> 25);
+      this.#spanBuckets[this.#spanFree] = c;
     }
   }
 
@@ -293,7 +339,7 @@ export class Placement {
   place(slot: number, event: Event): void {
     if (slot >= this.kind.length) this.#growSlots(slot);
     const kind = event.event;
-    this.kindCodes[slot] = KIND_CODE.get(kind) ?? OTHER_KIND;
+    this.kindCodes[slot] = cachedKindCode(kind);
     if (kind === 'span_begin') {
       this.#placeBegin(slot, event as SpanBeginEvent);
     } else if (kind === 'span_end') {
@@ -354,9 +400,6 @@ export class Placement {
       cut.set(this.cut);
       this.cut = cut;
       this.#spanHash = grow(this.#spanHash, cap);
-      const keys = new Array<string>(cap);
-      for (let k = 0; k < c; k++) keys[k] = this.#spanKey[k]!;
-      this.#spanKey = keys;
     }
     this.containerSlot[c] = slot;
     this.containerOrigin[c] = origin;
@@ -444,6 +487,8 @@ export class Placement {
     this.hasSteps = true;
     this.nodeCount++;
     const c = this.#newContainer(slot, STEP);
+    this.#spanKey[c] = step.uuid;
+    this.#describe(c, step, null);
     this.#put(slot, key);
     let stack = this.#stepsOf(key);
     if (stack === undefined) this.stepStacks.set(key!, (stack = []));
@@ -486,6 +531,22 @@ export class Placement {
     this.#events = events;
   }
 
+  /** Keeps what the span object of container `c` shows of its begin event. */
+  #describe(c: number, begin: SpanBeginEvent | StepEvent, parentKey: string | null): void {
+    this.#names[c] = begin.name;
+    this.#types[c] = begin.type ?? null;
+    this.#parents[c] = parentKey;
+  }
+
+  /**
+   * `slot` holds `event` now, a new version placed the same way (incremental
+   * builder): a span or step node shows its new name and type.
+   */
+  replaced(slot: number, event: Event): void {
+    const c = this.kind[slot]! - 2;
+    if (c >= 0) this.#describe(c, event as SpanBeginEvent | StepEvent, this.#parents[c]!);
+  }
+
   #placeBegin(slot: number, begin: SpanBeginEvent): void {
     const id = begin.id;
     const parentKey = keyOf(begin.parent_id);
@@ -499,6 +560,7 @@ export class Placement {
     }
     const c = this.#newContainer(slot, SPAN);
     this.#addSpan(id, hash, c);
+    this.#describe(c, begin, parentKey);
     if (this.#closesCycle(id, parentKey)) {
       this.cut[c] = 1;
       this.diagnostics.push({
@@ -572,6 +634,10 @@ export class Placement {
     // Span objects of the last flatten, reused when nothing about them
     // changed (a live tree is flattened again for every batch).
     const reuse = this.#spanObjects;
+    const keys = this.#spanKey;
+    const names = this.#names;
+    const types = this.#types;
+    const parents = this.#parents;
     const span = (origin: number, i: number, slotOf: number, end: number, count: number) => {
       const k = kind[slotOf]! - 2;
       const prev = reuse[k];
@@ -584,7 +650,17 @@ export class Placement {
       ) {
         return prev;
       }
-      const made = makeSpan(origin, i, events, slotOf, end, count);
+      const made = Object.freeze({
+        origin: origin === SPAN ? ('span' as const) : ('step' as const),
+        index: i,
+        id: keys[k]!,
+        parentId: parents[k]!,
+        name: names[k] as string,
+        type: types[k] as string | null,
+        begin: events[slotOf] as SpanBeginEvent | StepEvent,
+        end: end === 0 ? null : (events[end - 1] as SpanEndEvent | StepEvent),
+        childCount: count,
+      });
       reuse[k] = made;
       return made;
     };
@@ -676,7 +752,6 @@ export class Placement {
     return tree;
   }
 }
-
 /** Formats and sorts diagnostics (by slot, then code) so both builders agree exactly. */
 export function finishDiagnostics(pending: readonly PendingDiagnostic[]): readonly Diagnostic[] {
   const sorted = pending
@@ -695,41 +770,4 @@ export function finishDiagnostics(pending: readonly PendingDiagnostic[]): readon
       }),
     ),
   );
-}
-
-function makeSpan(
-  origin: number,
-  index: number,
-  events: ArrayLike<Event>,
-  slot: number,
-  endSlot: number,
-  childCount: number,
-): EventTreeSpan {
-  if (origin === SPAN) {
-    const begin = events[slot] as SpanBeginEvent;
-    return Object.freeze({
-      origin: 'span' as const,
-      index,
-      id: begin.id,
-      parentId: keyOf(begin.parent_id),
-      name: begin.name,
-      type: begin.type ?? null,
-      begin,
-      end: endSlot === 0 ? null : (events[endSlot - 1] as SpanEndEvent),
-      childCount,
-    });
-  }
-  const begin = events[slot] as StepEvent;
-  return Object.freeze({
-    origin: 'step' as const,
-    index,
-    // Steps have no id of their own; the begin event's uuid is stable and unique.
-    id: begin.uuid,
-    parentId: null,
-    name: begin.name,
-    type: begin.type ?? null,
-    begin,
-    end: endSlot === 0 ? null : (events[endSlot - 1] as StepEvent),
-    childCount,
-  });
 }
