@@ -144,14 +144,21 @@ function renderWatched(ui: ReactNode) {
 async function settle(container: HTMLElement, loads: Map<HTMLIFrameElement, number>) {
   await frame();
   await frame();
-  const frames = [...container.querySelectorAll('iframe')];
+  // The frames in the document now: asked again each time, because a frame
+  // React replaces while this waits never loads once detached (that made the
+  // suite fail after the full deadline on a loaded CI machine).
+  const frames = () => [...container.querySelectorAll('iframe')];
   // Generous: the suite must not flake on a loaded 2-core CI machine.
   const deadline = performance.now() + 15_000;
-  while (frames.some((f) => !loads.get(f)) && performance.now() < deadline) await sleep(10);
+  while (frames().some((f) => !loads.get(f)) && performance.now() < deadline) await sleep(10);
   await sleep(150);
   await frame();
-  for (const f of frames) {
+  for (const f of frames()) {
     expect(loads.get(f), 'each sandboxed frame loads exactly once (no navigation)').toBe(1);
+  }
+  // Frames that loaded and were replaced since must not have navigated either.
+  for (const [f, count] of loads) {
+    expect(count, `frame ${f.title} loads exactly once (no navigation)`).toBe(1);
   }
 }
 
