@@ -174,10 +174,11 @@ function sameStructure(a: Event, b: Event): boolean {
  * 2 MB) and reads a slot and its hash only when a tag matches (about one probe
  * in 128 besides real matches). Streaming the events through the cache still
  * evicts the tags between two visits of a line, so a chunk's lines are read
- * ahead ({@link UuidIndex.touch}) before its lookups. The first version kept (slot, hash) pairs in
- * one 16 MB table: one cache miss per append, ~40 % of the builder's time. A
- * `Map` with 1M uuid keys cost more than the whole rest of the build (its
- * rehashes read every key string again, and its tables are GC-scanned).
+ * ahead ({@link UuidIndex.touch}) before its lookups. The first version kept
+ * (slot, hash) pairs in one 16 MB table: one cache miss per append, ~40 % of
+ * the builder's time. A `Map` with 1M uuid keys cost more than the whole rest
+ * of the build (its rehashes read every key string again, and its tables are
+ * GC-scanned).
  */
 class UuidIndex {
   #tags = new Uint8Array(2048);

@@ -487,6 +487,7 @@ export class Placement {
     this.hasSteps = true;
     this.nodeCount++;
     const c = this.#newContainer(slot, STEP);
+    // Steps have no id of their own; the begin event's uuid is stable and unique.
     this.#spanKey[c] = step.uuid;
     this.#describe(c, step, null);
     this.#put(slot, key);
@@ -752,6 +753,7 @@ export class Placement {
     return tree;
   }
 }
+
 /** Formats and sorts diagnostics (by slot, then code) so both builders agree exactly. */
 export function finishDiagnostics(pending: readonly PendingDiagnostic[]): readonly Diagnostic[] {
   const sorted = pending
