@@ -228,6 +228,34 @@ describe('createEventTreeBuilder: store contract', () => {
     expect(builder.getSnapshot().length).toBe(1000);
   });
 
+  it('finds every uuid again after its index grew, and keeps new versions in place', () => {
+    // 5,000 uuids grow the index twice (it starts at 2,048 buckets, at most half full).
+    const first = Array.from({ length: 5000 }, (_, k) =>
+      info(`evt-${k}`, undefined, { pending: true }),
+    );
+    const final = first.map((e) => info(e.uuid));
+    const builder = createEventTreeBuilder({ events: first });
+    expect(builder.size).toBe(5000);
+    builder.appendAll(final.slice().reverse());
+    expect(builder.size).toBe(5000);
+    const tree = builder.getSnapshot();
+    expect(tree.events).toEqual(final);
+    expect(dumpTree(tree)).toEqual(dumpTree(buildEventTree(final)));
+  });
+
+  it('can be read through its bound getSnapshot and subscribe, as useSyncExternalStore does', async () => {
+    const builder = createEventTreeBuilder();
+    const { getSnapshot, subscribe } = builder;
+    let calls = 0;
+    const stop = subscribe(() => calls++);
+    builder.append(info('e1'));
+    await Promise.resolve();
+    expect(calls).toBe(1);
+    expect(getSnapshot().length).toBe(1);
+    expect(getSnapshot()).toBe(builder.getSnapshot());
+    stop();
+  });
+
   it('reuses the span objects of the last snapshot that did not change', () => {
     const builder = createEventTreeBuilder({
       events: [begin('b1', 'A', null), info('e1', 'A'), end('x1', 'A'), begin('b2', 'B', null)],

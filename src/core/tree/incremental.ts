@@ -87,17 +87,80 @@ export interface EventTreeBuilder {
  * const tree = builder.getSnapshot(); // same as buildEventTree(stream.latest())
  */
 export function createEventTreeBuilder(options: EventTreeBuilderOptions = {}): EventTreeBuilder {
-  const state = new BuilderState();
-  let snapshot: EventTree | null = null;
-  let listeners: readonly (() => void)[] = [];
-  let notifyScheduled = false;
+  const builder = new Builder();
+  if (options.events !== undefined) builder.appendAll(options.events);
+  return builder;
+}
 
-  const notify = () => {
-    notifyScheduled = false;
+/**
+ * {@link EventTreeBuilder} as a class: `append` is one function on the
+ * prototype (an object literal made fresh closures per builder, and a feed
+ * loop compiled against one builder's `append` was deoptimized when that
+ * builder was collected).
+ */
+class Builder implements EventTreeBuilder {
+  /**
+   * A builder kept for the life of the module, so that the hidden classes of
+   * builders, their states and uuid indexes outlive any one builder: see
+   * `Placement`'s `#kept` (links.ts).
+   */
+  static #kept: Builder | null | undefined;
+
+  readonly #state = new BuilderState();
+  #snapshot: EventTree | null = null;
+  #listeners: readonly (() => void)[] = [];
+  #notifyScheduled = false;
+
+  constructor() {
+    if (Builder.#kept === undefined) {
+      Builder.#kept = null;
+      Builder.#kept = new Builder();
+    }
+  }
+
+  append(event: Event): void {
+    this.#state.append(event);
+    this.#queued();
+  }
+
+  appendAll(events: Iterable<Event>): void {
+    for (const event of events) this.#state.append(event);
+    this.#queued();
+  }
+
+  readonly getSnapshot = (): EventTree => {
+    if (this.#state.flush() || this.#snapshot === null) this.#snapshot = this.#state.tree();
+    return this.#snapshot;
+  };
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    const entry = () => listener();
+    this.#listeners = [...this.#listeners, entry];
+    let active = true;
+    return () => {
+      if (!active) return;
+      active = false;
+      this.#listeners = this.#listeners.filter((l) => l !== entry);
+    };
+  };
+
+  get size(): number {
+    this.#state.flush();
+    return this.#state.size;
+  }
+
+  #queued(): void {
+    if (this.#notifyScheduled || this.#listeners.length === 0) return;
+    this.#notifyScheduled = true;
+    queueMicrotask(this.#notify);
+  }
+
+  readonly #notify = (): void => {
+    this.#notifyScheduled = false;
     // Appends are processed lazily; tell listeners only if the tree changed.
-    if (state.flush()) snapshot = null;
-    else if (snapshot !== null) return;
-    for (const listener of listeners) {
+    if (this.#state.flush()) this.#snapshot = null;
+    else if (this.#snapshot !== null) return;
+    for (const listener of this.#listeners) {
       try {
         listener();
       } catch (error) {
@@ -108,42 +171,6 @@ export function createEventTreeBuilder(options: EventTreeBuilderOptions = {}): E
       }
     }
   };
-  const queued = () => {
-    if (notifyScheduled || listeners.length === 0) return;
-    notifyScheduled = true;
-    queueMicrotask(notify);
-  };
-
-  const builder: EventTreeBuilder = {
-    append(event) {
-      state.append(event);
-      queued();
-    },
-    appendAll(events) {
-      for (const event of events) state.append(event);
-      queued();
-    },
-    getSnapshot() {
-      if (state.flush() || snapshot === null) snapshot = state.tree();
-      return snapshot;
-    },
-    subscribe(listener) {
-      const entry = () => listener();
-      listeners = [...listeners, entry];
-      let active = true;
-      return () => {
-        if (!active) return;
-        active = false;
-        listeners = listeners.filter((l) => l !== entry);
-      };
-    },
-    get size() {
-      state.flush();
-      return state.size;
-    },
-  };
-  if (options.events !== undefined) builder.appendAll(options.events);
-  return builder;
 }
 
 /** Whether two versions of one event would be placed the same way. */
@@ -168,57 +195,56 @@ function sameStructure(a: Event, b: Event): boolean {
 }
 
 /**
- * uuid → slot, as open addressing with one byte per bucket: a 7-bit tag from
- * the hash's high bits (0 = empty) in a `Uint8Array`, and the slot in a
- * parallel `Int32Array`. A probe scans tags only (at 1M uuids that array is
- * 2 MB) and reads a slot and its hash only when a tag matches (about one probe
- * in 128 besides real matches). Streaming the events through the cache still
- * evicts the tags between two visits of a line, so a chunk's lines are read
- * ahead ({@link UuidIndex.touch}) before its lookups. The first version kept
- * (slot, hash) pairs in one 16 MB table: one cache miss per append, ~40 % of
- * the builder's time. A `Map` with 1M uuid keys cost more than the whole rest
- * of the build (its rehashes read every key string again, and its tables are
+ * uuid → slot, as open addressing in one `Int32Array`: an entry is 0 (empty)
+ * or `slot + 1` in the bucket bits (the low bits, `mask`) and the hash's
+ * other bits above them, which the bucket position does not already say. As
+ * slots stay below half the capacity, `slot + 1` always fits in the bucket
+ * bits; the hash bits above act as a tag (11 bits at 1M uuids), so a probe
+ * reads a slot's uuid only when they match (about one probe in 2,000 besides
+ * real matches). A lookup reads one table line, which is a likely cache miss
+ * at 1M uuids (8 MB), so a chunk's lines are read ahead
+ * ({@link UuidIndex.touch}) before its lookups.
+ *
+ * Earlier versions: (slot, hash) pairs in one 16 MB table (one miss per
+ * append, ~40 % of the builder's time); then 1-byte tags beside an array of
+ * slots (two lines per append, both needed: the read-ahead of either alone
+ * was slower). A `Map` with 1M uuid keys cost more than the whole rest of the
+ * build (its rehashes read every key string again, and its tables are
  * GC-scanned).
  */
 class UuidIndex {
-  #tags = new Uint8Array(2048);
-  #buckets = new Int32Array(2048);
+  #table = new Int32Array(2048);
   #mask = 2047;
-  /** Per slot: its uuid's hash (for growing without re-reading uuids, and to confirm a tag match). */
+  /** Per slot: its uuid's full hash, for growing without re-reading uuids. */
   #hashes = new Int32Array(1024);
   #size = 0;
 
   /**
    * Reads the table lines that looking up `hashes[0, count)` will touch
-   * first, in a loop of its own: each is a likely cache miss (at 1M uuids
-   * the table is 10 MB), and independent reads overlap, where the lookups,
-   * one after another, waited for each.
+   * first, in a loop of its own: each is a likely cache miss, and independent
+   * reads overlap, where the lookups, one after another, waited for each.
    */
   touch(hashes: Int32Array, count: number): number {
-    const tags = this.#tags;
-    const buckets = this.#buckets;
+    const table = this.#table;
     const mask = this.#mask;
     let sum = 0;
-    for (let k = 0; k < count; k++) {
-      const p = hashes[k]! & mask;
-      sum = (sum + tags[p]! + buckets[p]!) | 0;
-    }
+    for (let k = 0; k < count; k++) sum = (sum + table[hashes[k]! & mask]!) | 0;
     return sum;
   }
 
   /**
    * The slot holding `uuid`, or -1 after registering it as `slot` (the next
-   * one). Tag and bucket position come from different bits of `hash`.
+   * one).
    */
   findOrAdd(uuid: string, hash: number, slot: number, slots: readonly Event[]): number {
-    const tags = this.#tags;
+    const table = this.#table;
     const mask = this.#mask;
-    const tag = 0x80 | (hash >>> 25);
+    const high = hash & ~mask;
     let p = hash & mask;
-    for (let t = tags[p]!; t !== 0; p = (p + 1) & mask, t = tags[p]!) {
-      if (t === tag) {
-        const s = this.#buckets[p]!;
-        if (this.#hashes[s] === hash && slots[s]!.uuid === uuid) return s;
+    for (let entry = table[p]!; entry !== 0; p = (p + 1) & mask, entry = table[p]!) {
+      if ((entry & ~mask) === high) {
+        const s = (entry & mask) - 1;
+        if (slots[s]!.uuid === uuid) return s;
       }
     }
     if (slot >= this.#hashes.length) {
@@ -227,31 +253,25 @@ class UuidIndex {
       this.#hashes = hashes;
     }
     this.#hashes[slot] = hash;
-    // Keep the load factor at most 1/2; grow 4× at a time, so the tables left
-    // for the GC add up to a third of the final one, not all of it.
-    if (2 * ++this.#size > mask + 1) {
-      this.#rehash(4 * (mask + 1));
-    } else {
-      tags[p] = tag;
-      this.#buckets[p] = slot;
-    }
+    // Keep the load factor at most 1/2 (so `slot + 1` fits in the bucket
+    // bits); grow 4× at a time, so the tables left for the GC add up to a
+    // third of the final one, not all of it.
+    if (2 * ++this.#size > mask + 1) this.#rehash(4 * (mask + 1));
+    else table[p] = high | (slot + 1);
     return -1;
   }
 
   #rehash(capacity: number): void {
-    const tags = new Uint8Array(capacity);
-    const buckets = new Int32Array(capacity);
+    const table = new Int32Array(capacity);
     const mask = capacity - 1;
     const hashes = this.#hashes;
     for (let s = 0; s < this.#size; s++) {
       const hash = hashes[s]!;
       let p = hash & mask;
-      while (tags[p] !== 0) p = (p + 1) & mask;
-      tags[p] = 0x80 | (hash >>> 25);
-      buckets[p] = s;
+      while (table[p] !== 0) p = (p + 1) & mask;
+      table[p] = (hash & ~mask) | (s + 1);
     }
-    this.#tags = tags;
-    this.#buckets = buckets;
+    this.#table = table;
     this.#mask = mask;
   }
 }
