@@ -287,9 +287,11 @@ const QUEUE = 512;
 class BuilderState {
   /**
    * Latest version per uuid, in first-arrival order (the batch input), in
-   * `[0, size)`. Grown by doubling by hand: `push` to 1M allocated ~30 MB of
+   * `[0, size)`. Grown 4× at a time by hand: `push` to 1M allocated ~30 MB of
    * copies, and every large allocation brings the next full GC (of all the
-   * live events) closer.
+   * live events) closer. Copies add up to a third of the final length (at
+   * the price of up to 4× the room needed right after growing); doubling
+   * copied as much as the final length, and measured 2–8 % slower at 1M.
    */
   #slots: Event[] = new Array<Event>(1024);
   size = 0;
@@ -369,7 +371,7 @@ class BuilderState {
     }
     const slot = this.size++;
     if (slot === slots.length) {
-      const bigger = new Array<Event>(2 * slot);
+      const bigger = new Array<Event>(4 * slot);
       for (let k = 0; k < slot; k++) bigger[k] = slots[k]!;
       this.#slots = slots = bigger;
       this.#placement.setEvents(slots);
