@@ -11,6 +11,7 @@
 import { deepFreeze } from '../events/freeze.js';
 import type { Event } from '../events/types.js';
 import { errorMessage } from '../errors.js';
+import { Listeners } from './listeners.js';
 import { replayEvents } from './replay.js';
 import { StringIndex } from './string-index.js';
 
@@ -67,9 +68,7 @@ export class EventStream implements Iterable<Event> {
   #latestView: readonly Event[] | null = null;
 
   // --- live -------------------------------------------------------------------
-  /** Copy-on-write, so a listener may (un)subscribe while we iterate. */
-  #listeners: readonly EventStreamListener[] = [];
-  #notifyScheduled = false;
+  readonly #listeners = new Listeners();
   #snapshot: EventStreamSnapshot | null = null;
 
   /**
@@ -182,16 +181,7 @@ export class EventStream implements Iterable<Event> {
    * const unsubscribe = stream.subscribe(() => setRows(stream.getSnapshot().latest));
    */
   subscribe(listener: EventStreamListener): () => void {
-    // A per-registration token, so subscribing the same function twice gives
-    // two registrations and each unsubscribe removes exactly its own.
-    const entry: EventStreamListener = () => listener();
-    this.#listeners = [...this.#listeners, entry];
-    let active = true;
-    return () => {
-      if (!active) return;
-      active = false;
-      this.#listeners = this.#listeners.filter((l) => l !== entry);
-    };
+    return this.#listeners.subscribe(listener);
   }
 
   /**
@@ -226,25 +216,8 @@ export class EventStream implements Iterable<Event> {
 
   #changed(): void {
     this.#snapshot = null;
-    if (this.#notifyScheduled || this.#listeners.length === 0) return;
-    this.#notifyScheduled = true;
-    queueMicrotask(this.#notify);
+    this.#listeners.schedule();
   }
-
-  readonly #notify = (): void => {
-    this.#notifyScheduled = false;
-    for (const listener of this.#listeners) {
-      try {
-        listener();
-      } catch (error) {
-        // One failing listener must not starve the others; its error still
-        // surfaces, as an uncaught error of its own microtask.
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
-    }
-  };
 
   #project(): void {
     const log = this.#log;

@@ -32,6 +32,7 @@
  */
 import type { Event, SpanBeginEvent, SpanEndEvent, StepEvent } from '../events/types.js';
 import type { EventTree } from './event-tree.js';
+import { Listeners } from '../stream/listeners.js';
 import { Placement, finishDiagnostics, hashKey, keyOf } from './links.js';
 
 /**
@@ -108,8 +109,15 @@ class Builder implements EventTreeBuilder {
 
   readonly #state = new BuilderState();
   #snapshot: EventTree | null = null;
-  #listeners: readonly (() => void)[] = [];
-  #notifyScheduled = false;
+  // Appends are processed lazily: when a notification is due, tell listeners
+  // only if the tree changed.
+  readonly #listeners = new Listeners(() => {
+    if (this.#state.flush()) {
+      this.#snapshot = null;
+      return true;
+    }
+    return this.#snapshot === null;
+  });
 
   constructor() {
     if (Builder.#kept === undefined) {
@@ -120,12 +128,12 @@ class Builder implements EventTreeBuilder {
 
   append(event: Event): void {
     this.#state.append(event);
-    this.#queued();
+    this.#listeners.schedule();
   }
 
   appendAll(events: Iterable<Event>): void {
     for (const event of events) this.#state.append(event);
-    this.#queued();
+    this.#listeners.schedule();
   }
 
   readonly getSnapshot = (): EventTree => {
@@ -133,44 +141,12 @@ class Builder implements EventTreeBuilder {
     return this.#snapshot;
   };
 
-  readonly subscribe = (listener: () => void): (() => void) => {
-    const entry = () => listener();
-    this.#listeners = [...this.#listeners, entry];
-    let active = true;
-    return () => {
-      if (!active) return;
-      active = false;
-      this.#listeners = this.#listeners.filter((l) => l !== entry);
-    };
-  };
+  readonly subscribe = (listener: () => void): (() => void) => this.#listeners.subscribe(listener);
 
   get size(): number {
     this.#state.flush();
     return this.#state.size;
   }
-
-  #queued(): void {
-    if (this.#notifyScheduled || this.#listeners.length === 0) return;
-    this.#notifyScheduled = true;
-    queueMicrotask(this.#notify);
-  }
-
-  readonly #notify = (): void => {
-    this.#notifyScheduled = false;
-    // Appends are processed lazily; tell listeners only if the tree changed.
-    if (this.#state.flush()) this.#snapshot = null;
-    else if (this.#snapshot !== null) return;
-    for (const listener of this.#listeners) {
-      try {
-        listener();
-      } catch (error) {
-        // One failing listener must not starve the others (as EventStream does).
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
-    }
-  };
 }
 
 /** Whether two versions of one event would be placed the same way. */
