@@ -242,14 +242,16 @@ export class Placement {
   nodeCount = 0;
 
   /**
-   * A small placement kept for the life of the module, so that the hidden
-   * classes of placements outlive any one build. V8 holds the maps that
-   * adding fields creates only weakly: when the last instance is collected,
-   * they go, every function compiled against them is deoptimized (`--trace-
-   * deopt`: "weak objects"), and the next build makes new ones. After a few
-   * such rounds the field accesses of the hot loops turned polymorphic, then
-   * megamorphic: in one process, 1M builds each followed by a full GC went
-   * from ~300 ms to 400–750 ms from the sixth on, and stayed there.
+   * A small placement kept for the life of the module (made by the first
+   * one), so that the hidden classes of placements outlive any one build.
+   * V8 holds the maps that adding fields creates only weakly: when the last
+   * instance is collected, they go, every function compiled against them is
+   * deoptimized (`--trace-deopt`: "weak objects"), and the next build makes
+   * new ones. After a few such rounds the field accesses of the hot loops
+   * turned polymorphic, then megamorphic: in one process, 1M builds each
+   * followed by a full GC went from ~300 ms to 400–750 ms from the sixth on,
+   * and stayed there. A module-level constant does not do: once bundled, a
+   * top-level variable that nothing reads is dead after the module has run.
    */
   static #kept: Placement | null | undefined;
 
