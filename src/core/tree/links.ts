@@ -328,9 +328,13 @@ export class Placement {
       this.#recentKey[r] = key;
       this.#recentContainer[r] = c;
     }
-    // Load factor at most 1/2.
+    // Load factor at most 1/2. Doubling, not 4×: the tags are what every
+    // probe reads, and at 200k spans they take 512 kB instead of 1 MB, which
+    // stays in a core's L2 cache (paired runs at 1M events: build 3–4 %,
+    // incremental 2–9 % faster; rehashing reads no key strings, so the extra
+    // rehash costs little).
     if (2 * ++this.#spanCount > this.#spanMask + 1) {
-      const capacity = 4 * (this.#spanMask + 1);
+      const capacity = 2 * (this.#spanMask + 1);
       this.#spanTags = new Uint8Array(capacity);
       this.#spanBuckets = new Int32Array(capacity);
       this.#spanMask = capacity - 1;
