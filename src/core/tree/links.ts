@@ -330,9 +330,9 @@ export class Placement {
     }
     // Load factor at most 1/2. Doubling, not 4×: the tags are what every
     // probe reads, and at 200k spans they take 512 kB instead of 1 MB, which
-    // stays in a core's L2 cache (paired runs at 1M events: build 3–4 %,
-    // incremental 2–9 % faster; rehashing reads no key strings, so the extra
-    // rehash costs little).
+    // a core's L2 cache can hold (four paired runs at 1M events: build about
+    // 3 %, incremental about 5 % faster; a rehash reads no key strings, so
+    // the extra one costs little).
     if (2 * ++this.#spanCount > this.#spanMask + 1) {
       const capacity = 2 * (this.#spanMask + 1);
       this.#spanTags = new Uint8Array(capacity);
