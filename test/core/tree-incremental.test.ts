@@ -228,6 +228,15 @@ describe('createEventTreeBuilder: store contract', () => {
     expect(builder.getSnapshot().length).toBe(1000);
   });
 
+  it('shows in the next snapshot what reading its size processed', () => {
+    const builder = createEventTreeBuilder({ events: [info('e1')] });
+    const before = builder.getSnapshot();
+    builder.append(info('e2'));
+    expect(builder.size).toBe(2);
+    expect(builder.getSnapshot()).not.toBe(before);
+    expect(builder.getSnapshot().length).toBe(2);
+  });
+
   it('finds every uuid again after its index grew, and keeps new versions in place', () => {
     // 5,000 uuids grow the index twice (it starts at 2,048 buckets, at most half full).
     const first = Array.from({ length: 5000 }, (_, k) =>
