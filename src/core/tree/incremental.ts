@@ -29,15 +29,17 @@
  *   it). The first repeat found there makes the builder deduplicate all it
  *   holds, in arrival order, once (O(n)), and from then on look each uuid up
  *   as it arrives. A log read from a file never repeats a uuid, and a live
- *   feed re-sends its first pending event early. Measured at 1M events: the
- *   incremental build ~14 % faster than looking every uuid up as it arrives.
+ *   feed re-sends its first pending event early. Measured at 1M events, with
+ *   the sampled hashes below: the incremental build ~15 % faster than looking
+ *   every uuid up as it arrives and hashing it whole (paired runs).
  *
  * Cost: `append` is O(1) amortized (a span_begin also walks its ancestor
  * chain once, O(depth), to detect a cycle). It queues; the queue is processed
  * a chunk at a time (every 512 appends, and before a snapshot, `size` or a
  * notification), so listeners hear only of appends that changed the tree.
- * `getSnapshot()` flattens in O(n) after a change and returns the same tree
- * until the next one.
+ * Checking k unchecked uuids costs O(k), or O(n) when they are at least half
+ * of all n (so at most once per doubling). `getSnapshot()` flattens in O(n)
+ * after a change and returns the same tree until the next one.
  */
 import type { Event, SpanBeginEvent, SpanEndEvent, StepEvent } from '../events/types.js';
 import type { EventTree } from './event-tree.js';
