@@ -6,6 +6,7 @@
  */
 import {
   makeLinearPass,
+  quantile,
   sizeLabel,
   timeRepeated,
   withBaseline,
@@ -33,6 +34,17 @@ export interface NodeBenchContext {
    * ARCHITECTURE.md). Recorded once per array as `core.event-pass.<n>`.
    */
   eventPass(events: readonly object[]): Promise<Metric>;
+  /**
+   * Times `fn` as {@link time} does, and the event pass over `events` right
+   * before each of its samples. For ratios with a tight target: on a machine
+   * whose speed drifts, a baseline measured once, seconds before, moved such
+   * a ratio by ±15 % between runs; paired samples see the same machine.
+   */
+  timePaired(
+    fn: () => unknown,
+    events: readonly object[],
+    options?: { repeat?: number; warmup?: number },
+  ): Promise<{ timing: Timing; pass: Timing }>;
   /** The JSON.parse baseline for `text` (recorded as `<name>.json-parse`). */
   jsonParse(text: string, name: string): Promise<Metric>;
   /** Heap in use after a full GC, in MB (needs `--expose-gc`, which `npm run bench` passes). */
@@ -97,24 +109,11 @@ export function createNodeContext(quick: boolean, out: Metric[]): NodeBenchConte
     async eventPass(events) {
       const known = eventPasses.get(events);
       if (known) return known;
-      const pass = () => {
-        let h = 0;
-        for (let i = 0; i < events.length; i++) {
-          const e = events[i] as {
-            event?: string;
-            uuid?: string;
-            span_id?: string | null;
-            timestamp?: string;
-          };
-          h +=
-            (e.event?.length ?? 0) +
-            (e.uuid?.length ?? 0) +
-            (e.span_id ? 1 : 0) +
-            (e.timestamp?.length ?? 0);
-        }
-        return h;
-      };
-      const timing = await timeRepeated(pass, { repeat: 9, warmup: 2, settle: collect });
+      const timing = await timeRepeated(makeEventPass(events), {
+        repeat: 9,
+        warmup: 2,
+        settle: collect,
+      });
       const n = events.length;
       const metric: Metric = {
         name: `core.event-pass.${sizeLabel(n)}`,
@@ -125,6 +124,26 @@ export function createNodeContext(quick: boolean, out: Metric[]): NodeBenchConte
       eventPasses.set(events, metric);
       out.push(metric);
       return metric;
+    },
+    async timePaired(fn, events, { repeat = 5, warmup = 1 } = {}) {
+      const pass = makeEventPass(events);
+      for (let i = 0; i < warmup; i++) {
+        pass();
+        await fn();
+      }
+      const passes: number[] = [];
+      const samples: number[] = [];
+      for (let i = 0; i < repeat; i++) {
+        collect();
+        let t0 = performance.now();
+        pass();
+        passes.push(performance.now() - t0);
+        collect();
+        t0 = performance.now();
+        await fn();
+        samples.push(performance.now() - t0);
+      }
+      return { timing: timingOf(samples), pass: timingOf(passes) };
     },
     async jsonParse(text, name) {
       const timing = await timeRepeated(() => JSON.parse(text), {
@@ -142,5 +161,39 @@ export function createNodeContext(quick: boolean, out: Metric[]): NodeBenchConte
       return process.memoryUsage().heapUsed / 2 ** 20;
     },
     record,
+  };
+}
+
+/**
+ * One linear pass over `events` reading the fields every builder reads
+ * (`event`, `uuid`, `span_id`, `timestamp`): the event-pass baseline.
+ */
+function makeEventPass(events: readonly object[]): () => number {
+  return () => {
+    let h = 0;
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i] as {
+        event?: string;
+        uuid?: string;
+        span_id?: string | null;
+        timestamp?: string;
+      };
+      h +=
+        (e.event?.length ?? 0) +
+        (e.uuid?.length ?? 0) +
+        (e.span_id ? 1 : 0) +
+        (e.timestamp?.length ?? 0);
+    }
+    return h;
+  };
+}
+
+/** Median, min, max of `samples`. */
+function timingOf(samples: number[]): Timing {
+  return {
+    median: quantile(samples, 0.5),
+    min: Math.min(...samples),
+    max: Math.max(...samples),
+    samples,
   };
 }
