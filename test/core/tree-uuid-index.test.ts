@@ -129,6 +129,27 @@ describe('UuidIndex', () => {
     expect(later.addRange(15_000, more.length, more)).toBe(true);
   });
 
+  it('goes over to whole hashes in the middle of a range added one by one', () => {
+    const rng = new Prng(11);
+    const uuids = [
+      ...Array.from({ length: 20_000 }, () => shortUuid(rng)),
+      ...Array.from({ length: 9_000 }, (_, k) => colliding(`r${k}`)),
+    ];
+    const slots = uuids.map((u) => info(u));
+    const index = new UuidIndex();
+    for (let s = 0; s < 20_000; s++) index.setHash(s, index.hash(uuids[s]));
+    expect(index.addRange(0, 20_000, slots)).toBe(false);
+    expect(index.whole).toBe(false);
+    for (let s = 20_000; s < uuids.length; s++) index.setHash(s, index.hash(uuids[s]));
+    expect(index.addRange(20_000, uuids.length, slots)).toBe(false);
+    expect(index.whole).toBe(true);
+    expect(index.size).toBe(uuids.length);
+    const placed = slots.slice();
+    expect(findOrAddAll(index, placed, [uuids[5]!, uuids[28_999]!, uuids[20_001]!])).toEqual([
+      5, 28_999, 20_001,
+    ]);
+  });
+
   it('reports no repeat among distinct uuids whose samples collide (strings compared)', () => {
     // Few enough to stay below the clustering limit: sampled hashes are kept.
     const uuids = Array.from({ length: 80 }, (_, k) => colliding(`c${k}`));

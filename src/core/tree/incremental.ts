@@ -349,27 +349,15 @@ export class UuidIndex {
    */
   addRange(from: number, to: number, slots: readonly Event[]): boolean {
     if (2 * (to - from) >= to) return this.#build(to, slots);
-    const hashes = this.#hashes;
     for (let chunk = from; chunk < to; chunk += QUEUE) {
       const end = Math.min(to, chunk + QUEUE);
-      this.touch(hashes.subarray(chunk, end), end - chunk);
+      this.touch(this.#hashes.subarray(chunk, end), end - chunk);
       for (let s = chunk; s < end; s++) {
-        const hash = hashes[s]!;
-        const table = this.#table;
-        const mask = this.#mask;
-        const high = hash & ~mask;
-        const uuid = slots[s]!.uuid;
-        let p = hash & mask;
-        let steps = 0;
-        for (let entry = table[p]!; entry !== 0; p = (p + 1) & mask, entry = table[p]!) {
-          steps++;
-          if ((entry & ~mask) === high && slots[(entry & mask) - 1]!.uuid === uuid) return true;
-        }
-        if (2 * ++this.#size > mask + 1) this.#rehash(4 * (mask + 1));
-        else table[p] = high | (s + 1);
-        if (this.#clustered(steps)) {
-          this.#hashWhole(to, slots);
-          return this.#build(to, slots);
+        const whole = this.#whole;
+        if (this.findOrAdd(slots[s]!.uuid, this.#hashes[s]!, s, slots) !== -1) return true;
+        // Gone over to whole hashes: the rest of the range was hashed from samples.
+        if (this.#whole !== whole) {
+          for (let k = s + 1; k < to; k++) this.#hashes[k] = hashKey(slots[k]!.uuid);
         }
       }
     }
