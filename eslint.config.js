@@ -32,7 +32,7 @@ export default tseslint.config(
   },
   {
     // Accessibility rules on the components we ship (and the stories that show them).
-    files: ['src/react/**/*.tsx', 'stories/**/*.tsx', 'demo/**/*.tsx'],
+    files: ['src/react/**/*.tsx', 'stories/**/*.tsx', 'demo/**/*.tsx', 'viewer/**/*.tsx'],
     ...jsxA11y.flatConfigs.strict,
   },
   {

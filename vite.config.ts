@@ -5,6 +5,8 @@ import { playwright } from '@vitest/browser-playwright';
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { builtinModules } from 'node:module';
 import { chromiumArgs, chromiumPath } from './scripts/chromium.mjs';
+import { renderOnServer } from './test/ssr/commands.js';
+import * as liveServer from './test/browser/live-server-commands.js';
 import pkg from './package.json' with { type: 'json' };
 
 // Library build: dependencies, peers and Node built-ins stay imports.
@@ -22,7 +24,19 @@ const browser = () => ({
   headless: true,
   provider: playwright({ launchOptions: { executablePath: chromiumPath, args: chromiumArgs } }),
   instances: [{ browser: 'chromium' as const }],
+  // Server rendering in a real Node process, for the SSR hydration test.
+  // A real SSE server for the live transport tests (issue 21).
+  commands: { renderOnServer, ...liveServer },
 });
+
+// React 18.3 in place of 19 (devDependencies `react-18`, `react-dom-18`): the
+// SSR hydration test runs under both (issue 16).
+const react18 = [
+  { find: /^react-dom$/, replacement: 'react-dom-18' },
+  { find: /^react-dom\/(.*)$/, replacement: 'react-dom-18/$1' },
+  { find: /^react$/, replacement: 'react-18' },
+  { find: /^react\/(.*)$/, replacement: 'react-18/$1' },
+];
 
 export default defineConfig({
   plugins: [react()],
@@ -37,6 +51,8 @@ export default defineConfig({
         index: 'src/index.ts',
         react: 'src/react.ts',
         server: 'src/server.ts',
+        'server-redis': 'src/server-redis.ts',
+        'server-fetch': 'src/server-fetch.ts',
         cli: 'src/cli.ts',
       },
       formats: ['es'],
@@ -54,6 +70,9 @@ export default defineConfig({
           name: 'core',
           environment: 'node',
           include: ['test/core/**/*.test.ts'],
+          // Property tests over generated runs take seconds when the whole
+          // suite shares 2 cores; speed is measured in the bench, not here.
+          testTimeout: 30_000,
         },
       },
       {
@@ -82,6 +101,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['test/react/**/*.test.{ts,tsx}'],
           setupFiles: ['test/react/setup.ts'],
+          // (As for core: a loaded 2-core machine, not a speed limit.)
+          testTimeout: 30_000,
         },
       },
       {
@@ -89,6 +110,16 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.browser.test.{ts,tsx}'],
+          browser: browser(),
+          testTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        resolve: { alias: react18 },
+        test: {
+          name: 'browser-react18',
+          include: ['test/browser/transcript-ssr.browser.test.tsx'],
           browser: browser(),
           testTimeout: 60_000,
         },

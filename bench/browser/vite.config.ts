@@ -9,6 +9,8 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react()],
   resolve: { alias: skeinAliases },
+  // The viewer bench runs the viewer's loader worker (an ES module worker).
+  worker: { format: 'es' },
   build: {
     outDir: fileURLToPath(new URL('../.dist', import.meta.url)),
     emptyOutDir: true,

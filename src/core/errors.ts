@@ -26,6 +26,86 @@ export const errorMessages = {
   missing_events: (where: string) => `${where} has no events`,
   chunk_gap: (sequence: string, expected: number, got: number) =>
     `Chunk of "${sequence}" starts at ${got}, expected ${expected}`,
+  // --- importers, shared (src/core/import/guards.ts, lines.ts, index.ts) -------
+  invalid_json_line: (line: number, detail: string) =>
+    `Line ${line} is not valid JSON (${detail}); skipped`,
+  value_invented: (what: string, count: number) =>
+    `${count} ${what} value${count === 1 ? ' was' : 's were'} not in the source and ${count === 1 ? 'was' : 'were'} invented (flagged in each event's metadata.skein_invented)`,
+  unrecognized_format: (tried: string) => `Not a format skein reads (tried: ${tried})`,
+  unsupported_input: (format: string, got: string) => `The ${format} importer cannot read ${got}`,
+  truncated_input: (detail: string) => `The input ends early: ${detail}`,
+  // --- OpenHands importer (src/core/import/openhands.ts) -----------------------
+  openhands_not_an_event: (got: string) =>
+    `Expected an OpenHands event (an action, an observation or a "kind" event), got ${got}; kept as an info event`,
+  openhands_duplicate_id: (id: string) =>
+    `Event id ${JSON.stringify(id)} appeared before; this event gets a derived identity`,
+  openhands_duplicate_call: (id: string) =>
+    `Tool call ${JSON.stringify(id)} is used by a second action before the first was answered; observations pair with the later one`,
+  openhands_observation_unpaired: (ref: string) =>
+    `Observation for action ${JSON.stringify(ref)}, which is not in the log; kept on its own`,
+  openhands_tools_unanswered: (count: number) =>
+    `${count} tool call${count === 1 ? '' : 's'} never got an observation; left open`,
+  openhands_delegate_unfinished: (agent: string) =>
+    `Delegate ${JSON.stringify(agent)} never returned; its span is closed where the log ends`,
+  // --- OpenTelemetry importer (src/core/import/otlp.ts) -------------------------
+  otlp_not_a_span: (got: string) =>
+    `Not an OTLP export, resource, scope or span (${got}); kept as an info event`,
+  otlp_duplicate_span: (id: string) => `Span "${id}" appears more than once; the first is kept`,
+  otlp_orphan_span: (id: string, parent: string) =>
+    `Span "${id}" names parent "${parent}", which is not in the input; placed at the root`,
+  otlp_parent_cycle: (id: string) => `Span "${id}" is part of a parent cycle; placed at the root`,
+  // --- Jupyter importer (src/core/import/jupyter.ts) ---------------------------
+  jupyter_unsupported_nbformat: (version: string) =>
+    `nbformat ${version} notebooks are not supported (4.x only); convert with \`jupyter nbconvert --to notebook\``,
+  jupyter_unknown_output: (type: string) =>
+    `Unknown output type ${JSON.stringify(type)}; kept as an info event`,
+  jupyter_unknown_cell: (type: string) =>
+    `Unknown cell type ${JSON.stringify(type)}; kept as an info event`,
+  jupyter_not_a_message: (got: string) => `Expected a Jupyter kernel message, got ${got}; skipped`,
+  jupyter_update_unknown_display: (id: string) =>
+    `update_display_data for display ${JSON.stringify(id)}, which was never shown; shown as a new display`,
+  jupyter_request_unfinished: (parent: string) =>
+    `Execution ${JSON.stringify(parent)} never went idle; closed at the end of the log`,
+  // --- Claude Code importer (src/core/import/claude-code.ts) -------------------
+  claude_code_not_a_record: (got: string) =>
+    `Expected a Claude Code record (an object with a "type"), got ${got}; kept as an info event`,
+  claude_code_bad_message: (got: string) =>
+    `Expected "message" to be an object, got ${got}; the record is kept as an info event`,
+  claude_code_duplicate_uuid: (uuid: string) =>
+    `Record uuid ${JSON.stringify(uuid)} appeared before; this record gets a derived id`,
+  claude_code_result_unpaired: (id: string) =>
+    `tool_result for ${JSON.stringify(id)}, a tool call not in the log; kept as an info event`,
+  claude_code_agent_unlinked: (agent: string) =>
+    `Sub-agent ${JSON.stringify(agent)} has no Task call that spawned it in the log; placed at the root`,
+  claude_code_tools_unanswered: (count: number) =>
+    `${count} tool call${count === 1 ? '' : 's'} never got a result; left open`,
+  claude_code_session_not_found: (why: string) => `No Claude Code session there: ${why}`,
+  // --- ACP importer (src/core/import/acp.ts) ---------------------------------
+  acp_unknown_record: (detail: string) =>
+    `Not an ACP message (${detail}); kept as an info event with source "acp"`,
+  acp_unknown_update: (kind: string) =>
+    `Unknown session update "${kind}"; kept as an info event with source "acp"`,
+  acp_unpaired_response: (id: string) =>
+    `Response to request ${id}, which is not in the capture; kept as an info event`,
+  acp_unclosed: (what: string) => `${what} was still open when the session ended; closed`,
+  // --- defect importer (src/core/import/defect.ts) ---------------------------
+  defect_unknown_event: (type: string) =>
+    `Unknown defect event "${type}"; kept as an info event with source "defect"`,
+  defect_seq_gap: (expected: number, got: number) =>
+    `Journal seq jumps from the expected ${expected} to ${got}: records are missing`,
+  defect_unclosed: (what: string) => `${what} was still open when the log ended; closed`,
+  defect_unresolved_parent: (id: string) =>
+    `Sub-agent path names tool call "${id}", which is not in the log; its agent span sits at the root`,
+  defect_no_turn: (type: string) => `"${type}" outside any turn`,
+  // --- agex importer (src/core/import/agex.ts) -------------------------------
+  agex_unmatched_outcome: (kind: string, namespace: string) =>
+    `${kind} in agent "${namespace}" closes no open task; kept in the agent's span`,
+  agex_task_unclosed: (task: string) =>
+    `Task "${task}" was never closed by a success, fail, clarify or cancelled event; ended at the agent's last event`,
+  // --- cantus importer (src/core/import/cantus.ts) ---------------------------
+  cantus_unpaired_observation: (type: string) => `${type} follows no action; kept as its own event`,
+  cantus_unanswered_action: (skill: string) =>
+    `The call of "${skill}" has no observation; kept without a result`,
   // --- canonical events (src/core/events/parse.ts) ----------------------------
   invalid_timestamp: (value: string) => `Not an ISO 8601 date-time: ${JSON.stringify(value)}`,
   invalid_value: (expected: string, got: string) => `Expected one of ${expected}, got ${got}`,
@@ -42,6 +122,8 @@ export const errorMessages = {
   // --- EventStream (src/core/stream/event-stream.ts) -------------------------
   not_an_event: (got: string) =>
     `EventStream.append expects a canonical event (an object with string "event", "uuid" and "timestamp"), got ${got}`,
+  stream_closed: (length: number) =>
+    `EventStream.append after close(): the stream is complete (${length} events)`,
   // --- timeline (src/core/timeline/) -----------------------------------------
   timeline_unresolved_event: (uuid: string) =>
     `Timeline refers to event "${uuid}", which is not in the event list`,
@@ -60,6 +142,23 @@ export const errorMessages = {
   // --- swimlane (src/core/swimlane/) -----------------------------------------
   invalid_option: (option: string, expected: string, got: string) =>
     `Option "${option}" must be ${expected}, got ${got}`,
+  // --- <Transcript> layout warnings (src/react/transcript/layout.ts) ---------
+  layout_no_height: () =>
+    'The transcript has no height: its parent is 0 px tall. Give the parent a height (or flex: 1 in a flex column), or remove the height: 0 rule.',
+  layout_unbounded: (height: number) =>
+    `The transcript's scroller grows with its rows (${Math.round(height)} px) instead of scrolling: a style overrides its height or overflow. Only the rows in the window are drawn; remove the override.`,
+  // --- live feeds (src/core/live/) --------------------------------------------
+  live_http_status: (status: number, detail: string) =>
+    `The live server answered HTTP ${status}${detail === '' ? '' : `: ${detail}`}`,
+  live_connection_lost: (detail: string) => `The live connection was lost: ${detail}`,
+  live_idle_timeout: (ms: number) => `Nothing arrived for ${ms} ms; reconnecting`,
+  live_server_closed: (reason: string, detail: string) =>
+    `The live server closed the connection (${reason})${detail === '' ? '' : `: ${detail}`}`,
+  live_protocol: (detail: string) => `Unexpected live message: ${detail}`,
+  live_gap: (expected: string, got: string) =>
+    `Expected sequence ${expected}, got ${got}; resuming from the last one received`,
+  live_no_transport: (name: string) =>
+    `No ${name} in this runtime; pass one in the options or choose another transport`,
 } satisfies Record<string, (...args: never[]) => string>;
 
 /** A stable error or diagnostic code from {@link errorMessages}. */
@@ -81,6 +180,7 @@ export function errorMessage<C extends ErrorCode>(
  *
  * @example
  * const { events, diagnostics } = parseEvents(json);
+ * declare function report(line: string): void;
  * for (const d of diagnostics) report(`${d.path}: ${d.message}`);
  */
 export interface Diagnostic {
@@ -94,27 +194,106 @@ export interface Diagnostic {
   readonly path: string;
 }
 
+/** The arguments of `new ImportError(code, path, ...details)`: the details are those of the code's message. */
+export type ImportErrorArgs = {
+  [C in ErrorCode]: [code: C, path: string, ...details: Parameters<(typeof errorMessages)[C]>];
+}[ErrorCode];
+
+/** The arguments of `new SkeinError(code, ...details)`. */
+export type SkeinErrorArgs = {
+  [C in ErrorCode]: [code: C, ...details: Parameters<(typeof errorMessages)[C]>];
+}[ErrorCode];
+
 /**
- * Thrown when input cannot be read at all (invalid JSON, a truncated zip, a
- * field of the wrong type). Names the code and the JSON path of the problem.
+ * The base of every error skein throws. Its message is derived from its
+ * `code` and `details` through the one catalogue ({@link errorMessages}),
+ * so a throw site never writes a second string, and callers branch on `code`.
  *
  * @example
- * try { parseEvent(raw) } catch (e) {
- *   if (e instanceof ImportError && e.code === 'wrong_type') showAt(e.path);
+ * declare function showHint(details: readonly unknown[]): void;
+ * try {
+ *   renderTimelineAscii(buildTimeline(stream.toArray()), { width: 12.5 });
+ * } catch (e) {
+ *   if (e instanceof SkeinError && e.code === 'invalid_option') showHint(e.details);
  * }
  */
-export class ImportError extends Error {
-  override readonly name = 'ImportError';
+export class SkeinError extends Error {
+  override name = 'SkeinError';
   /** Stable code from the catalogue. */
   readonly code: ErrorCode;
+  /** The arguments the code's message was built from. */
+  readonly details: readonly unknown[];
+
+  constructor(...args: SkeinErrorArgs) {
+    const [code, ...details] = args;
+    super((errorMessages[code] as (...a: unknown[]) => string)(...details));
+    this.code = code;
+    this.details = details;
+  }
+
+  /**
+   * Records what caused this error (`error.cause`), for chaining from a throw site.
+   *
+   * @example
+   * declare const text: string;
+   * try {
+   *   JSON.parse(text);
+   * } catch (e) {
+   *   throw new ImportError('invalid_json', '$', String(e)).causedBy(e);
+   * }
+   */
+  causedBy(cause: unknown): this {
+    Object.defineProperty(this, 'cause', {
+      value: cause,
+      writable: true,
+      enumerable: false,
+      configurable: true,
+    });
+    return this;
+  }
+}
+
+/**
+ * Thrown when input cannot be read at all (invalid JSON, a truncated zip, a
+ * field of the wrong type). Names the code and the JSON path of the problem;
+ * the message comes from the catalogue, with the path appended.
+ *
+ * @example
+ * declare function showAt(path: string): void;
+ * try {
+ *   parseEvent(json);
+ * } catch (e) {
+ *   if (e instanceof ImportError && e.code === 'wrong_type') showAt(e.path);
+ * }
+ * // thrown as: new ImportError('missing_field', '$.events[3]', 'timestamp')
+ */
+export class ImportError extends SkeinError {
+  override name = 'ImportError';
   /** JSON path of the problem (`$` for the whole input). */
   readonly path: string;
 
-  constructor(code: ErrorCode, path: string, message: string, options?: { cause?: unknown }) {
-    super(`${message} (at ${path})`, options);
-    this.code = code;
+  constructor(...args: ImportErrorArgs) {
+    const [code, path, ...details] = args;
+    super(...([code, ...details] as unknown as SkeinErrorArgs));
+    this.message = `${this.message} (at ${path})`;
     this.path = path;
   }
+}
+
+/**
+ * Builds a {@link Diagnostic} whose message comes from the catalogue.
+ *
+ * @example
+ * const diagnostics: Diagnostic[] = [];
+ * diagnostics.push(makeDiagnostic('warning', '$[3].update', 'unknown_event_kind', 'foo'));
+ */
+export function makeDiagnostic<C extends ErrorCode>(
+  severity: Diagnostic['severity'],
+  path: string,
+  code: C,
+  ...details: Parameters<(typeof errorMessages)[C]>
+): Diagnostic {
+  return { code, severity, message: errorMessage(code, ...details), path };
 }
 
 /**

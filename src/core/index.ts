@@ -1,9 +1,18 @@
 // The core entry point (`skein`): headless, no DOM, no React, no Node built-ins.
 export { VERSION } from './version.js';
-export { ImportError, errorMessages, errorMessage, jsonPath } from './errors.js';
-export type { Diagnostic, ErrorCode } from './errors.js';
+export {
+  ImportError,
+  SkeinError,
+  errorMessages,
+  errorMessage,
+  jsonPath,
+  makeDiagnostic,
+} from './errors.js';
+export type { Diagnostic, ErrorCode, ImportErrorArgs, SkeinErrorArgs } from './errors.js';
 export * from './events/index.js';
-export { importInspectLog, isInspectLog } from './import/inspect-log.js';
+export * from './import/index.js';
+export { chunksOf, isAsyncIterable, isChunkSource, isReadableStreamLike } from './chunks.js';
+export type { ChunkSource, ReadableStreamLike } from './chunks.js';
 export type {
   InspectLog,
   InspectLogHeader,
@@ -22,9 +31,13 @@ export * from './tree/index.js';
 export {
   DISPLAY,
   displayOf,
+  displayNotes,
   describeEvent,
   createDescriberRegistry,
+  markdownToPlainText,
+  markdownSummary,
   mimeStream,
+  toMimeStream,
   selectMimeType,
   createMimeRegistry,
 } from './display/index.js';
@@ -53,3 +66,23 @@ export type {
   Trust,
 } from './display/index.js';
 export * from './transcript/index.js';
+export * from './list/index.js';
+export * from './selection/index.js';
+export * from './live/index.js';
+export { replayStream } from './stream/replay.js';
+export type { ReplayStreamOptions, ReplayClock } from './stream/replay.js';
+export {
+  buildReplayTimeline,
+  createReplayPlayer,
+  replayCountAt,
+  replayPositionOf,
+  replayTimeAt,
+} from './stream/replay-player.js';
+export type {
+  ReplayPlayer,
+  ReplayPlayerClock,
+  ReplayPlayerOptions,
+  ReplayPlayerSnapshot,
+  ReplayTimeline,
+  ReplayTimelineOptions,
+} from './stream/replay-player.js';

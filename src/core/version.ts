@@ -3,6 +3,7 @@
  *
  * @example
  * import { VERSION } from 'skein';
+ * declare const footer: HTMLElement;
  * footer.textContent = `skein ${VERSION}`;
  */
 export const VERSION = '0.1.0';

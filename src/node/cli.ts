@@ -1,12 +1,31 @@
 import { EventStream } from '../core/stream/event-stream.js';
-import { ImportError, type Diagnostic } from '../core/errors.js';
-import { importInspectLog, isInspectLog, type InspectLog } from '../core/import/inspect-log.js';
+import { ImportError, SkeinError, type Diagnostic } from '../core/errors.js';
+import {
+  formats,
+  importAny,
+  summarizeLog,
+  type FormatId,
+  type LogSummary,
+  type SampleSummary,
+} from '../core/import/index.js';
+import { describeInput } from '../core/import/describe-input.js';
 import { VERSION } from '../core/version.js';
 import { renderTimelineAscii } from '../core/swimlane/ascii.js';
 import { renderTimelineSvg } from '../core/swimlane/svg.js';
 import { buildTimeline } from '../core/timeline/build.js';
+import { renderSpanTreeText } from '../core/tree/span-tree-text.js';
+import { formatDuration, formatTokens } from '../core/tree/row-facts.js';
 import type { Event } from '../core/events/types.js';
 import { readLogFile } from './files.js';
+import { listLogs } from './log-list.js';
+import { createViewHandler } from './view-server.js';
+import { spawn } from 'node:child_process';
+import { stat } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { basename, dirname, resolve } from 'node:path';
+import { replayStream } from '../core/stream/replay.js';
+import { createEventStreamHandler } from './server/sse.js';
 
 /** Where the CLI writes; injected so tests capture output without a process. */
 export interface CliIO {
@@ -14,42 +33,164 @@ export interface CliIO {
   stderr(text: string): void;
   /** Terminal width, when stdout is a terminal (the default for `ascii --width`). */
   columns?: number;
+  /** Stops long-running commands (`serve`, `view`); they then resolve with exit code 0. */
+  signal?: AbortSignal;
+  /** What `-` reads (standard input). Without it, `-` is a usage error. */
+  stdin?: AsyncIterable<string | Uint8Array>;
+  /** The built viewer page's folder for `view` (`null`: not built); default: found next to the CLI. */
+  viewerDir?: string | null;
+  /** Opens a URL in the system browser (`view --open`); default: `xdg-open`, `open` or `start`. */
+  openUrl?: (url: string) => void;
 }
+
+/** Exit codes, as `--help` and the README state them. */
+const EXIT = { ok: 0, usage: 1, input: 2, notFound: 3 } as const;
+
+const SUPPORTED = formats.map((f) => f.name).join(', ');
 
 const HELP = `skein ${VERSION} — shows what an AI agent did
 
 Usage:
   skein <command> [options]
+  skein <command> --help          Help for one command
 
 Commands:
-  info <log>                      Summarize a log: task, model, status, samples
-  replay <log> [--sample ID] [--epoch N]
-                                  Print a sample's events as a plain-text transcript
-                                  (default: the first sample)
-  ascii <log> [--sample ID] [--epoch N] [--width N]
-                                  Print a sample's swimlane timeline as text
-                                  (width: the terminal's, else 120)
-  svg <log> [--sample ID] [--epoch N] [--width N] [--theme light|dark]
-                                  Print a sample's swimlane as a standalone SVG
-  help                            Show this help
-  version                         Print the version
+  info <log|dir>     Summarize a log: format, task, model, status, and per sample
+                     id, epoch, scores, tokens, duration, status, error; or one
+                     line per log of a folder
+  replay <log>       Print a sample's events as a plain-text transcript
+  tree <log>         Print a sample's span tree as text
+  ascii <log>        Print a sample's swimlane timeline as text
+  svg <log>          Print a sample's swimlane as a standalone SVG
+  convert <log>      Print a sample's canonical events (--to jsonl|json)
+  view [log|dir|url] Open the viewer in a browser: a local server on 127.0.0.1
+  serve <log>        Serve a sample's events as Server-Sent Events (skein/server)
+  help [command]     Show this help, or a command's
+  version            Print the version
 
-Logs: inspect_ai .eval and .json files. Repairs made while reading go to stderr,
-counted by kind; add --verbose to list each.
+Logs: any format skein reads, detected from the content (${SUPPORTED}).
+A log of - is read from standard input. Repairs made while reading are
+counted by kind on stderr; --verbose lists each.
+
+Exit codes:
+  0  ok
+  1  usage: an unknown command or option, a missing or bad argument
+  2  unreadable or invalid input: not a log, a truncated archive, a directory
+     where a file was expected, a file that cannot be read
+  3  not found: no such file, sample or epoch
 
 Options:
-  -h, --help         Show this help
+  -h, --help         Show help
   -v, --version      Print the version
 `;
 
-/** A usage problem: printed with a pointer to --help, exit code 2. */
-class UsageError extends Error {}
+const SAMPLE_OPTIONS = `  --sample ID        The sample of a multi-sample log (inspect_ai); default the first
+  --epoch N          Its epoch; default 1 (the first sample's epoch without --sample)
+  --verbose          List every repair made while reading (default: counted by kind)`;
+
+const COMMAND_HELP: Record<string, string> = {
+  info: `Usage: skein info <log|dir|-> [--json] [--verbose]
+
+A log: its format, task, model and status, then one row per sample (sorted by
+id, then epoch): id, epoch, scores, tokens, duration, status, error. Logs of
+one run (every format but inspect_ai) have one row, id "-".
+A folder: one line per log in it and its direct subfolders (name, format,
+samples, status); a file that cannot be read says what it is instead.
+
+  --json             Print JSON instead (the same facts; for scripts)
+  --verbose          List every repair made while reading
+`,
+  replay: `Usage: skein replay <log|-> [--sample ID] [--epoch N] [--verbose]
+
+Prints the events as a plain-text transcript: one line per event, indented by
+span, with the time since the first event.
+
+${SAMPLE_OPTIONS}
+`,
+  tree: `Usage: skein tree <log|-> [--mode spans|events|outline] [--width N]
+                  [--sample ID] [--epoch N] [--verbose]
+
+Prints the span tree, fully expanded, with status, duration and tokens.
+
+  --mode M           spans (default): spans only; events: every event;
+                     outline: inspect's outline (turns folded together)
+  --width N          Longest line (default: the terminal's, else 120)
+${SAMPLE_OPTIONS}
+`,
+  ascii: `Usage: skein ascii <log|-> [--width N] [--sample ID] [--epoch N] [--verbose]
+
+Prints the swimlane timeline as text (inspect_ai's layout).
+
+  --width N          Line width (default: the terminal's, else 120)
+${SAMPLE_OPTIONS}
+`,
+  svg: `Usage: skein svg <log|-> [--width N] [--theme light|dark] [--sample ID] [--epoch N]
+
+Prints the swimlane timeline as a standalone SVG document.
+
+  --width N          Width in pixels (default 1000)
+  --theme T          light (default) or dark
+${SAMPLE_OPTIONS}
+`,
+  convert: `Usage: skein convert <log|-> --to jsonl|json [--sample ID] [--epoch N] [--verbose]
+
+Prints the canonical events (skein's own format, which every skein reader
+opens): jsonl — one event per line; json — a JSON array.
+
+  --to F             jsonl (default) or json
+${SAMPLE_OPTIONS}
+`,
+  view: `Usage: skein view [log|dir|url] [--port N] [--host H] [--open] [--live]
+
+Serves the viewer page and prints its URL. A log opens straight in it; a
+folder (default: the current one) lists its logs, newest first, and watches
+for new ones; a URL is opened by the page itself (--live: as a live stream).
+The server answers on 127.0.0.1 only, to loopback host names only, and reads
+nothing but the given log or folder. Stop it with Ctrl-C.
+
+  --port N           Port (default 8790; 0 picks a free one)
+  --host H           Address to bind (default 127.0.0.1); any Host header is
+                     then accepted, so only use it on a network you trust
+  --open             Open the URL in the system browser
+  --live             The URL is a live event stream (skein/server), not a file
+`,
+  serve: `Usage: skein serve <log|-> [--live] [--speed N] [--max-gap MS] [--port N] [--host H]
+                   [--sample ID] [--epoch N]
+
+Serves a sample's events as Server-Sent Events (skein/server). --live plays
+them at recorded speed (scaled by --speed, idle gaps capped at --max-gap ms,
+default 5000). Listens on 127.0.0.1:8787 unless told otherwise.
+
+${SAMPLE_OPTIONS}
+`,
+};
+
+/** A user error: printed without a stack, exit with `exitCode`. */
+class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+/** A usage problem: printed with a pointer to --help, exit code 1. */
+class UsageError extends CliError {
+  constructor(
+    message: string,
+    readonly command?: string,
+  ) {
+    super(message, EXIT.usage);
+  }
+}
 
 function takeOption(args: string[], name: string): string | undefined {
   const at = args.indexOf(name);
   if (at < 0) return undefined;
   const value = args[at + 1];
-  if (value === undefined || value.startsWith('--')) throw new UsageError(`${name} needs a value`);
+  if (value === undefined || (value.startsWith('--') && value.length > 2))
+    throw new UsageError(`${name} needs a value`);
   args.splice(at, 2);
   return value;
 }
@@ -61,76 +202,162 @@ function takeFlag(args: string[], name: string): boolean {
   return true;
 }
 
+/** The one positional argument; anything else left over is a usage error. */
+function takeSource(args: string[], what = 'the log file'): string {
+  const unknown = args.find((a) => a.startsWith('-') && a !== '-');
+  if (unknown !== undefined) throw new UsageError(`unknown option '${unknown}'`);
+  const source = args.shift();
+  if (source === undefined) throw new UsageError(`missing ${what}`);
+  if (args.length) throw new UsageError(`unexpected argument '${args[0]}'`);
+  return source;
+}
+
 /**
- * Repairs go to stderr so what goes to stdout stays clean for pipes. Warnings
- * are listed one by one; routine repairs (derived uuids, filled defaults) are
- * counted by code unless `--verbose` asks for each.
+ * Repairs go to stderr so what goes to stdout stays clean for pipes: counted
+ * by code, or (`--verbose`) one line each.
  */
 function reportDiagnostics(diagnostics: readonly Diagnostic[], verbose: boolean, io: CliIO): void {
+  if (verbose) {
+    for (const d of diagnostics) io.stderr(`${d.severity}: ${d.path}: ${d.message} [${d.code}]\n`);
+    return;
+  }
   const counts = new Map<string, number>();
+  let warnings = 0;
   for (const d of diagnostics) {
-    if (verbose || d.severity === 'warning') io.stderr(`${d.severity}: ${d.path}: ${d.message}\n`);
-    else counts.set(d.code, (counts.get(d.code) ?? 0) + 1);
+    counts.set(d.code, (counts.get(d.code) ?? 0) + 1);
+    if (d.severity === 'warning') warnings++;
   }
   if (counts.size > 0) {
     const list = [...counts].map(([code, n]) => `${n} ${code}`).join(', ');
-    io.stderr(`info: repaired while reading: ${list} (--verbose lists each)\n`);
+    const label = warnings > 0 ? 'warning' : 'info';
+    io.stderr(`${label}: repaired while reading: ${list} (--verbose lists each)\n`);
   }
 }
 
-async function openLog(args: string[]): Promise<{ path: string; log: InspectLog }> {
-  const path = args.shift();
-  if (path === undefined) throw new UsageError('missing the log file');
-  if (args.length) throw new UsageError(`unexpected argument '${args[0]}'`);
-  const bytes = await readLogFile(path);
-  if (!isInspectLog(bytes)) {
-    throw new UsageError(
-      `${path}: not a log skein can read (supported: inspect_ai .eval and .json)`,
+interface Input {
+  /** What messages call it: the path as given, or `<stdin>`. */
+  readonly name: string;
+  readonly bytes: Uint8Array;
+}
+
+async function readStdin(io: CliIO): Promise<Uint8Array> {
+  if (!io.stdin) throw new UsageError('- (standard input) is not available here');
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  const encoder = new TextEncoder();
+  for await (const chunk of io.stdin) {
+    const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
+    parts.push(bytes);
+    size += bytes.length;
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** `stat` errors as user errors: no stack, the right exit code. */
+function fileError(path: string, error: unknown): CliError {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR')
+    return new CliError(`${path}: no such file`, EXIT.notFound);
+  if (code === 'EACCES' || code === 'EPERM')
+    return new CliError(`${path}: permission denied`, EXIT.input);
+  return new CliError(`${path}: cannot be read (${(error as Error).message})`, EXIT.input);
+}
+
+async function readInput(source: string, io: CliIO): Promise<Input> {
+  if (source === '-') return { name: '<stdin>', bytes: await readStdin(io) };
+  let info;
+  try {
+    info = await stat(source);
+  } catch (e) {
+    throw fileError(source, e);
+  }
+  if (info.isDirectory()) {
+    throw new CliError(
+      `${source} is a directory; expected a log file (${SUPPORTED}). ` +
+        `'skein info ${source}' lists the logs in it, 'skein view ${source}' opens them.`,
+      EXIT.input,
     );
   }
-  return { path, log: await importInspectLog(bytes) };
+  if (!info.isFile()) throw new CliError(`${source} is not a regular file`, EXIT.input);
+  try {
+    return { name: source, bytes: await readLogFile(source) };
+  } catch (e) {
+    throw fileError(source, e);
+  }
 }
 
-async function info(args: string[], io: CliIO): Promise<number> {
-  const { path, log } = await openLog(args);
-  const { header } = log;
-  const lines = [
-    `file:    ${path} (${log.format}, log version ${header.version})`,
-    `task:    ${header.eval.task ?? '?'}`,
-    `model:   ${header.eval.model ?? '?'}`,
-    `status:  ${header.status ?? '?'}`,
-    `samples: ${log.samples.length}`,
-    ...log.samples.map((s) => `  ${JSON.stringify(s.id)} epoch ${s.epoch}`),
-  ];
-  io.stdout(`${lines.join('\n')}\n`);
-  reportDiagnostics(log.diagnostics, false, io);
-  return 0;
+/** An importer's error as a user error that says what the input is and what was expected. */
+function importFailure(input: Input, error: ImportError): CliError {
+  if (error.code === 'sample_not_found')
+    return new CliError(`${input.name}: ${error.message} [${error.code}]`, EXIT.notFound);
+  if (error.code === 'unrecognized_format') {
+    return new CliError(
+      `${input.name}: not a log skein can read: it is ${describeInput(input.bytes)}. ` +
+        `Expected one of: ${SUPPORTED}.`,
+      EXIT.input,
+    );
+  }
+  if (error.code === 'zip_truncated' || error.code === 'zip_corrupt') {
+    return new CliError(
+      `${input.name}: a zip archive (an inspect_ai .eval?) that cannot be opened: ${error.message} ` +
+        `[${error.code}]. The file may have been cut short while it was written or copied.`,
+      EXIT.input,
+    );
+  }
+  return new CliError(`${input.name}: ${error.message} [${error.code}]`, EXIT.input);
 }
 
-/** Opens a log and loads one sample's events (`--sample`, `--epoch`; default: the first). */
-async function loadSample(
-  args: string[],
-  io: CliIO,
-): Promise<{ path: string; events: readonly Event[] } | undefined> {
-  const sampleArg = takeOption(args, '--sample');
+async function guarded<T>(input: Input, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof ImportError) throw importFailure(input, e);
+    throw e;
+  }
+}
+
+function formatName(id: FormatId): string {
+  return formats.find((f) => f.id === id)?.name ?? id;
+}
+
+interface Loaded {
+  readonly name: string;
+  readonly format: FormatId;
+  readonly events: readonly Event[];
+}
+
+/** Reads a log and one sample's events (`--sample`, `--epoch`; default: the first). */
+async function loadSample(args: string[], io: CliIO): Promise<Loaded> {
+  const sample = takeOption(args, '--sample');
   const epochArg = takeOption(args, '--epoch');
   const verbose = takeFlag(args, '--verbose');
   const epoch = epochArg === undefined ? undefined : Number(epochArg);
-  if (epoch !== undefined && !Number.isInteger(epoch))
+  if (epoch !== undefined && (!Number.isInteger(epoch) || epoch < 0))
     throw new UsageError('--epoch takes a whole number');
-  const { path, log } = await openLog(args);
-  const first = log.samples[0];
-  if (first === undefined) {
-    io.stderr(`skein: ${path} has no samples\n`);
-    return undefined;
-  }
-  const id = sampleArg ?? first.id;
-  const { events, diagnostics } = await log.sample(
-    id,
-    epoch ?? (sampleArg === undefined ? first.epoch : 1),
+  const input = await readInput(takeSource(args), io);
+  const result = await guarded(input, () =>
+    importAny(input.bytes, {
+      filename: input.name,
+      ...(sample !== undefined ? { sample } : {}),
+      ...(epoch !== undefined ? { epoch } : {}),
+    }),
   );
-  reportDiagnostics(diagnostics, verbose, io);
-  return { path, events };
+  if (result.samples === undefined && (sample !== undefined || epoch !== undefined)) {
+    throw new UsageError(
+      `--sample and --epoch apply to logs with several samples (inspect_ai); ` +
+        `${input.name} (${formatName(result.format)}) holds one run`,
+    );
+  }
+  if (result.samples !== undefined && result.samples.length === 0)
+    throw new CliError(`${input.name}: the log has no samples`, EXIT.notFound);
+  reportDiagnostics(result.diagnostics, verbose, io);
+  return { name: input.name, format: result.format, events: result.events };
 }
 
 function takeWidth(args: string[], fallback: number): number {
@@ -142,20 +369,216 @@ function takeWidth(args: string[], fallback: number): number {
   return width;
 }
 
+function terminalWidth(io: CliIO): number {
+  return io.columns && io.columns >= 20 ? io.columns : 120;
+}
+
+function line(text: string): string {
+  return text === '' || text.endsWith('\n') ? text : `${text}\n`;
+}
+
+// --- info --------------------------------------------------------------------
+
+function scoreText(scores: Readonly<Record<string, unknown>>): string {
+  const entries = Object.entries(scores);
+  if (entries.length === 0) return '';
+  const value = (v: unknown) =>
+    typeof v === 'number'
+      ? String(Math.round(v * 1000) / 1000)
+      : typeof v === 'string'
+        ? v
+        : JSON.stringify(v);
+  if (entries.length === 1) return value(entries[0]![1]);
+  return entries.map(([k, v]) => `${k}=${value(v)}`).join(' ');
+}
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) =>
+    rows.reduce((w, r) => Math.max(w, [...(r[i] ?? '')].length), [...h].length),
+  );
+  const fmt = (r: string[]) =>
+    r
+      .map((cell, i) =>
+        i === r.length - 1 ? cell : cell + ' '.repeat(widths[i]! - [...cell].length),
+      )
+      .join('  ')
+      .trimEnd();
+  return [fmt(header), ...rows.map(fmt)].join('\n');
+}
+
+function sampleRow(s: SampleSummary): string[] {
+  return [
+    s.id === null ? '-' : typeof s.id === 'string' ? JSON.stringify(s.id) : String(s.id),
+    String(s.epoch),
+    scoreText(s.scores),
+    s.tokens === null ? '' : formatTokens(s.tokens),
+    s.durationMs === null ? '' : formatDuration(s.durationMs),
+    s.status,
+    s.error ?? '',
+  ];
+}
+
+function diagnosticCounts(diagnostics: readonly Diagnostic[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const d of diagnostics) out[d.code] = (out[d.code] ?? 0) + 1;
+  return out;
+}
+
+async function infoFile(input: Input, json: boolean, verbose: boolean, io: CliIO): Promise<number> {
+  const log: LogSummary = await guarded(input, () =>
+    summarizeLog(input.bytes, { filename: input.name }),
+  );
+  if (json) {
+    io.stdout(
+      `${JSON.stringify(
+        {
+          file: input.name,
+          format: log.format,
+          formatName: log.formatName,
+          task: log.task,
+          model: log.model,
+          status: log.status,
+          samples: log.samples,
+          diagnostics: diagnosticCounts(log.diagnostics),
+        },
+        null,
+        2,
+      )}\n`,
+    );
+  } else {
+    const head = [
+      `file:    ${input.name}`,
+      `format:  ${log.formatName} (${log.format})`,
+      ...(log.task !== null ? [`task:    ${log.task}`] : []),
+      ...(log.model !== null ? [`model:   ${log.model}`] : []),
+      `status:  ${log.status}`,
+      `samples: ${log.samples.length}`,
+    ];
+    const rows = table(
+      ['id', 'epoch', 'scores', 'tokens', 'duration', 'status', 'error'],
+      log.samples.map(sampleRow),
+    );
+    io.stdout(`${head.join('\n')}\n\n${rows}\n`);
+  }
+  reportDiagnostics(log.diagnostics, verbose, io);
+  return EXIT.ok;
+}
+
+interface DirRow {
+  name: string;
+  format: FormatId | null;
+  samples: number | null;
+  status: string | null;
+  error?: string;
+}
+
+async function infoDir(dir: string, json: boolean, io: CliIO): Promise<number> {
+  let entries;
+  try {
+    entries = await listLogs(dir);
+  } catch (e) {
+    throw fileError(dir, e);
+  }
+  const rows: DirRow[] = [];
+  for (const entry of entries) {
+    if (entry.format === null) {
+      rows.push({
+        name: entry.name,
+        format: null,
+        samples: null,
+        status: null,
+        error: entry.error ?? 'unreadable',
+      });
+      continue;
+    }
+    try {
+      const bytes = await readLogFile(resolve(dir, entry.name));
+      const log = await summarizeLog(bytes, { filename: entry.name });
+      rows.push({
+        name: entry.name,
+        format: log.format,
+        samples: log.samples.length,
+        status: log.status,
+      });
+    } catch (e) {
+      const message = e instanceof SkeinError ? `${e.message} [${e.code}]` : (e as Error).message;
+      rows.push({
+        name: entry.name,
+        format: entry.format,
+        samples: null,
+        status: null,
+        error: message,
+      });
+    }
+  }
+  if (json) {
+    io.stdout(`${JSON.stringify({ dir, logs: rows }, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  if (rows.length === 0) {
+    io.stdout(
+      `${dir}: no logs (looked for ${formats.length} formats in files ending ${[...new Set(formats.flatMap((f) => f.extensions))].join(', ')})\n`,
+    );
+    return EXIT.ok;
+  }
+  io.stdout(
+    `${table(
+      ['name', 'format', 'samples', 'status'],
+      rows.map((r) => [
+        r.name,
+        r.format ?? '-',
+        r.samples === null ? '-' : String(r.samples),
+        r.error !== undefined ? `error: ${r.error}` : (r.status ?? ''),
+      ]),
+    )}\n`,
+  );
+  return EXIT.ok;
+}
+
+async function info(args: string[], io: CliIO): Promise<number> {
+  const json = takeFlag(args, '--json');
+  const verbose = takeFlag(args, '--verbose');
+  const source = takeSource(args, 'the log file or folder');
+  if (source !== '-') {
+    let isDir = false;
+    try {
+      isDir = (await stat(source)).isDirectory();
+    } catch (e) {
+      throw fileError(source, e);
+    }
+    if (isDir) return infoDir(source, json, io);
+  }
+  return infoFile(await readInput(source, io), json, verbose, io);
+}
+
+// --- replay, tree, ascii, svg, convert -----------------------------------------
+
 async function replay(args: string[], io: CliIO): Promise<number> {
   const loaded = await loadSample(args, io);
-  if (!loaded) return 1;
-  const text = EventStream.from(loaded.events).replay();
-  io.stdout(text === '' || text.endsWith('\n') ? text : `${text}\n`);
-  return 0;
+  io.stdout(line(EventStream.from(loaded.events).replay()));
+  return EXIT.ok;
+}
+
+async function tree(args: string[], io: CliIO): Promise<number> {
+  const mode = takeOption(args, '--mode') ?? 'spans';
+  if (mode !== 'spans' && mode !== 'events' && mode !== 'outline')
+    throw new UsageError('--mode is spans, events or outline');
+  const width = takeWidth(args, terminalWidth(io));
+  const loaded = await loadSample(args, io);
+  const text = renderSpanTreeText(loaded.events, { mode, width });
+  io.stdout(
+    text === ''
+      ? `(no ${mode === 'spans' ? 'spans' : 'events'} in ${loaded.name}; try --mode events)\n`
+      : text,
+  );
+  return EXIT.ok;
 }
 
 async function ascii(args: string[], io: CliIO): Promise<number> {
-  const width = takeWidth(args, io.columns && io.columns >= 20 ? io.columns : 120);
+  const width = takeWidth(args, terminalWidth(io));
   const loaded = await loadSample(args, io);
-  if (!loaded) return 1;
   io.stdout(`${renderTimelineAscii(buildTimeline(loaded.events), { width })}\n`);
-  return 0;
+  return EXIT.ok;
 }
 
 async function svg(args: string[], io: CliIO): Promise<number> {
@@ -163,17 +586,217 @@ async function svg(args: string[], io: CliIO): Promise<number> {
   const theme = takeOption(args, '--theme') ?? 'light';
   if (theme !== 'light' && theme !== 'dark') throw new UsageError('--theme is light or dark');
   const loaded = await loadSample(args, io);
-  if (!loaded) return 1;
   io.stdout(`${renderTimelineSvg(buildTimeline(loaded.events), { width, theme })}\n`);
-  return 0;
+  return EXIT.ok;
+}
+
+async function convert(args: string[], io: CliIO): Promise<number> {
+  const to = takeOption(args, '--to') ?? 'jsonl';
+  if (to !== 'jsonl' && to !== 'json') throw new UsageError('--to is jsonl or json');
+  const loaded = await loadSample(args, io);
+  const lines = loaded.events.map((e) => JSON.stringify(e));
+  if (to === 'jsonl') io.stdout(lines.length ? `${lines.join('\n')}\n` : '');
+  else io.stdout(lines.length ? `[\n${lines.join(',\n')}\n]\n` : '[]\n');
+  return EXIT.ok;
+}
+
+// --- serve, view -------------------------------------------------------------
+
+function takeNumber(args: string[], name: string, fallback: number, min: number): number {
+  const arg = takeOption(args, name);
+  if (arg === undefined) return fallback;
+  const value = Number(arg);
+  if (!Number.isFinite(value) || value < min)
+    throw new UsageError(`${name} takes a number of at least ${min}`);
+  return value;
+}
+
+function takePort(args: string[], fallback: number): number {
+  const port = takeNumber(args, '--port', fallback, 0);
+  if (!Number.isInteger(port) || port > 65535) throw new UsageError('--port takes 0..65535');
+  return port;
+}
+
+async function listen(server: Server, port: number, host: string): Promise<string> {
+  await new Promise<void>((ok, fail) => {
+    server.once('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EADDRINUSE')
+        fail(
+          new UsageError(
+            `port ${port} on ${host} is in use; pick another with --port (0: any free port)`,
+          ),
+        );
+      else if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND')
+        fail(new UsageError(`cannot listen on ${host}: no such local address`));
+      else fail(e);
+    });
+    server.listen(port, host, () => ok());
+  });
+  const address = server.address() as AddressInfo;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${shown}:${address.port}`;
+}
+
+function stopped(io: CliIO): Promise<void> {
+  return new Promise<void>((done) => {
+    if (io.signal?.aborted) done();
+    io.signal?.addEventListener('abort', () => done(), { once: true });
+  });
 }
 
 /**
+ * `skein serve`: the sample's events over SSE, all at once or (`--live`) at
+ * recorded speed through `replayStream`. Loopback only unless `--host` says
+ * otherwise: the log may hold secrets, and the handler has no auth here.
+ */
+async function serveCommand(args: string[], io: CliIO): Promise<number> {
+  const live = takeFlag(args, '--live');
+  const speed = takeNumber(args, '--speed', 1, 0);
+  if (speed === 0) throw new UsageError('--speed must be more than 0');
+  const maxGap = takeNumber(args, '--max-gap', 5000, 0);
+  const port = takePort(args, 8787);
+  const host = takeOption(args, '--host') ?? '127.0.0.1';
+  const loaded = await loadSample(args, io);
+  const stream = live ? new EventStream() : EventStream.from(loaded.events);
+  const handler = createEventStreamHandler(stream);
+  const server = createServer(handler);
+  const url = await listen(server, port, host);
+  io.stdout(
+    `skein: serving ${loaded.events.length} events of ${loaded.name} at ${url}/` +
+      `${live ? ` (live, ${speed}× recorded speed)` : ''}\n`,
+  );
+  const stop = stopped(io);
+  if (live) {
+    const play = (async () => {
+      for await (const event of replayStream(loaded.events, { speed, maxGap })) {
+        if (io.signal?.aborted) break;
+        stream.append(event);
+      }
+      io.stdout(`skein: replay finished (${stream.length} events); still serving\n`);
+    })();
+    await Promise.race([play, stop]);
+  }
+  await stop;
+  await handler.close();
+  await new Promise<void>((done) => server.close(() => done()));
+  return EXIT.ok;
+}
+
+/**
+ * A query parameter's value, encoded so that `URLSearchParams.get` gives it
+ * back exactly (a `%` in it stays a `%`), with `/` and `:` left readable.
+ */
+function queryValue(value: string): string {
+  return encodeURIComponent(value).replace(/%2F/gi, '/').replace(/%3A/gi, ':');
+}
+
+function openInBrowser(url: string): void {
+  // Best effort: a missing opener must never fail the command.
+  const [cmd, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url]]
+        : ['xdg-open', [url]];
+  try {
+    const child = spawn(cmd, args as string[], { stdio: 'ignore', detached: true });
+    child.on('error', () => {});
+    child.unref();
+  } catch {
+    // ignore
+  }
+}
+
+/**
+ * `skein view`: the viewer page and its API (docs/viewer-api.md) on a local
+ * server. A file is served alone; a folder is listed and watched; a URL is
+ * handed to the page, which fetches it itself.
+ */
+async function view(args: string[], io: CliIO): Promise<number> {
+  const port = takePort(args, 8790);
+  const hostArg = takeOption(args, '--host');
+  const host = hostArg ?? '127.0.0.1';
+  const open = takeFlag(args, '--open');
+  const live = takeFlag(args, '--live');
+  const unknown = args.find((a) => a.startsWith('-') && a !== '-');
+  if (unknown !== undefined) throw new UsageError(`unknown option '${unknown}'`);
+  if (args.length > 1) throw new UsageError(`unexpected argument '${args[1]}'`);
+  const source = args[0] ?? '.';
+  if (source === '-')
+    throw new UsageError('view serves a file, a folder or a URL, not standard input');
+  let root: string;
+  let file: string | undefined;
+  let query: string;
+  let what: string;
+  if (/^https?:\/\//i.test(source)) {
+    root = process.cwd();
+    file = undefined;
+    query = `?${live ? 'live' : 'src'}=${queryValue(source)}`;
+    what = source;
+  } else {
+    if (live) throw new UsageError('--live applies to a URL (a live event stream)');
+    let info;
+    try {
+      info = await stat(source);
+    } catch (e) {
+      throw fileError(source, e);
+    }
+    if (info.isDirectory()) {
+      root = resolve(source);
+      query = '?list=/api/list';
+      what = `the logs in ${source}`;
+    } else if (info.isFile()) {
+      root = dirname(resolve(source));
+      file = basename(source);
+      query = `?src=${queryValue(`/api/file/${encodeURIComponent(file)}`)}`;
+      what = source;
+    } else throw new CliError(`${source} is neither a file nor a folder`, EXIT.input);
+  }
+  const handler = createViewHandler({
+    root,
+    ...(file !== undefined ? { file } : {}),
+    ...(io.viewerDir !== undefined ? { viewerDir: io.viewerDir } : {}),
+    anyHost: hostArg !== undefined,
+  });
+  const server = createServer(handler);
+  let base: string;
+  try {
+    base = await listen(server, port, host);
+  } catch (e) {
+    handler.close();
+    throw e;
+  }
+  const url = `${base}/${query}`;
+  io.stdout(`skein: viewer at ${url} (showing ${what}; Ctrl-C stops)\n`);
+  if (open) (io.openUrl ?? openInBrowser)(url);
+  await stopped(io);
+  handler.close();
+  server.closeAllConnections();
+  await new Promise<void>((done) => server.close(() => done()));
+  return EXIT.ok;
+}
+
+// --- dispatch ----------------------------------------------------------------
+
+const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> = {
+  info,
+  replay,
+  tree,
+  ascii,
+  svg,
+  convert,
+  serve: serveCommand,
+  view,
+};
+
+/**
  * Runs the `skein` command line with `argv` (without the node and script
- * paths) and returns the exit code. Pure apart from `io` and reading the files
- * it is given, so it is testable.
+ * paths) and returns the exit code: 0 ok, 1 usage, 2 unreadable or invalid
+ * input, 3 not found. User errors are printed to `io.stderr` without a stack.
+ * Pure apart from `io` and reading the files it is given, so it is testable.
  *
  * @example
+ * import { runCli } from 'skein/server';
  * const code = await runCli(process.argv.slice(2), {
  *   stdout: (t) => process.stdout.write(t),
  *   stderr: (t) => process.stderr.write(t),
@@ -182,43 +805,42 @@ async function svg(args: string[], io: CliIO): Promise<number> {
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   const [command, ...rest] = argv;
   try {
-    switch (command) {
-      case undefined:
-        io.stdout(HELP);
-        return 1;
-      case 'help':
-      case '-h':
-      case '--help':
-        io.stdout(HELP);
-        return 0;
-      case 'version':
-      case '-v':
-      case '--version':
-        io.stdout(`${VERSION}\n`);
-        return 0;
-      case 'info':
-        return await info(rest, io);
-      case 'replay':
-        return await replay(rest, io);
-      case 'ascii':
-        return await ascii(rest, io);
-      case 'svg':
-        return await svg(rest, io);
-      default:
-        throw new UsageError(`unknown command '${command}'`);
+    if (command === undefined) {
+      io.stdout(HELP);
+      return EXIT.usage;
     }
+    if (command === 'help' || command === '-h' || command === '--help') {
+      const topic = rest[0];
+      if (topic !== undefined && COMMAND_HELP[topic] === undefined)
+        throw new UsageError(`no command '${topic}'`);
+      io.stdout(topic !== undefined ? COMMAND_HELP[topic]! : HELP);
+      return EXIT.ok;
+    }
+    if (command === 'version' || command === '-v' || command === '--version') {
+      io.stdout(`${VERSION}\n`);
+      return EXIT.ok;
+    }
+    const run = COMMANDS[command];
+    if (run === undefined) throw new UsageError(`unknown command '${command}'`);
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.stdout(COMMAND_HELP[command]!);
+      return EXIT.ok;
+    }
+    return await run([...rest], io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`skein: ${error.message}\nRun 'skein --help' for usage.\n`);
-      return 2;
+      const help =
+        command !== undefined && COMMANDS[command] ? `skein ${command} --help` : 'skein --help';
+      io.stderr(`skein: ${error.message}\nRun '${help}' for usage.\n`);
+      return error.exitCode;
     }
-    if (error instanceof ImportError) {
-      io.stderr(`skein: ${error.message} [${error.code}]\n`);
-      return 1;
-    }
-    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') {
+    if (error instanceof CliError) {
       io.stderr(`skein: ${error.message}\n`);
-      return 1;
+      return error.exitCode;
+    }
+    if (error instanceof SkeinError) {
+      io.stderr(`skein: ${error.message} [${error.code}]\n`);
+      return EXIT.input;
     }
     throw error;
   }

@@ -1,11 +1,14 @@
 import { render } from '@testing-library/react';
 import { userEvent } from 'vitest/browser';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup } from '@testing-library/react';
-import { Display, SkeinTheme, type MimeBundle } from '../../src/react/index.js';
+import { Display, SkeinTheme, preloadDisplay, type MimeBundle } from '../../src/react/index.js';
 import { CHECKER_PNG, HOSTILE_SVG, longMarkdown } from '../../stories/display-fixtures.js';
 import '../../src/styles.css';
 
+// The renderers themselves, loaded up front (they load on first use otherwise;
+// test/react/display-lazy.test.tsx checks that).
+beforeAll(() => preloadDisplay());
 afterEach(() => cleanup());
 
 const b = (data: Record<string, unknown>, metadata?: Record<string, unknown>): MimeBundle => ({

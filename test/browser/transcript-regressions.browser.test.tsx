@@ -155,9 +155,12 @@ describe('<Transcript> following a live stream', () => {
   it('scrollToEvent on a followed live stream stays at the target row', async () => {
     const ref = createRef<TranscriptHandle>();
     const { feed, scroller, stream, follows } = await followed(300, ref);
+    let landed!: Promise<boolean>;
     await act(async () => {
-      expect(ref.current!.scrollToEvent('e5')).toBe(true);
+      landed = ref.current!.scrollToEvent('e5');
     });
+    // Resolves once the row is drawn (and focused), a few commits later.
+    await expect(landed).resolves.toBe(true);
     await expect.poll(() => inView(feed, scroller, 'e5')).toBe(true);
     // Going there ended following: the view is not pulled back to the end…
     await settle(feed, scroller);
@@ -349,7 +352,23 @@ describe('<Transcript> keeping the top row in place', () => {
     expect(scroller.hasAttribute('data-scaled')).toBe(true);
     scroller.scrollTop = scroller.scrollHeight / 2;
     await settle(feed, scroller);
+    // On a loaded machine the open stream may still pin the view to its end
+    // when the scroll lands (seen once in CI with the whole suite running):
+    // scroll again until the view is in the middle.
+    await expect
+      .poll(
+        () => {
+          const index = topRow(feed, scroller).index;
+          if (index < SCALED / 4 || index > (SCALED * 3) / 4)
+            scroller.scrollTop = scroller.scrollHeight / 2;
+          return index;
+        },
+        { timeout: 30_000 },
+      )
+      .toBeGreaterThan(SCALED / 4);
+    await settle(feed, scroller);
     const top = topRow(feed, scroller);
+    expect(top.index).toBeLessThan((SCALED * 3) / 4);
     return { ...view, top, id: top.el.dataset['eventId']!, before: top.box.top };
   }
 
@@ -372,7 +391,9 @@ describe('<Transcript> keeping the top row in place', () => {
       <Transcript stream={stream} />,
     );
     for (const e of infos(SCALED, SCALED + 10)) stream.append(e);
-    await view.findByRole('button', { name: /10 new events/ });
+    // A live snapshot of 600k events is held back in proportion to its cost:
+    // on a loaded machine that is seconds, not the default 1 s.
+    await view.findByRole('button', { name: /10 new events/ }, { timeout: 30_000 });
     await settle(feed, scroller);
     expect(topOf(feed, id)).toBeDefined();
     expect(Math.abs(topOf(feed, id)! - before)).toBeLessThan(2);

@@ -107,9 +107,12 @@ describe('<Transcript> with 1M events in Chromium', () => {
     const ref = createRef<TranscriptHandle>();
     const { feed } = await mountBig(ref);
     const middle = `e${N / 2 + 1}`;
+    let landed!: Promise<boolean>;
     await act(async () => {
-      expect(ref.current!.scrollToEvent(middle)).toBe(true);
+      landed = ref.current!.scrollToEvent(middle);
     });
+    // Resolves once the row is drawn (and focused), a few commits later.
+    await expect(landed).resolves.toBe(true);
     await expect.poll(() => document.activeElement?.getAttribute('data-event-id')).toBe(middle);
     const row = feed.querySelector<HTMLElement>(`[data-event-id="${middle}"]`)!;
     expect(row.hasAttribute('data-selected')).toBe(true);

@@ -355,7 +355,8 @@ describe('describeEvent: every other kind', () => {
         result: 2,
         output: 'ls: no such file',
       },
-      ['sandbox exec', 'ls', 'error'],
+      // A non-zero exit is information, not a failed step (events/outcome.ts).
+      ['sandbox exec', 'ls · exit 2', 'ok'],
       ['Command: text/markdown+text/plain', 'Output (exit 2): text/plain'],
     ],
     [
@@ -541,13 +542,15 @@ describe('describeEvent: every other kind', () => {
     [
       'logger error',
       { ...env, event: 'logger', message: { level: 'error', message: 'failed', created: 1 } },
-      ['log error', 'failed', 'error'],
+      // A record about an error, not a failed step: the title says its level.
+      ['log error', 'failed', 'ok'],
       ['Message: text/plain'],
     ],
     [
       'info (markdown)',
       { ...env, event: 'info', source: 'agent', data: '**Plan**: 4 steps' },
-      ['info: agent', '**Plan**: 4 steps', 'ok'],
+      // Markdown reads as clean text in the summary (issue 16).
+      ['info: agent', 'Plan: 4 steps', 'ok'],
       ['Info: text/markdown'],
     ],
     [
@@ -593,7 +596,7 @@ describe('describeEvent: every other kind', () => {
         message_id: 'm1',
         model: 'claude',
       },
-      ['assistant (claude)', 'Hello **there**', 'ok'],
+      ['assistant (claude)', 'Hello there', 'ok'],
       ['assistant: text/markdown'],
     ],
     [
@@ -672,7 +675,7 @@ describe('describeEvent: every other kind', () => {
     expect(d.bodies[0]?.data['text/plain']).toBe('ab');
   });
 
-  it('checkpoint ends after its duration', () => {
+  it('a checkpoint is an instant (its duration is the snapshot cost, in the subtitle)', () => {
     const d = describeEvent({
       ...env,
       event: 'checkpoint',
@@ -683,7 +686,8 @@ describe('describeEvent: every other kind', () => {
       duration_ms: 500,
       size_bytes: 1,
     });
-    expect(d.endTime).toBe(T0_MS + 500);
+    expect(d.endTime).toBeUndefined();
+    expect(d.subtitle).toContain('500 ms');
   });
 
   it('state changes list each operation', () => {
@@ -838,10 +842,10 @@ describe('describeEvent: unknown kinds (generic)', () => {
     expect(describeEvent({ ...env, event: 'x', pending: true } as Event).status).toBe('running');
   });
 
-  it('the completed field gives the end time', () =>
+  it('an unknown kind is an instant, whatever `completed` says (the timeline rule)', () =>
     expect(
       describeEvent({ ...env, event: 'x', completed: '2026-06-10T18:24:11Z' } as Event).endTime,
-    ).toBe(T0_MS + 1000));
+    ).toBeUndefined());
 });
 
 describe('describeEvent: search text bounds', () => {

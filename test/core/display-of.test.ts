@@ -1,10 +1,9 @@
 // The representation cascade (issue 5, "Core"): the display symbol, IPython's
 // names, serialized Jupyter outputs, shape summaries and primitives.
 import { describe, expect, it } from 'vitest';
-import { DISPLAY, displayOf } from '../../src/index.js';
-import type { DisplayMetadata, MimeBundle } from '../../src/index.js';
+import { DISPLAY, displayNotes, displayOf } from '../../src/index.js';
 
-const skein = (b: MimeBundle) => (b.metadata?.skein ?? {}) as DisplayMetadata;
+const skein = displayNotes;
 const text = (value: unknown, options = {}) => displayOf(value, options).data['text/plain'];
 
 describe('displayOf: cascade order', () => {
@@ -554,5 +553,15 @@ describe('displayOf: primitives', () => {
 
   it('strings are shown in full (renderers apply their own budget)', () => {
     expect(text('x'.repeat(100_000))).toHaveLength(100_000);
+  });
+});
+
+describe('displayNotes', () => {
+  it("reads skein's notes typed, and {} for a bundle without them or with foreign ones", () => {
+    expect(displayNotes(displayOf([1, 2])).source).toBe('shape');
+    expect(displayNotes({ data: { 'text/plain': 'x' } })).toEqual({});
+    expect(displayNotes({ data: {}, metadata: { skein: 'not notes' } })).toEqual({});
+    expect(displayNotes({ data: {}, metadata: { skein: [1] } })).toEqual({});
+    expect(displayNotes({ data: {}, metadata: { skein: { label: 'Input' } } }).label).toBe('Input');
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ImportError, errorMessage, jsonPath } from '../../src/index.js';
+import {
+  ImportError,
+  SkeinError,
+  errorMessage,
+  jsonPath,
+  makeDiagnostic,
+} from '../../src/index.js';
 
 describe('jsonPath', () => {
   it('appends identifiers with a dot', () => expect(jsonPath('$', 'samples')).toBe('$.samples'));
@@ -9,16 +15,41 @@ describe('jsonPath', () => {
 });
 
 describe('ImportError', () => {
-  it('carries code and path and names the path in its message', () => {
-    const e = new ImportError(
-      'wrong_type',
-      '$.a[1]',
-      errorMessage('wrong_type', 'string', 'number'),
-    );
+  it('carries code, details and path; its message comes from the catalogue plus the path', () => {
+    const e = new ImportError('wrong_type', '$.a[1]', 'string', 'number');
     expect(e).toBeInstanceOf(Error);
+    expect(e).toBeInstanceOf(SkeinError);
     expect(e.name).toBe('ImportError');
     expect(e.code).toBe('wrong_type');
+    expect(e.details).toEqual(['string', 'number']);
     expect(e.path).toBe('$.a[1]');
     expect(e.message).toBe('Expected string, got number (at $.a[1])');
+    expect(e.message).toBe(`${errorMessage('wrong_type', 'string', 'number')} (at $.a[1])`);
+  });
+
+  it('records a cause without changing the message', () => {
+    const cause = new SyntaxError('bad');
+    const e = new ImportError('invalid_json', '$', 'bad').causedBy(cause);
+    expect(e.cause).toBe(cause);
+    expect(e.message).toBe('Invalid JSON: bad (at $)');
+  });
+});
+
+describe('SkeinError', () => {
+  it('derives its message from the code and details', () => {
+    const e = new SkeinError('invalid_option', 'width', 'a positive number', '-1');
+    expect(e.name).toBe('SkeinError');
+    expect(e.message).toBe('Option "width" must be a positive number, got -1');
+  });
+});
+
+describe('makeDiagnostic', () => {
+  it('builds the message from the catalogue', () => {
+    expect(makeDiagnostic('warning', '$[2]', 'unknown_event_kind', 'foo')).toEqual({
+      code: 'unknown_event_kind',
+      severity: 'warning',
+      path: '$[2]',
+      message: 'Unknown event kind "foo"; kept as is',
+    });
   });
 });

@@ -70,7 +70,7 @@ describe('latest(): differential against the Map-indexed projection', () => {
     expect(once.latest()).toEqual(latestOracle(events));
     const stepwise = new EventStream();
     for (let i = 0; i < events.length; i++) {
-      stepwise.append(events[i]);
+      stepwise.append(events[i]!);
       if (i % 997 === 0) expect(stepwise.latest()).toEqual(latestOracle(stepwise.toArray()));
     }
     expect(stepwise.latest()).toEqual(once.latest());

@@ -44,8 +44,9 @@ describe('append: only canonical events', () => {
   for (const [name, value, message] of cases) {
     it(`rejects ${name} with a TypeError naming it`, () => {
       const stream = new EventStream();
-      expect(() => stream.append(value)).toThrow(TypeError);
-      expect(() => stream.append(value)).toThrow(message);
+      // An untyped caller (JavaScript, or data cast to Event): the runtime check holds.
+      expect(() => stream.append(value as Event)).toThrow(TypeError);
+      expect(() => stream.append(value as Event)).toThrow(message);
       expect(stream.length).toBe(0);
     });
   }
@@ -125,7 +126,9 @@ describe('reading the log', () => {
     expect(live.length).toBe(4);
   });
   it('from() checks every event', () => {
-    expect(() => EventStream.from([info('a'), { event: 'info' }])).toThrow(TypeError);
+    expect(() => EventStream.from([info('a'), { event: 'info' } as unknown as Event])).toThrow(
+      TypeError,
+    );
   });
 });
 
@@ -283,7 +286,8 @@ describe('pending events and latest()', () => {
 
 describe('replay()', () => {
   const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
-  const run: unknown[] = [
+  // Wire-shaped literals, as an untyped caller would pass them.
+  const run = [
     {
       event: 'span_begin',
       uuid: 'u1',
@@ -378,7 +382,7 @@ describe('replay()', () => {
       timestamp: at(13.5),
       message: { level: 'warning', message: 'slow\nx', created: 0 },
     },
-  ];
+  ] as unknown[] as Event[];
 
   it('prints one line per event, indented by span depth, with offsets, kinds and summaries', () => {
     expect(EventStream.from(run).replay()).toBe(
@@ -407,7 +411,7 @@ describe('replay()', () => {
       output: { model: 'gpt-5.4', choices: [], completion: 'Listing files.' },
     };
     delete (final as { pending?: unknown }).pending;
-    const lines = EventStream.from([...run.slice(0, 5), final])
+    const lines = EventStream.from([...run.slice(0, 5), final as unknown as Event])
       .replay()
       .split('\n');
     expect(lines).toHaveLength(5);
@@ -415,7 +419,7 @@ describe('replay()', () => {
   });
 
   it('nests legacy step events by begin/end', () => {
-    const steps = [
+    const steps: Event[] = [
       { event: 'step', uuid: 's1', timestamp: at(0), action: 'begin', name: 'generate' },
       { event: 'info', uuid: 's2', timestamp: at(1), data: 'inside' },
       { event: 'step', uuid: 's3', timestamp: at(2), action: 'end', name: 'generate' },

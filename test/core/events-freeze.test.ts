@@ -52,6 +52,37 @@ describe('cloneJson', () => {
     expect(copy.a).not.toBe(value.a);
     expect(copy.a[0]).not.toBe(value.a[0]);
   });
+
+  it.each([199, 200, 201, 100_000])(
+    'copies a %i-level nesting of arrays and objects without overflowing the stack',
+    (depth) => {
+      let value: unknown = { leaf: [1, { x: 2 }] };
+      for (let i = 0; i < depth; i++) value = i % 2 ? [value, i] : { next: value, i };
+      const copy = cloneJson(value);
+      let a = value as Record<string, unknown>;
+      let b = copy as Record<string, unknown>;
+      let shared = 0; // levels where the copy is the original (plain checks: expect() walks deep values)
+      for (let i = depth - 1; i >= 0; i--) {
+        if (a === b || a[i % 2 ? 1 : 'i'] !== b[i % 2 ? 1 : 'i']) shared++;
+        const key = i % 2 ? 0 : 'next';
+        a = a[key] as Record<string, unknown>;
+        b = b[key] as Record<string, unknown>;
+      }
+      expect(shared).toBe(0);
+      expect(b).toEqual({ leaf: [1, { x: 2 }] });
+      expect(b['leaf']).not.toBe(a['leaf']);
+    },
+  );
+
+  it('keeps a JSON "__proto__" key as data at any depth, without touching prototypes', () => {
+    let value: unknown = JSON.parse('{"__proto__": {"polluted": true}}');
+    for (let i = 0; i < 500; i++) value = [value];
+    let copy = cloneJson(value) as unknown;
+    for (let i = 0; i < 500; i++) copy = (copy as unknown[])[0];
+    expect(Object.keys(copy as object)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
 });
 
 describe('deepFreeze: recursion and the stack fallback', () => {

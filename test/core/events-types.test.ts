@@ -6,6 +6,7 @@ import {
   isEventKind,
   isEventOfKind,
   isKnownEvent,
+  events,
   type Event,
 } from '../../src/index.js';
 
@@ -33,7 +34,7 @@ describe('kind guards', () => {
     result: '',
     events: [],
   };
-  const unknown: Event = { event: 'future', uuid: 'u', timestamp: '2024-01-01T00:00:00Z' };
+  const unknown: Event = events.unknown('future', { uuid: 'u', timestamp: '2024-01-01T00:00:00Z' });
 
   it('isEventKind knows the 25 kinds only', () => {
     expect(isEventKind('tool')).toBe(true);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deriveEventUuid, parseEvents } from '../../src/index.js';
 
@@ -69,4 +70,63 @@ describe('deterministic uuids', () => {
     for (let i = 0; i < 20_000; i++) seen.add(deriveEventUuid(`$.events[${i}]`));
     expect(seen.size).toBe(20_000);
   });
+
+  it('keep the values of the first version (pinned, and against it as an oracle)', () => {
+    expect(deriveEventUuid('')).toBe('fRAK7kSDA4UevCvXkbMimF');
+    expect(deriveEventUuid('x')).toBe('9nawiXybwh6LMJyXXGMtSd');
+    expect(deriveEventUuid('acp\u0000$[12]')).toBe('t7DMr82kPyjFmiCpW5a7uD');
+    expect(deriveEventUuid('é漢字\u{1F600}')).toBe('QV9k8vkQuQVvxK7KQ4cv6J');
+    expect(deriveEventUuid('a'.repeat(1000))).toBe('PDuesvSRh2xjYC92mrL9dz');
+    fc.assert(
+      fc.property(codeUnits, (key) => {
+        expect(deriveEventUuid(key)).toBe(firstVersion(key));
+      }),
+      { numRuns: 200 },
+    );
+  });
 });
+
+// Any UTF-16 code units, lone surrogates included.
+const codeUnits = fc
+  .array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 40 })
+  .map((units) => String.fromCharCode(...units));
+
+// The first implementation (one character appended at a time), kept as the
+// oracle of the rewrite that builds one flat string.
+function firstVersion(key: string): string {
+  const ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+  const fmix32 = (h: number) => {
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+    return h >>> 0;
+  };
+  let h1 = 0x9e3779b9;
+  let h2 = 0x243f6a88;
+  let h3 = 0xb7e15162;
+  let h4 = 0x85a308d3;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+    h3 = Math.imul(h3 ^ c, 0x27d4eb2f);
+    h4 = Math.imul(h4 ^ c, 0x165667b1);
+  }
+  const lanes = [fmix32(h1 ^ key.length), fmix32(h2 ^ h1), fmix32(h3 ^ h2), fmix32(h4 ^ h3)];
+  let out = '';
+  for (const lane of lanes) {
+    let v = lane;
+    for (let k = 0; k < 5; k++) {
+      const d = v % 57;
+      out += ALPHABET[d];
+      v = (v - d) / 57;
+    }
+  }
+  let v = fmix32(lanes[0]! ^ Math.imul(lanes[2]!, 31) ^ lanes[3]!) % (57 * 57);
+  out += ALPHABET[v % 57];
+  v = (v - (v % 57)) / 57;
+  out += ALPHABET[v];
+  return out;
+}

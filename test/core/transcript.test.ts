@@ -549,6 +549,36 @@ describe('transcript feed: live snapshots of a large run', () => {
     });
   });
 
+  it('publishes a live burst bigger than a slice once, when its last slice is taken', async () => {
+    const stream = new EventStream();
+    for (let k = 0; k < 3000; k++) stream.append(info(`e${k}`));
+    // Every clock read is 5 ms later: a slice (8 ms) takes 512 events.
+    let clock = 0;
+    const tasks: (() => void)[] = [];
+    const feed = createTranscriptFeed(stream, {
+      schedule: (task) => void tasks.push(task),
+      now: () => (clock += 5),
+      sliceMs: 8,
+    });
+    const seen: { length: number; loading: boolean }[] = [];
+    feed.subscribe(() => {
+      const { tree, loading } = feed.getSnapshot();
+      seen.push({ length: tree.length, loading });
+    });
+    // The history loads in slices (a backlog: "loading" until done).
+    while (tasks.length > 0) tasks.shift()!();
+    expect(seen.at(-1)).toEqual({ length: 3000, loading: false });
+    seen.length = 0;
+    // A live burst (not doubling the tree) is taken in slices too…
+    for (let k = 3000; k < 5000; k++) stream.append(info(`e${k}`));
+    await Promise.resolve();
+    // …but its first slice is not published: a live view is not loading.
+    expect(seen).toEqual([]);
+    expect(tasks.length).toBe(1);
+    while (tasks.length > 0) tasks.shift()!();
+    expect(seen).toEqual([{ length: 5000, loading: false }]);
+  });
+
   it('publishes every change at once while snapshots are cheap', async () => {
     const stream = new EventStream();
     const delayed: unknown[] = [];

@@ -7,6 +7,7 @@ import {
   deepFreeze,
   generateRun,
   type Event,
+  type EventTree,
 } from '../../src/core/index.js';
 import {
   begin,
@@ -168,6 +169,93 @@ describe('createEventTreeBuilder: same tree as buildEventTree', () => {
       ),
       { numRuns: 100 },
     ));
+});
+
+/**
+ * Every column, event object and span object of `actual` is what the batch
+ * build of the same events gives (`dumpTree` compares uuids only; a live
+ * tree must show the newest version of each event).
+ */
+function expectSameTree(actual: EventTree, expected: EventTree): void {
+  expect(actual.length).toBe(expected.length);
+  expect(actual.events.length).toBe(expected.length);
+  expect(Array.from(actual.depth)).toEqual(Array.from(expected.depth));
+  expect(Array.from(actual.parentIndex)).toEqual(Array.from(expected.parentIndex));
+  expect(Array.from(actual.subtreeEnd)).toEqual(Array.from(expected.subtreeEnd));
+  expect(Array.from(actual.spanIndex)).toEqual(Array.from(expected.spanIndex));
+  expect(actual.rootCount).toBe(expected.rootCount);
+  for (let i = 0; i < expected.length; i++) {
+    if (actual.events[i] !== expected.events[i]) {
+      throw new Error(`node ${i}: ${actual.events[i]!.uuid} is not the newest version`);
+    }
+  }
+  expect(actual.spans.length).toBe(expected.spans.length);
+  expect(Object.isFrozen(actual.spans)).toBe(true);
+  actual.spans.forEach((span, k) => {
+    const want = expected.spans[k]!;
+    expect({ ...span, begin: null, end: null }).toEqual({ ...want, begin: null, end: null });
+    expect(span.begin).toBe(want.begin);
+    expect(span.end).toBe(want.end);
+  });
+  expect(actual.diagnostics).toEqual(expected.diagnostics);
+}
+
+describe('createEventTreeBuilder: resumed flattens (issue 21)', () => {
+  // A live tree is flattened again after every batch, resuming where the
+  // batch first changed it: each snapshot must still be the batch build.
+  it('equals the batch build after every batch of a generated live feed', () => {
+    const feed = deepFreeze(generateRun({ seed: 21, events: 4000, pendingRate: 0.3 }));
+    const builder = createEventTreeBuilder();
+    let at = 0;
+    let batch = 1;
+    let snapshots = 0;
+    while (at < feed.length) {
+      // Batches of 1 to 64 events, in a fixed pseudo-random order.
+      batch = (batch * 37 + 11) % 64;
+      const end = Math.min(feed.length, at + batch + 1);
+      for (; at < end; at++) builder.append(feed[at]!);
+      expectSameTree(builder.getSnapshot(), buildEventTree(latestVersions(feed.slice(0, at))));
+      snapshots++;
+    }
+    expect(snapshots).toBeGreaterThan(100);
+  });
+
+  it('equals the batch build after every append of a random feed (property)', () =>
+    fc.assert(
+      fc.property(
+        malformedRun.chain((events) => liveFeed(events, true)),
+        (arrivals) => {
+          const builder = createEventTreeBuilder();
+          for (let k = 0; k < arrivals.length; k++) {
+            builder.append(arrivals[k]!);
+            const expected = buildEventTree(latestVersions(arrivals.slice(0, k + 1)));
+            expectSameTree(builder.getSnapshot(), expected);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    ));
+
+  it('shows a pending event replaced by its final version early in a large tree', () => {
+    const run = deepFreeze(generateRun({ seed: 3, events: 1500, pendingRate: 0 }));
+    const builder = createEventTreeBuilder({ events: run });
+    builder.getSnapshot();
+    // A late copy of an early event (same structure) and a new end for the
+    // first span that has one.
+    const early = run.find((e) => e.event === 'model')!;
+    const final = deepFreeze({ ...early, timestamp: '2030-01-01T00:00:00Z' });
+    builder.append(final);
+    const firstEnd = run.find((e) => e.event === 'span_end')!;
+    const newEnd = deepFreeze({ ...firstEnd, timestamp: '2030-01-01T00:00:01Z' });
+    builder.append(newEnd);
+    const late = info('late');
+    builder.append(late);
+    const tree = builder.getSnapshot();
+    expectSameTree(tree, buildEventTree(latestVersions([...run, final, newEnd, late])));
+    expect(tree.events[tree.events.findIndex((e) => e.uuid === early.uuid)]).toBe(final);
+    const span = tree.spans.find((s) => s.end?.uuid === firstEnd.uuid)!;
+    expect(span.end).toBe(newEnd);
+  });
 });
 
 describe('createEventTreeBuilder: store contract', () => {

@@ -148,6 +148,25 @@ describe('buildEventTree: the rules inspect does not have', () => {
       '! $[2] span_parent_cycle',
     ]));
 
+  it('finds a cycle closed through a span placed in a step of a span not begun yet', () =>
+    // fast-check counterexample (seed 737926532): `A` goes into the open step of
+    // `C` before `C` begins, so its parent link was never set and `B` closed
+    // the cycle unseen: no node was reachable from the root.
+    expect(
+      dump([
+        step('s1', 'begin', 'x', 'C'),
+        begin('b1', 'A', 'C'),
+        begin('b2', 'C', 'B'),
+        begin('b3', 'B', 'A'),
+      ]),
+    ).toEqual([
+      'span B b3 open (1) -1/4',
+      '  span C b2 open (1) 0/4',
+      '    step s1 s1 open (1) 1/4',
+      '      span A b1 open (0) 2/4',
+      '! $[3] span_parent_cycle',
+    ]));
+
   it('terminates on a long cycle and on deep nesting (no recursion)', () => {
     const n = 20_000;
     const events = Array.from({ length: n }, (_, i) => begin(`b${i}`, `s${i}`, `s${(i + 1) % n}`));

@@ -56,7 +56,7 @@ describe('skein info', () => {
     expect(r.out).toMatch(/task: +cli-task/);
     expect(r.out).toMatch(/model: +mockllm\/model/);
     expect(r.out).toMatch(/status: +success/);
-    expect(r.out).toMatch(/samples: 2\n {2}1 epoch 1\n {2}"two" epoch 1/);
+    expect(r.out).toMatch(/samples: 2\n\nid +epoch .*\n1 +1 .*\n"two" +1 /);
   });
   it('refuses a file that is not a log', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skein-cli-'));
@@ -64,16 +64,16 @@ describe('skein info', () => {
     writeFileSync(file, 'hello');
     const r = await cli('info', file);
     expect(r.code).toBe(2);
-    expect(r.err).toContain('not a log skein can read');
+    expect(r.err).toContain('not a log skein can read: it is plain text (1 line)');
   });
   it('reports a missing file', async () => {
     const r = await cli('info', '/nonexistent/log.json');
-    expect(r.code).toBe(1);
-    expect(r.err).toContain('ENOENT');
+    expect(r.code).toBe(3);
+    expect(r.err).toBe('skein: /nonexistent/log.json: no such file\n');
   });
   it('needs a file', async () => {
     const r = await cli('info');
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
     expect(r.err).toContain('missing the log file');
   });
 });
@@ -96,14 +96,15 @@ describe('skein replay', () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain('hello from s2');
   });
-  it('fails with the importer code for an unknown sample', async () => {
+  it('fails with exit 3 (not found) for an unknown sample', async () => {
     const r = await cli('replay', writeLog(), '--sample', 'nope');
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(3);
+    expect(r.err).toContain('No sample with id "nope" and epoch 1');
     expect(r.err).toMatch(/\[\w+\]/);
   });
   it('rejects a bad --epoch', async () => {
     const r = await cli('replay', writeLog(), '--epoch', 'x');
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
     expect(r.err).toContain('--epoch');
   });
 });
@@ -130,7 +131,7 @@ describe('skein ascii', () => {
   });
   it('rejects a silly width', async () => {
     const r = await cli('ascii', writeLog(), '--width', '5');
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
     expect(r.err).toContain('--width');
   });
 });
@@ -144,7 +145,7 @@ describe('skein svg', () => {
   });
   it('rejects an unknown theme', async () => {
     const r = await cli('svg', writeLog(), '--theme', 'neon');
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
   });
 });
 
@@ -169,7 +170,9 @@ describe('diagnostics on stderr', () => {
     expect(quiet.code).toBe(0);
     expect(quiet.err).toMatch(/info: repaired while reading: 2 uuid_derived/);
     const verbose = await cli('replay', file, '--verbose');
-    expect(verbose.err.match(/^info: \$\.samples\[0\]\.events\[\d\]\.uuid/gm)).toHaveLength(2);
+    expect(
+      verbose.err.match(/^info: \$\.samples\[0\]\.events\[\d\]\.uuid: .* \[uuid_derived\]$/gm),
+    ).toHaveLength(2);
     expect(verbose.out).toBe(quiet.out);
   });
 });

@@ -25,9 +25,9 @@ describe('runCli', () => {
     expect(none.code).toBe(1);
     expect(none.out).toBe(help.out);
   });
-  it('rejects an unknown command on stderr with exit 2', async () => {
+  it('rejects an unknown command on stderr with exit 1 (usage)', async () => {
     const r = await cli('frobnicate', 'x');
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
     expect(r.out).toBe('');
     expect(r.err).toContain("unknown command 'frobnicate'");
   });

@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   Display,
   DisplayProvider,
@@ -7,6 +7,7 @@ import {
   defaultRenderers,
   markdownDepth,
   parseUnifiedDiff,
+  preloadDisplay,
   safeImageUrl,
   safeLinkUrl,
   splitMarkdown,
@@ -18,6 +19,10 @@ const bundle = (data: Record<string, unknown>, metadata?: Record<string, unknown
   data,
   metadata,
 });
+
+// These tests check what the renderers draw once loaded; the markdown parser
+// and the sanitizer load on first use, which display-lazy.test.tsx checks.
+beforeAll(() => preloadDisplay());
 
 describe('url policy', () => {
   it.each([
@@ -68,6 +73,56 @@ describe('<Display> selection', () => {
     const { container } = render(<Display value={42} />);
     expect(container.textContent).toContain('42');
     expect(container.querySelector('[data-mime]')?.getAttribute('data-mime')).toBe('text/plain');
+  });
+
+  it('shows an object as its shape summary that opens into the JSON tree', () => {
+    const rows = Array.from({ length: 1000 }, (_, id) => ({ id, name: `row ${id}` }));
+    const { container } = render(<Display value={rows} />);
+    const toggle = screen.getByRole('button', {
+      name: /^Array\(1000\) of \{id: number, name: string\}/,
+    });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    // Closed: the bounded preview, no tree rows.
+    expect(container.querySelector('[data-skein-preview]')?.textContent).toContain('row 0');
+    expect(container.querySelector('.skein-json__children')).toBeNull();
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(container.querySelector('[data-skein-preview]')).toBeNull();
+    // One page of children, each its own closed node.
+    const children = container.querySelectorAll('.skein-json__children > li.skein-json__node');
+    expect(children).toHaveLength(100);
+    expect(screen.getByRole('button', { name: 'Show 100 more' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: '0: {2 keys}' }));
+    expect(container.textContent).toContain('name: "row 0"');
+  });
+
+  it('keeps strings as text unless mime says otherwise', () => {
+    const { container, rerender } = render(<Display value="**not bold**" />);
+    expect(container.querySelector('[data-mime]')?.getAttribute('data-mime')).toBe('text/plain');
+    expect(container.textContent).toContain('**not bold**');
+    rerender(<Display value="**bold**" mime="text/markdown" />);
+    expect(container.querySelector('[data-mime]')?.getAttribute('data-mime')).toBe('text/markdown');
+    expect(screen.getByText('bold').tagName).toBe('STRONG');
+    // The mime type is taken as given, with the string as text/plain fallback.
+    rerender(<Display value="<b>x</b>" mime="text/x-unknown" />);
+    expect(container.querySelector('[data-mime]')?.getAttribute('data-mime')).toBe('text/plain');
+  });
+
+  it('shows collections, dates and self-describing values without a tree', () => {
+    const { container, rerender } = render(<Display value={new Map([['a', 1]])} />);
+    expect(container.querySelector('[data-value-tree]')).toBeNull();
+    expect(container.textContent).toMatch(/Map\(1\)/);
+    rerender(<Display value={{ _repr_markdown_: () => '*own*' }} />);
+    expect(container.querySelector('[data-value-tree]')).toBeNull();
+    expect(screen.getByText('own').tagName).toBe('EM');
+  });
+
+  it('marks a cycle in an opened value instead of recursing', () => {
+    const a: Record<string, unknown> = { name: 'a' };
+    a['self'] = a;
+    render(<Display value={a} />);
+    fireEvent.click(screen.getByRole('button', { name: /^\{name: string, self: / }));
+    expect(screen.getByText('[Circular]')).toBeTruthy();
   });
 
   it('says when no renderer fits and when a bundle is empty', () => {
@@ -350,10 +405,13 @@ describe('markdown renderer', () => {
 });
 
 describe('text/plain with ANSI', () => {
-  it('turns escape codes into classed spans, never markup', () => {
+  it('turns escape codes into classed spans, never markup', async () => {
     const text = '\u001b[31mred\u001b[0m \u001b[1;38;2;1;2;3mtrue\u001b[0m <b>not bold</b>';
     const { container } = render(<Display bundle={bundle({ 'text/plain': text })} />);
-    const red = screen.getByText('red');
+    // Until the ANSI parser (loaded on first use) arrives: the text without its codes.
+    expect(container.textContent).toContain('red true <b>not bold</b>');
+    expect(container.textContent).not.toContain('\u001b');
+    const red = await screen.findByText('red', undefined, { timeout: 20_000 });
     expect(red.className).toBe('skein-ansi-fg-red');
     const tc = screen.getByText('true');
     expect(tc.className).toBe('skein-ansi-bold');

@@ -1,9 +1,16 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { StrictMode, createRef, type ComponentType } from 'react';
+import { renderToString } from 'react-dom/server';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { EventStream, type Event } from '../../src/core/index.js';
+import {
+  EventStream,
+  createDescriberRegistry,
+  createEventTreeFeed,
+  type Event,
+} from '../../src/core/index.js';
 import {
   DisplayProvider,
+  SpanTree,
   Transcript,
   readEventHash,
   writeEventHash,
@@ -170,15 +177,25 @@ describe('<Transcript> sections', () => {
       <Transcript ref={ref} events={nested} defaultCollapsed={['agent']} onSelect={onSelect} />,
     );
     expect(rowsOf(container)).toHaveLength(2);
+    let landed!: Promise<boolean>;
     await act(async () => {
-      expect(ref.current!.scrollToEvent('i2')).toBe(true);
+      landed = ref.current!.scrollToEvent('i2');
     });
+    // It resolves once the row is drawn (a few commits later).
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 50));
+    });
+    await expect(landed).resolves.toBe(true);
     const row = container.querySelector<HTMLElement>('[data-event-id="i2"]')!;
     expect(row).not.toBeNull();
     expect(row?.hasAttribute('data-selected')).toBe(true);
     expect(document.activeElement).toBe(row);
     expect(onSelect).toHaveBeenCalledWith('i2');
-    expect(ref.current!.scrollToEvent('nope')).toBe(false);
+    let missing!: Promise<boolean>;
+    await act(async () => {
+      missing = ref.current!.scrollToEvent('nope');
+    });
+    await expect(missing).resolves.toBe(false);
   });
 });
 
@@ -256,6 +273,24 @@ describe('<Transcript> find', () => {
     // "row 1", "row 10" … "row 19".
     await vi.waitFor(() => expect(screen.getByText(/^11 matches$/)).toBeTruthy());
   });
+
+  it('searches the text custom describers show', async () => {
+    const describers = createDescriberRegistry();
+    describers.register('info', (e, ctx) => {
+      const d = ctx.generic(e);
+      return e.uuid === 'e3' ? { ...d, title: 'zebra', searchText: `zebra\n${d.searchText}` } : d;
+    });
+    const { container } = render(
+      <Transcript events={many(20)} describers={describers} findQuery="zebra" />,
+    );
+    await vi.waitFor(() => expect(screen.getByText(/^1 match$/)).toBeTruthy());
+    expect(within(rowsOf(container)[3]!).getAllByText('zebra').length).toBeGreaterThan(0);
+    // Without them, nothing says zebra.
+    const plain = render(<Transcript events={many(20)} findQuery="zebra" />);
+    await vi.waitFor(() =>
+      expect(plain.container.querySelector('output')?.textContent).toBe('0 matches'),
+    );
+  });
 });
 
 describe('<Transcript> find highlights', () => {
@@ -299,7 +334,8 @@ describe('<Transcript> sources', () => {
     const source = gen();
     render(
       <StrictMode>
-        <Transcript iterable={source} defaultFilter={[]} />
+        {/* An async iterable is open (live) at mount: it would open at its end. */}
+        <Transcript iterable={source} defaultFilter={[]} openAt="start" />
       </StrictMode>,
     );
     await vi.waitFor(() => expect(feedOf().getAttribute('aria-busy')).toBe('false'));
@@ -463,5 +499,75 @@ describe('#event= helpers', () => {
     expect(readEventHash()).toBe('abc');
     writeEventHash(null);
     expect(readEventHash()).toBeNull();
+  });
+});
+
+describe('<Transcript> rolled-back turns (metadata.aborted)', () => {
+  it('shows the turn and its events marked "rolled back"; other rows are not', () => {
+    const mark = (e: Event) => ({ ...e, metadata: { aborted: true } }) as unknown as Event;
+    const events = [
+      info('a', null),
+      mark(begin('b1', 'turn')),
+      mark(info('c', 'turn')),
+      mark(end('b2', 'turn')),
+      info('d', null),
+    ];
+    const { container } = render(
+      <Frame>
+        <Transcript events={events} />
+      </Frame>,
+    );
+    const byId = (id: string) => rowsOf(container).find((r) => r.dataset['eventId'] === id)!;
+    expect(byId('b1').hasAttribute('data-aborted')).toBe(true);
+    expect(within(byId('b1')).getByText('rolled back')).toBeTruthy();
+    expect(within(byId('c')).getByText('rolled back')).toBeTruthy();
+    expect(byId('a').hasAttribute('data-aborted')).toBe(false);
+    expect(within(byId('d')).queryByText('rolled back')).toBeNull();
+  });
+});
+
+describe('<Transcript> server HTML of a complete array (issue 16)', () => {
+  it('holds the first window as finished rows, not a busy placeholder; the client says loading', async () => {
+    const events = many(5000);
+    const html = renderToString(<Transcript events={events} />);
+    expect(html).toContain('aria-busy="false"');
+    expect(html).not.toContain('loading…');
+    const served = html.match(/<article/g) ?? [];
+    expect(served.length).toBe(30);
+    expect(html).toContain('data-event-id="e0"');
+    expect(html).toContain('data-event-id="e29"');
+    // Mounted on the client (not hydrated), the rest is still being folded in.
+    render(<Transcript events={events} />);
+    expect(feedOf().getAttribute('aria-busy')).toBe('true');
+    await vi.waitFor(() => expect(feedOf().getAttribute('aria-busy')).toBe('false'));
+  });
+});
+
+describe('<Transcript feed> (one tree for several views, issue 17)', () => {
+  it('draws from a feed it shares with a span tree, and both follow the stream', async () => {
+    const stream = new EventStream();
+    stream.append(begin('b1', 'agent'));
+    stream.append(info('a', 'agent'));
+    const feed = createEventTreeFeed(stream);
+    const { container } = render(
+      <>
+        <Frame>
+          <Transcript feed={feed} />
+        </Frame>
+        <SpanTree feed={feed} />
+      </>,
+    );
+    await vi.waitFor(() => expect(rowsOf(container).length).toBe(2));
+    expect(screen.getAllByRole('row').some((r) => r.dataset['key'] === 'agent')).toBe(true);
+    act(() => {
+      stream.append(begin('b2', 'tool', 'agent'));
+      stream.append(info('c', 'tool'));
+    });
+    await vi.waitFor(() => expect(rowsOf(container).length).toBe(4));
+    await vi.waitFor(() =>
+      expect(screen.getAllByRole('row').some((r) => r.dataset['key'] === 'tool')).toBe(true),
+    );
+    // Both read the feed's one tree.
+    expect(feed.getSnapshot().tree.length).toBe(4);
   });
 });

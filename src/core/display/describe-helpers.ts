@@ -9,12 +9,12 @@ import type {
   Content,
   Event,
   MimeBundle,
-  ModelUsage,
   ToolCall,
   ToolCallContent,
 } from '../events/types.js';
-import { eventCompletedTime, eventTime } from '../events/event-time.js';
-import { displayOf } from './display-of.js';
+import { eventOutcome } from '../events/outcome.js';
+import { displayNotes, displayOf } from './display-of.js';
+import { markdownToPlainText } from './markdown-text.js';
 import type { DisplayMetadata, DisplayOptions, EventDisplay, EventTokens } from './types.js';
 
 // ---------------------------------------------------------------------------
@@ -30,7 +30,10 @@ const WALK_BUDGET = 5_000;
  * past the bound are counted, not kept.
  * @internal
  * @example
- * const s = new SearchText(100); s.add('bash'); s.result().searchText; // 'bash'
+ * import { SearchText } from 'src/core/display/describe-helpers.js';
+ * const s = new SearchText(100);
+ * s.add('bash');
+ * s.result().searchText; // 'bash'
  */
 export class SearchText {
   private readonly parts: string[] = [];
@@ -39,17 +42,28 @@ export class SearchText {
 
   constructor(private readonly max: number) {}
 
-  /** Adds one text (ignored when empty or not a string/number). */
+  /** Texts already added: a body that repeats a field adds nothing twice. */
+  private readonly seen = new Set<string>();
+
+  /**
+   * Adds one text (ignored when empty, not a string/number, or added
+   * before). ANSI escapes are removed: the page shows the text without them,
+   * and find must match what the page shows.
+   */
   add(text: unknown): this {
     if (typeof text === 'number' && Number.isFinite(text)) text = String(text);
-    if (typeof text !== 'string' || text === '') return this;
+    if (typeof text !== 'string' || text === '' || this.seen.has(text)) return this;
     const room = this.max - this.used - (this.parts.length > 0 ? 1 : 0);
     if (room <= 0) {
+      // Full: count the cut, but remember nothing (a huge walk stays cheap).
       this.dropped += text.length;
       return this;
     }
-    const kept = text.length > room ? text.slice(0, room) : text;
+    this.seen.add(text);
+    // Cut before cleaning: a huge text costs only the part that is kept.
+    let kept = text.length > room ? text.slice(0, room) : text;
     this.dropped += text.length - kept.length;
+    if (kept.includes('\u001b')) kept = stripAnsi(kept);
     this.used += kept.length + (this.parts.length > 0 ? 1 : 0);
     this.parts.push(kept);
     return this;
@@ -81,13 +95,21 @@ export class SearchText {
     return this;
   }
 
-  /** Adds the texts of a bundle (`text/plain`, `text/markdown`, `text/latex`, JSON values). */
+  /**
+   * Adds the texts of a bundle (`text/plain`, `text/markdown` as the words
+   * it renders to, `text/latex`, JSON values).
+   */
   addBundle(bundle: MimeBundle): this {
     const data = bundle.data;
     let any = false;
     for (const mime of ['text/markdown', 'text/plain', 'text/latex']) {
-      if (typeof data[mime] === 'string') {
-        this.add(data[mime]);
+      const text = data[mime];
+      if (typeof text === 'string') {
+        // Rendered markdown shows `bold` for `**bold**`: search both forms.
+        if (mime === 'text/markdown') {
+          this.add(text);
+          if (MARKDOWN_SYNTAX.test(text)) this.add(markdownToPlainText(text));
+        } else this.add(text);
         any = true;
         // Markdown and plain text usually say the same: keep one.
         break;
@@ -117,10 +139,30 @@ export class SearchText {
 // Formatting
 // ---------------------------------------------------------------------------
 
+// Characters of markdown syntax: text without any reads the same rendered.
+const MARKDOWN_SYNTAX = /[*_`[#>|~\\<]/;
+
+// CSI and OSC escape sequences (colours, cursor moves, hyperlinks).
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])/g;
+
+/**
+ * `text` without ANSI escape sequences: what a terminal (or the ANSI
+ * renderer) shows.
+ * @internal
+ * @example
+ * import { stripAnsi } from 'src/core/display/describe-helpers.js';
+ * stripAnsi('\u001b[31mred\u001b[0m'); // 'red'
+ */
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, '');
+}
+
 /**
  * The first non-empty line of a text, cut to `max` characters.
  * @internal
  * @example
+ * import { firstLine } from 'src/core/display/describe-helpers.js';
  * firstLine('\nhello\nworld'); // 'hello'
  */
 export function firstLine(text: unknown, max = 120): string {
@@ -136,6 +178,7 @@ export function firstLine(text: unknown, max = 120): string {
  * An integer with thousands separators, independent of the locale.
  * @internal
  * @example
+ * import { formatCount } from 'src/core/display/describe-helpers.js';
  * formatCount(16488); // '16,488'
  */
 export function formatCount(n: number): string {
@@ -149,6 +192,7 @@ export function formatCount(n: number): string {
  * A value as a short one-line text (strings as-is, others as bounded JSON-ish).
  * @internal
  * @example
+ * import { shortValue } from 'src/core/display/describe-helpers.js';
  * shortValue({ a: 1 }); // '{"a":1}'
  */
 export function shortValue(value: unknown, max = 120): string {
@@ -164,6 +208,7 @@ export function shortValue(value: unknown, max = 120): string {
  * JavaScript would (`undefined`, `12n`, `NaN`); cycles as `"[Circular]"`.
  * @internal
  * @example
+ * import { boundedJson } from 'src/core/display/describe-helpers.js';
  * boundedJson({ a: [1, 'x'] }, 100); // '{"a":[1,"x"]}'
  */
 export function boundedJson(value: unknown, max: number): string {
@@ -232,34 +277,10 @@ function formatScalar(v: unknown): string {
 }
 
 /**
- * Token counts of a usage record (`total` computed when the log omits it).
- * @internal
- * @example
- * tokensOf({ input_tokens: 1, output_tokens: 2 }); // { input: 1, output: 2, total: 3 }
- */
-export function tokensOf(usage: ModelUsage | null | undefined): EventTokens | undefined {
-  if (!usage || typeof usage !== 'object') return undefined;
-  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-  const input = num(usage.input_tokens) ?? 0;
-  const output = num(usage.output_tokens) ?? 0;
-  const cacheRead = num(usage.input_tokens_cache_read);
-  const cacheWrite = num(usage.input_tokens_cache_write);
-  const reasoning = num(usage.reasoning_tokens);
-  const tokens: EventTokens = {
-    input,
-    output,
-    total: num(usage.total_tokens) ?? input + output + (cacheRead ?? 0) + (cacheWrite ?? 0),
-  };
-  if (cacheRead !== undefined) tokens.cacheRead = cacheRead;
-  if (cacheWrite !== undefined) tokens.cacheWrite = cacheWrite;
-  if (reasoning !== undefined) tokens.reasoning = reasoning;
-  return tokens;
-}
-
-/**
  * The usage line shown under a model call.
  * @internal
  * @example
+ * import { usageText } from 'src/core/display/describe-helpers.js';
  * usageText({ input: 1, output: 2, total: 3 }); // 'input 1 · output 2 · total 3'
  */
 export function usageText(tokens: EventTokens): string {
@@ -280,18 +301,30 @@ export function usageText(tokens: EventTokens): string {
  * A body bundle with skein's notes (label, collapsed, …) under `metadata.skein`.
  * @internal
  * @example
+ * import { body } from 'src/core/display/describe-helpers.js';
  * body({ 'text/plain': 'ls' }, { label: 'Command' });
  */
 export function body(data: Record<string, unknown>, notes: DisplayMetadata = {}): MimeBundle {
   return { data, metadata: { skein: notes } };
 }
 
-/** @internal @example markdown('**hi**', 'Message'); */
+/**
+ * @internal
+ * @example
+ * import { markdown } from 'src/core/display/describe-helpers.js';
+ * markdown('**hi**', 'Message');
+ */
 export function markdown(text: string, label?: string, notes: DisplayMetadata = {}): MimeBundle {
   return body({ 'text/markdown': text }, label === undefined ? notes : { label, ...notes });
 }
 
-/** Plain text (ANSI escapes kept for the ANSI renderer). @internal @example plain('ok', 'Output'); */
+/**
+ * Plain text (ANSI escapes kept for the ANSI renderer).
+ * @internal
+ * @example
+ * import { plain } from 'src/core/display/describe-helpers.js';
+ * plain('ok', 'Output');
+ */
 export function plain(text: string, label?: string, notes: DisplayMetadata = {}): MimeBundle {
   return body({ 'text/plain': text }, label === undefined ? notes : { label, ...notes });
 }
@@ -300,7 +333,8 @@ export function plain(text: string, label?: string, notes: DisplayMetadata = {})
  * A JSON value with a bounded plain-text fallback for hosts without a JSON renderer.
  * @internal
  * @example
- * json({ a: 1 }, 'Arguments');
+ * import { json as jsonBody } from 'src/core/display/describe-helpers.js';
+ * jsonBody({ a: 1 }, 'Arguments');
  */
 export function json(
   value: unknown,
@@ -315,7 +349,13 @@ export function json(
   );
 }
 
-/** A value through the display cascade, labelled. @internal @example valueBody(42, 'Result'); */
+/**
+ * A value through the display cascade, labelled.
+ * @internal
+ * @example
+ * import { valueBody } from 'src/core/display/describe-helpers.js';
+ * valueBody(42, 'Result');
+ */
 export function valueBody(
   value: unknown,
   label: string,
@@ -324,7 +364,7 @@ export function valueBody(
 ): MimeBundle {
   if (typeof value === 'string') return plain(value, label, notes);
   const bundle = displayOf(value, display);
-  const prior = (bundle.metadata?.skein ?? {}) as DisplayMetadata;
+  const prior = displayNotes(bundle);
   return {
     data: bundle.data,
     metadata: { ...bundle.metadata, skein: { ...prior, label, ...notes } },
@@ -350,6 +390,7 @@ function sizeText(chars: number): string {
  * Text of message content (text parts, and non-redacted reasoning on request), for subtitles and search.
  * @internal
  * @example
+ * import { contentText } from 'src/core/display/describe-helpers.js';
  * contentText([{ type: 'text', text: 'hi' }]); // 'hi'
  */
 export function contentText(
@@ -381,7 +422,8 @@ export function contentText(
  * line that names them — never their bytes as text.
  * @internal
  * @example
- * contentBodies([{ type: 'text', text: 'hi' }], 'assistant', search);
+ * import { SearchText, contentBodies } from 'src/core/display/describe-helpers.js';
+ * contentBodies([{ type: 'text', text: 'hi' }], 'assistant', new SearchText(4000));
  */
 export function contentBodies(
   content: string | Content[] | null | undefined,
@@ -500,6 +542,7 @@ const CODE_ARGS: Readonly<Record<string, string>> = {
  * A fenced code block longer than any backtick run inside the text.
  * @internal
  * @example
+ * import { fence } from 'src/core/display/describe-helpers.js';
  * fence('ls', 'bash'); // '```bash\nls\n```'
  */
 export function fence(text: string, lang: string): string {
@@ -526,6 +569,7 @@ function fillView(view: ToolCallContent, args: Record<string, unknown>): string 
  * else `key=value` pairs.
  * @internal
  * @example
+ * import { argsInline } from 'src/core/display/describe-helpers.js';
  * argsInline({ cmd: 'ls -la' }); // 'ls -la'
  */
 export function argsInline(args: unknown, max = 120): string {
@@ -542,7 +586,8 @@ export function argsInline(args: unknown, max = 120): string {
  * for a single code-like argument, else the arguments as JSON.
  * @internal
  * @example
- * toolCallBody('bash', { cmd: 'ls' }, null, 'Call', search);
+ * import { SearchText, toolCallBody } from 'src/core/display/describe-helpers.js';
+ * toolCallBody('bash', { cmd: 'ls' }, null, 'Call', new SearchText(4000));
  */
 export function toolCallBody(
   fn: string,
@@ -573,7 +618,14 @@ export function toolCallBody(
   return json(args ?? {}, label, {}, display);
 }
 
-/** Bodies of the tool calls of an assistant message. @internal @example toolCallBodies(calls, search); */
+/**
+ * Bodies of the tool calls of an assistant message.
+ * @internal
+ * @example
+ * import { SearchText, toolCallBodies } from 'src/core/display/describe-helpers.js';
+ * declare const calls: ToolCall[];
+ * toolCallBodies(calls, new SearchText(4000));
+ */
 export function toolCallBodies(
   calls: ToolCall[] | null | undefined,
   search: SearchText,
@@ -601,6 +653,7 @@ export function toolCallBodies(
  * The label of a chat message body: its role, and for tool results the function.
  * @internal
  * @example
+ * import { messageLabel } from 'src/core/display/describe-helpers.js';
  * messageLabel({ role: 'tool', content: 'ok', function: 'bash' }); // 'tool: bash'
  */
 export function messageLabel(message: ChatMessage): string {
@@ -608,7 +661,13 @@ export function messageLabel(message: ChatMessage): string {
   return String(message.role);
 }
 
-/** Bodies of one chat message (content, tool calls, a tool error). @internal @example messageBodies(m, search); */
+/**
+ * Bodies of one chat message (content, tool calls, a tool error).
+ * @internal
+ * @example
+ * import { SearchText, messageBodies } from 'src/core/display/describe-helpers.js';
+ * messageBodies({ role: 'user', content: 'hi' }, new SearchText(4000));
+ */
 export function messageBodies(
   message: ChatMessage,
   search: SearchText,
@@ -639,33 +698,30 @@ export function messageBodies(
 // ---------------------------------------------------------------------------
 
 /**
- * What every description starts from: kind, uuid, times and a status from
- * `pending`.
+ * What every description starts from: kind, uuid, and the event's outcome
+ * (status, times, tokens; events/outcome.ts), which no built-in describer
+ * overrides.
  * @internal
  * @example
+ * import { baseDisplay } from 'src/core/display/describe-helpers.js';
  * baseDisplay(event).status; // 'ok'
  */
 export function baseDisplay(event: Event): EventDisplay {
   const kind = typeof event.event === 'string' ? event.event : 'unknown';
-  let startTime = Number.NaN;
-  let endTime: number | undefined;
-  try {
-    startTime = eventTime(event);
-    endTime = eventCompletedTime(event);
-  } catch {
-    // A malformed timestamp on a hand-made event: leave the times unknown.
-  }
+  const outcome = eventOutcome(event);
   const display: EventDisplay = {
     kind,
     uuid: typeof event.uuid === 'string' ? event.uuid : '',
     title: kind,
     subtitle: '',
-    status: event.pending === true ? 'running' : 'ok',
-    startTime,
+    status: outcome.status,
+    startTime: outcome.startTime,
     bodies: [],
     searchText: kind,
     searchTextTruncated: 0,
   };
-  if (endTime !== undefined) display.endTime = endTime;
+  if (outcome.endTime !== undefined) display.endTime = outcome.endTime;
+  if (outcome.tokens !== undefined) display.tokens = outcome.tokens;
+  if (outcome.aborted === true) display.aborted = true;
   return display;
 }

@@ -46,7 +46,8 @@ import type {
   StoreEvent,
 } from '../events/types.js';
 import { KNOWN_EVENT_FIELDS } from '../events/parse.js';
-import { displayOf } from './display-of.js';
+import { displayNotes, displayOf } from './display-of.js';
+import { markdownSummary } from './markdown-text.js';
 import {
   SearchText,
   argsInline,
@@ -63,11 +64,11 @@ import {
   shortValue,
   toolCallBody,
   toolCallBodies,
-  tokensOf,
   usageText,
   valueBody,
 } from './describe-helpers.js';
-import type { DescribeContext, EventDisplay, EventDescriber, EventStatus } from './types.js';
+import { eventError, eventStatus, eventTokens } from '../events/outcome.js';
+import type { DescribeContext, EventDisplay, EventDescriber } from './types.js';
 
 // Fields of the envelope (research/inspect_ai.md §1.2): the generic describer
 // lists them apart from the payload.
@@ -81,15 +82,16 @@ const ENVELOPE = new Set([
   'metadata',
 ]);
 
-// A model `error` of exactly one of these is an interrupted generation, not a
-// failure; inspect tells renderers to suppress it (research/inspect_ai.md §1.3).
-const CANCEL_SENTINELS = new Set([
-  'Cancelled by operator',
-  'Cancelled by limit',
-  'Cancelled by system',
-]);
-
-type Describe<E> = (event: E, ctx: DescribeContext, search: SearchText) => Partial<EventDisplay>;
+/**
+ * What a kind's function returns. Status, times and tokens are not among
+ * them: they come from the event's outcome (events/outcome.ts) through
+ * `ctx.base`, so every view agrees on them.
+ */
+type Describe<E> = (
+  event: E,
+  ctx: DescribeContext,
+  search: SearchText,
+) => Partial<Omit<EventDisplay, 'status' | 'startTime' | 'endTime' | 'tokens'>>;
 
 /**
  * The fields of `event` that are not known wire fields of its kind (a newer
@@ -127,6 +129,12 @@ function describer<E extends Event>(fn: Describe<E>): EventDescriber {
     const search = new SearchText(ctx.maxSearchText).add(base.kind);
     const out = fn(event as E, ctx, search);
     const display: EventDisplay = { ...base, ...out };
+    // Find searches all the text a row shows (issue 16): every body that is
+    // open by default, whatever the kind's function chose to add (texts
+    // already added are skipped by SearchText).
+    for (const b of display.bodies) {
+      if (displayNotes(b).collapsed !== true) search.addBundle(b);
+    }
     const other = otherFields(event);
     if (other) {
       for (const key of Object.keys(other)) search.add(key);
@@ -151,10 +159,6 @@ function describer<E extends Event>(fn: Describe<E>): EventDescriber {
       display.title === base.kind ? [display.subtitle] : [display.title, display.subtitle];
     return { ...display, ...search.result(head) };
   };
-}
-
-function runningOr(event: Event, status: EventStatus): EventStatus {
-  return event.pending === true ? 'running' : status;
 }
 
 function list(value: unknown): unknown[] {
@@ -190,44 +194,39 @@ const model = describer<ModelEvent>((e, ctx, search) => {
     bodies.push(...contentBodies(message.content, label, search, ctx.display));
     bodies.push(...toolCallBodies(message.tool_calls, search, ctx.display));
   });
-  const tokens = tokensOf(e.output?.usage);
+  const tokens = eventTokens(e);
   if (tokens) bodies.push(plain(usageText(tokens), 'Usage'));
-  const error =
-    typeof e.error === 'string'
-      ? e.error
-      : typeof e.output?.error === 'string'
-        ? e.output.error
-        : undefined;
-  const cancelled = error !== undefined && CANCEL_SENTINELS.has(error);
-  if (error !== undefined && !cancelled) {
-    search.add(error);
-    const trace = e.traceback_ansi || e.traceback || error;
-    bodies.push(plain(trace, 'Error'));
+  // The failure is the outcome's (events/outcome.ts): `error`, minus the
+  // cancel sentinels, which inspect tells renderers to suppress.
+  const outcome = eventStatus(e);
+  const error = outcome === 'error' ? eventError(e) : undefined;
+  if (error !== undefined) {
+    search.add(error.message).add(error.traceback);
+    bodies.push(plain(error.tracebackAnsi ?? error.traceback ?? error.message, 'Error'));
+  }
+  // ModelOutput.error (a refusal, a content filter) is the model's answer,
+  // not a failed call: shown and searched, status untouched.
+  const outputError = typeof e.output?.error === 'string' ? e.output.error : undefined;
+  if (outputError) {
+    search.add(outputError);
+    bodies.push(plain(outputError, 'Output error'));
   }
   const first = choices[0]?.message;
   const text = first ? contentText(first.content) : '';
   const calls = list(first?.tool_calls) as ToolCall[];
-  let subtitle = firstLine(text);
+  let subtitle = markdownSummary(text);
   if (!subtitle && calls.length > 0) {
     subtitle = calls.map((c) => `${c.function}(${argsInline(c.arguments, 40)})`).join(', ');
   }
-  if (error !== undefined) subtitle = firstLine(error);
+  if (!subtitle && outputError) subtitle = firstLine(outputError);
+  if (error !== undefined) subtitle = firstLine(error.message);
   search.add(e.model).add(e.role);
-  const display: Partial<EventDisplay> = {
+  return {
     title: e.role ? `${e.model} (${e.role})` : String(e.model ?? 'model'),
     subtitle: shortValue(subtitle, 120),
-    status: runningOr(e, cancelled ? 'cancelled' : error !== undefined ? 'error' : 'ok'),
     bodies,
   };
-  if (tokens) display.tokens = tokens;
-  return display;
 });
-
-function toolStatus(e: ToolEvent): EventStatus {
-  if (e.error?.type === 'cancelled') return 'cancelled';
-  if (e.error || e.failed === true) return 'error';
-  return 'ok';
-}
 
 const tool = describer<ToolEvent>((e, ctx, search) => {
   const bodies: MimeBundle[] = [
@@ -263,7 +262,6 @@ const tool = describer<ToolEvent>((e, ctx, search) => {
   return {
     title: e.agent ? `${e.agent} (agent)` : String(e.function ?? 'tool'),
     subtitle: e.error ? firstLine(e.error.message) : argsInline(e.arguments),
-    status: runningOr(e, toolStatus(e)),
     bodies,
   };
 });
@@ -309,7 +307,7 @@ const sampleInit = describer<SampleInitEvent>((e, ctx, search) => {
       : contentText((list(sample.input) as ChatMessage[]).find((m) => m?.role === 'user')?.content);
   return {
     title: sample.id !== undefined && sample.id !== null ? `sample ${sample.id}` : 'sample',
-    subtitle: firstLine(input),
+    subtitle: markdownSummary(input),
     bodies,
   };
 });
@@ -320,8 +318,6 @@ const sampleLimit = describer<SampleLimitEvent>((e, _ctx, search) => {
   return {
     title: `${e.type} limit`,
     subtitle: `${firstLine(e.message)}${limit}`,
-    // The sample was stopped, not broken.
-    status: 'cancelled',
     bodies: e.message ? [plain(e.message, 'Limit')] : [],
   };
 });
@@ -333,7 +329,6 @@ const error = describer<ErrorEvent>((e, _ctx, search) => {
   return {
     title: 'error',
     subtitle: firstLine(err.message),
-    status: 'error',
     bodies: trace ? [plain(trace, 'Traceback')] : [],
   };
 });
@@ -447,7 +442,6 @@ const sandbox = describer<SandboxEvent>((e, ctx, search) => {
       ),
     );
   if (e.input) bodies.push(plain(e.input, e.action === 'write_file' ? 'Content' : 'Input'));
-  const failed = e.action === 'exec' && typeof e.result === 'number' && e.result !== 0;
   if (e.output)
     bodies.push(
       plain(e.output, typeof e.result === 'number' ? `Output (exit ${e.result})` : 'Output'),
@@ -457,8 +451,15 @@ const sandbox = describer<SandboxEvent>((e, ctx, search) => {
     bodies.push(json(e.options, 'Options', { collapsed: true }, ctx.display));
   return {
     title: `sandbox ${e.action}`,
-    subtitle: firstLine(e.cmd ?? e.file ?? ''),
-    status: runningOr(e, failed ? 'error' : 'ok'),
+    // A non-zero exit is information, not a failed step (events/outcome.ts).
+    subtitle: [
+      firstLine(e.cmd ?? e.file ?? ''),
+      e.action === 'exec' && typeof e.result === 'number' && e.result !== 0
+        ? `exit ${e.result}`
+        : '',
+    ]
+      .filter(Boolean)
+      .join(' · '),
     bodies,
   };
 });
@@ -495,7 +496,6 @@ const subtask = describer<SubtaskEvent>((e, ctx, search) => {
   return {
     title: String(e.name ?? 'subtask'),
     subtitle: e.type && e.type !== e.name ? e.type : argsInline(e.input),
-    status: runningOr(e, 'ok'),
     bodies,
   };
 });
@@ -521,15 +521,13 @@ const checkpoint = describer<CheckpointEvent>((e, ctx, search) => {
     typeof e.size_bytes === 'number' ? `${formatCount(Math.round(e.size_bytes / 1024))} kB` : '',
     typeof e.duration_ms === 'number' ? `${formatCount(e.duration_ms)} ms` : '',
   ];
-  const display: Partial<EventDisplay> = {
+  // `duration_ms` is the snapshot's cost, shown in the subtitle; the event
+  // itself is an instant, as in inspect's timeline (events/outcome.ts).
+  return {
     title: `checkpoint ${e.checkpoint_id}`,
     subtitle: parts.filter(Boolean).join(' · '),
     bodies: [json(fields, 'Checkpoint', { collapsed: true }, ctx.display)],
   };
-  const start = ctx.base(e).startTime;
-  if (typeof e.duration_ms === 'number' && Number.isFinite(start))
-    display.endTime = start + e.duration_ms;
-  return display;
 });
 
 const compaction = describer<CompactionEvent>((e, _ctx, search) => {
@@ -584,8 +582,6 @@ const approval = describer<ApprovalEvent>((e, ctx, search) => {
   return {
     title: `approval: ${e.decision}`,
     subtitle: `${e.approver} · ${call.function}(${argsInline(call.arguments, 60)})`,
-    // A rejected or terminated call did not run.
-    status: e.decision === 'reject' || e.decision === 'terminate' ? 'cancelled' : 'ok',
     bodies,
   };
 });
@@ -612,9 +608,7 @@ const input = describer<InputEvent>((e, ctx, search) => {
   }
   return {
     title: 'input',
-    subtitle: firstLine(e.input) || firstLine(e.message),
-    status:
-      e.outcome === 'declined' || e.outcome === 'cancelled' ? 'cancelled' : runningOr(e, 'ok'),
+    subtitle: firstLine(e.input) || markdownSummary(e.message),
     bodies,
   };
 });
@@ -624,7 +618,6 @@ const interrupt = describer<InterruptEvent>((e, _ctx, search) => {
   return {
     title: 'interrupt',
     subtitle: `${e.source} during ${e.interrupted}`,
-    status: 'cancelled',
   };
 });
 
@@ -641,7 +634,6 @@ const logger = describer<LoggerEvent>((e, _ctx, search) => {
   return {
     title: `log ${m.level ?? ''}`.trim(),
     subtitle: firstLine(m.message),
-    status: m.level === 'error' || m.level === 'critical' ? 'error' : 'ok',
     bodies:
       typeof m.message === 'string'
         ? [plain(m.message, [m.name, where].filter(Boolean).join(' · ') || 'Message')]
@@ -656,7 +648,7 @@ const info = describer<InfoEvent>((e, ctx, search) => {
     search.add(data);
     return {
       title: e.source ? `info: ${e.source}` : 'info',
-      subtitle: firstLine(data),
+      subtitle: markdownSummary(data),
       bodies: [markdown(data, 'Info')],
     };
   }
@@ -688,10 +680,10 @@ const message = describer<MessageEvent>((e, ctx, search) => {
   return {
     title: e.model ? `${e.role} (${e.model})` : String(e.role ?? 'message'),
     subtitle:
-      firstLine(text) ||
+      // Tool output is terminal text; other roles write markdown.
+      (e.role === 'tool' ? firstLine(text) : markdownSummary(text)) ||
       calls.map((c) => `${c.function}(${argsInline(c.arguments, 40)})`).join(', ') ||
       (e.tool_call_id ? `result of ${e.tool_call_id}` : ''),
-    status: runningOr(e, 'ok'),
     bodies,
   };
 });
@@ -699,9 +691,10 @@ const message = describer<MessageEvent>((e, ctx, search) => {
 const display = describer<DisplayEvent>((e, ctx, search) => {
   const bodies = list(e.outputs).map((output) => displayOf(output, ctx.display));
   for (const b of bodies) search.addBundle(b);
-  const firstText = bodies
-    .map((b) => b.data['text/plain'] ?? b.data['text/markdown'])
-    .find((t) => typeof t === 'string');
+  const firstPlain = bodies.map((b) => b.data['text/plain']).find((t) => typeof t === 'string');
+  const firstText =
+    firstPlain ??
+    markdownSummary(bodies.map((b) => b.data['text/markdown']).find((t) => typeof t === 'string'));
   search.add(e.display_id);
   return {
     title: e.display_id ? `display: ${e.display_id}` : 'display',
@@ -722,10 +715,12 @@ const display = describer<DisplayEvent>((e, ctx, search) => {
 /**
  * The describer of unknown kinds (and the fallback of a describer that
  * throws): every field of the event, the payload as JSON and each field on a
- * line of text; the status from `pending` and an `error` field.
+ * line of text; status, times and tokens from the event's outcome.
  * @internal
  * @example
- * genericDescriber({ event: 'future', uuid: 'x', timestamp: '…', payload: 1 }, ctx).subtitle; // 'payload: 1'
+ * import { genericDescriber } from 'src/core/display/describers.js';
+ * declare const ctx: DescribeContext;
+ * genericDescriber(events.unknown('future', { payload: 1 }), ctx).subtitle; // 'payload: 1'
  */
 export const genericDescriber: EventDescriber = (event, ctx) => {
   const base = ctx.base(event);
@@ -749,11 +744,10 @@ export const genericDescriber: EventDescriber = (event, ctx) => {
     lines.length === 0
       ? []
       : [body({ 'application/json': fields, 'text/plain': lines.join('\n') }, { label: 'Fields' })];
-  const failed = record.error !== undefined && record.error !== null && record.error !== false;
+  // Status, times and tokens come from `base` (the event's outcome).
   return {
     ...base,
     subtitle,
-    status: runningOr(event, failed ? 'error' : 'ok'),
     bodies,
     ...search.result(),
   };
@@ -763,7 +757,9 @@ export const genericDescriber: EventDescriber = (event, ctx) => {
  * The built-in describer of every known kind.
  * @internal
  * @example
- * BUILTIN_DESCRIBERS.model === BUILTIN_DESCRIBERS['model']; // true
+ * import { BUILTIN_DESCRIBERS } from 'src/core/display/describers.js';
+ * declare const ctx: DescribeContext;
+ * BUILTIN_DESCRIBERS.model(modelEvent, ctx).title; // 'model'
  */
 export const BUILTIN_DESCRIBERS: Readonly<Record<EventKind, EventDescriber>> = {
   sample_init: sampleInit,

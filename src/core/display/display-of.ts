@@ -38,6 +38,7 @@ const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
  * Whether a string looks like a MIME type (`type/subtype`).
  *
  * @example
+ * import { isMimeType } from 'src/core/display/display-of.js';
  * isMimeType('text/markdown'); // true
  * isMimeType('name'); // false
  */
@@ -76,6 +77,7 @@ const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/
  * Base64 of bytes (no `btoa`/`Buffer` in the core's platform).
  * @internal
  * @example
+ * import { base64 } from 'src/core/display/display-of.js';
  * base64(new Uint8Array([104, 105])); // 'aGk='
  */
 export function base64(bytes: Uint8Array): string {
@@ -244,9 +246,22 @@ function fromIPython(
   return metadata ? { data, metadata } : { data };
 }
 
+/**
+ * skein's notes on a bundle (`metadata.skein`: source, label, collapsed,
+ * truncated, errors), typed; `{}` when the bundle has none or its
+ * `metadata.skein` is not a plain object (a foreign bundle may hold anything).
+ *
+ * @example
+ * displayNotes(displayOf([1, 2])).source; // 'shape'
+ */
+export function displayNotes(bundle: MimeBundle): DisplayMetadata {
+  const notes = bundle.metadata?.skein;
+  return isPlainData(notes) ? (notes as DisplayMetadata) : {};
+}
+
 function withSkein(bundle: MimeBundle, notes: DisplayMetadata): MimeBundle {
   const metadata: Record<string, unknown> = { ...bundle.metadata };
-  const prior = isPlainData(metadata.skein) ? metadata.skein : {};
+  const prior = displayNotes(bundle);
   metadata.skein = { ...prior, ...notes };
   return { data: bundle.data, metadata };
 }

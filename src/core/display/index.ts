@@ -1,9 +1,10 @@
 // The display protocol: MIME bundles, the representation cascade, event
 // describers, mimeStream and the pure renderer choice (issue 5).
 export * from './types.js';
-export { displayOf, isMimeType } from './display-of.js';
+export { displayNotes, displayOf, isMimeType } from './display-of.js';
 export { describeEvent, createDescriberRegistry } from './describe-event.js';
-export { mimeStream } from './mime-stream.js';
+export { mimeStream, toMimeStream } from './mime-stream.js';
+export { markdownToPlainText, markdownSummary } from './markdown-text.js';
 export type {
   DisplayDataRecord,
   EventRecord,

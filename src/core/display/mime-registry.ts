@@ -72,7 +72,7 @@ export function createMimeRegistry<R = unknown>(): MimeRegistry<R> {
       return order;
     },
     getSnapshot: () => entries,
-    subscribe(listener) {
+    subscribe: (listener) => {
       listeners.add(listener);
       return () => {
         listeners.delete(listener);

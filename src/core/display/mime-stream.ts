@@ -23,6 +23,7 @@
 import type { Event } from '../events/types.js';
 import { displayOf } from './display-of.js';
 import type { DisplayOptions } from './types.js';
+import { isAsyncIterable } from '../chunks.js';
 
 /**
  * A JSON value with nothing JSON would lose.
@@ -64,6 +65,8 @@ export interface EventRecord {
  * Tell them apart by `output_type` (events have none) or `event`.
  *
  * @example
+ * declare const source: AsyncIterable<unknown>;
+ * declare function send(line: string): void;
  * for await (const r of mimeStream(source)) send(JSON.stringify(r));
  */
 export type MimeStreamRecord = EventRecord | DisplayDataRecord;
@@ -72,7 +75,7 @@ export type MimeStreamRecord = EventRecord | DisplayDataRecord;
  * Options of {@link mimeStream}.
  *
  * @example
- * mimeStream(values, { display: { maxItems: 4 } });
+ * mimeStream([{ rows: [1, 2, 3] }, 'done'], { display: { maxItems: 4 } });
  */
 export interface MimeStreamOptions {
   /** Options for `displayOf` on values that are not events. */
@@ -84,6 +87,7 @@ export interface MimeStreamOptions {
  * `uuid` and `timestamp` (the EventStream's own test).
  * @internal
  * @example
+ * import { isCanonicalEvent } from 'src/core/display/mime-stream.js';
  * isCanonicalEvent({ event: 'info', uuid: 'u', timestamp: '2026-01-01T00:00:00Z' }); // true
  */
 export function isCanonicalEvent(value: unknown): value is Event {
@@ -110,6 +114,7 @@ function threw(what: string, err: unknown): string {
  * (the rules are in the module comment). Never throws.
  * @internal
  * @example
+ * import { toJsonSafe } from 'src/core/display/mime-stream.js';
  * toJsonSafe({ n: NaN, b: 12n, u: undefined }); // { n: null, b: '12' }
  */
 export function toJsonSafe(value: unknown): JsonSafe {
@@ -197,14 +202,6 @@ function toRecord(value: unknown, options: MimeStreamOptions): MimeStreamRecord 
   };
 }
 
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
-  );
-}
-
 /**
  * Turns a stream of canonical events and arbitrary values (an agent's
  * prints, tables, images) into JSON-serializable records: events as plain
@@ -213,6 +210,9 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
  * come out in input order, one per input item.
  *
  * @example
+ * declare const infoEvent: InfoEvent;
+ * declare const agent: { run(): AsyncIterable<unknown> };
+ * declare const socket: WebSocket;
  * const records = [...mimeStream([infoEvent, { rows: [1, 2, 3] }, 'done'])];
  * records[1]; // { output_type: 'display_data', data: { 'text/plain': '{rows: number[]}\n…', … }, metadata: { skein: … } }
  * for await (const record of mimeStream(agent.run())) socket.send(JSON.stringify(record));
@@ -242,4 +242,22 @@ export function mimeStream(
   return (function* () {
     for (const item of raw) yield toRecord(item, options);
   })();
+}
+
+/**
+ * A recorded run as mime-stream records: each event as the plain JSON object
+ * `mimeStream` writes for it (normalized as the module comment says), in
+ * order, every version kept. skein's own JSON-portable form of a run (agex's
+ * `mime_stream` design, research/formats.md §3.2): write the records as JSON
+ * Lines or a JSON array, and `importAny` (or `importAgex`, which also reads
+ * `display_data` parts and agex events mixed in) gives the same events back.
+ *
+ * @example
+ * const jsonl = toMimeStream(stream.toArray()).map((r) => JSON.stringify(r)).join('\n');
+ * const { events } = await importAny(jsonl); // equal to the events written
+ */
+export function toMimeStream(events: Iterable<Event>): EventRecord[] {
+  const out: EventRecord[] = [];
+  for (const event of events) out.push(toJsonSafe(event) as unknown as EventRecord);
+  return out;
 }

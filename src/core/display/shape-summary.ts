@@ -17,7 +17,13 @@
  */
 import type { DisplayOptions } from './types.js';
 
-/** The limits with defaults filled. @internal @example const l: ShapeLimits = resolveLimits(); */
+/**
+ * The limits with defaults filled.
+ * @internal
+ * @example
+ * import { resolveLimits, type ShapeLimits } from 'src/core/display/shape-summary.js';
+ * const limits: ShapeLimits = resolveLimits({ maxItems: 3 });
+ */
 export interface ShapeLimits {
   maxDepth: number;
   maxItems: number;
@@ -26,7 +32,13 @@ export interface ShapeLimits {
   sampleSize: number;
 }
 
-/** Defaults of the display options that bound a summary. @internal @example DEFAULT_LIMITS.maxItems; // 10 */
+/**
+ * Defaults of the display options that bound a summary.
+ * @internal
+ * @example
+ * import { DEFAULT_LIMITS } from 'src/core/display/shape-summary.js';
+ * DEFAULT_LIMITS.maxItems; // 10
+ */
 export const DEFAULT_LIMITS: ShapeLimits = {
   maxDepth: 2,
   maxItems: 10,
@@ -49,6 +61,7 @@ const STACK_LINES = 12;
  * Fills the summary limits from display options (invalid numbers → defaults).
  * @internal
  * @example
+ * import { resolveLimits } from 'src/core/display/shape-summary.js';
  * resolveLimits({ maxDepth: 1 }).maxItems; // 10
  */
 export function resolveLimits(options: DisplayOptions = {}): ShapeLimits {
@@ -63,7 +76,13 @@ export function resolveLimits(options: DisplayOptions = {}): ShapeLimits {
   };
 }
 
-/** The result of {@link summarizeShape}. @internal @example summarizeShape([1]).preview; // '[1]' */
+/**
+ * The result of {@link summarizeShape}.
+ * @internal
+ * @example
+ * import { summarizeShape } from 'src/core/display/shape-summary.js';
+ * summarizeShape([1]).preview; // '[1]'
+ */
 export interface ShapeSummary {
   /** First line: the shape (`Array(3) of number`). */
   headline: string;
@@ -159,7 +178,13 @@ function formatString(s: string, walk: Walk): string {
   return `${JSON.stringify(s.slice(0, max))}…(${s.length} chars)`;
 }
 
-/** A primitive as it prints inside a preview. @internal @example formatPrimitive(-0); // '-0' */
+/**
+ * A primitive as it prints inside a preview.
+ * @internal
+ * @example
+ * import { formatPrimitive } from 'src/core/display/shape-summary.js';
+ * formatPrimitive(-0); // '-0'
+ */
 export function formatPrimitive(value: unknown): string {
   switch (typeof value) {
     case 'number':
@@ -648,6 +673,7 @@ function stackOf(error: object, walk: Walk): string {
  * time and output. Never throws.
  * @internal
  * @example
+ * import { summarizeShape } from 'src/core/display/shape-summary.js';
  * summarizeShape([{ id: 1, name: 'a' }]).headline; // 'Array(1) of {id: number, name: string}'
  */
 export function summarizeShape(value: object, options: DisplayOptions = {}): ShapeSummary {

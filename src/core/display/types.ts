@@ -6,6 +6,7 @@
  * These names are the contract with `src/react/display/`; keep them stable.
  */
 import type { Event, MimeBundle } from '../events/types.js';
+import type { EventStatus, EventTokens } from '../events/outcome.js';
 
 // `MimeBundle` is defined with the `display` event (events/types.ts) because a
 // DisplayEvent carries bundles on the wire; the display layer uses the same type.
@@ -17,6 +18,7 @@ export type { MimeBundle } from '../events/types.js';
  * `Symbol.for`, so two copies of skein in one page agree on it.
  *
  * @example
+ * declare const b64: string; // a base64 PNG
  * const plot = { [DISPLAY]: () => ({ data: { 'image/png': b64, 'text/plain': '<plot>' } }) };
  * displayOf(plot).data['image/png'] === b64; // true
  */
@@ -39,6 +41,8 @@ export interface Displayable {
  * default: only renderers marked `safe` may draw it (JupyterLab's `ensure`).
  *
  * @example
+ * declare const bundle: MimeBundle;
+ * declare const registry: MimeRegistry;
  * selectMimeType(bundle, registry, { trust: 'trusted' });
  */
 export type Trust = 'untrusted' | 'trusted';
@@ -53,7 +57,7 @@ export type Trust = 'untrusted' | 'trusted';
  * - `primitive`: a string, number, boolean, null, undefined, bigint or symbol.
  *
  * @example
- * displayOf([1, 2]).metadata?.skein?.source; // 'shape'
+ * displayNotes(displayOf([1, 2])).source; // 'shape'
  */
 export type DisplaySource = 'symbol' | 'ipython' | 'jupyter' | 'shape' | 'primitive';
 
@@ -85,7 +89,7 @@ export interface DisplayMetadata {
  * Options of `displayOf` (all bounded by default: a summary never dumps data).
  *
  * @example
- * displayOf(rows, { maxDepth: 1, maxItems: 3 });
+ * displayOf([{ id: 1, tags: ['a', 'b'] }], { maxDepth: 1, maxItems: 3 });
  */
 export interface DisplayOptions {
   /** Nesting levels shown in a preview (default 2). */
@@ -107,29 +111,9 @@ export interface DisplayOptions {
   preferMarkdown?: boolean;
 }
 
-/**
- * Status of an event, as a transcript row shows it.
- *
- * @example
- * const s: EventStatus = event.pending ? 'running' : 'ok';
- */
-export type EventStatus = 'running' | 'ok' | 'error' | 'cancelled';
-
-/**
- * Token counts of an event (model calls; scores and samples sum their usage).
- *
- * @example
- * const t: EventTokens = { input: 97, output: 263, total: 16488, cacheRead: 16128 };
- */
-export interface EventTokens {
-  input: number;
-  output: number;
-  total: number;
-  cacheRead?: number;
-  cacheWrite?: number;
-  reasoning?: number;
-}
-
+// Status and tokens are facts of the event's outcome (events/outcome.ts); the
+// display protocol shows them under the same names.
+export type { EventStatus, EventTokens } from '../events/outcome.js';
 /**
  * How an event is shown: what `describeEvent` returns. Everything a row, a
  * tooltip or a search needs, computed once per event version.
@@ -153,6 +137,8 @@ export interface EventDisplay {
   /** End in epoch ms when the event has one (`completed`, or start + duration). */
   endTime?: number;
   tokens?: EventTokens;
+  /** The event belongs to a rolled-back turn: shown marked, left out of totals. */
+  aborted?: true;
   /** Bodies in display order; `metadata.skein.label` names each section. */
   bodies: MimeBundle[];
   /**
@@ -172,7 +158,8 @@ export interface EventDisplay {
  * Options of `describeEvent`.
  *
  * @example
- * describeEvent(e, { registry: myDescribers, maxSearchText: 4000 });
+ * const myDescribers = createDescriberRegistry();
+ * describeEvent(event, { registry: myDescribers, maxSearchText: 4000 });
  */
 export interface DescribeEventOptions {
   /** The describers to use (default: the built-in registry). */
@@ -203,6 +190,7 @@ export interface DescribeContext {
  * A function that describes one kind of event.
  *
  * @example
+ * const registry = createDescriberRegistry();
  * registry.register('info', (e, ctx) => ({ ...ctx.generic(e), title: 'note' }));
  */
 export type EventDescriber = (event: Event, context: DescribeContext) => EventDisplay;
@@ -250,6 +238,8 @@ export interface RendererInfo<R = unknown> {
  * rank ties (earlier wins, as JupyterLab's `id`).
  *
  * @example
+ * const registry = createMimeRegistry();
+ * registry.add({ mimeTypes: ['text/plain'], rank: 100, safe: true });
  * registry.getSnapshot()[0]?.id; // 0
  */
 export interface RendererEntry<R = unknown> extends RendererInfo<R> {
@@ -273,16 +263,21 @@ export interface MimeRegistry<R = unknown> {
   get(mimeType: string): RendererEntry<R> | undefined;
   /** MIME types in preference order (rank, then insertion). Same array until something changes. */
   mimeTypes(): readonly string[];
-  /** All live entries in insertion order. Same array until something changes. */
-  getSnapshot(): readonly RendererEntry<R>[];
-  /** Calls `listener` after each change; returns the unsubscribe function. */
-  subscribe(listener: () => void): () => void;
+  /**
+   * All live entries in insertion order. Same array until something changes.
+   * Bound: safe to pass on its own (`useSyncExternalStore(r.subscribe, r.getSnapshot)`).
+   */
+  readonly getSnapshot: () => readonly RendererEntry<R>[];
+  /** Calls `listener` after each change; returns the unsubscribe function. Bound. */
+  readonly subscribe: (listener: () => void) => () => void;
 }
 
 /**
  * Options of `selectMimeType`.
  *
  * @example
+ * declare const bundle: MimeBundle;
+ * declare const registry: MimeRegistry;
  * selectMimeType(bundle, registry, { trust: 'trusted' });
  */
 export interface SelectMimeTypeOptions {

@@ -26,6 +26,8 @@ const descriptor: PropertyDescriptor = { value: 0 };
  * Only the start time is stamped; `completed` is rarer and read lazily.
  * @internal
  * @example
+ * import { stampEventTime } from 'src/core/events/event-time.js';
+ * const draft = { event: 'info', uuid: 'u1', timestamp: '2024-01-01T00:00:01Z' };
  * stampEventTime(draft, 1704067201000);
  */
 export function stampEventTime(event: object, ms: number): void {
@@ -60,7 +62,8 @@ export function eventTime(event: Event): number {
  * `undefined` when it has none. Parsed on first use and cached per event.
  *
  * @example
- * eventCompletedTime(toolEvent) - eventTime(toolEvent); // duration in ms
+ * const end = eventCompletedTime(toolEvent);
+ * if (end !== undefined) end - eventTime(toolEvent); // duration in ms
  */
 export function eventCompletedTime(event: Event): number | undefined {
   const completed = (event as { completed?: unknown }).completed;

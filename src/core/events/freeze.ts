@@ -101,28 +101,68 @@ function freezeWithStack(root: object): void {
  * const copy = cloneJson({ a: [1, { b: 2 }] });
  */
 export function cloneJson<T>(value: T): T {
-  if (typeof value !== 'object' || value === null) return value;
+  return cloneAt(value, 0) as T;
+}
+
+function cloneAt(value: unknown, depth: number): unknown {
+  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) return value;
+  // Deeper than the recursion limit, an explicit stack: hostile input nests
+  // arrays thousands deep, and a copy must not overflow the call stack.
+  if (depth >= RECURSION_LIMIT) return cloneIterative(value);
   if (Array.isArray(value)) {
     const out = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = cloneJson(value[i] as unknown);
-    return out as T;
+    for (let i = 0; i < value.length; i++) out[i] = cloneAt(value[i], depth + 1);
+    return out;
   }
-  if (ArrayBuffer.isView(value)) return value;
   const out: Record<string, unknown> = {};
   const source = value as Record<string, unknown>;
-  for (const key in source) {
-    // A JSON `"__proto__"` key is an own property; plain assignment would set
-    // the prototype instead.
-    if (key === '__proto__') {
-      Object.defineProperty(out, key, {
-        value: cloneJson(source[key]),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+  for (const key in source) setOwn(out, key, cloneAt(source[key], depth + 1));
+  return out;
+}
+
+/** A JSON `"__proto__"` key is an own property; plain assignment would set the prototype instead. */
+function setOwn(out: Record<string, unknown>, key: string, v: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(out, key, {
+      value: v,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else {
+    out[key] = v;
+  }
+}
+
+function shell(value: object): Record<string, unknown> | unknown[] {
+  return Array.isArray(value) ? new Array<unknown>(value.length) : {};
+}
+
+function cloneIterative(root: object): unknown {
+  const top = shell(root);
+  const stack: [source: object, target: Record<string, unknown> | unknown[]][] = [[root, top]];
+  while (stack.length > 0) {
+    const [source, target] = stack.pop()!;
+    if (Array.isArray(source)) {
+      const out = target as unknown[];
+      for (let i = 0; i < source.length; i++) {
+        const v = source[i] as unknown;
+        if (typeof v !== 'object' || v === null || ArrayBuffer.isView(v)) out[i] = v;
+        else stack.push([v, (out[i] = shell(v))]);
+      }
     } else {
-      out[key] = cloneJson(source[key]);
+      const out = target as Record<string, unknown>;
+      const src = source as Record<string, unknown>;
+      for (const key in src) {
+        const v = src[key];
+        if (typeof v !== 'object' || v === null || ArrayBuffer.isView(v)) setOwn(out, key, v);
+        else {
+          const child = shell(v);
+          setOwn(out, key, child);
+          stack.push([v, child]);
+        }
+      }
     }
   }
-  return out as T;
+  return top;
 }

@@ -8,3 +8,19 @@ export { deepFreeze, cloneJson } from './freeze.js';
 export { parseTimestamp, timestampMs } from './timestamp.js';
 export type { ParsedTimestamp } from './timestamp.js';
 export { deriveEventUuid } from './uuid.js';
+export {
+  eventOutcome,
+  eventStatus,
+  eventError,
+  eventEnd,
+  eventEndTime,
+  eventTokens,
+  eventTotalTokens,
+  eventCountedTokens,
+  isAbortedEvent,
+  hasEndTime,
+  isFailedEvent,
+} from './outcome.js';
+export type { EventOutcome, EventError } from './outcome.js';
+export { events, createEventBuilders } from './builders.js';
+export type { EventBuilders, EventBuilderOptions, EventInit } from './builders.js';

@@ -38,6 +38,7 @@ import { deriveEventUuid } from './uuid.js';
  * Options of {@link parseEvent} and {@link parseEvents}.
  *
  * @example
+ * declare const sample: { events: unknown[] };
  * parseEvents(sample.events, { path: '$.samples[0].events', uuidSeed: 'run-42/sample-1/epoch-1' });
  */
 export interface ParseEventOptions {
@@ -80,7 +81,8 @@ export interface ParseEventOptions {
  * The result of {@link parseEvent}.
  *
  * @example
- * const { event, diagnostics }: ParseEventResult = parseEvent(raw);
+ * declare const line: string; // one line of a JSONL file
+ * const { event, diagnostics }: ParseEventResult = parseEvent(JSON.parse(line));
  */
 export interface ParseEventResult {
   event: Event;
@@ -91,7 +93,7 @@ export interface ParseEventResult {
  * The result of {@link parseEvents}.
  *
  * @example
- * const { events, diagnostics }: ParseEventsResult = parseEvents(rawEvents);
+ * const { events, diagnostics }: ParseEventsResult = parseEvents(json);
  */
 export interface ParseEventsResult {
   events: Event[];
@@ -472,7 +474,7 @@ function finish(ctx: Context): Diagnostic[] {
 }
 
 function wrongType(path: string, expected: string, got: unknown): ImportError {
-  return new ImportError('wrong_type', path, errorMessage('wrong_type', expected, describe(got)));
+  return new ImportError('wrong_type', path, expected, describe(got));
 }
 
 // ---------------------------------------------------------------------------
@@ -509,11 +511,7 @@ function shallowCopy(source: Record<string, unknown>, deep: boolean): Draft {
 function checkTimestamp(ctx: Context, value: string, field: string): number {
   const ms = parseTimestampMs(value);
   if (Number.isNaN(ms)) {
-    throw new ImportError(
-      'invalid_timestamp',
-      jsonPath(locate(ctx), field),
-      errorMessage('invalid_timestamp', value),
-    );
+    throw new ImportError('invalid_timestamp', jsonPath(locate(ctx), field), value);
   }
   if (!timestampHadOffset()) {
     if (admit(ctx, 'timestamp_no_offset'))
@@ -554,7 +552,8 @@ function checkField(ctx: Context, spec: FieldSpec, value: unknown): void {
     throw new ImportError(
       'invalid_value',
       jsonPath(locate(ctx), spec.name),
-      errorMessage('invalid_value', expected, JSON.stringify(value)),
+      expected,
+      JSON.stringify(value),
     );
   }
 }
@@ -566,11 +565,7 @@ function fillMissing(ctx: Context, draft: Draft, required: readonly FieldSpec[])
     const value = draft[spec.name];
     if (value !== undefined && value !== null) continue;
     if (spec.mode === ENUM) {
-      throw new ImportError(
-        'missing_field',
-        jsonPath(locate(ctx), spec.name),
-        errorMessage('missing_field', spec.name),
-      );
+      throw new ImportError('missing_field', jsonPath(locate(ctx), spec.name), spec.name);
     }
     draft[spec.name] = spec.fill;
     if (admit(ctx, 'default_filled')) {
@@ -600,7 +595,7 @@ function checkMessage(ctx: Context, value: unknown, field: string, index: number
   if (typeof role !== 'string') {
     const rolePath = at(locate(ctx), field, index, 'role');
     if (role === undefined || role === null)
-      throw new ImportError('missing_field', rolePath, errorMessage('missing_field', 'role'));
+      throw new ImportError('missing_field', rolePath, 'role');
     throw wrongType(rolePath, 'string', role);
   }
   const content = value.content;
@@ -836,11 +831,7 @@ function parseOne(ctx: Context, raw: unknown): Event {
   const kind = raw.event;
   if (typeof kind !== 'string') {
     if (kind === undefined || kind === null) {
-      throw new ImportError(
-        'missing_field',
-        jsonPath(locate(ctx), 'event'),
-        errorMessage('missing_field', 'event'),
-      );
+      throw new ImportError('missing_field', jsonPath(locate(ctx), 'event'), 'event');
     }
     throw wrongType(jsonPath(locate(ctx), 'event'), 'string', kind);
   }
@@ -970,6 +961,7 @@ export function parseEvent(json: unknown, options?: ParseEventOptions): ParseEve
  * out of order.
  *
  * @example
+ * declare const sample: { events: unknown[] };
  * const { events, diagnostics } = parseEvents(sample.events, { path: '$.samples[0].events' });
  */
 export function parseEvents(

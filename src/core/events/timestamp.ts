@@ -60,7 +60,8 @@ let lastHadOffset = false;
  * whether an offset was present is left in {@link timestampHadOffset}.
  * @internal
  * @example
- * const ms = parseTimestampMs('2024-01-01T00:00:00Z');
+ * import { parseTimestampMs } from 'src/core/events/timestamp.js';
+ * const ms = parseTimestampMs('2024-01-01T00:00:00Z'); // 1704067200000
  */
 export function parseTimestampMs(s: string): number {
   const len = s.length;
@@ -151,7 +152,9 @@ export function parseTimestampMs(s: string): number {
  * Whether the last string {@link parseTimestampMs} accepted had a UTC offset.
  * @internal
  * @example
- * parseTimestampMs('2024-01-01T00:00:00'); timestampHadOffset(); // false
+ * import { parseTimestampMs, timestampHadOffset } from 'src/core/events/timestamp.js';
+ * parseTimestampMs('2024-01-01T00:00:00');
+ * timestampHadOffset(); // false
  */
 export function timestampHadOffset(): boolean {
   return lastHadOffset;

@@ -1242,13 +1242,28 @@ export interface DisplayEvent extends BaseEvent {
 }
 
 /**
+ * The brand of {@link UnknownEvent}: a type-only key (nothing sets it at run
+ * time, and it is not exported), so an object literal can never be an
+ * `UnknownEvent` by accident — a misspelled kind (`{ event: 'modle', … }`) fails
+ * to type-check as an `Event` instead of passing as an unknown one.
+ */
+declare const unknownEventBrand: unique symbol;
+
+/**
  * An event whose `event` string skein does not know. Preserved exactly as it
  * came (every field kept) and rendered generically.
  *
+ * It is **branded**: values of this type come from `parseEvent`/`parseEvents`
+ * (untyped input, checked), from `events.unknown(kind, fields)` (a deliberate
+ * unknown kind), or from a cast. A literal is not one, so a typo in a known
+ * kind is a type error rather than a silently generic row.
+ *
  * @example
- * const e: UnknownEvent = { event: 'future_kind', uuid: 'x1', timestamp: '2026-06-10T18:25:00Z', payload: 1 };
+ * const e: UnknownEvent = events.unknown('future_kind', { payload: 1 });
  */
 export interface UnknownEvent extends BaseEvent {
+  /** Type-only brand; see the interface comment. */
+  readonly [unknownEventBrand]: true;
   event: string;
   [key: string]: unknown;
 }
@@ -1298,7 +1313,11 @@ export type InspectEvent =
 export type KnownEvent = InspectEvent | MessageEvent | DisplayEvent;
 
 /**
- * A canonical event: a known kind or an {@link UnknownEvent}.
+ * A canonical event: one of the known kinds, or an {@link UnknownEvent}.
+ *
+ * The union is closed: an object literal must match a known kind exactly
+ * (`{ event: 'modle', … }` is a type error), and an unknown kind is made on
+ * purpose with `events.unknown(kind, fields)` (or comes from `parseEvent`).
  *
  * Because `UnknownEvent.event` is any string, `e.event === 'model'` alone
  * narrows to `ModelEvent | UnknownEvent`; narrow with `isKnownEvent(e)` first
@@ -1403,7 +1422,8 @@ export function isEventKind(kind: string): kind is EventKind {
  * narrows each case to its interface.
  *
  * @example
- * if (isKnownEvent(e) && e.event === 'tool') show(e.function);
+ * declare function show(name: string): void;
+ * if (isKnownEvent(event) && event.event === 'tool') show(event.function);
  */
 export function isKnownEvent(event: Event): event is KnownEvent {
   return knownKindSet.has(event.event);
@@ -1413,7 +1433,7 @@ export function isKnownEvent(event: Event): event is KnownEvent {
  * Narrows an event to one kind (an {@link UnknownEvent} never matches).
  *
  * @example
- * const models = events.filter((e) => isEventOfKind(e, 'model')); // ModelEvent[]
+ * const models = stream.toArray().filter((e) => isEventOfKind(e, 'model')); // ModelEvent[]
  */
 export function isEventOfKind<K extends EventKind>(event: Event, kind: K): event is EventOfKind<K> {
   return event.event === kind;
@@ -1425,6 +1445,7 @@ export function isEventOfKind<K extends EventKind>(event: Event, kind: K): event
  * does not validate kind fields); `parseEvent` is the full check.
  *
  * @example
+ * const value: unknown = JSON.parse('{"event":"info","uuid":"u1","timestamp":"2024-01-01T00:00:00Z"}');
  * if (!isEvent(value)) throw new TypeError(`not an event: ${typeof value}`);
  */
 export function isEvent(value: unknown): value is Event {

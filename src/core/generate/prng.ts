@@ -19,6 +19,7 @@ function splitmix32(state: number): number {
  * sequence on every engine.
  *
  * @example
+ * import { Prng } from 'src/core/generate/prng.js';
  * const rng = new Prng(42);
  * rng.int(6) + 1; // a die roll, the same one every time for seed 42
  */
@@ -49,6 +50,7 @@ export class Prng {
    * The next unsigned 32-bit integer.
    *
    * @example
+   * import { Prng } from 'src/core/generate/prng.js';
    * new Prng(1).uint32(); // an integer in [0, 2 ** 32)
    */
   uint32(): number {
@@ -69,6 +71,9 @@ export class Prng {
    * A float in [0, 1).
    *
    * @example
+   * import { Prng } from 'src/core/generate/prng.js';
+   * declare function rare(): void;
+   * const rng = new Prng(7);
    * if (rng.next() < 0.1) rare();
    */
   next(): number {
@@ -79,7 +84,9 @@ export class Prng {
    * An integer in [0, n).
    *
    * @example
-   * const index = rng.int(items.length);
+   * import { Prng } from 'src/core/generate/prng.js';
+   * const items = ['a', 'b', 'c'];
+   * const index = new Prng(7).int(items.length); // 0, 1 or 2
    */
   int(n: number): number {
     return Math.floor(this.next() * n);
@@ -89,7 +96,8 @@ export class Prng {
    * An integer in [lo, hi] (both inclusive).
    *
    * @example
-   * const latencyMs = rng.range(400, 9000);
+   * import { Prng } from 'src/core/generate/prng.js';
+   * const latencyMs = new Prng(7).range(400, 9000);
    */
   range(lo: number, hi: number): number {
     return lo + Math.floor(this.next() * (hi - lo + 1));
@@ -99,7 +107,8 @@ export class Prng {
    * `true` with probability `p`.
    *
    * @example
-   * const fails = rng.chance(errorRate);
+   * import { Prng } from 'src/core/generate/prng.js';
+   * const fails = new Prng(7).chance(0.05); // true about one time in 20
    */
   chance(p: number): boolean {
     return this.next() < p;
@@ -109,7 +118,8 @@ export class Prng {
    * A uniformly chosen element of a non-empty array.
    *
    * @example
-   * const command = rng.pick(COMMANDS);
+   * import { Prng } from 'src/core/generate/prng.js';
+   * const command = new Prng(7).pick(['ls', 'cat README.md', 'npm test']);
    */
   pick<T>(items: readonly T[]): T {
     return items[Math.floor(this.next() * items.length)] as T;

@@ -18,6 +18,7 @@ import { parseEvents } from '../events/parse.js';
 import { resolveSampleEvents, type AttachmentTable } from './inspect-resolve.js';
 import { decodeUtf8, isRefFree, parseJsonBytes } from './json.js';
 import { isZip, openZip, type ZipArchive } from './zip.js';
+import { isRecord as isObject, typeName } from './guards.js';
 
 // ---------------------------------------------------------------------------
 // Raw shapes (as written by inspect_ai; every field may be missing in old logs)
@@ -85,6 +86,8 @@ const SUMMARY_FIELDS = [
  * some of them (research §1.1 "the types lie").
  *
  * @example
+ * declare const bytes: Uint8Array; // an .eval file
+ * declare function show(...values: unknown[]): void;
  * const { header } = await importInspectLog(bytes);
  * show(header.eval.task, header.status, header.results?.scores);
  */
@@ -128,7 +131,9 @@ export interface InspectEvalSpec {
  * `model_usage`, `total_time`, `error`, `limit`, …).
  *
  * @example
- * for (const s of log.samples) list.add(`${s.id} (epoch ${s.epoch})`, s.scores);
+ * declare const log: InspectLog;
+ * declare function addItem(label: string, scores: unknown): void;
+ * for (const s of log.samples) addItem(`${s.id} (epoch ${s.epoch})`, s.scores);
  */
 export interface InspectSampleSummary {
   /** The id as in the log (a number or a string). */
@@ -146,6 +151,7 @@ export interface InspectSampleSummary {
  * unresolved.
  *
  * @example
+ * declare const log: InspectLog;
  * const { events, diagnostics } = await log.sample(1, 1);
  */
 export interface InspectSampleEvents {
@@ -159,6 +165,8 @@ export interface InspectSampleEvents {
  * called.
  *
  * @example
+ * declare const bytes: Uint8Array; // an .eval file
+ * declare function render(events: readonly Event[]): void;
  * const log = await importInspectLog(bytes);
  * const first = log.samples[0];
  * if (first) render((await log.sample(first.id, first.epoch)).events);
@@ -184,6 +192,7 @@ export interface InspectLog {
  * Options for {@link importInspectLog}.
  *
  * @example
+ * declare const bytes: Uint8Array; // an .eval file
  * await importInspectLog(bytes, { maxDiagnosticsPerCode: 10 });
  */
 export interface InspectLogOptions {
@@ -207,7 +216,8 @@ const SNIFF_BYTES = 64 * 1024;
  * first 64 KiB hold `"version"` and `"eval"` keys. Decompresses nothing.
  *
  * @example
- * if (isInspectLog(bytes)) log = await importInspectLog(bytes);
+ * declare const bytes: Uint8Array;
+ * const log = isInspectLog(bytes) ? await importInspectLog(bytes) : undefined;
  */
 export function isInspectLog(bytes: Uint8Array): boolean {
   if (isZip(bytes)) {
@@ -241,6 +251,7 @@ export function isInspectLog(bytes: Uint8Array): boolean {
  * dangling reference becomes a diagnostic and is kept as it was.
  *
  * @example
+ * declare const file: File; // from an <input type="file">
  * const log = await importInspectLog(new Uint8Array(await file.arrayBuffer()));
  * const { events, diagnostics } = await log.sample(log.samples[0]!.id, log.samples[0]!.epoch);
  */
@@ -252,24 +263,12 @@ export async function importInspectLog(
   return isZip(bytes) ? importEval(bytes, max) : importJson(bytes, max);
 }
 
-function typeName(v: unknown): string {
-  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 function wrongType(path: string, expected: string, got: unknown): ImportError {
-  return new ImportError('wrong_type', path, errorMessage('wrong_type', expected, typeName(got)));
+  return new ImportError('wrong_type', path, expected, typeName(got));
 }
 
 function missing(path: string, field: string): ImportError {
-  return new ImportError(
-    'missing_field',
-    jsonPath(path, field),
-    errorMessage('missing_field', field),
-  );
+  return new ImportError('missing_field', jsonPath(path, field), field);
 }
 
 function sampleKey(id: string | number, epoch: number): string {
@@ -279,11 +278,7 @@ function sampleKey(id: string | number, epoch: number): string {
 /** Validates the header fields every reader relies on. */
 function checkHeader(raw: unknown, path: string): InspectLogHeader {
   if (!isObject(raw)) {
-    throw new ImportError(
-      'not_inspect_log',
-      path,
-      errorMessage('not_inspect_log', `expected an object, got ${typeName(raw)}`),
-    );
+    throw new ImportError('not_inspect_log', path, `expected an object, got ${typeName(raw)}`);
   }
   const version = raw.version;
   if (version === undefined) throw missing(path, 'version');
@@ -291,7 +286,7 @@ function checkHeader(raw: unknown, path: string): InspectLogHeader {
     throw new ImportError(
       'unsupported_version',
       jsonPath(path, 'version'),
-      errorMessage('unsupported_version', JSON.stringify(version) ?? String(version)),
+      JSON.stringify(version) ?? String(version),
     );
   }
   if (raw.eval === undefined) throw missing(path, 'eval');
@@ -330,11 +325,7 @@ function sampleContexts(
 }
 
 function notFound(id: string | number, epoch: number): ImportError {
-  return new ImportError(
-    'sample_not_found',
-    '$.samples',
-    errorMessage('sample_not_found', JSON.stringify(id), epoch),
-  );
+  return new ImportError('sample_not_found', '$.samples', JSON.stringify(id), epoch);
 }
 
 /** Keeps the first `max` diagnostics of each code and counts the rest (as parseEvents does). */
@@ -617,7 +608,7 @@ function importEval(bytes: Uint8Array, max: number): InspectLog {
     throw new ImportError(
       'not_inspect_log',
       '$',
-      errorMessage('not_inspect_log', 'a zip without header.json or _journal/start.json'),
+      'a zip without header.json or _journal/start.json',
     );
   }
 
@@ -689,11 +680,7 @@ function importEval(bytes: Uint8Array, max: number): InspectLog {
         }
         // Chunks without their `sample.json` shell: a cut-short chunked sample.
         const shell = `${m.chunked!.prefix}/sample.json`;
-        throw new ImportError(
-          'missing_member',
-          jsonPath('$', shell),
-          errorMessage('missing_member', shell),
-        );
+        throw new ImportError('missing_member', jsonPath('$', shell), shell);
       } catch (e) {
         return Promise.reject(e);
       }

@@ -13,11 +13,14 @@
 // a model event with refs is rebuilt, shallowly. Paths are computed only for
 // the rare places that need a diagnostic.
 import { ImportError, errorMessage, jsonPath, type Diagnostic } from '../errors.js';
+import { isRecord as isObject, typeName } from './guards.js';
 
 /**
  * Where `attachment://<key>` refs point.
  *
  * @example
+ * import type { AttachmentTable } from 'src/core/import/inspect-resolve.js';
+ * declare const sample: { attachments: Record<string, string> };
  * const table: AttachmentTable = { kind: 'hash', map: sample.attachments };
  */
 export type AttachmentTable =
@@ -31,8 +34,16 @@ export type AttachmentTable =
  * functions so that no path string is built unless a diagnostic needs it.
  *
  * @example
- * const parts: RawSampleParts = { events, eventPath: (i) => `$.events[${i}]`,
- *   attachments: { kind: 'index', list }, messagePoolPath: String, callPoolPath: String };
+ * import type { RawSampleParts } from 'src/core/import/inspect-resolve.js';
+ * declare const rawEvents: unknown[];
+ * declare const list: string[]; // a chunked sample's attachment strings
+ * const parts: RawSampleParts = {
+ *   events: rawEvents,
+ *   eventPath: (i) => `$.events[${i}]`,
+ *   attachments: { kind: 'index', list },
+ *   messagePoolPath: (i) => `$.events_data.messages[${i}]`,
+ *   callPoolPath: (i) => `$.events_data.calls[${i}]`,
+ * };
  */
 export interface RawSampleParts {
   /** Raw events (mutated in place). */
@@ -150,10 +161,6 @@ function reportUnresolved(node: unknown, path: string, out: Diagnostic[]): void 
   }
 }
 
-function typeName(v: unknown): string {
-  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
-}
-
 /**
  * Expands range refs (`[[start, end_exclusive], …]`) against a pool, like
  * inspect's `_expand_refs`. Out-of-range or missing pool entries are skipped
@@ -167,11 +174,7 @@ function expandRefs(
   pathOf: () => string,
 ): { items: unknown[]; complete: boolean } {
   if (!Array.isArray(refs)) {
-    throw new ImportError(
-      'wrong_type',
-      pathOf(),
-      errorMessage('wrong_type', 'array of [start, end] pairs', typeName(refs)),
-    );
+    throw new ImportError('wrong_type', pathOf(), 'array of [start, end] pairs', typeName(refs));
   }
   let items: unknown[] = [];
   let complete = true;
@@ -191,11 +194,8 @@ function expandRefs(
       throw new ImportError(
         'wrong_type',
         jsonPath(pathOf(), k),
-        errorMessage(
-          'wrong_type',
-          '[start, end] with 0 <= start <= end',
-          JSON.stringify(pair) ?? typeName(pair),
-        ),
+        '[start, end] with 0 <= start <= end',
+        JSON.stringify(pair) ?? typeName(pair),
       );
     }
     const s = start as number;
@@ -229,19 +229,21 @@ function expandRefs(
   return { items, complete };
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 /**
  * Resolves every indirection of a sample's raw events in place and returns the
  * diagnostics for what could not be resolved (the refs are then kept as they
  * were, never dropped).
  *
  * @example
- * const diagnostics = resolveSampleEvents({ events, eventPath: (i) => `$.events[${i}]`,
- *   attachments: { kind: 'hash', map: sample.attachments }, messagePool, messagePoolPath,
- *   callPool, callPoolPath });
+ * import { resolveSampleEvents } from 'src/core/import/inspect-resolve.js';
+ * declare const sample: { events: unknown[]; attachments: Record<string, string> };
+ * const diagnostics = resolveSampleEvents({
+ *   events: sample.events,
+ *   eventPath: (i) => `$.events[${i}]`,
+ *   attachments: { kind: 'hash', map: sample.attachments },
+ *   messagePoolPath: (i) => `$.events_data.messages[${i}]`,
+ *   callPoolPath: (i) => `$.events_data.calls[${i}]`,
+ * });
  */
 export function resolveSampleEvents(parts: RawSampleParts): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];

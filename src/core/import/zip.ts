@@ -9,12 +9,15 @@
 // sample's member only when it is asked for instead of unzipping everything.
 import { inflateSync } from 'fflate';
 import { decompress as zstdDecompress } from 'fzstd';
-import { ImportError, errorMessage, jsonPath } from '../errors.js';
+import { ImportError, jsonPath } from '../errors.js';
 
 /**
  * One member as listed in the central directory.
  *
  * @example
+ * import { openZip } from 'src/core/import/zip.js';
+ * declare const bytes: Uint8Array;
+ * declare function note(text: string): void;
  * const entry = openZip(bytes).entries.get('header.json');
  * if (entry?.method === 93) note('zstd member');
  */
@@ -37,6 +40,8 @@ export interface ZipEntry {
  * A parsed central directory over the archive's bytes.
  *
  * @example
+ * import { openZip, type ZipArchive } from 'src/core/import/zip.js';
+ * declare const bytes: Uint8Array;
  * const zip: ZipArchive = openZip(bytes);
  * const names = [...zip.entries.keys()];
  */
@@ -61,6 +66,7 @@ const MAX_COMMENT = 0xffff;
  * True when the bytes start with a ZIP local header or (empty archive) an EOCD.
  *
  * @example
+ * import { isZip } from 'src/core/import/zip.js';
  * isZip(new Uint8Array([0x50, 0x4b, 0x03, 0x04])); // true
  */
 export function isZip(bytes: Uint8Array): boolean {
@@ -86,11 +92,11 @@ function u64(b: Uint8Array, o: number, path: string): number {
 }
 
 function corrupt(path: string, detail: string): ImportError {
-  return new ImportError('zip_corrupt', path, errorMessage('zip_corrupt', detail));
+  return new ImportError('zip_corrupt', path, detail);
 }
 
 function truncated(path: string, detail: string): ImportError {
-  return new ImportError('zip_truncated', path, errorMessage('zip_truncated', detail));
+  return new ImportError('zip_truncated', path, detail);
 }
 
 const utf8 = new TextDecoder('utf-8');
@@ -107,8 +113,12 @@ function decodeName(bytes: Uint8Array): string {
  * decompressed when {@link ZipArchive.read} is called.
  *
  * @example
+ * import { openZip } from 'src/core/import/zip.js';
+ * declare const bytes: Uint8Array;
  * const zip = openZip(bytes);
- * if (zip.entries.has('header.json')) text = new TextDecoder().decode(zip.read('header.json'));
+ * const header = zip.entries.has('header.json')
+ *   ? new TextDecoder().decode(zip.read('header.json'))
+ *   : undefined;
  */
 export function openZip(bytes: Uint8Array): ZipArchive {
   const len = bytes.length;
@@ -153,11 +163,7 @@ export function openZip(bytes: Uint8Array): ZipArchive {
     cdSize = u64(bytes, recOffset + 40, '$');
     cdOffset = u64(bytes, recOffset + 48, '$');
   } else if (disk !== 0 || cdDisk !== 0) {
-    throw new ImportError(
-      'zip_unsupported',
-      '$',
-      errorMessage('zip_unsupported', 'multi-disk archives'),
-    );
+    throw new ImportError('zip_unsupported', '$', 'multi-disk archives');
   }
   if (cdOffset + cdSize > len)
     throw truncated(
@@ -241,8 +247,7 @@ export function openZip(bytes: Uint8Array): ZipArchive {
     read(name: string): Uint8Array {
       const entry = entries.get(name);
       const path = jsonPath('$', name);
-      if (!entry)
-        throw new ImportError('missing_member', path, errorMessage('missing_member', name));
+      if (!entry) throw new ImportError('missing_member', path, name);
       return readEntry(bytes, entry, path);
     },
   };
@@ -252,12 +257,7 @@ function readEntry(bytes: Uint8Array, entry: ZipEntry, path: string): Uint8Array
   const o = entry.localHeaderOffset;
   if (o + 30 > bytes.length) throw truncated(path, `local header at byte ${o} is past the end`);
   if (u32(bytes, o) !== SIG_LOCAL) throw corrupt(path, `bad local header signature at byte ${o}`);
-  if (entry.flags & 1)
-    throw new ImportError(
-      'zip_unsupported',
-      path,
-      errorMessage('zip_unsupported', 'encrypted members'),
-    );
+  if (entry.flags & 1) throw new ImportError('zip_unsupported', path, 'encrypted members');
   // The local name/extra lengths may differ from the central ones; sizes come
   // from the central directory because a data descriptor may follow the data.
   const start = o + 30 + u16(bytes, o + 26) + u16(bytes, o + 28);
@@ -293,11 +293,7 @@ function readEntry(bytes: Uint8Array, entry: ZipEntry, path: string): Uint8Array
             : zstdDecompress(data);
         break;
       default:
-        throw new ImportError(
-          'zip_unsupported',
-          path,
-          errorMessage('zip_unsupported', `compression method ${entry.method}`),
-        );
+        throw new ImportError('zip_unsupported', path, `compression method ${entry.method}`);
     }
   } catch (e) {
     if (e instanceof ImportError) throw e;
@@ -392,6 +388,7 @@ let crcTable: Uint32Array | undefined;
  * CRC-32 (IEEE 802.3, reflected, as ZIP uses).
  *
  * @example
+ * import { crc32 } from 'src/core/import/zip.js';
  * crc32(new TextEncoder().encode('123456789')); // 0xcbf43926
  */
 export function crc32(data: Uint8Array): number {

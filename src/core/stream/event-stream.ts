@@ -10,7 +10,7 @@
  */
 import { deepFreeze } from '../events/freeze.js';
 import type { Event } from '../events/types.js';
-import { errorMessage } from '../errors.js';
+import { SkeinError, errorMessage } from '../errors.js';
 import { Listeners } from './listeners.js';
 import { replayEvents } from './replay.js';
 import { StringIndex } from './string-index.js';
@@ -22,6 +22,7 @@ import { StringIndex } from './string-index.js';
  *
  * @example
  * const snap = stream.getSnapshot();
+ * declare function render(events: readonly Event[]): void;
  * render(snap.latest); // rows, one per uuid
  */
 export interface EventStreamSnapshot {
@@ -32,6 +33,8 @@ export interface EventStreamSnapshot {
   readonly length: number;
   /** {@link EventStream.latest} at this moment (frozen, one entry per uuid). */
   readonly latest: readonly Event[];
+  /** `true` once the stream is complete ({@link EventStream.close}): no more events will come. */
+  readonly complete: boolean;
 }
 
 /** A change listener. It receives nothing: read the state with `getSnapshot()`. */
@@ -48,8 +51,9 @@ export type EventStreamListener = () => void;
  *
  * @example
  * const stream = EventStream.from(generateRun({ seed: 1, events: 500 }));
+ * declare function draw(snapshot: EventStreamSnapshot): void;
  * const unsubscribe = stream.subscribe(() => draw(stream.getSnapshot()));
- * stream.append(nextEvent);
+ * stream.append(events.info({ data: 'step done' }));
  * const text = stream.replay(); // plain-text transcript
  */
 export class EventStream implements Iterable<Event> {
@@ -77,10 +81,51 @@ export class EventStream implements Iterable<Event> {
    * @example
    * const stream = EventStream.from(parseEvents(json).events);
    */
-  static from(events: Iterable<unknown>): EventStream {
+  static from(events: Iterable<Event>): EventStream {
     const stream = new EventStream();
     for (const event of events) stream.append(event);
+    // A stream made from a finished list is complete (issue 16): views open
+    // it at its first event instead of following its end. Not sealed: code
+    // that goes on appending to it (a loaded history continued live) makes it
+    // live again, as before.
+    stream.#complete = true;
     return stream;
+  }
+
+  #complete = false;
+  /** Set by `close()`: appending throws. */
+  #sealed = false;
+
+  /**
+   * `true` once the source has called {@link EventStream.close}: the run is
+   * finished and no event will be appended. A view opens a complete stream
+   * at its first event and follows the end of one that is not (issue 16).
+   * `EventStream.from(...)` is complete too, until something appends to it
+   * (then it is live again, until `close()`).
+   *
+   * @example
+   * declare function showLiveBadge(): void;
+   * if (!stream.complete) showLiveBadge();
+   */
+  get complete(): boolean {
+    return this.#complete;
+  }
+
+  /**
+   * Marks the stream complete: the source has nothing more to append (the
+   * run ended). Listeners are notified; a later `append` throws
+   * (`stream_closed`). Calling it again does nothing.
+   *
+   * @example
+   * declare const feed: AsyncIterable<Event>;
+   * for await (const event of feed) stream.append(event);
+   * stream.close();
+   */
+  close(): void {
+    if (this.#sealed) return;
+    this.#sealed = true;
+    this.#complete = true;
+    this.#changed();
   }
 
   /**
@@ -99,7 +144,9 @@ export class EventStream implements Iterable<Event> {
    * @example
    * stream.append({ event: 'info', uuid: 'a1', timestamp: '2026-01-01T00:00:00Z', data: 'hi' });
    */
-  append(event: unknown): Event {
+  append(event: Event): Event {
+    if (this.#sealed) throw new SkeinError('stream_closed', this.#log.length);
+    this.#complete = false;
     const problem = checkEnvelope(event);
     if (problem !== null) throw new TypeError(errorMessage('not_an_event', problem));
     const frozen = event as Event;
@@ -142,6 +189,7 @@ export class EventStream implements Iterable<Event> {
    * so appending from inside a `for…of` loop cannot make it run forever.
    *
    * @example
+   * const count: Record<string, number> = {};
    * for (const event of stream) count[event.event] = (count[event.event] ?? 0) + 1;
    */
   *[Symbol.iterator](): Iterator<Event> {
@@ -175,26 +223,42 @@ export class EventStream implements Iterable<Event> {
   /**
    * Registers `listener`, called once per microtask in which events were
    * appended. Returns the function that unregisters it (calling it twice is
-   * harmless).
+   * harmless). Bound (an arrow property), so it can be passed on its own, as
+   * `useSyncExternalStore(stream.subscribe, stream.getSnapshot)` does.
    *
    * @example
+   * declare function setRows(rows: readonly Event[]): void;
    * const unsubscribe = stream.subscribe(() => setRows(stream.getSnapshot().latest));
    */
-  subscribe(listener: EventStreamListener): () => void {
-    return this.#listeners.subscribe(listener);
-  }
+  readonly subscribe = (listener: EventStreamListener): (() => void) =>
+    this.#listeners.subscribe(listener);
 
   /**
    * The current state as an immutable snapshot; the same object until an event
    * is appended. Bound, so it can be passed as is to `useSyncExternalStore`.
    *
    * @example
+   * import { useSyncExternalStore } from 'react';
    * const snap = useSyncExternalStore(stream.subscribe, stream.getSnapshot);
    */
-  getSnapshot = (): EventStreamSnapshot => {
+  readonly getSnapshot = (): EventStreamSnapshot => {
     let snapshot = this.#snapshot;
     if (snapshot === null) {
-      snapshot = Object.freeze({ length: this.#log.length, latest: this.latest() });
+      // O(1): `latest` is made on first read, not here. A subscriber that
+      // reads only `length` on each notification (a live feed appending one
+      // event per tick to a 1M-event stream) must not pay for a copy of the
+      // projection each time (issue 21).
+      const length = this.#log.length;
+      let latest: readonly Event[] | null = null;
+      const latestAt = (n: number) => this.#latestAt(n);
+      snapshot = Object.freeze({
+        length,
+        complete: this.#complete,
+        get latest(): readonly Event[] {
+          latest ??= latestAt(length);
+          return latest;
+        },
+      });
       this.#snapshot = snapshot;
     }
     return snapshot;
@@ -212,6 +276,25 @@ export class EventStream implements Iterable<Event> {
    */
   replay(): string {
     return replayEvents(this.latest());
+  }
+
+  /**
+   * `latest()` as it was when the log held `length` events. The current
+   * projection when nothing was appended since (the usual case); otherwise
+   * (a snapshot first read after later appends) a projection of that prefix,
+   * by the same rules.
+   */
+  #latestAt(length: number): readonly Event[] {
+    if (length === this.#log.length) return this.latest();
+    const index = new StringIndex();
+    const work: Event[] = [];
+    for (let i = 0; i < length; i++) {
+      const event = this.#log[i]!;
+      const at = index.findOrAdd(event.uuid);
+      if (at < 0) work.push(event);
+      else if (event.pending !== true || work[at]!.pending === true) work[at] = event;
+    }
+    return Object.freeze(work);
   }
 
   #changed(): void {

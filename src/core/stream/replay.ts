@@ -20,6 +20,7 @@ const SUMMARY_MAX = 100;
  * `step` begin/end events (which carry no span ids) nest by a stack.
  *
  * @example
+ * import { replayEvents } from 'src/core/stream/replay.js';
  * replayEvents(stream.latest()).split('\n')[0]; // '+0.000s  span_begin init (init)'
  */
 export function replayEvents(events: readonly Event[]): string {
@@ -91,6 +92,128 @@ export function replayEvents(events: readonly Event[]): string {
     lines.push(`${summary === '' ? head : `${head} ${summary}`}${pending}`);
   }
   return lines.join('\n');
+}
+
+/**
+ * The clock {@link replayStream} waits on: injectable so tests run a replay of
+ * hours in no time.
+ *
+ * @example
+ * let t = 0; // a fake clock: sleeping only moves time on
+ * const clock: ReplayClock = { now: () => t, sleep: async (ms) => void (t += ms) };
+ */
+export interface ReplayClock {
+  /** Milliseconds on any monotonic-enough scale. */
+  now(): number;
+  /** Resolves after `ms` milliseconds. */
+  sleep(ms: number): Promise<void>;
+}
+
+/**
+ * Options of {@link replayStream}.
+ *
+ * @example
+ * replayStream(stream.toArray(), { speed: 4, maxGap: 2000, from: 60_000 });
+ */
+export interface ReplayStreamOptions {
+  /** Playback rate: 2 plays twice as fast. Default 1. */
+  speed?: number;
+  /**
+   * Start here: milliseconds from the first event's time, or an ISO
+   * timestamp. Events before it come at once (so a consumer has the state as
+   * of `from`), then the timing starts. Default: the first event.
+   */
+  from?: number | string;
+  /** Stop after the last event at or before this point (same units as `from`). Default: the end. */
+  to?: number | string;
+  /**
+   * Longest wait between two events, in recorded milliseconds (before
+   * `speed`): idle stretches (a model call that took minutes, a run paused
+   * overnight) are cut to this. Default 5000.
+   */
+  maxGap?: number;
+  /** Default: `Date.now` and `setTimeout`. */
+  clock?: ReplayClock;
+}
+
+const systemClock: ReplayClock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+};
+
+/**
+ * Plays a recorded run back with its original timing: yields each event when
+ * its time comes, the gaps between events scaled by `speed` and capped by
+ * `maxGap`. Event times are their `timestamp`s; one out of order or missing
+ * waits for nothing. Waits are scheduled against the clock from the start,
+ * so timer lateness does not add up over a long replay. Stop early with
+ * `break` (or `return()` on the iterator).
+ *
+ * @example
+ * const live = new EventStream();
+ * const recorded = generateRun({ seed: 1, events: 200 });
+ * for await (const event of replayStream(recorded, { speed: 10 })) live.append(event);
+ */
+export async function* replayStream(
+  events: Iterable<Event>,
+  options: ReplayStreamOptions = {},
+): AsyncGenerator<Event, void, undefined> {
+  const speed = options.speed ?? 1;
+  if (!(speed > 0) || !Number.isFinite(speed))
+    throw new RangeError(`speed must be a positive number (got ${speed})`);
+  const maxGap = options.maxGap ?? 5000;
+  if (!(maxGap >= 0)) throw new RangeError(`maxGap must be 0 or more (got ${maxGap})`);
+  const clock = options.clock ?? systemClock;
+  const list = Array.isArray(events) ? (events as readonly Event[]) : [...events];
+  if (list.length === 0) return;
+
+  let t0 = NaN;
+  for (const e of list) {
+    const t = eventTime(e);
+    if (Number.isFinite(t)) {
+      t0 = t;
+      break;
+    }
+  }
+  const point = (value: number | string | undefined, fallback: number): number => {
+    if (value === undefined) return fallback;
+    if (typeof value === 'number') return t0 + value;
+    const ms = Date.parse(value);
+    if (Number.isNaN(ms)) throw new RangeError(`Not a time: ${JSON.stringify(value)}`);
+    return ms;
+  };
+  const from = point(options.from, -Infinity);
+  const to = point(options.to, Infinity);
+
+  // Recorded time of the previous event (for gaps), and the playback offset
+  // (ms of wall time after the start) at which the current event is due.
+  let previous = NaN;
+  let offset = 0;
+  let start = NaN;
+  for (const event of list) {
+    const t = eventTime(event);
+    if (Number.isFinite(t) && t > to) return;
+    if (Number.isFinite(t) && t < from) {
+      previous = t;
+      yield event;
+      continue;
+    }
+    if (Number.isNaN(start)) {
+      start = clock.now();
+      // Playback starts at `from` (or the first timed event), not before.
+      if (Number.isFinite(from) && Number.isFinite(t) && Number.isFinite(previous))
+        previous = Math.max(previous, from);
+      else if (Number.isFinite(from)) previous = from;
+    }
+    if (Number.isFinite(t)) {
+      if (Number.isFinite(previous) && t > previous)
+        offset += Math.min(t - previous, maxGap) / speed;
+      previous = Number.isFinite(previous) ? Math.max(previous, t) : t;
+    }
+    const wait = start + offset - clock.now();
+    if (wait > 0) await clock.sleep(wait);
+    yield event;
+  }
 }
 
 /** `+12.345s`, or `-0.002s` for an event stamped before the first one. */

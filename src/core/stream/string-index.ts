@@ -28,6 +28,7 @@ function hashString(key: string): number {
  * Numbers distinct strings densely, in the order they were first added.
  *
  * @example
+ * import { StringIndex } from 'src/core/stream/string-index.js';
  * const index = new StringIndex();
  * index.findOrAdd('a'); // -1 (added as 0)
  * index.findOrAdd('b'); // -1 (added as 1)
@@ -52,6 +53,9 @@ export class StringIndex {
    * {@link size} (before the call) and returns -1. One probe sequence either way.
    *
    * @example
+   * import { StringIndex } from 'src/core/stream/string-index.js';
+   * const index = new StringIndex();
+   * const rows: Event[] = [];
    * if (index.findOrAdd(event.uuid) < 0) rows.push(event);
    */
   findOrAdd(key: string): number {
@@ -84,6 +88,9 @@ export class StringIndex {
    * The number of `key`, or -1 when it was never added.
    *
    * @example
+   * import { StringIndex } from 'src/core/stream/string-index.js';
+   * const index = new StringIndex();
+   * index.findOrAdd('a');
    * index.find('a'); // 0
    */
   find(key: string): number {

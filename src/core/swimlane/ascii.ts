@@ -318,7 +318,7 @@ function emitBranchRows(
  * tokens. A root without content renders as `main`.
  *
  * @example
- * renderTimelineAscii(buildTimeline(events), { width: 100 });
+ * renderTimelineAscii(buildTimeline(stream.toArray()), { width: 100 });
  * // main      │████████████████████████████████████████…│  134k
  * //   explore │        ③██████████████████              …│ 28.0k
  */

@@ -16,6 +16,9 @@ import type { TimelineSpan } from '../timeline/types.js';
  * (inspect's default).
  * @internal
  * @example
+ * import { createExtentCache } from 'src/core/swimlane/extent.js';
+ * declare const span: TimelineSpan;
+ * const extentOf = createExtentCache();
  * const { timeStart, timeEnd } = extentOf(span);
  */
 export interface SpanExtent {
@@ -33,6 +36,8 @@ const CONTENT_ONLY = { includeBranches: false } as const;
  * Returns a memoized `extentOf(span)`, one per layout or render call.
  * @internal
  * @example
+ * import { createExtentCache } from 'src/core/swimlane/extent.js';
+ * declare const timeline: Timeline;
  * const extentOf = createExtentCache();
  * extentOf(timeline.root).timeEndAll;
  */

@@ -1,6 +1,7 @@
 // Swimlane: layout in time space, the time scale, and the ASCII and SVG text renders.
-export { layoutSwimlane } from './layout.js';
+export { layoutSwimlane, swimlaneBarDetails } from './layout.js';
 export type {
+  SwimlaneBarDetails,
   SwimlaneLayout,
   SwimlaneLayoutOptions,
   SwimlaneRow,
@@ -15,3 +16,38 @@ export { renderTimelineAscii, formatTokenCount } from './ascii.js';
 export type { AsciiSwimlaneOptions } from './ascii.js';
 export { renderTimelineSvg, SWIMLANE_SVG_THEMES } from './svg.js';
 export type { SwimlaneSvgOptions, SwimlaneSvgTheme } from './svg.js';
+export {
+  clampViewport,
+  createSwimlaneAxis,
+  fitViewport,
+  formatTickLabel,
+  isFitted,
+  niceTickStep,
+  panViewport,
+  projectViewport,
+  swimlaneTicks,
+  zoomViewport,
+} from './viewport.js';
+export type {
+  SwimlaneAxis,
+  SwimlaneBreak,
+  SwimlaneProjection,
+  SwimlaneTick,
+  SwimlaneViewOptions,
+  SwimlaneViewport,
+} from './viewport.js';
+export {
+  createSwimlaneIndex,
+  hitTestSwimlane,
+  swimlaneDensity,
+  windowSwimlane,
+} from './visible.js';
+export type {
+  SwimlaneDrawBar,
+  SwimlaneDrawMarker,
+  SwimlaneDrawRow,
+  SwimlaneDrawStrip,
+  SwimlaneHit,
+  SwimlaneIndex,
+  SwimlaneWindowOptions,
+} from './visible.js';

@@ -10,17 +10,24 @@
  * fewest numbered lanes (`explore 1`, `explore 2`), so every agent run stays
  * visible; children of all spans of a row are merged one level down.
  */
-import { eventCompletedTime, eventTime } from '../events/event-time.js';
+import { eventTime } from '../events/event-time.js';
+import { eventEnd, eventError, isFailedEvent } from '../events/outcome.js';
+import { isEventKind } from '../events/types.js';
 import type {
   AnchorEvent,
   CompactionEvent,
-  ErrorEvent,
   Event,
   ModelEvent,
   ToolEvent,
 } from '../events/types.js';
-import type { Timeline, TimelineItem, TimelineSpan } from '../timeline/types.js';
-import { IDLE_THRESHOLD_MS, spanIdleTime } from '../timeline/metrics.js';
+import type { Timeline, TimelineSpan } from '../timeline/types.js';
+import {
+  IDLE_THRESHOLD_MS,
+  spanEndTime,
+  spanIdleTime,
+  spanStartTime,
+  spanTotalTokens,
+} from '../timeline/metrics.js';
 import { createExtentCache, type SpanExtent } from './extent.js';
 import { checkOption } from './options.js';
 
@@ -38,6 +45,7 @@ export type SwimlaneMarkerKind = 'error' | 'compaction' | 'branch';
  * Options of {@link layoutSwimlane}.
  *
  * @example
+ * declare const timeline: Timeline;
  * layoutSwimlane(timeline, { showBranches: true, idleThresholdMs: 60_000 });
  */
 export interface SwimlaneLayoutOptions {
@@ -102,6 +110,8 @@ export interface SwimlaneMarker {
  * One row of the swimlane.
  *
  * @example
+ * declare const layout: SwimlaneLayout;
+ * declare function draw(label: string, depth: number, bars: readonly SwimlaneBar[]): void;
  * for (const row of layout.rows) draw(row.label, row.depth, row.bars);
  */
 export interface SwimlaneRow {
@@ -136,6 +146,7 @@ export interface SwimlaneRow {
  * activity longer than the threshold, which a scale may draw narrow.
  *
  * @example
+ * declare const layout: SwimlaneLayout;
  * const idle = layout.segments.filter((s: TimeSegment) => s.idle);
  */
 export interface TimeSegment {
@@ -149,6 +160,7 @@ export interface TimeSegment {
  * space.
  *
  * @example
+ * declare const timeline: Timeline;
  * const layout = layoutSwimlane(timeline);
  * const scale = createTimeScale({ segments: layout.segments, range: [160, 760] });
  */
@@ -183,58 +195,79 @@ interface Packing {
  * lanes by end time, free lanes by index.
  * @internal
  * @example
+ * import { packLanes } from 'src/core/swimlane/layout.js';
  * packLanes([0, 1, 5], [4, 3, 6], 0); // { lanes: [0, 1, 0], count: 2 }
  */
 export function packLanes(
-  starts: readonly number[],
-  ends: readonly number[],
+  starts: ArrayLike<number>,
+  ends: ArrayLike<number>,
   tolerance: number,
 ): Packing {
-  const lanes: number[] = new Array<number>(starts.length);
-  const busy: { end: number; lane: number }[] = [];
-  const free: number[] = [];
+  const n = starts.length;
+  const lanes: number[] = new Array<number>(n);
+  // Numeric heaps of lane indexes (no object per run: a 100k-run group
+  // packs without garbage). `laneEnd[lane]` keys the busy heap.
+  const laneEnd = new Float64Array(n);
+  const busy = new Int32Array(n);
+  const free = new Int32Array(n);
+  let busySize = 0;
+  let freeSize = 0;
   let count = 0;
-  for (let i = 0; i < starts.length; i++) {
+  for (let i = 0; i < n; i++) {
     const start = starts[i]!;
-    while (busy.length > 0 && busy[0]!.end + tolerance <= start) {
-      heapPush(free, heapPop(busy, (a, b) => a.end - b.end).lane, (a, b) => a - b);
+    while (busySize > 0 && laneEnd[busy[0]!]! + tolerance <= start) {
+      const lane = busy[0]!;
+      busySize = siftDown(busy, busySize, laneEnd);
+      free[freeSize] = lane;
+      siftUp(free, freeSize++, null);
     }
-    const lane = free.length > 0 ? heapPop(free, (a, b) => a - b) : count++;
+    let lane: number;
+    if (freeSize > 0) {
+      lane = free[0]!;
+      freeSize = siftDown(free, freeSize, null);
+    } else lane = count++;
     lanes[i] = lane;
-    heapPush(busy, { end: Math.max(ends[i]!, start), lane }, (a, b) => a.end - b.end);
+    laneEnd[lane] = Math.max(ends[i]!, start);
+    busy[busySize] = lane;
+    siftUp(busy, busySize++, laneEnd);
   }
   return { lanes, count };
 }
 
-function heapPush<T>(heap: T[], value: T, compare: (a: T, b: T) => number): void {
-  heap.push(value);
-  let i = heap.length - 1;
-  while (i > 0) {
-    const parent = (i - 1) >> 1;
-    if (compare(heap[i]!, heap[parent]!) >= 0) break;
-    [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
-    i = parent;
-  }
+/** Heap order of lane indexes: by `key[lane]` then index, or by index when `key` is null. */
+function before(a: number, b: number, key: Float64Array | null): boolean {
+  if (key === null) return a < b;
+  const d = key[a]! - key[b]!;
+  return d < 0 || (d === 0 && a < b);
 }
 
-function heapPop<T>(heap: T[], compare: (a: T, b: T) => number): T {
-  const top = heap[0]!;
-  const last = heap.pop()!;
-  if (heap.length > 0) {
-    heap[0] = last;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < heap.length && compare(heap[l]!, heap[m]!) < 0) m = l;
-      if (r < heap.length && compare(heap[r]!, heap[m]!) < 0) m = r;
-      if (m === i) break;
-      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
-      i = m;
-    }
+/** Moves the entry at `i` up to its place. */
+function siftUp(heap: Int32Array, i: number, key: Float64Array | null): void {
+  const value = heap[i]!;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (!before(value, heap[parent]!, key)) break;
+    heap[i] = heap[parent]!;
+    i = parent;
   }
-  return top;
+  heap[i] = value;
+}
+
+/** Removes the top of a heap of `size` entries; returns the new size. */
+function siftDown(heap: Int32Array, size: number, key: Float64Array | null): number {
+  const last = heap[--size]!;
+  let i = 0;
+  for (;;) {
+    const l = 2 * i + 1;
+    if (l >= size) break;
+    const r = l + 1;
+    const m = r < size && before(heap[r]!, heap[l]!, key) ? r : l;
+    if (!before(heap[m]!, last, key)) break;
+    heap[i] = heap[m]!;
+    i = m;
+  }
+  if (size > 0) heap[i] = last;
+  return size;
 }
 
 /** `12345` → `12,345`, locale-independent (a layout must not depend on the machine). */
@@ -243,24 +276,18 @@ function groupDigits(n: number): string {
 }
 
 function isErrorEvent(event: Event): boolean {
-  // Model and tool events with `error` (not ModelOutput.error, which inspect's
-  // viewer deliberately ignores, §3.7); skein adds `error` events, the
-  // sample-level failure that ends a crashed run.
-  if (event.event === 'model' || event.event === 'tool') return event.error != null;
-  return event.event === 'error';
+  // The one failure rule (events/outcome.ts): model and tool events with an
+  // `error` (not ModelOutput.error, which inspect's viewer deliberately
+  // ignores, §3.7), `error` events; a cancelled call is not marked.
+  return isFailedEvent(event);
 }
 
 function errorLabel(event: Event): string {
+  const message = eventError(event)?.message ?? 'unknown error';
   // `event.event` does not narrow the union (unknown kinds are strings too).
-  if (event.event === 'tool') {
-    const tool = event as ToolEvent;
-    return `Error (${tool.function}): ${tool.error?.message ?? 'unknown error'}`;
-  }
-  if (event.event === 'model') {
-    const model = event as ModelEvent;
-    return `Error (${model.model}): ${model.error ?? 'unknown error'}`;
-  }
-  return `Error: ${(event as ErrorEvent).error?.message ?? 'unknown error'}`;
+  if (event.event === 'tool') return `Error (${(event as ToolEvent).function}): ${message}`;
+  if (event.event === 'model') return `Error (${(event as ModelEvent).model}): ${message}`;
+  return `Error: ${message}`;
 }
 
 /** Strips a `:<span_id>` suffix that deterministic span-id providers add (research §3.3). */
@@ -270,14 +297,162 @@ function anchorKey(id: string): string {
 }
 
 /**
+ * Where a row's bars come from, kept beside the row so the windowed drawing
+ * (visible.ts) reads times from typed arrays and builds bar objects only for
+ * what it draws. Keyed by the row object: a hand-made or deserialized
+ * layout has none and is read through `row.bars`.
+ */
+interface RowSource {
+  readonly spans: readonly TimelineSpan[];
+  /** Epoch ms of each span's start and end (content only), in bar order. */
+  readonly starts: Float64Array;
+  readonly ends: Float64Array;
+  /** Bar objects made so far (holes until drawn). */
+  readonly made: (SwimlaneBar | undefined)[];
+}
+
+const rowSources = new WeakMap<SwimlaneRow, RowSource>();
+
+function makeBar(span: TimelineSpan, source: RowSource, i: number): SwimlaneBar {
+  let made = source.made[i];
+  if (made === undefined) {
+    made = {
+      spanId: span.id,
+      name: span.name,
+      timeStart: source.starts[i]!,
+      timeEnd: source.ends[i]!,
+      tokens: spanTotalTokens(span, CONTENT_ONLY),
+      utility: span.utility,
+    };
+    source.made[i] = made;
+  }
+  return made;
+}
+
+/**
+ * Bar `i` of a row, made on demand: drawing a window of a 100k-bar row
+ * builds only the bars it shows (the same objects `row.bars` holds).
+ * @internal
+ * @example
+ * import { rowBar } from 'src/core/swimlane/layout.js';
+ * declare const row: SwimlaneRow;
+ * rowBar(row, 0).spanId;
+ */
+export function rowBar(row: SwimlaneRow, i: number): SwimlaneBar {
+  const source = rowSources.get(row);
+  return source === undefined ? row.bars[i]! : makeBar(source.spans[i]!, source, i);
+}
+
+/**
+ * A row's bar times (epoch ms, bar order) without building its bars, or
+ * `null` for a row not made by {@link layoutSwimlane}.
+ * @internal
+ * @example
+ * import { rowBarTimes } from 'src/core/swimlane/layout.js';
+ * declare const row: SwimlaneRow;
+ * const times = rowBarTimes(row); // { starts, ends } | null
+ */
+export function rowBarTimes(
+  row: SwimlaneRow,
+): { readonly starts: Float64Array; readonly ends: Float64Array } | null {
+  return rowSources.get(row) ?? null;
+}
+
+const CONTENT_ONLY = { includeBranches: false } as const;
+
+/**
+ * What a bar's tooltip says beyond its bar: the span's idle time (inspect's
+ * metric, research §3.4, its branches excluded like its bar) and its status —
+ * `running` while an event under it is pending, `error` when one failed
+ * (the one failure rule, events/outcome.ts), else `ok`.
+ *
+ * @example
+ * const details: SwimlaneBarDetails = { idleMs: 0, status: 'error', errors: 2 };
+ */
+export interface SwimlaneBarDetails {
+  readonly idleMs: number;
+  readonly status: 'running' | 'ok' | 'error';
+  /** Failed events under the span (its branches excluded). */
+  readonly errors: number;
+}
+
+const statusCache = new WeakMap<TimelineSpan, { running: boolean; errors: number }>();
+
+/** Pending and failed events of a span's content, nested spans included (cached per span). */
+function spanStatus(span: TimelineSpan): { running: boolean; errors: number } {
+  let known = statusCache.get(span);
+  if (known === undefined) {
+    let running = false;
+    let errors = 0;
+    for (const item of span.content) {
+      if (item.type === 'span') {
+        const inner = spanStatus(item);
+        running ||= inner.running;
+        errors += inner.errors;
+      } else {
+        if ((item.event as { pending?: unknown }).pending === true) running = true;
+        if (isFailedEvent(item.event)) errors++;
+      }
+    }
+    known = { running, errors };
+    statusCache.set(span, known);
+  }
+  return known;
+}
+
+/**
+ * The idle time and status of bar `index` of a row (for a tooltip), or
+ * `null` for a row not made by {@link layoutSwimlane} (plain data). Read
+ * when asked, cached per span: hovering a bar costs its subtree once.
+ *
+ * @example
+ * declare const layout: SwimlaneLayout;
+ * const details = swimlaneBarDetails(layout.rows[1]!, 0);
+ * details?.status; // 'ok'
+ */
+export function swimlaneBarDetails(row: SwimlaneRow, index: number): SwimlaneBarDetails | null {
+  const span = rowSources.get(row)?.spans[index];
+  if (span === undefined) return null;
+  const { running, errors } = spanStatus(span);
+  return {
+    idleMs: spanIdleTime(span, CONTENT_ONLY),
+    status: running ? 'running' : errors > 0 ? 'error' : 'ok',
+    errors,
+  };
+}
+
+/** Row fields known when the row is placed; bars, markers and tokens come later. */
+interface RowHead {
+  key: string;
+  label: string;
+  name: string;
+  depth: number;
+  kind: SwimlaneRow['kind'];
+  lane: number | null;
+  laneCount: number;
+  timeStart: number;
+  timeEnd: number;
+  branchedFrom?: string | null;
+}
+
+/**
  * Computes the swimlane of a timeline in time space: rows per agent, bars,
  * markers, and the idle gaps a {@link createTimeScale} can compress. Utility
  * agents are hidden unless `includeUtility`; branches become rows with
  * `showBranches`. The result is plain data (no functions), safe to
  * serialize or send to a worker.
  *
+ * Lazy (issue 18): placing the rows reads each span's cached extent once
+ * (typed arrays, no objects per span); a row's `bars`, `markers` and
+ * `tokens` are computed the first time they are read, and the windowed
+ * drawing (`windowSwimlane`) makes only the bars it draws. So a 100k-span
+ * run costs one pass over the spans before the first paint, and each row's
+ * events are scanned for markers only once that row is on screen. The view
+ * range is the envelope of the bars: every marker lies on its span's bar
+ * (an event starts inside its span, a fork inside its parent).
+ *
  * @example
- * const layout = layoutSwimlane(buildTimeline(events), { showBranches: true });
+ * const layout = layoutSwimlane(buildTimeline(stream.toArray()), { showBranches: true });
  * layout.rows.map((row) => `${'  '.repeat(row.depth)}${row.label}`);
  */
 export function layoutSwimlane(
@@ -289,6 +464,7 @@ export function layoutSwimlane(
   const kinds = new Set(options.markerKinds ?? DEFAULT_KINDS);
   const wantErrors = kinds.has('error');
   const wantCompactions = kinds.has('compaction');
+  const wantEventMarkers = wantErrors || wantCompactions;
   const markerDepth = options.markerDepth ?? 'direct';
   const idleThresholdMs = checkOption(
     'idleThresholdMs',
@@ -306,24 +482,18 @@ export function layoutSwimlane(
   const rows: SwimlaneRow[] = [];
   const root = timeline.root;
 
-  const bar = (span: TimelineSpan, extent: SpanExtent): SwimlaneBar => ({
-    spanId: span.id,
-    name: span.name,
-    timeStart: extent.timeStart,
-    timeEnd: extent.timeEnd,
-    tokens: extent.tokens,
-    utility: span.utility,
-  });
-
-  const wantEventMarkers = wantErrors || wantCompactions;
-  // Direct markers (the default) are collected during the scan that finds a
-  // row's child spans, so each event is visited once.
-  const inlineMarkers = markerDepth === 'direct';
-
   const eventMarker = (span: TimelineSpan, event: Event, out: SwimlaneMarker[]): void => {
     const kind = event.event;
-    // The kind string first: most events are neither errors nor compactions.
-    if (kind !== 'model' && kind !== 'tool' && kind !== 'error' && kind !== 'compaction') return;
+    // The kind string first: most events are neither errors nor compactions
+    // (an unknown kind may fail: events/outcome.ts).
+    if (
+      kind !== 'model' &&
+      kind !== 'tool' &&
+      kind !== 'error' &&
+      kind !== 'compaction' &&
+      isEventKind(kind)
+    )
+      return;
     if (wantErrors && isErrorEvent(event)) {
       out.push({
         kind: 'error',
@@ -373,51 +543,90 @@ export function layoutSwimlane(
     return extentOf(parent).timeStart;
   };
 
-  const branchMarkers = (span: TimelineSpan, out: SwimlaneMarker[]): void => {
-    if (kinds.has('branch')) {
-      for (const branch of span.branches) {
-        const extent = extentOf(branch);
-        out.push({
-          kind: 'branch',
-          time: forkTime(span, branch),
-          spanId: span.id,
-          branchedFrom: branch.branchedFrom ?? null,
-          label: `Branch ${branch.name || 'branch'} (${groupDigits(extent.tokensAll)} tokens)`,
-        });
-      }
-    }
-  };
-
   // Stable: markers at one time keep content order.
   const byTime = (a: SwimlaneMarker, b: SwimlaneMarker) => a.time - b.time;
 
-  /** Markers of a row's spans; empty when `flatten` collects them inline. */
+  /** Markers of a row's spans, in content order then by time (read when the row is drawn). */
   const markersOf = (spans: readonly TimelineSpan[]): SwimlaneMarker[] => {
     const out: SwimlaneMarker[] = [];
-    if (inlineMarkers) return out;
     for (const span of spans) {
       if (wantEventMarkers) collectEventMarkers(span, 0, out);
-      branchMarkers(span, out);
+      if (kinds.has('branch')) {
+        for (const branch of span.branches) {
+          const extent = extentOf(branch);
+          out.push({
+            kind: 'branch',
+            time: forkTime(span, branch),
+            spanId: span.id,
+            branchedFrom: branch.branchedFrom ?? null,
+            label: `Branch ${branch.name || 'branch'} (${groupDigits(extent.tokensAll)} tokens)`,
+          });
+        }
+      }
     }
     return out.sort(byTime);
   };
 
-  const visible = (item: TimelineItem): item is TimelineSpan =>
-    item.type === 'span' &&
-    (includeUtility || !item.utility) &&
-    // An empty span has no place in time (inspect's builder drops them too).
-    Number.isFinite(extentOf(item).timeStart);
+  /** A row whose bars, markers and tokens are computed on first read. */
+  const addRow = (head: RowHead, source: RowSource): SwimlaneRow => {
+    let bars: SwimlaneBar[] | undefined;
+    let markers: SwimlaneMarker[] | undefined;
+    let tokens: number | undefined;
+    const { branchedFrom, ...fields } = head;
+    // Own enumerable getters (not a class): JSON, structuredClone and
+    // deep-equality see the same plain shape as before the layout was lazy.
+    const row: SwimlaneRow = {
+      key: fields.key,
+      label: fields.label,
+      name: fields.name,
+      depth: fields.depth,
+      kind: fields.kind,
+      lane: fields.lane,
+      laneCount: fields.laneCount,
+      get bars() {
+        return (bars ??= source.spans.map((span, i) => makeBar(span, source, i)));
+      },
+      get markers() {
+        return (markers ??= markersOf(source.spans));
+      },
+      get tokens() {
+        if (tokens === undefined) {
+          tokens = 0;
+          for (const span of source.spans) tokens += spanTotalTokens(span, CONTENT_ONLY);
+        }
+        return tokens;
+      },
+      timeStart: fields.timeStart,
+      timeEnd: fields.timeEnd,
+      ...(branchedFrom !== undefined ? { branchedFrom } : {}),
+    };
+    rowSources.set(row, source);
+    rows.push(row);
+    return row;
+  };
+
+  const sourceOf = (spans: readonly TimelineSpan[]): RowSource => {
+    const starts = new Float64Array(spans.length);
+    const ends = new Float64Array(spans.length);
+    spans.forEach((span, i) => {
+      starts[i] = spanStartTime(span, CONTENT_ONLY);
+      ends[i] = spanEndTime(span, CONTENT_ONLY);
+    });
+    return { spans, starts, ends, made: new Array<SwimlaneBar | undefined>(spans.length) };
+  };
+
+  /** Same-name child spans of a row, with their times, in content order. */
+  interface Group {
+    name: string;
+    spans: TimelineSpan[];
+    starts: number[];
+    ends: number[];
+  }
 
   interface Entry {
-    name: string;
-    label: string;
-    key: string;
-    lane: number | null;
-    laneCount: number;
-    spans: TimelineSpan[];
+    head: RowHead;
     groupStart: number;
-    timeStart: number;
-    timeEnd: number;
+    source: RowSource;
   }
 
   const flatten = (
@@ -425,57 +634,82 @@ export function layoutSwimlane(
     parentDepth: number,
     parentKey: string,
     branchPrefix: string,
-    /** The markers of the row `nodes` form, filled here when collected inline. */
-    rowMarkers: SwimlaneMarker[],
   ): void => {
     const depth = parentDepth + 1;
-    const groups = new Map<string, TimelineSpan[]>();
-    const collect = inlineMarkers && wantEventMarkers;
-    for (const node of nodes) {
-      for (const item of node.content) {
-        if (item.type === 'event') {
-          if (collect) eventMarker(node, item.event, rowMarkers);
-          continue;
-        }
-        if (!visible(item)) continue;
+    const groups = new Map<string, Group>();
+    // Index loops: this scan visits every span of the run once.
+    for (let k = 0; k < nodes.length; k++) {
+      const content = nodes[k]!.content;
+      for (let c = 0; c < content.length; c++) {
+        const item = content[c]!;
+        if (item.type === 'event' || (item.utility && !includeUtility)) continue;
+        const start = spanStartTime(item, CONTENT_ONLY);
+        // An empty span has no place in time (inspect's builder drops them too).
+        if (!Number.isFinite(start)) continue;
         const key = item.name.toLowerCase();
-        const group = groups.get(key);
-        if (group) group.push(item);
-        else groups.set(key, [item]);
+        let group = groups.get(key);
+        if (group === undefined) {
+          group = { name: item.name, spans: [], starts: [], ends: [] };
+          groups.set(key, group);
+        }
+        group.spans.push(item);
+        group.starts.push(start);
+        group.ends.push(spanEndTime(item, CONTENT_ONLY));
       }
-      if (inlineMarkers) branchMarkers(node, rowMarkers);
     }
-    if (inlineMarkers) rowMarkers.sort(byTime);
 
     const entries: Entry[] = [];
     for (const [lowerName, group] of groups) {
-      const name = group[0]!.name;
-      const sorted = [...group].sort(
-        (a, b) =>
-          extentOf(a).timeStart - extentOf(b).timeStart ||
-          extentOf(a).timeEnd - extentOf(b).timeEnd,
-      );
-      const { lanes, count } = packLanes(
-        sorted.map((s) => extentOf(s).timeStart),
-        sorted.map((s) => extentOf(s).timeEnd),
-        tolerance,
-      );
-      const perLane: TimelineSpan[][] = Array.from({ length: count }, () => []);
-      sorted.forEach((s, i) => perLane[lanes[i]!]!.push(s));
-      const groupStart = extentOf(sorted[0]!).timeStart;
-      perLane.forEach((spans, lane) => {
+      const { name, starts, ends } = group;
+      const n = starts.length;
+      // Start order, then end (stable). Content is usually nearly in time
+      // order, which the engine's merge sort handles in about one pass.
+      const order: number[] = [];
+      for (let i = 0; i < n; i++) order.push(i);
+      let sorted = true;
+      for (let i = 1; i < n && sorted; i++) {
+        const d = starts[i]! - starts[i - 1]! || ends[i]! - ends[i - 1]!;
+        if (d < 0) sorted = false;
+      }
+      if (!sorted) order.sort((a, b) => starts[a]! - starts[b]! || ends[a]! - ends[b]! || a - b);
+      const sortedStarts = new Float64Array(n);
+      const sortedEnds = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        sortedStarts[i] = starts[order[i]!]!;
+        sortedEnds[i] = ends[order[i]!]!;
+      }
+      const { lanes, count } = packLanes(sortedStarts, sortedEnds, tolerance);
+      const perLane: number[][] = [];
+      for (let lane = 0; lane < count; lane++) perLane.push([]);
+      for (let i = 0; i < n; i++) perLane[lanes[i]!]!.push(i);
+      const groupStart = sortedStarts[0]!;
+      perLane.forEach((positions, lane) => {
+        const m = positions.length;
+        const spans: TimelineSpan[] = [];
+        const laneStarts = new Float64Array(m);
+        const laneEnds = new Float64Array(m);
         let timeEnd = -Infinity;
-        for (const s of spans) timeEnd = Math.max(timeEnd, extentOf(s).timeEnd);
+        for (let j = 0; j < m; j++) {
+          const at = positions[j]!;
+          spans.push(group.spans[order[at]!]!);
+          laneStarts[j] = sortedStarts[at]!;
+          laneEnds[j] = sortedEnds[at]!;
+          if (laneEnds[j]! > timeEnd) timeEnd = laneEnds[j]!;
+        }
         entries.push({
-          name,
-          label: count > 1 ? `${name} ${lane + 1}` : name,
-          key: count > 1 ? `${parentKey}/${lowerName}-${lane + 1}` : `${parentKey}/${lowerName}`,
-          lane: count > 1 ? lane + 1 : null,
-          laneCount: count,
-          spans,
+          head: {
+            key: count > 1 ? `${parentKey}/${lowerName}-${lane + 1}` : `${parentKey}/${lowerName}`,
+            label: count > 1 ? `${name} ${lane + 1}` : name,
+            name,
+            depth,
+            kind: 'agent',
+            lane: count > 1 ? lane + 1 : null,
+            laneCount: count,
+            timeStart: laneStarts[0]!,
+            timeEnd,
+          },
           groupStart,
-          timeStart: extentOf(spans[0]!).timeStart,
-          timeEnd,
+          source: { spans, starts: laneStarts, ends: laneEnds, made: new Array(m) },
         });
       });
     }
@@ -483,33 +717,19 @@ export function layoutSwimlane(
     entries.sort(
       (a, b) =>
         a.groupStart - b.groupStart ||
-        (a.lane ?? 0) - (b.lane ?? 0) ||
-        a.timeStart - b.timeStart ||
-        a.timeEnd - b.timeEnd,
+        (a.head.lane ?? 0) - (b.head.lane ?? 0) ||
+        a.head.timeStart - b.head.timeStart ||
+        a.head.timeEnd - b.head.timeEnd,
     );
 
     for (const entry of entries) {
-      const bars = entry.spans.map((s) => bar(s, extentOf(s)));
-      const markers = markersOf(entry.spans);
-      rows.push({
-        key: entry.key,
-        label: entry.label,
-        name: entry.name,
-        depth,
-        kind: 'agent',
-        lane: entry.lane,
-        laneCount: entry.laneCount,
-        bars,
-        markers,
-        tokens: bars.reduce((sum, b) => sum + b.tokens, 0),
-        timeStart: entry.timeStart,
-        timeEnd: entry.timeEnd,
-      });
-      flatten(entry.spans, depth, entry.key, branchPrefix, markers);
+      addRow(entry.head, entry.source);
+      flatten(entry.source.spans, depth, entry.head.key, branchPrefix);
     }
 
     if (!showBranches) return;
     for (const node of nodes) {
+      if (node.branches.length === 0) continue;
       // Latest fork first, so connector lines from one parent never cross
       // (inspect's viewer, §3.7); equal forks keep their order.
       const ordered = node.branches
@@ -526,58 +746,52 @@ export function layoutSwimlane(
           : (firstChild?.name ?? `Branch ${number}`);
         const key = `${parentKey}/branch-${branch.branchedFrom ?? ''}-${i + 1}`;
         const extent = extentOf(branch);
-        const markers = markersOf([branch]);
-        rows.push({
-          key,
-          label,
-          name: branch.name,
-          depth,
-          kind: 'branch',
-          lane: null,
-          laneCount: 1,
-          bars: [bar(branch, extent)],
-          markers,
-          tokens: extent.tokens,
-          timeStart: extent.timeStart,
-          timeEnd: extent.timeEnd,
-          branchedFrom: branch.branchedFrom ?? null,
-        });
-        flatten([branch], depth, key, `${number}.`, markers);
+        addRow(
+          {
+            key,
+            label,
+            name: branch.name,
+            depth,
+            kind: 'branch',
+            lane: null,
+            laneCount: 1,
+            timeStart: extent.timeStart,
+            timeEnd: extent.timeEnd,
+            branchedFrom: branch.branchedFrom ?? null,
+          },
+          sourceOf([branch]),
+        );
+        flatten([branch], depth, key, `${number}.`);
       });
     }
   };
 
-  const rootMarkers = markersOf([root]);
   const rootExtent = extentOf(root);
   const rootKey = root.name.toLowerCase() || 'main';
-  rows.push({
-    key: rootKey,
-    label: root.name || 'main',
-    name: root.name || 'main',
-    depth: 0,
-    kind: 'root',
-    lane: null,
-    laneCount: 1,
-    bars: Number.isFinite(rootExtent.timeStart) ? [bar(root, rootExtent)] : [],
-    markers: rootMarkers,
-    tokens: rootExtent.tokens,
-    timeStart: rootExtent.timeStart,
-    timeEnd: rootExtent.timeEnd,
-  });
-  flatten([root], 0, rootKey, '', rootMarkers);
+  addRow(
+    {
+      key: rootKey,
+      label: root.name || 'main',
+      name: root.name || 'main',
+      depth: 0,
+      kind: 'root',
+      lane: null,
+      laneCount: 1,
+      timeStart: rootExtent.timeStart,
+      timeEnd: rootExtent.timeEnd,
+    },
+    sourceOf(Number.isFinite(rootExtent.timeStart) ? [root] : []),
+  );
+  flatten([root], 0, rootKey, '');
 
-  // The view range is the envelope of what is drawn.
+  // The view range is the envelope of the bars (markers lie on them).
   let timeStart = Infinity;
   let timeEnd = -Infinity;
   for (const row of rows) {
-    for (const b of row.bars) {
-      if (b.timeStart < timeStart) timeStart = b.timeStart;
-      if (b.timeEnd > timeEnd) timeEnd = b.timeEnd;
-    }
-    for (const m of row.markers) {
-      if (m.time < timeStart) timeStart = m.time;
-      if (m.time > timeEnd) timeEnd = m.time;
-    }
+    // A row's first bar starts first; its timeEnd is its bars' latest end.
+    if (rowSources.get(row)!.starts.length === 0) continue;
+    if (row.timeStart < timeStart) timeStart = row.timeStart;
+    if (row.timeEnd > timeEnd) timeEnd = row.timeEnd;
   }
   if (!(timeStart <= timeEnd)) {
     // Nothing to draw (an empty root): a zero-length range at 0 keeps scales finite.
@@ -610,8 +824,14 @@ export function layoutSwimlane(
  * previous child's end, never shorter than the gap in the union, so zero
  * idle time proves there is none over 5 minutes. Most runs open no span at
  * all, and a run with gaps opens only the spans around them.
+ * @internal
+ * @example
+ * import { idleSegments } from 'src/core/swimlane/layout.js';
+ * import { createExtentCache } from 'src/core/swimlane/extent.js';
+ * declare const timeline: Timeline;
+ * idleSegments(timeline.root, createExtentCache(), 0, 1000, 300_000);
  */
-function idleSegments(
+export function idleSegments(
   root: TimelineSpan,
   extentOf: (span: TimelineSpan) => SpanExtent,
   timeStart: number,
@@ -649,10 +869,8 @@ function idleSegments(
       const event = item.event;
       const start = eventTime(event);
       if (!Number.isFinite(start)) continue;
-      // inspect's end time (§3.1): `completed` for model and tool events only.
-      const completed =
-        event.event === 'model' || event.event === 'tool' ? eventCompletedTime(event) : undefined;
-      add(start, completed !== undefined && Number.isFinite(completed) ? completed : start);
+      // inspect's end time (§3.1, events/outcome.ts): `completed` for model and tool events only.
+      add(start, eventEnd(event) ?? start);
     }
     for (const branch of span.branches) addSpan(branch);
   }

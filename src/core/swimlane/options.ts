@@ -4,12 +4,13 @@
  * from `String.prototype.repeat` or as a silently empty drawing; this names
  * the option instead, with the catalogue's `invalid_option` code.
  */
-import { ImportError, errorMessage } from '../errors.js';
+import { ImportError } from '../errors.js';
 
 /**
  * Throws `ImportError('invalid_option')` unless `ok(value)`; returns the value.
  * @internal
  * @example
+ * import { checkOption } from 'src/core/swimlane/options.js';
  * const width = checkOption('width', 120, Number.isInteger, 'an integer');
  */
 export function checkOption<T>(
@@ -19,11 +20,7 @@ export function checkOption<T>(
   expected: string,
 ): T {
   if (!ok(value)) {
-    throw new ImportError(
-      'invalid_option',
-      `$.${name}`,
-      errorMessage('invalid_option', name, expected, String(value)),
-    );
+    throw new ImportError('invalid_option', `$.${name}`, name, expected, String(value));
   }
   return value;
 }
@@ -32,6 +29,7 @@ export function checkOption<T>(
  * `true` for finite numbers.
  * @internal
  * @example
+ * import { isFiniteNumber } from 'src/core/swimlane/options.js';
  * [0, 1].every(isFiniteNumber); // true
  */
 export const isFiniteNumber = (n: number): boolean => Number.isFinite(n);

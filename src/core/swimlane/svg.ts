@@ -27,7 +27,9 @@ import type { Timeline } from '../timeline/types.js';
  * Colours of the SVG swimlane.
  *
  * @example
- * renderTimelineSvg(timeline, { theme: { ...SWIMLANE_SVG_THEMES.dark, bar: '#3fb950' } });
+ * declare const timeline: Timeline;
+ * const dark = SWIMLANE_SVG_THEMES.dark;
+ * renderTimelineSvg(timeline, { theme: { ...dark, bar: '#3fb950' } });
  */
 export interface SwimlaneSvgTheme {
   readonly background: string;
@@ -92,6 +94,7 @@ export const SWIMLANE_SVG_THEMES: {
  * Options of {@link renderTimelineSvg}.
  *
  * @example
+ * declare const timeline: Timeline;
  * renderTimelineSvg(timeline, { width: 960, theme: 'dark', layout: { includeUtility: true } });
  */
 export interface SwimlaneSvgOptions {
@@ -137,6 +140,7 @@ const XML_ESCAPES: Record<string, string> = {
  * U+FFFD.
  * @internal
  * @example
+ * import { escapeXml } from 'src/core/swimlane/svg.js';
  * escapeXml('<script>"a" & \'b\''); // '&lt;script&gt;&quot;a&quot; &amp; &#39;b&#39;'
  */
 export function escapeXml(text: string): string {
@@ -182,7 +186,8 @@ function duration(ms: number): string {
  * `.svg`.
  *
  * @example
- * const svg = renderTimelineSvg(buildTimeline(events), { width: 960, theme: 'dark' });
+ * import { writeFileSync } from 'node:fs';
+ * const svg = renderTimelineSvg(buildTimeline(stream.toArray()), { width: 960, theme: 'dark' });
  * writeFileSync('run.svg', svg);
  */
 export function renderTimelineSvg(timeline: Timeline, options: SwimlaneSvgOptions = {}): string {

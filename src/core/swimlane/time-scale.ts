@@ -14,6 +14,7 @@ import { checkOption, isFiniteNumber } from './options.js';
  * `segments` of a {@link SwimlaneLayout} (which carry its idle gaps).
  *
  * @example
+ * declare const layout: SwimlaneLayout;
  * createTimeScale({ segments: layout.segments, range: [160, 760], idleWidth: 8 });
  */
 export interface TimeScaleOptions {
@@ -51,6 +52,9 @@ export interface TimeTick {
  * to get `viewX`.
  *
  * @example
+ * declare const scale: TimeScale;
+ * declare const bar: SwimlaneBar;
+ * declare const pointerX: number;
  * const viewX = scale(bar.timeStart);
  * const time = scale.invert(pointerX);
  */
@@ -70,6 +74,7 @@ export interface TimeScale {
  * One linear piece of a {@link TimeScale}.
  *
  * @example
+ * declare const scale: TimeScale;
  * const gaps = scale.pieces.filter((p: TimeScalePiece) => p.idle);
  */
 export interface TimeScalePiece {
@@ -85,17 +90,8 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-// Steps a person reads at a glance: 1-2-5 below a second, then clock units.
-const NICE_STEPS = [
-  1,
-  2,
-  5,
-  10,
-  20,
-  50,
-  100,
-  200,
-  500,
+// Clock units a person reads at a glance above a second.
+const CLOCK_STEPS = [
   SECOND,
   2 * SECOND,
   5 * SECOND,
@@ -116,14 +112,30 @@ const NICE_STEPS = [
   DAY,
 ];
 
-function niceStep(raw: number): number {
-  for (const step of NICE_STEPS) if (step >= raw) return step;
-  // Beyond a day: 1-2-5 days.
+/**
+ * The smallest readable step ≥ `raw` ms: 1-2-5 × 10ⁿ below a second (down
+ * to nanoseconds), clock units above, then 1-2-5 × 10ⁿ days. One home for
+ * the static scale's ticks and the interactive viewport's.
+ * @example
+ * niceTickStep(0.0032); // 0.005
+ */
+export function niceTickStep(raw: number): number {
+  if (!(raw > 0)) return SECOND;
+  if (raw < SECOND) {
+    const p = Math.pow(10, Math.floor(Math.log10(raw)));
+    for (const m of [1, 2, 5, 10]) if (m * p >= raw * (1 - 1e-12)) return m * p;
+  }
+  for (const s of CLOCK_STEPS) if (s >= raw) return s;
   let days = 1;
   for (;;) {
     for (const m of [1, 2, 5]) if (days * m * DAY >= raw) return days * m * DAY;
     days *= 10;
   }
+}
+
+/** The static scale's step: as {@link niceTickStep}, never under 1 ms. */
+function niceStep(raw: number): number {
+  return niceTickStep(Math.max(1, raw));
 }
 
 /**
@@ -132,6 +144,7 @@ function niceStep(raw: number): number {
  * second (or plain ms below one second); larger values drop zero units.
  * @internal
  * @example
+ * import { formatRelativeTime } from 'src/core/swimlane/time-scale.js';
  * formatRelativeTime(3_900_000); // '1h 5m'
  */
 export function formatRelativeTime(offsetMs: number, stepMs = SECOND): string {
@@ -166,6 +179,7 @@ export function formatRelativeTime(offsetMs: number, stepMs = SECOND): string {
  * outside idle gaps (and inside them too when `idleWidth > 0`).
  *
  * @example
+ * declare const layout: SwimlaneLayout;
  * const scale = createTimeScale({ segments: layout.segments, range: [0, 600], idleWidth: 8 });
  * scale(layout.timeStart); // 0
  * scale.ticks(6).map((t) => t.label); // ['0s', '30s', '1m', …]

@@ -11,7 +11,12 @@ import type { AnchorEvent, BranchEvent, SpanBeginEvent, SpanEndEvent } from '../
  * Options of {@link recordBranch}.
  *
  * @example
- * const options: RecordBranchOptions = { name: 'retry', fromAnchor: 'a1', spanId: 'agent-1', newId: () => ids.next() };
+ * const options: RecordBranchOptions = {
+ *   name: 'retry',
+ *   fromAnchor: 'a1',
+ *   spanId: 'agent-1',
+ *   newId: () => crypto.randomUUID(),
+ * };
  */
 export interface RecordBranchOptions {
   /** Name of the branch span. */
@@ -35,6 +40,7 @@ export interface RecordBranchOptions {
  * a function making the closing `span_end` once the branch's events are done.
  *
  * @example
+ * declare const options: RecordBranchOptions;
  * const { events, spanId, end } = recordBranch(options);
  */
 export interface RecordedBranch {
@@ -52,9 +58,10 @@ export interface RecordedBranch {
  * BranchEvent (first inside it), plus `end()` for the closing span_end.
  *
  * @example
+ * const newId = () => crypto.randomUUID();
  * const branch = recordBranch({ name: 'attempt 2', fromAnchor: 'turn-3', spanId: 'agent-1', newId });
- * stream.append(...branch.events);
- * stream.append({ event: 'model', span_id: branch.spanId, … });
+ * for (const e of branch.events) stream.append(e);
+ * stream.append(events.info({ data: 'retrying', span_id: branch.spanId }));
  * stream.append(branch.end());
  */
 export function recordBranch(options: RecordBranchOptions): RecordedBranch {

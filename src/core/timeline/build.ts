@@ -1002,6 +1002,7 @@ function flatPhase(span: TreeSpan | undefined, name: string, spanType: string): 
  * parent cycle is cut instead of hanging.
  *
  * @example
+ * declare const sample: { events: unknown[] };
  * const { events } = parseEvents(sample.events);
  * const timeline = buildTimeline(events);
  * timeline.root.name; // 'main'

@@ -8,9 +8,10 @@
  * total. Timelines are treated as immutable data: do not mutate a span after
  * asking for its metrics.
  */
-import { eventCompletedTime, eventTime } from '../events/event-time.js';
+import { eventTime } from '../events/event-time.js';
+import { eventCountedTokens, hasEndTime } from '../events/outcome.js';
 import { timestampMs } from '../events/timestamp.js';
-import type { Event, ModelEvent } from '../events/types.js';
+import type { Event } from '../events/types.js';
 import type { TimelineItem, TimelineSpan } from './types.js';
 
 /** Gaps longer than this count as idle (research §3.4: 300 s). */
@@ -20,6 +21,7 @@ export const IDLE_THRESHOLD_MS = 300_000;
  * Options of the span metrics.
  *
  * @example
+ * declare const span: TimelineSpan;
  * spanTotalTokens(span, { includeBranches: false });
  */
 export interface SpanMetricOptions {
@@ -45,39 +47,9 @@ interface Stats {
 
 const cache = new WeakMap<TimelineSpan, Stats>();
 
-/**
- * Tokens of one event: ModelEvents only, input + cache read + cache write +
- * output (not `usage.total_tokens`; reasoning is not added separately).
- *
- * @example
- * eventTotalTokens(modelEvent); // 16488
- */
-export function eventTotalTokens(event: Event): number {
-  if (event.event !== 'model') return 0;
-  const usage = (event as ModelEvent).output?.usage;
-  if (usage === undefined || usage === null) return 0;
-  return (
-    (usage.input_tokens ?? 0) +
-    (usage.input_tokens_cache_read ?? 0) +
-    (usage.input_tokens_cache_write ?? 0) +
-    (usage.output_tokens ?? 0)
-  );
-}
-
-/**
- * End time of one event (epoch ms): `completed` for model and tool events,
- * else its start. Sandbox and subtask `completed` is ignored, as inspect does.
- *
- * @example
- * eventEndTime(toolEvent) - eventTime(toolEvent); // duration in ms
- */
-export function eventEndTime(event: Event): number {
-  if (event.event === 'model' || event.event === 'tool') {
-    const completed = eventCompletedTime(event);
-    if (completed !== undefined) return completed;
-  }
-  return eventTime(event);
-}
+// The per-event facts (end time, tokens) have one home, events/outcome.ts;
+// re-exported here because the timeline API has always offered them.
+export { eventEndTime, eventTotalTokens } from '../events/outcome.js';
 
 // Scratch columns of one content list (start, end, own idle), reused across
 // spans so a whole-timeline pass allocates almost nothing per item.
@@ -103,8 +75,7 @@ function ensureScratch(n: number): void {
  * the WeakMap would only add its cost and its GC pressure).
  */
 function endOf(event: Event, start: number): number {
-  const kind = event.event;
-  if (kind === 'model' || kind === 'tool') {
+  if (hasEndTime(event.event)) {
     const completed = (event as { completed?: unknown }).completed;
     if (typeof completed === 'string') {
       const ms = timestampMs(completed);
@@ -140,7 +111,7 @@ function fillColumns(list: readonly TimelineItem[], at: number, totals: Totals):
       s = eventTime(event);
       e = endOf(event, s);
       idle = 0;
-      tokens += eventTotalTokens(event);
+      tokens += eventCountedTokens(event);
     } else {
       const st = cache.get(item)!;
       s = st.start;
@@ -282,6 +253,7 @@ function stats(span: TimelineSpan): Stats {
  * sentinel (research §3.1); check with `Number.isFinite`.
  *
  * @example
+ * declare const timeline: Timeline;
  * new Date(spanStartTime(timeline.root)).toISOString();
  */
 export function spanStartTime(span: TimelineSpan, options?: SpanMetricOptions): number {
@@ -295,6 +267,7 @@ export function spanStartTime(span: TimelineSpan, options?: SpanMetricOptions): 
  * `-Infinity` (inspect's `datetime.min` sentinel).
  *
  * @example
+ * declare const span: TimelineSpan;
  * const durationMs = spanEndTime(span) - spanStartTime(span);
  */
 export function spanEndTime(span: TimelineSpan, options?: SpanMetricOptions): number {
@@ -307,6 +280,7 @@ export function spanEndTime(span: TimelineSpan, options?: SpanMetricOptions): nu
  * + cache write + output. Utility spans count toward their parent.
  *
  * @example
+ * declare const timeline: Timeline;
  * spanTotalTokens(timeline.root); // includes init, scoring and branches
  * spanTotalTokens(timeline.root, { includeBranches: false });
  */
@@ -321,6 +295,7 @@ export function spanTotalTokens(span: TimelineSpan, options?: SpanMetricOptions)
  * consecutive children (research §3.4, quirks included).
  *
  * @example
+ * declare const timeline: Timeline;
  * const idleMinutes = spanIdleTime(timeline.root) / 60_000;
  */
 export function spanIdleTime(span: TimelineSpan, options?: SpanMetricOptions): number {

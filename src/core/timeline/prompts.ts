@@ -14,6 +14,7 @@ const BILLING_HEADER = 'x-anthropic-billing-header:';
  * every prompt differ. An empty result is `null` (no prompt).
  * @internal
  * @example
+ * import { normalizeSystemPrompt } from 'src/core/timeline/prompts.js';
  * normalizeSystemPrompt('x-anthropic-billing-header: cch=1\nYou are…'); // 'You are…'
  */
 export function normalizeSystemPrompt(prompt: string): string | null {
@@ -30,6 +31,7 @@ export function normalizeSystemPrompt(prompt: string): string | null {
  * parts joined with "\n" (inspect's `ChatMessage.text`).
  * @internal
  * @example
+ * import { contentText } from 'src/core/timeline/prompts.js';
  * contentText([{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }]); // 'a\nb'
  */
 export function contentText(content: unknown): string {
@@ -61,6 +63,7 @@ const promptCache = new WeakMap<object, string | null>();
  * to empty. Cached per event (both utility passes read it).
  * @internal
  * @example
+ * import { systemPromptOf } from 'src/core/timeline/prompts.js';
  * systemPromptOf(modelEvent); // 'You are a helpful assistant.'
  */
 export function systemPromptOf(event: ModelEvent): string | null {
@@ -86,6 +89,7 @@ export function systemPromptOf(event: ModelEvent): string | null {
  * Whether the first choice of a model call's output requested tool calls.
  * @internal
  * @example
+ * import { hasToolCalls } from 'src/core/timeline/prompts.js';
  * hasToolCalls(modelEvent); // true for an agent-loop turn
  */
 export function hasToolCalls(event: ModelEvent): boolean {
@@ -101,6 +105,7 @@ export function hasToolCalls(event: ModelEvent): boolean {
  * (research §3.5 pass 1 (a)). Independent of prompts.
  * @internal
  * @example
+ * import { isWarmupCall } from 'src/core/timeline/prompts.js';
  * isWarmupCall(modelEvent); // true for max_tokens: 1, user: "hi"
  */
 export function isWarmupCall(event: ModelEvent): boolean {
@@ -125,7 +130,8 @@ export function isWarmupCall(event: ModelEvent): boolean {
  * anything else (including a single part object) → `null`.
  * @internal
  * @example
- * toolResultText({ result: 'done' } as ToolEvent); // 'done'
+ * import { toolResultText } from 'src/core/timeline/prompts.js';
+ * toolResultText({ ...toolEvent, result: 'done' }); // 'done'
  */
 export function toolResultText(event: ToolEvent): string | null {
   const result: unknown = event.result;
@@ -143,11 +149,21 @@ export function toolResultText(event: ToolEvent): string | null {
   return null;
 }
 
-/** @internal Narrowing helpers. @example isModel(e) */
+/**
+ * @internal Narrowing helpers.
+ * @example
+ * import { isModel } from 'src/core/timeline/prompts.js';
+ * if (isModel(event)) event.model; // a ModelEvent
+ */
 export function isModel(event: Event): event is ModelEvent {
   return event.event === 'model';
 }
-/** @internal @example isTool(e) */
+/**
+ * @internal
+ * @example
+ * import { isTool } from 'src/core/timeline/prompts.js';
+ * if (isTool(event)) event.function; // a ToolEvent
+ */
 export function isTool(event: Event): event is ToolEvent {
   return event.event === 'tool';
 }

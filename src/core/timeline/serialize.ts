@@ -5,9 +5,10 @@
  * events as uuids: compact, and meaningful only with the event list.
  * All three walk the tree with explicit stacks (no recursion over depth).
  */
-import { ImportError, errorMessage, jsonPath } from '../errors.js';
+import { ImportError, jsonPath } from '../errors.js';
 import type { Event } from '../events/types.js';
 import type { Outline, Timeline, TimelineItem, TimelineSpan } from './types.js';
+import { isRecord as isObject, typeName } from '../import/guards.js';
 
 /**
  * A dumped event reference: `event` is the uuid (`""` when it has none).
@@ -50,7 +51,8 @@ export interface TimelineSpanJson {
  * A dumped timeline (`sample.timelines[i]` in inspect logs).
  *
  * @example
- * const json: TimelineJson = timelineDump(timeline);
+ * declare const timeline: Timeline;
+ * const dumped: TimelineJson = timelineDump(timeline);
  */
 export interface TimelineJson {
   name: string;
@@ -80,7 +82,7 @@ function spanShell(span: TimelineSpan): TimelineSpanJson {
  * `branched_from`, `tool_invoked`, `agent_result`, …), events as their uuids.
  *
  * @example
- * const json = JSON.stringify(timelineDump(buildTimeline(events)));
+ * const text = JSON.stringify(timelineDump(buildTimeline(stream.toArray())));
  */
 export function timelineDump(timeline: Timeline): TimelineJson {
   const root = spanShell(timeline.root);
@@ -104,33 +106,16 @@ export function timelineDump(timeline: Timeline): TimelineJson {
   return { name: timeline.name, description: timeline.description, root };
 }
 
-function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function expectObject(value: unknown, path: string): Record<string, unknown> {
-  if (!isObject(value))
-    throw new ImportError(
-      'wrong_type',
-      path,
-      errorMessage('wrong_type', 'object', typeName(value)),
-    );
+  if (!isObject(value)) throw new ImportError('wrong_type', path, 'object', typeName(value));
   return value;
 }
 
 function expectString(obj: Record<string, unknown>, key: string, path: string): string {
   const value = obj[key];
   const at = jsonPath(path, key);
-  if (value === undefined)
-    throw new ImportError('missing_field', at, errorMessage('missing_field', key));
-  if (typeof value !== 'string')
-    throw new ImportError('wrong_type', at, errorMessage('wrong_type', 'string', typeName(value)));
+  if (value === undefined) throw new ImportError('missing_field', at, key);
+  if (typeof value !== 'string') throw new ImportError('wrong_type', at, 'string', typeName(value));
   return value;
 }
 
@@ -138,11 +123,7 @@ function optionalString(obj: Record<string, unknown>, key: string, path: string)
   const value = obj[key];
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') {
-    throw new ImportError(
-      'wrong_type',
-      jsonPath(path, key),
-      errorMessage('wrong_type', 'string or null', typeName(value)),
-    );
+    throw new ImportError('wrong_type', jsonPath(path, key), 'string or null', typeName(value));
   }
   return value;
 }
@@ -151,11 +132,7 @@ function optionalArray(obj: Record<string, unknown>, key: string, path: string):
   const value = obj[key];
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value))
-    throw new ImportError(
-      'wrong_type',
-      jsonPath(path, key),
-      errorMessage('wrong_type', 'array', typeName(value)),
-    );
+    throw new ImportError('wrong_type', jsonPath(path, key), 'array', typeName(value));
   return value;
 }
 
@@ -204,7 +181,8 @@ function loadSpanShell(obj: Record<string, unknown>, path: string): LoadSpan {
  * drops the item — skein reports it).
  *
  * @example
- * const timeline = timelineLoad(sample.timelines[0], events);
+ * declare const sample: { events: Event[]; timelines: unknown[] };
+ * const timeline = timelineLoad(sample.timelines[0], sample.events);
  */
 export function timelineLoad(json: unknown, events: readonly Event[]): Timeline {
   const byUuid = new Map<string, Event>();
@@ -235,11 +213,7 @@ export function timelineLoad(json: unknown, events: readonly Event[]): Timeline 
       const event = byUuid.get(uuid);
       if (event === undefined) {
         const at = jsonPath(itemPath, 'event');
-        throw new ImportError(
-          'timeline_unresolved_event',
-          at,
-          errorMessage('timeline_unresolved_event', uuid),
-        );
+        throw new ImportError('timeline_unresolved_event', at, uuid);
       }
       span.content.push({ type: 'event', event });
     }
@@ -276,6 +250,7 @@ function withPhases(name: string, description: string, root: TimelineSpan): Time
  * unchanged, not filtered (inspect's `timeline_filter`, research §3.8).
  *
  * @example
+ * declare const timeline: Timeline;
  * const noUtility = timelineFilter(timeline, (span) => !span.utility);
  */
 export function timelineFilter(

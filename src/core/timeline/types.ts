@@ -49,6 +49,8 @@ export interface Outline {
  * An item of a span's content: an event or a child span.
  *
  * @example
+ * declare const span: TimelineSpan;
+ * declare function visit(child: TimelineSpan): void;
  * for (const item of span.content) if (item.type === 'span') visit(item);
  */
 export type TimelineItem = TimelineEvent | TimelineSpan;
@@ -94,6 +96,7 @@ export interface TimelineSpan {
  * `branchedFrom` set, found in its parent's `branches` list.
  *
  * @example
+ * declare const span: TimelineSpan;
  * const anchors = span.branches.map((b: TimelineBranch) => b.branchedFrom);
  */
 export type TimelineBranch = TimelineSpan;
@@ -106,7 +109,7 @@ export type TimelineBranch = TimelineSpan;
  * branches are its {@link TimelineSpan.branches}.
  *
  * @example
- * const timeline = buildTimeline(events);
+ * const timeline = buildTimeline(stream.toArray());
  * timeline.root.name; // 'main'
  */
 export interface Timeline {
@@ -124,7 +127,7 @@ export interface Timeline {
  * Options of `buildTimeline`.
  *
  * @example
- * buildTimeline(events, { keepOrphans: false, name: 'Default' });
+ * buildTimeline(stream.toArray(), { keepOrphans: false, name: 'Default' });
  */
 export interface BuildTimelineOptions {
   /** Timeline name (default `'Default'`, as inspect). */

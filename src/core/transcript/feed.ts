@@ -1,448 +1,50 @@
 /**
- * The transcript's feed (issue 6): takes events from an `EventStream`, an
- * array or an (async) iterable into an incremental span tree, without ever
- * freezing the page. A 1M-event run is ingested in time slices: the first
- * slice is taken at once so the first rows paint immediately, then the rest
- * follows in the background; snapshots are published each time the tree has
- * doubled (each costs a flatten, O(n), so the total stays O(n)) and, once
- * the backlog is done, after every live change.
- *
- * A feed is lazy: creating one (in a render, which may run twice or be
- * thrown away) pulls nothing from an iterable and schedules nothing; that
- * starts with the first subscriber (after commit). A source that throws ends
- * the feed with `failed` and its `error`, never as if it were complete.
+ * The transcript's feed is the shared event-tree feed (`src/core/tree/feed.ts`,
+ * issue 17): these names stay so code written against them keeps working.
  */
-import type { Event } from '../events/types.js';
-import { EventStream } from '../stream/event-stream.js';
-import type { EventTree } from '../tree/event-tree.js';
-import { createEventTreeBuilder } from '../tree/incremental.js';
+import {
+  createEventTreeFeed,
+  type EventTreeFeed,
+  type EventTreeFeedOptions,
+  type EventTreeFeedSnapshot,
+  type EventTreeSource,
+} from '../tree/feed.js';
 
 /**
- * Where a transcript's events come from.
+ * Where a transcript's events come from (the same as {@link EventTreeSource}).
  *
  * @example
  * const source: TranscriptSource = stream; // or events, or an async generator
  */
-export type TranscriptSource =
-  EventStream | readonly Event[] | Iterable<Event> | AsyncIterable<Event>;
-
+export type TranscriptSource = EventTreeSource;
 /**
- * Options of {@link createTranscriptFeed}.
+ * Options of {@link createTranscriptFeed} (the same as {@link EventTreeFeedOptions}).
  *
  * @example
- * createTranscriptFeed(stream, { sliceMs: 8, schedule: (task) => setTimeout(task, 0) });
+ * createTranscriptFeed(stream, { sliceMs: 8 });
  */
-export interface TranscriptFeedOptions {
-  /**
-   * Runs the next slice later (default `setTimeout(task, 0)`; the first
-   * background slice waits for the next paint where there is one, so it
-   * never delays the first rows).
-   */
-  schedule?: (task: () => void) => void;
-  /** A clock in ms (default `Date.now`). */
-  now?: () => number;
-  /** Budget of one background slice in ms (default 8). */
-  sliceMs?: number;
-  /** Runs a task after `ms` (default `setTimeout`): live snapshots held back (below). */
-  delay?: (task: () => void, ms: number) => void;
-  /**
-   * Events taken synchronously at first: on the first read for an array or
-   * a stream, so the first render has rows; on the first subscribe for an
-   * iterable (default 500: enough to fill a viewport, small enough to paint
-   * at once).
-   */
-  firstSlice?: number;
-}
-
+export type TranscriptFeedOptions = EventTreeFeedOptions;
 /**
- * A feed's state. `tree` is the span tree of everything taken so far.
+ * A transcript feed's state (the same as {@link EventTreeFeedSnapshot}).
  *
  * @example
+ * const feed = createTranscriptFeed(stream);
  * const { tree, loading } = feed.getSnapshot();
  */
-export interface TranscriptFeedSnapshot {
-  readonly tree: EventTree;
-  /** Events (versions) taken in so far. */
-  readonly taken: number;
-  /** `true` while a backlog is still being taken in. */
-  readonly loading: boolean;
-  /** `true` when the source threw: the tree holds what came before. */
-  readonly failed: boolean;
-  /** What the source threw (`undefined` unless `failed`). */
-  readonly error: unknown;
-}
-
+export type TranscriptFeedSnapshot = EventTreeFeedSnapshot;
 /**
- * A feed: a small external store over a growing span tree (STYLE §3).
+ * A transcript feed (the same as {@link EventTreeFeed}).
  *
  * @example
- * const feed = useMemo(() => createTranscriptFeed(stream), [stream]);
- * const { tree } = useStoreSelector(feed, (s) => s);
+ * const feed: TranscriptFeed = createTranscriptFeed(stream);
  */
-export interface TranscriptFeed {
-  readonly getSnapshot: () => TranscriptFeedSnapshot;
-  readonly subscribe: (listener: () => void) => () => void;
-  /**
-   * Stops for good: no more slices, an iterator is `return()`ed, a stream is
-   * left. Done by itself when the last subscriber leaves an iterable's feed
-   * (and stays gone past the current task); a stream or array feed only
-   * pauses then, and catches up when subscribed again.
-   */
-  dispose(): void;
-}
-
-/** Live snapshots cheaper than this (ms) are published at every change. */
-const LIVE_MIN_COST_MS = 4;
-/** A live snapshot that cost `c` ms is followed by the next after `LIVE_RATIO × c` ms. */
-const LIVE_RATIO = 5;
+export type TranscriptFeed = EventTreeFeed;
 
 /**
- * Creates a feed over `source`. An `EventStream` is followed live (every
- * version is appended, so pending events update in place); an array or a
- * sync iterable is taken once; an async iterable is taken as it yields.
+ * {@link createEventTreeFeed} under its first name: a transcript feed is an
+ * event-tree feed, and can be given to `<SpanTree feed>` too.
  *
  * @example
- * const feed = createTranscriptFeed(generateRun({ seed: 1, events: 1_000_000 }));
- * feed.getSnapshot().tree.length; // the first 500 events' nodes; the rest once subscribed
+ * const feed = createTranscriptFeed(stream);
  */
-export function createTranscriptFeed(
-  source: TranscriptSource,
-  options: TranscriptFeedOptions = {},
-): TranscriptFeed {
-  const schedule = options.schedule ?? ((task: () => void) => void setTimeout(task, 0));
-  const scheduleFirst = options.schedule ?? afterPaint;
-  let firstKick = true;
-  const now = options.now ?? Date.now;
-  const sliceMs = options.sliceMs ?? 8;
-  const delay = options.delay ?? ((task: () => void, ms: number) => void setTimeout(task, ms));
-  const firstSlice = options.firstSlice ?? 500;
-  const builder = createEventTreeBuilder();
-
-  let listeners: readonly (() => void)[] = [];
-  let disposed = false;
-  // Started by the first subscriber: nothing is pulled or scheduled before.
-  let started = false;
-  let taken = 0;
-  let publishedAt = 0;
-  let snapshot: TranscriptFeedSnapshot | null = null;
-  let failed = false;
-  let error: unknown = undefined;
-  let detach = () => {};
-  let scheduled = false;
-
-  const freeze = (loading: boolean): TranscriptFeedSnapshot =>
-    Object.freeze({ tree: builder.getSnapshot(), taken, loading, failed, error });
-  const publish = (loading: boolean) => {
-    publishedAt = taken;
-    snapshot = freeze(loading);
-    for (const listener of listeners) listener();
-  };
-  const fail = (cause: unknown) => {
-    if (failed) return;
-    failed = true;
-    error = cause;
-  };
-
-  // `next()` gives the next available event or `undefined` when there is
-  // none for now.
-  let next: () => Event | undefined = () => undefined;
-  // An async source still running counts as loading even with nothing buffered.
-  let sourceOpen = () => false;
-  // Starts pulling from the source (on the first subscribe).
-  let open = () => {};
-  // Stops pulling for good (`return()` of an iterator).
-  let stopSource = () => {};
-  // Only reading an array or a stream is free of side effects: their first
-  // slice may be taken before anyone subscribes, so the first render has rows.
-  let pure = false;
-
-  const pump = (budgetMs: number, maxEvents: number) => {
-    const deadline = now() + budgetMs;
-    let count = 0;
-    let event = count < maxEvents ? next() : undefined;
-    while (event !== undefined) {
-      builder.append(event);
-      taken++;
-      count++;
-      if (count >= maxEvents || ((count & 255) === 0 && now() >= deadline)) break;
-      event = next();
-    }
-    return count;
-  };
-
-  // Background slices run only while someone listens.
-  const active = () => !disposed && listeners.length > 0;
-  const kick = () => {
-    if (scheduled || !active()) return;
-    scheduled = true;
-    if (firstKick) {
-      firstKick = false;
-      scheduleFirst(backlog);
-    } else schedule(backlog);
-  };
-
-  const backlog = () => {
-    scheduled = false;
-    if (!active()) return;
-    pump(sliceMs, Number.POSITIVE_INFINITY);
-    const more = hasMore();
-    // Doubling keeps the flattens O(n) in total; at the end, always publish.
-    if (!more || taken >= publishedAt * 2) publish(more || sourceOpen());
-    if (more) kick();
-  };
-
-  let peeked: Event | undefined;
-  const hasMore = () => {
-    if (peeked !== undefined) return true;
-    peeked = next();
-    return peeked !== undefined;
-  };
-  const take = (inner: () => Event | undefined) => () => {
-    if (peeked !== undefined) {
-      const event = peeked;
-      peeked = undefined;
-      return event;
-    }
-    return inner();
-  };
-
-  // A stream is followed only while someone listens; on (re)subscribing the
-  // feed catches up from where it stopped.
-  let attach = () => {};
-  if (source instanceof EventStream) {
-    pure = true;
-    let cursor = 0;
-    next = take(() => (cursor < source.length ? source.at(cursor++) : undefined));
-    // Live snapshots of a large run: each costs a flatten, O(n). After one
-    // that took `cost` ms (at least LIVE_MIN_COST_MS; below that, every
-    // change is published at once), the next waits until LIVE_RATIO × cost
-    // has passed, so following a 1M-event run spends at most a fifth of the
-    // time on snapshots instead of all of it. Events are still taken at once.
-    let liveCost = 0;
-    let liveEnd = 0;
-    let liveHeld = false;
-    const publishLive = () => {
-      const start = now();
-      publish(false);
-      liveEnd = now();
-      liveCost = liveEnd - start;
-    };
-    const onStream = (attaching = false) => {
-      if (!active() || scheduled) return;
-      // Live: take what arrived now; a big burst continues in slices.
-      pump(sliceMs, Number.POSITIVE_INFINITY);
-      const more = hasMore();
-      if (more) {
-        publish(more);
-        kick();
-        return;
-      }
-      // Nothing new since the last snapshot (events taken while a snapshot
-      // was held count, even if its listener left before it ran).
-      if (taken === publishedAt || (liveHeld && !attaching)) return;
-      // A listener (re)attaching sees everything taken at once.
-      const wait =
-        attaching || liveCost < LIVE_MIN_COST_MS ? 0 : liveEnd + LIVE_RATIO * liveCost - now();
-      if (wait <= 0) {
-        publishLive();
-        return;
-      }
-      liveHeld = true;
-      delay(() => {
-        liveHeld = false;
-        if (!active()) return;
-        pump(sliceMs, Number.POSITIVE_INFINITY);
-        if (hasMore()) {
-          publish(true);
-          kick();
-        } else publishLive();
-      }, wait);
-    };
-    attach = () => {
-      detach = source.subscribe(() => onStream());
-      onStream(true);
-    };
-  } else if (isAsyncIterable(source)) {
-    const buffer: Event[] = [];
-    let head = 0;
-    let done = false;
-    let iterator: AsyncIterator<Event> | null = null;
-    next = take(() => (head < buffer.length ? buffer[head++] : undefined));
-    sourceOpen = () => !done;
-    stopSource = () => {
-      done = true;
-      const it = iterator;
-      iterator = null;
-      // A throwing or rejecting `return()` must not escape.
-      if (it !== null)
-        Promise.resolve()
-          .then(() => it.return?.())
-          .catch(() => {});
-    };
-    open = () => {
-      let it: AsyncIterator<Event> | null = null;
-      void (async () => {
-        try {
-          it = source[Symbol.asyncIterator]();
-          iterator = it;
-          for (;;) {
-            const step = await it.next();
-            if (disposed) return;
-            if (step.done === true) break;
-            buffer.push(step.value);
-            kick();
-          }
-        } catch (cause) {
-          // A failing source ends the feed with its error: it must not
-          // look complete.
-          if (!disposed) fail(cause);
-        } finally {
-          done = true;
-          if (iterator === it) iterator = null;
-          if (!disposed) {
-            if (active()) kick();
-            else snapshot = freeze(hasMore());
-          }
-        }
-      })();
-    };
-  } else if (Array.isArray(source)) {
-    pure = true;
-    let cursor = 0;
-    const events = source as readonly Event[];
-    next = take(() => (cursor < events.length ? events[cursor++] : undefined));
-  } else {
-    let iterator: Iterator<Event> | null = null;
-    let done = false;
-    open = () => {
-      try {
-        iterator = (source as Iterable<Event>)[Symbol.iterator]();
-      } catch (cause) {
-        done = true;
-        fail(cause);
-      }
-    };
-    stopSource = () => {
-      const it = iterator;
-      iterator = null;
-      if (done || it === null) return;
-      done = true;
-      try {
-        it.return?.();
-      } catch {
-        // Nothing more to take either way.
-      }
-    };
-    next = take(() => {
-      if (done || iterator === null) return undefined;
-      try {
-        const step = iterator.next();
-        if (step.done === true) {
-          done = true;
-          return undefined;
-        }
-        return step.value;
-      } catch (cause) {
-        done = true;
-        fail(cause);
-        return undefined;
-      }
-    });
-  }
-
-  // The first slice: for an array or a stream on the first read; for an
-  // iterable on the first subscribe (pulling is a side effect, and a render
-  // may be thrown away or run twice).
-  const takeFirstSlice = () => {
-    pump(Number.POSITIVE_INFINITY, firstSlice);
-    publishedAt = taken;
-    snapshot = freeze(hasMore() || sourceOpen());
-  };
-  const start = () => {
-    started = true;
-    open();
-    if (!pure || snapshot === null) takeFirstSlice();
-    if (hasMore()) kick();
-  };
-
-  // Releases the source for good when the last listener has been gone for a
-  // moment: React unsubscribes and resubscribes at once (StrictMode, a moved
-  // component), which must not end an iterator.
-  let releaseQueued = false;
-  const queueRelease = () => {
-    if (releaseQueued || pure) return;
-    releaseQueued = true;
-    void Promise.resolve().then(() => {
-      releaseQueued = false;
-      if (listeners.length === 0 && !disposed) dispose();
-    });
-  };
-  const dispose = () => {
-    if (disposed) return;
-    disposed = true;
-    detach();
-    detach = () => {};
-    stopSource();
-    if (snapshot !== null && snapshot.loading) snapshot = freeze(false);
-  };
-
-  return {
-    getSnapshot() {
-      if (snapshot === null) {
-        if (pure) takeFirstSlice();
-        else snapshot = freeze(true);
-      }
-      return snapshot!;
-    },
-    subscribe(listener) {
-      const entry = () => listener();
-      const first = listeners.length === 0;
-      listeners = [...listeners, entry];
-      if (first && !disposed) {
-        if (!started) start();
-        // A stream catches up in `attach`; anything else resumes its slices.
-        else if (!(source instanceof EventStream) && hasMore()) kick();
-        attach();
-      }
-      return () => {
-        const before = listeners.length;
-        listeners = listeners.filter((l) => l !== entry);
-        if (before > 0 && listeners.length === 0) {
-          detach();
-          detach = () => {};
-          queueRelease();
-        }
-      };
-    },
-    dispose,
-  };
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<Event> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
-  );
-}
-
-/**
- * Runs `task` after the next paint (a task queued from an animation frame),
- * or after 100 ms where frames do not come (a hidden tab) or do not exist
- * (Node): the first background slice must not land between the first render
- * and its paint.
- */
-function afterPaint(task: () => void): void {
-  let done = false;
-  const run = () => {
-    if (done) return;
-    done = true;
-    task();
-  };
-  const raf = (globalThis as { requestAnimationFrame?: (cb: () => void) => unknown })
-    .requestAnimationFrame;
-  if (typeof raf === 'function') {
-    raf(() => void setTimeout(run, 0));
-    void setTimeout(run, 100);
-  } else void setTimeout(run, 0);
-}
+export const createTranscriptFeed: typeof createEventTreeFeed = createEventTreeFeed;

@@ -36,8 +36,9 @@ export interface TranscriptFindOptions {
  * to; read its first `count` entries.
  *
  * @example
+ * declare const find: TranscriptFind;
  * const { count, done, scanned, total } = find.getSnapshot();
- * label = done ? `${count} matches` : `${count} matches (searching ${scanned}/${total})`;
+ * const label = done ? `${count} matches` : `${count} matches (searching ${scanned}/${total})`;
  */
 export interface TranscriptFindState {
   readonly query: string;
@@ -57,6 +58,7 @@ export interface TranscriptFindState {
  *
  * @example
  * const find = createTranscriptFind();
+ * declare function show(state: TranscriptFindState): void;
  * find.subscribe(() => show(find.getSnapshot()));
  * find.search('traceback', tree);
  */
@@ -89,7 +91,9 @@ const EMPTY_STATE: TranscriptFindState = Object.freeze({
  * @example
  * const find = createTranscriptFind();
  * find.search('bash', tree);
- * await until(() => find.getSnapshot().done);
+ * await new Promise<void>((done) => {
+ *   const stop = find.subscribe(() => find.getSnapshot().done && (stop(), done()));
+ * });
  * find.getSnapshot().count; // matches over all 1M events
  */
 export function createTranscriptFind(options: TranscriptFindOptions = {}): TranscriptFind {
@@ -279,6 +283,10 @@ function safeText(searchText: (event: Event) => string, event: Event): string {
  * position in `matches` (`-1` when there are none).
  *
  * @example
+ * declare const find: TranscriptFind;
+ * declare const currentNode: number; // the tree node shown as current, or -1
+ * declare function scrollToNode(index: number): void;
+ * const state = find.getSnapshot();
  * const k = stepMatch(state.matches, state.count, currentNode, 1);
  * if (k >= 0) scrollToNode(state.matches[k]!);
  */

@@ -21,13 +21,16 @@ export type {
   TranscriptFeedSnapshot,
   TranscriptSource,
 } from './feed.js';
+// The list maths moved to `src/core/list/` (issue 17: one list engine for
+// every view); the transcript keeps exporting the same names.
 export {
   MAX_SCROLL_SIZE,
   contentOffsetOf,
   rowScrollTop,
   scrollSpace,
   scrollTopOf,
-} from './scroll-space.js';
-export type { ScrollSpace } from './scroll-space.js';
-export { createRowHeights } from './heights.js';
-export type { RowHeights } from './heights.js';
+  createRowHeights,
+} from '../list/index.js';
+export type { ScrollSpace, RowHeights } from '../list/index.js';
+export { sectionCounts } from './sections.js';
+export type { SectionCount } from './sections.js';

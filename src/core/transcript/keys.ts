@@ -25,6 +25,7 @@ export type TranscriptKeyAction =
  * The parts of a key press the map looks at.
  *
  * @example
+ * declare const e: KeyboardEvent; // a keydown in the find field
  * const input: TranscriptKeyInput = { key: e.key, ctrlKey: e.ctrlKey, inFind: true, findOpen: true };
  */
 export interface TranscriptKeyInput {

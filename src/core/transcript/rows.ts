@@ -6,9 +6,14 @@
  * Spans are structure, so the kind filter applies to the events inside them:
  * a span header stays even when every event under it is hidden.
  */
-import { KNOWN_EVENT_KINDS, type Event } from '../events/types.js';
+import { KNOWN_EVENT_KINDS } from '../events/types.js';
 import { eventTime } from '../events/event-time.js';
-import { eventEndTime, eventTotalTokens } from '../timeline/metrics.js';
+import {
+  eventEndTime,
+  eventTotalTokens,
+  isAbortedEvent,
+  isFailedEvent,
+} from '../events/outcome.js';
 import type { EventTree } from '../tree/event-tree.js';
 import { rowOfNode, visibleRows } from '../tree/visible-rows.js';
 import { OTHER_KIND, kindCode, treeKinds } from '../tree/links.js';
@@ -46,6 +51,7 @@ export interface TranscriptRowsOptions {
  *
  * @example
  * const rows = buildTranscriptRows(tree);
+ * declare function draw(event: Event): void;
  * for (let r = 0; r < rows.length; r++) draw(tree.events[rows.node[r]!]!);
  */
 export interface TranscriptRows {
@@ -68,6 +74,7 @@ export interface TranscriptRows {
  * events of hidden kinds. Two linear passes; never mutates its inputs.
  *
  * @example
+ * const collapsed = new Set(['span-init']); // keys of collapsed sections
  * const rows = buildTranscriptRows(tree, { collapsed });
  * `${rows.hiddenCount} events hidden`;
  */
@@ -162,8 +169,10 @@ export function buildTranscriptRows(
  * collapsed span, or filtered out). O(log rows): rows keep pre-order.
  *
  * @example
- * const r = transcriptRowOf(rows, nodeIndex);
- * if (r >= 0) virtualizer.scrollToIndex(r);
+ * declare function reveal(row: number): void;
+ * const rows = buildTranscriptRows(tree);
+ * const r = transcriptRowOf(rows, 42); // the row of tree node 42, or -1
+ * if (r >= 0) reveal(r);
  */
 export function transcriptRowOf(rows: TranscriptRows, index: number): number {
   // Transcript rows are a pre-order subsequence of the tree, like visible rows.
@@ -176,6 +185,9 @@ export function transcriptRowOf(rows: TranscriptRows, index: number): number {
  * after it), the answer is O(1); only otherwise are the events scanned, O(n).
  *
  * @example
+ * declare const rows: TranscriptRows;
+ * declare const focusedId: string;
+ * let focusedRow = 0;
  * focusedRow = transcriptRowOfEvent(tree, rows, focusedId, focusedRow);
  */
 export function transcriptRowOfEvent(
@@ -196,17 +208,18 @@ export function transcriptRowOfEvent(
  * What a span header shows, summed over its whole subtree.
  *
  * @example
+ * const span = tree.spans[0]!;
  * const s = spanSummary(tree, span.index);
  * `${s.durationMs} ms · ${s.tokens} tokens · ${s.status}`;
  */
 export interface SpanSummary {
   /** End minus start in ms; `NaN` while the span is open or times are missing. */
   readonly durationMs: number;
-  /** Model tokens of every model call inside (input + cache + output). */
+  /** Tokens of every model call inside (`eventTotalTokens`: input + cache + output). */
   readonly tokens: number;
   /** Events inside (not counting the span itself). */
   readonly events: number;
-  /** Errors inside: error events and failed model or tool calls. */
+  /** Failed events inside (`isFailedEvent`: error events, failed model or tool calls, …). */
   readonly errors: number;
   /** `running` while open, `error` when something inside failed, else `ok`. */
   readonly status: 'running' | 'ok' | 'error';
@@ -225,16 +238,20 @@ function treeSums(tree: EventTree): TreeSums {
   const n = tree.length;
   const tokens = new Float64Array(n + 1);
   const errors = new Int32Array(n + 1);
-  // Only model, tool and error events count: the others are not read at all.
+  // Only model, tool, error and unknown-kind events can have tokens or fail
+  // (events/outcome.ts): the others are not read at all.
   const kinds = treeKinds(tree);
   for (let i = 0; i < n; i++) {
     const code = kinds[i]!;
     let t = 0;
     let e = 0;
-    if (code === MODEL || code === TOOL || code === ERROR) {
+    if (code === MODEL || code === TOOL || code === ERROR || code === OTHER_KIND) {
       const event = tree.events[i]!;
-      t = eventTotalTokens(event);
-      e = isFailure(event) ? 1 : 0;
+      // A rolled-back turn is shown but not counted (events/outcome.ts).
+      if (!isAbortedEvent(event)) {
+        t = eventTotalTokens(event);
+        e = isFailedEvent(event) ? 1 : 0;
+      }
     }
     tokens[i + 1] = tokens[i]! + t;
     errors[i + 1] = errors[i]! + e;
@@ -247,15 +264,6 @@ function treeSums(tree: EventTree): TreeSums {
 const MODEL = kindCode('model');
 const TOOL = kindCode('tool');
 const ERROR = kindCode('error');
-
-function isFailure(event: Event): boolean {
-  if (event.event === 'error') return true;
-  if (event.event === 'model' || event.event === 'tool') {
-    const error = (event as { error?: unknown }).error;
-    return error !== undefined && error !== null && error !== '';
-  }
-  return false;
-}
 
 /**
  * The summary of the span at tree node `index` (O(1) after one O(n) pass per

@@ -67,6 +67,7 @@ import { Placement, finishDiagnostics } from './links.js';
  * `tree.subtreeEnd[index]`).
  *
  * @example
+ * declare function markRunning(spanId: string): void;
  * for (const span of tree.spans) if (span.end === null) markRunning(span.id);
  */
 export interface EventTreeSpan {
@@ -99,7 +100,8 @@ export interface EventTreeSpan {
  * to them. A tree is plain data and survives `structuredClone`.
  *
  * @example
- * const tree = buildEventTree(events);
+ * declare function print(line: string): void;
+ * const tree = buildEventTree(stream.toArray());
  * for (let i = 0; i < tree.length; i++) print('  '.repeat(tree.depth[i]!) + tree.events[i]!.event);
  */
 export interface EventTree {
@@ -148,7 +150,8 @@ export interface EventTreeNodeBase {
  * A span or step node.
  *
  * @example
- * if (node.kind === 'span') label = `${node.span.type ?? ''} ${node.span.name}`;
+ * const node = eventTreeNode(tree, 0);
+ * const label = node.kind === 'span' ? `${node.span.type ?? ''} ${node.span.name}` : node.event.event;
  */
 export interface EventTreeSpanNode extends EventTreeNodeBase {
   readonly kind: 'span';
@@ -161,7 +164,9 @@ export interface EventTreeSpanNode extends EventTreeNodeBase {
  * A leaf: any event that is not a span or step begin.
  *
  * @example
- * if (node.kind === 'event' && node.event.event === 'model') models.push(node.event);
+ * const models: Event[] = [];
+ * for (const node of walkEventTree(tree))
+ *   if (node.kind === 'event' && node.event.event === 'model') models.push(node.event);
  */
 export interface EventTreeEventNode extends EventTreeNodeBase {
   readonly kind: 'event';
@@ -207,6 +212,7 @@ export function eventTreeNodeKey(tree: EventTree, index: number): string {
  *
  * @example
  * const root = eventTreeNode(tree, 0);
+ * declare function title(text: string): void;
  * if (root.kind === 'span') title(root.span.name);
  */
 export function eventTreeNode(tree: EventTree, index: number): EventTreeNode {
@@ -244,7 +250,8 @@ export type EventTreeFilter = string | readonly string[] | ((node: EventTreeNode
  * filtered, optionally only the subtree of node `within` (itself included).
  *
  * @example
- * for (const node of walkEventTree(tree, 'model')) tokens += usage(node.event);
+ * let tokens = 0;
+ * for (const node of walkEventTree(tree, 'model')) tokens += eventTotalTokens(node.event);
  * const spans = [...walkEventTree(tree, (n) => n.kind === 'span')];
  */
 export function* walkEventTree(
@@ -278,7 +285,7 @@ export function* walkEventTree(
  * spans were written in pre-order. Pass `within` (a node index) for one subtree.
  *
  * @example
- * const again = eventSequence(buildEventTree(events)); // same events, tree order
+ * const again = eventSequence(buildEventTree(stream.toArray())); // same events, tree order
  */
 export function eventSequence(tree: EventTree, within?: number): Event[] {
   const [start, end] = range(tree, within);

@@ -62,7 +62,11 @@ export interface EventTreeBuilderOptions {
  *
  * @example
  * const builder = createEventTreeBuilder();
- * const stop = stream.subscribe(() => { for (const e of newEvents()) builder.append(e); });
+ * import { useSyncExternalStore } from 'react';
+ * declare function newEvents(): Event[]; // the events appended since the last call
+ * const stop = stream.subscribe(() => {
+ *   for (const e of newEvents()) builder.append(e);
+ * });
  * const tree = useSyncExternalStore(builder.subscribe, builder.getSnapshot);
  */
 export interface EventTreeBuilder {
@@ -95,7 +99,7 @@ export interface EventTreeBuilder {
  *
  * @example
  * const builder = createEventTreeBuilder();
- * for (const e of feed) builder.append(e);
+ * for (const e of stream.latest()) builder.append(e);
  * const tree = builder.getSnapshot(); // same as buildEventTree(stream.latest())
  */
 export function createEventTreeBuilder(options: EventTreeBuilderOptions = {}): EventTreeBuilder {
@@ -487,6 +491,7 @@ class BuilderState {
 
   #newPlacement(capacity: number): Placement {
     const placement = new Placement(capacity, capacity >> 3, 4);
+    placement.resumable = true;
     placement.setEvents(this.#slots);
     return placement;
   }

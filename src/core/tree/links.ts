@@ -96,6 +96,9 @@ export function treeKinds(tree: EventTree): Uint8Array {
   return kinds;
 }
 
+/** A span's place in `spans` until its object is made (never published). */
+const NO_SPAN = null as unknown as EventTreeSpan;
+
 /** `containerOrigin[c]`. */
 const SPAN = 0;
 const STEP = 1;
@@ -228,11 +231,63 @@ export class Placement {
   readonly waiting = new Map<string, number[]>();
   /** Span id → span_end slots that arrived before the begin. */
   readonly waitingEnds = new Map<string, number[]>();
+  /**
+   * Parent span id → span containers placed inside a step (not waiting at the
+   * root) whose parent span has not begun: their `spanParent` is set when it
+   * does, so a cycle closed later through them is still found.
+   */
+  readonly #orphanSpans = new Map<string, number[]>();
   /** Open legacy steps (containers), per span id; `null` is the root. */
   readonly rootSteps: number[] = [];
   readonly stepStacks = new Map<string, number[]>();
   /** Whether any step began: the step rules are skipped until one does. */
   hasSteps = false;
+
+  // --- resuming the flatten (issue 21) -----------------------------------------
+  // A live tree is flattened again after every batch. Everything before the
+  // first pre-order position a batch can have changed is copied from the
+  // last flatten (typed-array copies), and the walk resumes there: a batch
+  // that lands at the end of the tree (a live run grows its newest spans)
+  // costs O(batch + depth) of walking instead of O(n).
+  /**
+   * Set by the incremental builder: flattens keep what resuming needs (the
+   * batch build flattens once and does not pay for it).
+   */
+  resumable = false;
+  /** The last flatten's tree and kind codes (resumable only). */
+  #last: { tree: EventTree; kinds: Uint8Array } | null = null;
+  /** Containers and slots that existed at the last flatten. */
+  #flatContainers = 0;
+  #flatSlots = 0;
+  /** Slots placed so far (`place` is called in increasing slot order). */
+  #slotsPlaced = 0;
+  /** The first pre-order position of the last flatten that may have changed since. */
+  #dirty = Number.POSITIVE_INFINITY;
+  /** Containers of the last flatten whose end or begin changed since (their span objects). */
+  #touched: number[] = [];
+  /** Slots of the last flatten replaced by a new version since (same structure). */
+  #replacedSlots: number[] = [];
+  /** Per node of the last flatten: its slot, 1-based position among its siblings, spans before it, and (roots) the root cursor after it. */
+  #slotOfNode: Int32Array = new Int32Array(0);
+  #ordinal: Int32Array = new Int32Array(0);
+  #spansBefore: Int32Array = new Int32Array(0);
+  #rootPosAfter: Int32Array = new Int32Array(0);
+  /** The last flatten's spans, not frozen: the next one goes on from its prefix. */
+  #spansWork: EventTreeSpan[] = [];
+  /** Per slot: its node index in the last flatten. */
+  #nodeOfSlot: Int32Array = new Int32Array(0);
+
+  /** Container `c` of the last flatten gets a child at its end: its old subtree end. */
+  #dirtyChild(c: number): void {
+    if (this.#last === null || c >= this.#flatContainers) return;
+    const at = this.#last.tree.subtreeEnd[this.#nodeOfSlot[this.containerSlot[c]!]!]!;
+    if (at < this.#dirty) this.#dirty = at;
+  }
+
+  /** Container `c`'s span object may change (its end was set, or its begin replaced). */
+  #touch(c: number): void {
+    if (this.#last !== null && c < this.#flatContainers) this.#touched.push(c);
+  }
 
   /** Per container: the span object of the last flatten. */
   readonly #spanObjects: (EventTreeSpan | undefined)[] = [];
@@ -360,6 +415,7 @@ export class Placement {
   /** Places `event` at `slot` (the next slot, in increasing order). */
   place(slot: number, event: Event): void {
     if (slot >= this.kind.length) this.#growSlots(slot);
+    this.#slotsPlaced = slot + 1;
     const kind = event.event;
     this.kindCodes[slot] = cachedKindCode(kind);
     if (kind === 'span_begin') {
@@ -430,6 +486,7 @@ export class Placement {
   }
 
   #appendChild(container: number, slot: number): void {
+    if (this.#last !== null) this.#dirtyChild(container);
     const last = this.lastChild[container]!;
     if (last === 0) this.firstChild[container] = slot + 1;
     else this.next[last - 1] = slot + 1;
@@ -438,6 +495,8 @@ export class Placement {
   }
 
   #appendRoot(slot: number): void {
+    if (this.#last !== null && this.#last.tree.length < this.#dirty)
+      this.#dirty = this.#last.tree.length;
     if (this.rootLength === this.roots.length) this.roots = grow(this.roots, this.roots.length * 2);
     this.roots[this.rootLength++] = slot;
   }
@@ -485,6 +544,7 @@ export class Placement {
       else ends.push(slot);
     } else if (this.endSlot[c] === 0) {
       this.endSlot[c] = slot + 1;
+      this.#touch(c);
     } else {
       this.diagnostics.push({ slot, code: 'span_end_duplicate', args: [id] });
     }
@@ -542,6 +602,7 @@ export class Placement {
       });
     }
     this.endSlot[stack[at]!] = endSlot + 1;
+    this.#touch(stack[at]!);
     stack.length = at;
   }
 
@@ -566,6 +627,15 @@ export class Placement {
    * builder): a span or step node shows its new name and type.
    */
   replaced(slot: number, event: Event): void {
+    if (this.#last !== null && slot < this.#flatSlots) {
+      if (this.kind[slot] !== NOT_NODE) this.#replacedSlots.push(slot);
+      else if (event.event === 'span_end') {
+        // A new version of an end: the span it closed (if any) shows it.
+        const id = (event as SpanEndEvent).id;
+        const c = this.#span(id, hashKey(id));
+        if (c !== -1 && this.endSlot[c] === slot + 1) this.#touch(c);
+      } else this.#dirty = 0; // a step's end (rare): flatten it all
+    }
     const c = this.kind[slot]! - 2;
     if (c >= 0) this.#describe(c, event as SpanBeginEvent | StepEvent, this.#parents[c]!);
   }
@@ -593,12 +663,25 @@ export class Placement {
       });
       this.#appendRoot(slot);
     } else {
+      const inStep = this.hasSteps && (this.#stepsOf(parentKey)?.length ?? 0) > 0;
       let parent = this.#put(slot, parentKey);
       // Placed in a step: the span parent (for cycle walks) is still the span.
       if (parent === -1 && parentKey !== null && this.hasSteps) {
         parent = this.#span(parentKey, hashKey(parentKey));
+        if (parent === -1 && inStep) {
+          const orphans = this.#orphanSpans.get(parentKey);
+          if (orphans === undefined) this.#orphanSpans.set(parentKey, [c]);
+          else orphans.push(c);
+        }
       }
       if (parent !== -1) this.spanParent[c] = parent + 1;
+    }
+    if (this.#orphanSpans.size > 0) {
+      const orphans = this.#orphanSpans.get(id);
+      if (orphans !== undefined) {
+        this.#orphanSpans.delete(id);
+        for (const k of orphans) this.spanParent[k] = c + 1;
+      }
     }
     // What arrived before this begin and belongs in it moves in now, in order.
     if (this.waiting.size > 0) {
@@ -607,6 +690,11 @@ export class Placement {
         this.waiting.delete(id);
         for (const child of waiting) {
           this.moved.add(child);
+          // It leaves its place at the root of the last flatten.
+          if (this.#last !== null && child < this.#flatSlots) {
+            const at = this.#nodeOfSlot[child]!;
+            if (at < this.#dirty) this.#dirty = at;
+          }
           this.#appendChild(c, child);
           const k = this.kind[child]! - 2;
           if (k >= 0 && this.containerOrigin[k] === SPAN) this.spanParent[k] = c + 1;
@@ -688,13 +776,24 @@ export class Placement {
       return made;
     };
     const rootLength = this.rootLength;
-    const nodeEvents = new Array<Event>(nodeCount);
     const depth = new Int32Array(nodeCount);
     const parentIndex = new Int32Array(nodeCount);
     const subtreeEnd = new Int32Array(nodeCount);
     const spanIndex = new Int32Array(nodeCount);
-    const spans = new Array<EventTreeSpan>(this.containerCount);
-    let spanCount = 0;
+    // What resuming needs, per node (kept only when resumable).
+    const resumable = this.resumable;
+    if (resumable && this.#slotOfNode.length < nodeCount) this.#growNodeColumns(nodeCount);
+    if (resumable && this.#nodeOfSlot.length < this.#slotsPlaced) {
+      this.#nodeOfSlot = grow(
+        this.#nodeOfSlot,
+        Math.max(this.#slotsPlaced, 2 * this.#nodeOfSlot.length),
+      );
+    }
+    const slotOfNode = this.#slotOfNode;
+    const ordinal = this.#ordinal;
+    const spansBefore = this.#spansBefore;
+    const rootPosAfter = this.#rootPosAfter;
+    const nodeOfSlot = this.#nodeOfSlot;
     // Open containers: their container, node index and child count so far.
     const stackContainer: number[] = [];
     const stackNode: number[] = [];
@@ -708,23 +807,79 @@ export class Placement {
       }
       return -1;
     };
-    let rootCount = 0;
+    let nodeEvents: Event[];
+    // Nodes from `base` on are written to `tail[i - base]` (see below).
+    let base = 0;
+    let spans: EventTreeSpan[];
+    let spanCount = 0;
     let index = 0;
     let parent = -1;
     let level = 0;
     let children = 0;
-    let slot = nextRoot();
+    let slot: number;
+    // Resume at node `r`: the last node of the last flatten before the first
+    // position that may have changed (it is re-emitted, with its subtree).
+    const last = this.#last;
+    const r =
+      last === null || last.tree.length === 0 ? -1 : Math.min(this.#dirty, last.tree.length) - 1;
+    if (r < 0) {
+      // Filled in order from empty, so the arrays stay packed (`new
+      // Array(n)` of a large n is a slow dictionary, and slicing one is too).
+      nodeEvents = [];
+      spans = [];
+      slot = nextRoot();
+    } else {
+      const prev = last!.tree;
+      depth.set((prev.depth as Int32Array).subarray(0, r));
+      parentIndex.set((prev.parentIndex as Int32Array).subarray(0, r));
+      subtreeEnd.set((prev.subtreeEnd as Int32Array).subarray(0, r));
+      spanIndex.set((prev.spanIndex as Int32Array).subarray(0, r));
+      nodeKinds.set(last!.kinds.subarray(0, r));
+      // The walk writes the nodes from `r` on into `tail`; one copy joins
+      // them to the prefix below (slicing the prefix, then appending to it,
+      // copied it twice).
+      nodeEvents = [];
+      base = r;
+      spanCount = spansBefore[r]!;
+      spans = this.#spansWork;
+      spans.length = spanCount;
+      // The walk's state just before it emitted `r`: its ancestors open.
+      const chain: number[] = [];
+      for (let a = prev.parentIndex[r]!; a !== -1; a = prev.parentIndex[a]!) chain.push(a);
+      for (let d = chain.length - 1; d >= 0; d--) {
+        const a = chain[d]!;
+        stackContainer.push(kind[slotOfNode[a]!]! - 2);
+        stackNode.push(a);
+        stackChildren.push(ordinal[a]!);
+      }
+      const top = chain.length > 0 ? chain[chain.length - 1]! : r;
+      rootPos = rootPosAfter[top]!;
+      index = r;
+      parent = prev.parentIndex[r]!;
+      level = prev.depth[r]!;
+      children = ordinal[r]! - 1;
+      slot = slotOfNode[r]!;
+    }
     for (;;) {
       while (slot !== -1) {
         const i = index++;
-        nodeEvents[i] = events[slot]!;
+        nodeEvents[i - base] = events[slot]!;
         nodeKinds[i] = codes[slot]!;
         depth[i] = level;
         parentIndex[i] = parent;
         children++;
+        if (resumable) {
+          slotOfNode[i] = slot;
+          ordinal[i] = children;
+          spansBefore[i] = spanCount;
+          if (level === 0) rootPosAfter[i] = rootPos;
+          nodeOfSlot[slot] = i;
+        }
         const k = kind[slot]! - 2;
         if (k >= 0) {
-          spanIndex[i] = spanCount++;
+          spanIndex[i] = spanCount;
+          // Its object is made when its subtree ends; hold its place.
+          spans[spanCount++] = NO_SPAN;
           const first = firstChild[k]!;
           if (first !== 0) {
             stackContainer.push(k);
@@ -754,11 +909,35 @@ export class Placement {
       level--;
       slot = level === 0 ? nextRoot() : next[s]! - 1;
     }
-    rootCount = children;
+    const rootCount = children;
     if (index !== nodeCount || spanCount !== this.containerCount) {
       // Unreachable while placement keeps its invariants (every node slot is
       // linked exactly once, no cycles); fail loudly rather than return junk.
       throw new Error(`event tree: flattened ${index} nodes, expected ${nodeCount}`);
+    }
+    if (r >= 0) {
+      const tail = nodeEvents;
+      nodeEvents = (last!.tree.events as Event[]).concat(tail);
+      nodeEvents.length = nodeCount;
+      for (let k = 0; k < tail.length; k++) nodeEvents[r + k] = tail[k]!;
+    }
+    if (r > 0) {
+      // Before `r`, only the event of a replaced slot and the span object of
+      // a span that ended (or whose begin was replaced) can differ.
+      for (const s of this.#replacedSlots) {
+        const j = nodeOfSlot[s]!;
+        if (j >= r) continue;
+        nodeEvents[j] = events[s]!;
+        const k = kind[s]! - 2;
+        if (k >= 0) this.#touched.push(k);
+      }
+      for (const k of this.#touched) {
+        const s = containerSlot[k]!;
+        const j = nodeOfSlot[s]!;
+        if (j >= r) continue;
+        const at = spanIndex[j]!;
+        spans[at] = span(containerOrigin[k]!, j, s, endSlot[k]!, spans[at]!.childCount);
+      }
     }
     const tree: EventTree = Object.freeze({
       length: nodeCount,
@@ -767,12 +946,29 @@ export class Placement {
       parentIndex,
       subtreeEnd,
       spanIndex,
-      spans: Object.freeze(spans),
+      spans: Object.freeze(resumable ? spans.slice() : spans),
       rootCount,
       diagnostics,
     });
     treeKindCodes.set(tree, nodeKinds);
+    if (resumable) {
+      this.#spansWork = spans;
+      this.#last = { tree, kinds: nodeKinds };
+      this.#flatContainers = this.containerCount;
+      this.#flatSlots = this.#slotsPlaced;
+      this.#dirty = Number.POSITIVE_INFINITY;
+      this.#touched = [];
+      this.#replacedSlots = [];
+    }
     return tree;
+  }
+
+  #growNodeColumns(count: number): void {
+    const c = Math.max(count, 2 * this.#slotOfNode.length, 16);
+    this.#slotOfNode = grow(this.#slotOfNode, c);
+    this.#ordinal = grow(this.#ordinal, c);
+    this.#spansBefore = grow(this.#spansBefore, c);
+    this.#rootPosAfter = grow(this.#rootPosAfter, c);
   }
 }
 

@@ -17,8 +17,10 @@ import type { EventTree, EventTreeSpan } from './event-tree.js';
  * `hasChildren` and `expanded` are `1`/`0`.
  *
  * @example
+ * declare function setRowCount(count: number): void;
+ * const collapsed = new Set(['span-agent-1']);
  * const rows = visibleRows(tree, collapsed);
- * virtualizer.setOptions({ count: rows.length });
+ * setRowCount(rows.length);
  */
 export interface VisibleRows {
   readonly length: number;
@@ -36,8 +38,9 @@ export interface VisibleRows {
  * One visible row as an object, from {@link visibleRow}.
  *
  * @example
- * const row = visibleRow(tree, rows, r);
- * <div role="row" aria-level={row.depth + 1} aria-posinset={row.posInSet} aria-setsize={row.setSize} />
+ * declare const rows: VisibleRows;
+ * const row = visibleRow(tree, rows, 0);
+ * <div role="row" aria-level={row.depth + 1} aria-posinset={row.posInSet} aria-setsize={row.setSize} />;
  */
 export interface VisibleRow {
   /** The row's position in the list. */
@@ -66,6 +69,7 @@ export interface VisibleRow {
  *
  * @example
  * const rows = visibleRows(tree, new Set(['span-agent-1']));
+ * declare function draw(row: VisibleRow): void;
  * for (let r = 0; r < rows.length; r++) draw(visibleRow(tree, rows, r));
  */
 export function visibleRows(tree: EventTree, collapsed: ReadonlySet<string>): VisibleRows {
@@ -148,6 +152,7 @@ export function visibleRows(tree: EventTree, collapsed: ReadonlySet<string>): Vi
  * An object view of row `r` (O(1); build only the rows on screen).
  *
  * @example
+ * const rows = visibleRows(tree, new Set());
  * const { key, depth, expanded, span } = visibleRow(tree, rows, 0);
  */
 export function visibleRow(tree: EventTree, rows: VisibleRows, r: number): VisibleRow {
@@ -178,8 +183,11 @@ export function visibleRow(tree: EventTree, rows: VisibleRows, r: number): Visib
  * collapsed ancestor. O(log rows): rows keep pre-order, so `node` is sorted.
  *
  * @example
- * const r = rowOfNode(rows, nodeIndexOf(selectedUuid));
- * if (r >= 0) virtualizer.scrollToIndex(r);
+ * declare const rows: VisibleRows;
+ * declare const selectedUuid: string;
+ * declare function reveal(row: number): void;
+ * const r = rowOfNode(rows, eventTreeIndexOf(tree, selectedUuid));
+ * if (r >= 0) reveal(r);
  */
 export function rowOfNode(rows: Pick<VisibleRows, 'length' | 'node'>, index: number): number {
   let lo = 0;

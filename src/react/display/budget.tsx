@@ -21,6 +21,7 @@ const numberFormat = new Intl.NumberFormat('en-US');
  * A count with thousands separators, in a fixed locale so tests and stories are stable.
  *
  * @example
+ * import { formatCount } from './budget.js';
  * formatCount(2345678); // '2,345,678'
  */
 export function formatCount(n: number): string {
@@ -31,6 +32,7 @@ export function formatCount(n: number): string {
  * A byte size for budget notices.
  *
  * @example
+ * import { formatBytes } from './budget.js';
  * formatBytes(2_500_000); // '2.4 MB'
  */
 export function formatBytes(n: number): string {
@@ -44,6 +46,9 @@ export function formatBytes(n: number): string {
  * `showAll()` to lift the limit. Resets when the component remounts.
  *
  * @example
+ * import { useBudget } from './budget.js';
+ * declare const text: string;
+ * declare const budget: DisplayBudget;
  * const { shown, hidden, showAll } = useBudget(text.length, budget.chars);
  */
 export function useBudget(total: number, limit: number) {
@@ -72,6 +77,7 @@ export interface BudgetNoticeProps {
  * The line that says what a renderer hid and offers to show it.
  *
  * @example
+ * declare const showAll: () => void;
  * <BudgetNotice shown={10_000} total={2_345_678} unit="characters" onShowAll={showAll} />
  * // Showing 10,000 of 2,345,678 characters. [Show all]
  */

@@ -18,7 +18,8 @@ export interface CopyButtonProps {
  * region (the label itself stays stable for screen readers).
  *
  * @example
- * <CopyButton text={source} label="Copy code" />
+ * declare const source: string;
+ * <CopyButton text={source} label="Copy code" />;
  */
 export function CopyButton({ text, label = 'Copy code' }: CopyButtonProps) {
   const [status, setStatus] = useState<'' | 'Copied' | 'Copy failed'>('');

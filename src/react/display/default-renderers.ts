@@ -128,6 +128,8 @@ export const plainTextRenderer: DisplayRenderer = {
  * each one changes how it draws with `trust` instead of refusing.
  *
  * @example
+ * import { defaultRenderers } from 'src/react/display/default-renderers.js';
+ * declare const myPlotRenderer: DisplayRenderer;
  * createRendererRegistry([...defaultRenderers, myPlotRenderer]);
  */
 export const defaultRenderers: readonly DisplayRenderer[] = Object.freeze([

@@ -1,15 +1,10 @@
-import {
-  createContext,
-  useContext,
-  useMemo,
-  useState,
-  useSyncExternalStore,
-  type ReactNode,
-} from 'react';
+import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
+import { useStoreSelector } from '../use-store-selector.js';
 import { createMimeRegistry, displayOf, selectMimeType } from './core-bridge.js';
 import { defaultDisplayBudget } from './budget.js';
 import { defaultRenderers } from './default-renderers.js';
 import { RendererErrorBoundary } from './error-boundary.js';
+import { ValueTree } from './renderers/json-tree.js';
 import type {
   DisplayBudget,
   DisplayRenderer,
@@ -25,6 +20,8 @@ import type {
  * for the MIME types they share, so `[...defaultRenderers, mine]` replaces.
  *
  * @example
+ * declare const plotlyRenderer: DisplayRenderer;
+ * declare const CsvTable: RendererComponent;
  * const registry = createRendererRegistry([...defaultRenderers, plotlyRenderer]);
  * registry.add({ name: 'csv', mimeTypes: ['text/csv'], rank: 85, safe: true, renderer: CsvTable });
  */
@@ -93,6 +90,7 @@ export interface DisplayProviderProps {
  * Configures every `<Display>` inside: renderers, budgets, default trust.
  *
  * @example
+ * declare const CsvTable: RendererComponent;
  * <DisplayProvider renderers={[{ name: 'csv', mimeTypes: ['text/csv'], rank: 85, safe: true, renderer: CsvTable }]}
  *                  budget={{ chars: 20_000 }}>
  *   <Transcript stream={stream} />
@@ -156,39 +154,89 @@ function MissingRenderer({ mimeType }: { mimeType: string }): never {
  */
 export type DisplayProps = (
   | {
-      /** Any value; described by the core's representation cascade. */ value: unknown;
+      /**
+       * Any value. Arrays and objects show their shape summary, which opens
+       * into the JSON tree; strings show as text; values that describe
+       * themselves (the display symbol, IPython's `_repr_*_`, Jupyter outputs)
+       * show their own bundle.
+       */
+      value: unknown;
+      /**
+       * The MIME type of `value`, to show it as that type instead:
+       * `<Display value={report} mime="text/markdown" />`. A string value
+       * keeps `text/plain` as the fallback.
+       */
+      mime?: string;
       bundle?: never;
     }
-  | { /** A MIME bundle, e.g. from a `display` event. */ bundle: MimeBundle; value?: never }
+  | {
+      /** A MIME bundle, e.g. from a `display` event. */ bundle: MimeBundle;
+      value?: never;
+      mime?: never;
+    }
 ) & {
   /** Default: the provider's trust, `'untrusted'` at the top. */
   trust?: Trust;
   className?: string;
 };
 
+const allEntries = <T,>(entries: T): T => entries;
+
 /**
  * Shows a value or a MIME bundle with the best renderer allowed for its trust
  * level (rank order; only renderers marked `safe` for untrusted data). Each
  * renderer runs inside an error boundary and within the provider's budget.
  *
+ * A `value` goes through the core's `displayOf`: an array or object shows its
+ * shape summary (`Array(10000) of {id: number, name: string}` and a bounded
+ * preview), a button that opens the lazy JSON tree of the value, as JupyterLab
+ * shows `application/json`; a string is text (markdown only when `mime` says
+ * so); a value with its own display methods shows its own bundle.
+ *
  * @example
- * <Display bundle={{ data: { 'text/markdown': '# Report', 'text/plain': 'Report' } }} />
- * <Display value={{ rows: 10_000 }} />
- * <Display bundle={myOwnHtml} trust="trusted" />
+ * declare const myOwnHtml: MimeBundle;
+ * <>
+ *   <Display bundle={{ data: { 'text/markdown': '# Report', 'text/plain': 'Report' } }} />
+ *   <Display value={{ rows: 10_000 }} />
+ *   <Display value="**shown as markdown**" mime="text/markdown" />
+ *   <Display bundle={myOwnHtml} trust="trusted" />
+ * </>
  */
 export function Display(props: DisplayProps) {
   const { registry, budget, trust: defaultTrust, onError } = useDisplayContext();
   const trust = props.trust ?? defaultTrust;
   // Subscribe: adding a renderer later re-selects.
-  useSyncExternalStore(registry.subscribe, registry.getSnapshot, registry.getSnapshot);
+  useStoreSelector(registry, allEntries);
   const hasBundle = props.bundle !== undefined;
-  const { value, bundle: given } = props;
+  const { value, bundle: given, mime } = props;
   const bundle = useMemo(
-    () => normalizeBundle(hasBundle ? given : displayOfSafely(value)),
-    [hasBundle, given, value],
+    () => normalizeBundle(hasBundle ? given : bundleOfValue(value, mime)),
+    [hasBundle, given, value, mime],
   );
-  const mimeType = selectMimeType(bundle, registry, { trust });
   const className = props.className ? `skein-display ${props.className}` : 'skein-display';
+  if (!hasBundle && mime === undefined && isTreeValue(value) && isShapeSummary(bundle)) {
+    const text = bundle.data['text/plain'];
+    const [headline = '', ...preview] = (typeof text === 'string' ? text : '').split('\n');
+    return (
+      <div className={className} data-value-tree="" data-trust={trust}>
+        {/* A hostile Proxy can throw from a key read: the summary text stands in. */}
+        <RendererErrorBoundary
+          mimeType="application/json"
+          raw={text}
+          limit={budget.chars}
+          onError={onError}
+        >
+          <ValueTree
+            value={value}
+            summary={headline}
+            preview={preview.join('\n')}
+            pageSize={budget.items}
+          />
+        </RendererErrorBoundary>
+      </div>
+    );
+  }
+  const mimeType = selectMimeType(bundle, registry, { trust });
   if (mimeType === undefined) {
     const types = Object.keys(bundle.data);
     return (
@@ -226,6 +274,45 @@ export function Display(props: DisplayProps) {
         />
       </RendererErrorBoundary>
     </div>
+  );
+}
+
+function bundleOfValue(value: unknown, mime: string | undefined): MimeBundle {
+  if (mime === undefined) return displayOfSafely(value);
+  // A string keeps text/plain: the fallback when no renderer for `mime` is
+  // allowed at this trust level.
+  const data: Record<string, unknown> = { [mime]: value };
+  if (typeof value === 'string' && mime !== 'text/plain') data['text/plain'] = value;
+  return { data };
+}
+
+/** Whether the bundle is the cascade's shape summary (step 3), not the value's own. */
+function isShapeSummary(bundle: MimeBundle): boolean {
+  const meta = bundle.metadata?.['skein'];
+  return (
+    typeof meta === 'object' && meta !== null && (meta as { source?: unknown }).source === 'shape'
+  );
+}
+
+/**
+ * Values whose own keys are their content, so a JSON tree shows them well:
+ * arrays and objects, not collections, dates, buffers or promises (their
+ * shape summary already says what they hold).
+ */
+function isTreeValue(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return true;
+  return !(
+    value instanceof Map ||
+    value instanceof Set ||
+    value instanceof WeakMap ||
+    value instanceof WeakSet ||
+    value instanceof Date ||
+    value instanceof RegExp ||
+    value instanceof Promise ||
+    value instanceof Error ||
+    value instanceof ArrayBuffer ||
+    ArrayBuffer.isView(value)
   );
 }
 

@@ -5,6 +5,7 @@ import { rawText } from './text.js';
  * Props of {@link RendererErrorBoundary}.
  *
  * @example
+ * declare const text: string;
  * const props: RendererErrorBoundaryProps = { mimeType: 'text/markdown', raw: text, limit: 10_000 };
  */
 export interface RendererErrorBoundaryProps {
@@ -28,8 +29,10 @@ interface State {
  * (a new `key`) to retry.
  *
  * @example
+ * declare const text: string;
+ * declare const rest: Omit<RendererProps, 'data' | 'mimeType'>;
  * <RendererErrorBoundary mimeType="text/markdown" raw={text} limit={10_000}>
- *   <MarkdownRenderer … />
+ *   <MarkdownRenderer data={text} mimeType="text/markdown" {...rest} />
  * </RendererErrorBoundary>
  */
 export class RendererErrorBoundary extends Component<RendererErrorBoundaryProps, State> {
@@ -43,7 +46,9 @@ export class RendererErrorBoundary extends Component<RendererErrorBoundaryProps,
     this.props.onError?.(error, this.props.mimeType);
   }
 
-  override render() {
+  // Annotated: an inferred type would be written out in the d.ts as React 19's ReactNode
+  // union (with bigint), which React 18's Component.render rejects (TS2416, issue 16).
+  override render(): ReactNode {
     if (this.state.error === undefined) return this.props.children;
     const { error } = this.state;
     const message = error instanceof Error ? error.message : String(error);

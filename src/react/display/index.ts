@@ -22,13 +22,16 @@ export { MarkdownRenderer, markdownDepth, splitMarkdown } from './renderers/mark
 export { HtmlRenderer, SandboxedFrame, sandboxDocument, SANDBOX_CSP } from './renderers/html.js';
 export type { SandboxedFrameProps } from './renderers/html.js';
 export { ImageRenderer, SvgRenderer } from './renderers/image.js';
-export { JsonRenderer } from './renderers/json-tree.js';
-export { PlainTextRenderer, PlainText, ansiToReact } from './renderers/plain-text.js';
+export { JsonRenderer, ValueTree } from './renderers/json-tree.js';
+export type { ValueTreeProps } from './renderers/json-tree.js';
+export { PlainTextRenderer, PlainText } from './renderers/plain-text.js';
+export { ansiToReact } from './renderers/ansi.js';
 export type { PlainTextProps } from './renderers/plain-text.js';
 export { DiffRenderer, parseUnifiedDiff } from './renderers/diff.js';
 export type { DiffLine, DiffLineKind } from './renderers/diff.js';
 export { LatexRenderer } from './renderers/latex.js';
-export { sanitizeHtml } from './sanitize.js';
+export { preloadDisplay, loadSanitizer } from './loaders.js';
+export type { PreloadDisplayOptions } from './loaders.js';
 export { safeLinkUrl, safeImageUrl, imageUrlKind } from './url-policy.js';
 export type { ImageUrlKind } from './url-policy.js';
 export type {

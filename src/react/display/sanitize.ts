@@ -164,6 +164,9 @@ function getPurifier(): Purifier | undefined {
  * Whether {@link sanitizeHtml} can run here (it needs a DOM).
  *
  * @example
+ * import { canSanitize } from './sanitize.js';
+ * declare const html: string;
+ * declare function showInSandboxedFrame(html: string): void;
  * if (!canSanitize()) showInSandboxedFrame(html);
  */
 export function canSanitize(): boolean {
@@ -181,6 +184,7 @@ export function canSanitize(): boolean {
  * unsanitized input, unlike DOMPurify's own server fallback).
  *
  * @example
+ * import { sanitizeHtml } from './sanitize.js';
  * sanitizeHtml('<img src=x onerror=alert(1)><b>ok</b>'); // '<img><b>ok</b>'
  */
 export function sanitizeHtml(html: string, options: { svg?: boolean } = {}): string {

@@ -6,6 +6,7 @@
  * the boundary then shows the raw value instead.
  *
  * @example
+ * import { expectText } from './text.js';
  * expectText(['a\n', 'b'], 'text/plain'); // 'a\nb'
  */
 export function expectText(data: unknown, mimeType: string): string {
@@ -18,6 +19,7 @@ export function expectText(data: unknown, mimeType: string): string {
  * `null`, `array`, `object`, `number`, … for error messages.
  *
  * @example
+ * import { describeType } from './text.js';
  * describeType([]); // 'array'
  */
 export function describeType(value: unknown): string {
@@ -30,6 +32,7 @@ export function describeType(value: unknown): string {
  * The first `n` UTF-16 units of `text`, never splitting a surrogate pair.
  *
  * @example
+ * import { sliceText } from './text.js';
  * sliceText('a😀', 2); // 'a'
  */
 export function sliceText(text: string, n: number): string {
@@ -42,6 +45,7 @@ export function sliceText(text: string, n: number): string {
  * Best-effort text of any value for fallbacks: never throws, bounded.
  *
  * @example
+ * import { rawText } from './text.js';
  * rawText({ a: 1 }, 100); // '{\n  "a": 1\n}'
  */
 export function rawText(value: unknown, max: number): string {
@@ -62,6 +66,7 @@ export function rawText(value: unknown, max: number): string {
  * `metadata[key]` when it is a finite positive number.
  *
  * @example
+ * import { positiveNumber } from './text.js';
  * positiveNumber({ width: 320 }, 'width'); // 320
  */
 export function positiveNumber(

@@ -34,7 +34,7 @@ export function safeLinkUrl(url: string): string | undefined {
  * How an image URL may be shown: a remote `https:` image or an inline `data:` image.
  *
  * @example
- * const kind: ImageUrlKind | undefined = imageUrlKind(src);
+ * const kind: ImageUrlKind | undefined = imageUrlKind('https://example.com/plot.png'); // 'remote'
  */
 export type ImageUrlKind = 'remote' | 'data';
 

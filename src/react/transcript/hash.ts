@@ -4,6 +4,8 @@ import { formatEventHash, parseEventHash } from '../../core/index.js';
  * The event uuid in the page URL's `#event=<uuid>` (or in `hash`), or `null`.
  *
  * @example
+ * import { useEffect, useRef } from 'react';
+ * const transcriptRef = useRef<TranscriptHandle>(null);
  * useEffect(() => {
  *   const uuid = readEventHash();
  *   if (uuid !== null) transcriptRef.current?.scrollToEvent(uuid);

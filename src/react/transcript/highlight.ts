@@ -1,4 +1,5 @@
-import { useLayoutEffect, type RefObject } from 'react';
+import type { RefObject } from 'react';
+import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.js';
 import { findMatchOffsets } from '../../core/index.js';
 
 interface HighlightRegistry {
@@ -52,7 +53,7 @@ export function useFindHighlights(
   query: string,
   currentId: string | undefined,
 ): void {
-  useLayoutEffect(() => {
+  useIsomorphicLayoutEffect(() => {
     const api = registry();
     const root = scroller.current;
     if (api === null || root === null) return;

@@ -1,4 +1,8 @@
-// `<Transcript>`: the virtualized, live, searchable transcript (issue 6).
+// `<Transcript>`: the virtualized, live, searchable transcript (issues 6, 16).
 export { Transcript } from './transcript.js';
-export type { TranscriptHandle, TranscriptProps, TranscriptSourceProps } from './transcript.js';
+export type { TranscriptHandle, TranscriptProps, TranscriptSourceProps } from './props.js';
 export { readEventHash, writeEventHash } from './hash.js';
+export type { ScrollToEventOptions } from './navigation.js';
+export type { TranscriptWarning } from './layout.js';
+export type { RenderRowBody, RowBodyRenderProps } from './row.js';
+export type { TranscriptConnection } from './connection-status.js';

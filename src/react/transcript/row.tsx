@@ -1,15 +1,28 @@
-import { memo, useState } from 'react';
-import { describeEvent, type Event, type EventDisplay, type Trust } from '../../core/index.js';
+import { memo, useState, type ReactNode } from 'react';
+import {
+  describeEvent,
+  type DescriberRegistry,
+  type Event,
+  type EventDisplay,
+  type Trust,
+} from '../../core/index.js';
 import { Display } from '../display/index.js';
 
 /**
  * Descriptions of the rows seen lately, by event version. Bounded: scrolling
  * through a 1M-event run must not keep a million descriptions alive.
  */
-const described = new Map<Event, EventDisplay>();
 const DESCRIBED_MAX = 2000;
+const describedDefault = new Map<Event, EventDisplay>();
+/** One cache per registry: the same event reads differently under another. */
+const describedBy = new WeakMap<DescriberRegistry, Map<Event, EventDisplay>>();
 
-function describeCached(event: Event): EventDisplay {
+function describeCached(event: Event, registry: DescriberRegistry | undefined): EventDisplay {
+  let described = describedDefault;
+  if (registry !== undefined) {
+    described = describedBy.get(registry) ?? new Map();
+    describedBy.set(registry, described);
+  }
   let display = described.get(event);
   if (display !== undefined) {
     // Refresh its place in the LRU order.
@@ -17,7 +30,7 @@ function describeCached(event: Event): EventDisplay {
     described.set(event, display);
     return display;
   }
-  display = describeEvent(event);
+  display = describeEvent(event, { registry });
   described.set(event, display);
   if (described.size > DESCRIBED_MAX) described.delete(described.keys().next().value!);
   return display;
@@ -29,9 +42,37 @@ export interface SpanHeaderInfo {
   type: string | null;
   durationMs: number;
   tokens: number;
+  /** Nodes inside that the kind filter shows (what opening the section shows). */
   events: number;
+  /** Events inside that the kind filter hides, and which: `1 sample_init`. */
+  hidden: number;
+  hiddenKinds: string;
   status: 'running' | 'ok' | 'error';
+  /** The span's turn was rolled back (core `isAbortedEvent` on its begin). */
+  aborted: boolean;
 }
+
+/**
+ * What a row-body override receives (`<Transcript renderRowBody>`).
+ *
+ * @example
+ * import type { ReactElement } from 'react';
+ * declare function DeployCard(props: { event: Event; title: string }): ReactElement;
+ * const renderRowBody = ({ event, display }: RowBodyRenderProps) =>
+ *   event.event === 'deploy' ? <DeployCard event={event} title={display.title} /> : undefined;
+ */
+export interface RowBodyRenderProps {
+  readonly event: Event;
+  /** The describer's view of it (title, status, bodies). */
+  readonly display: EventDisplay;
+  readonly trust: Trust;
+}
+
+/**
+ * Draws the body of an event's row (below its head): return a node to
+ * replace the default bodies, or `undefined` to keep them.
+ */
+export type RenderRowBody = (props: RowBodyRenderProps) => ReactNode | undefined;
 
 export interface RowBodyProps {
   event: Event;
@@ -41,6 +82,9 @@ export interface RowBodyProps {
   hasChildren: boolean;
   expanded: boolean;
   trust: Trust;
+  /** The describer registry (default: the built-in one). */
+  describers?: DescriberRegistry;
+  renderRowBody?: RenderRowBody;
   /**
    * Leave the bodies out for now (while scrolling or streaming): the row
    * shows its head at once, and the bodies (markdown, JSON) are drawn once
@@ -77,7 +121,9 @@ function sameRow(a: RowBodyProps, b: RowBodyProps): boolean {
     a.titleId !== b.titleId ||
     a.hasChildren !== b.hasChildren ||
     a.expanded !== b.expanded ||
-    a.trust !== b.trust
+    a.trust !== b.trust ||
+    a.describers !== b.describers ||
+    a.renderRowBody !== b.renderRowBody
   )
     return false;
   // Only un-deferring matters: a row that drew its bodies keeps them.
@@ -89,7 +135,22 @@ function sameRow(a: RowBodyProps, b: RowBodyProps): boolean {
     Object.is(a.span.durationMs, b.span.durationMs) &&
     a.span.tokens === b.span.tokens &&
     a.span.events === b.span.events &&
-    a.span.status === b.span.status
+    a.span.hidden === b.span.hidden &&
+    a.span.hiddenKinds === b.span.hiddenKinds &&
+    a.span.status === b.span.status &&
+    a.span.aborted === b.span.aborted
+  );
+}
+
+/** The mark of a rolled-back turn's row: shown, and left out of totals. */
+function AbortedBadge() {
+  return (
+    <span
+      className="skein-transcript__aborted"
+      title="Rolled back by the agent: shown, not counted in totals"
+    >
+      rolled back
+    </span>
   );
 }
 
@@ -100,16 +161,20 @@ function RowBodyImpl({
   hasChildren,
   expanded,
   trust,
+  describers,
+  renderRowBody,
   deferBodies = false,
 }: RowBodyProps) {
   const [bodiesShown, setBodiesShown] = useState(!deferBodies);
   if (!deferBodies && !bodiesShown) setBodiesShown(true);
-  const display = describeCached(event);
+  const display = describeCached(event, describers);
   if (span !== null) {
     const parts = [
       formatDuration(span.durationMs),
       span.tokens > 0 ? `${numberFormat.format(span.tokens)} tokens` : '',
-      `${numberFormat.format(span.events)} events`,
+      // What opening the section shows, and what it hides (issue 16).
+      `${numberFormat.format(span.events)} ${span.events === 1 ? 'event' : 'events'}`,
+      span.hidden > 0 ? `${numberFormat.format(span.hidden)} hidden (${span.hiddenKinds})` : '',
     ].filter((p) => p !== '');
     return (
       <div className="skein-transcript__span" data-status={span.status}>
@@ -123,6 +188,7 @@ function RowBodyImpl({
           {span.name}
         </span>
         <span className="skein-transcript__meta">{parts.join(' · ')}</span>
+        {span.aborted ? <AbortedBadge /> : null}
         <span className="skein-transcript__status" data-status={span.status}>
           {span.status}
         </span>
@@ -149,23 +215,55 @@ function RowBodyImpl({
             ? ` ${numberFormat.format(display.tokens.total)} tokens`
             : ''}
         </span>
+        {display.aborted === true ? <AbortedBadge /> : null}
         {display.status !== 'ok' ? (
           <span className="skein-transcript__status" data-status={display.status}>
             {display.status}
           </span>
         ) : null}
       </div>
-      {(bodiesShown ? display.bodies : []).map((bundle, i) => {
-        const label = bundle.metadata?.['skein'] as { label?: unknown } | undefined;
-        return (
-          <div className="skein-transcript__body" key={i}>
-            {typeof label?.label === 'string' ? (
-              <div className="skein-transcript__label">{label.label}</div>
-            ) : null}
-            <Display bundle={bundle} trust={trust} />
-          </div>
-        );
-      })}
+      {bodiesShown && renderRowBody !== undefined ? (
+        <CustomBody
+          render={renderRowBody}
+          event={event}
+          display={display}
+          trust={trust}
+          fallback={defaultBodies(display, trust)}
+        />
+      ) : bodiesShown ? (
+        defaultBodies(display, trust)
+      ) : null}
     </div>
   );
+}
+
+function CustomBody({
+  render,
+  event,
+  display,
+  trust,
+  fallback,
+}: {
+  render: RenderRowBody;
+  event: Event;
+  display: EventDisplay;
+  trust: Trust;
+  fallback: ReactNode;
+}) {
+  const custom = render({ event, display, trust });
+  return <>{custom === undefined ? fallback : custom}</>;
+}
+
+function defaultBodies(display: EventDisplay, trust: Trust): ReactNode {
+  return display.bodies.map((bundle, i) => {
+    const label = bundle.metadata?.['skein'] as { label?: unknown } | undefined;
+    return (
+      <div className="skein-transcript__body" key={i}>
+        {typeof label?.label === 'string' ? (
+          <div className="skein-transcript__label">{label.label}</div>
+        ) : null}
+        <Display bundle={bundle} trust={trust} />
+      </div>
+    );
+  });
 }

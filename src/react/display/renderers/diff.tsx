@@ -68,7 +68,8 @@ export function parseUnifiedDiff(text: string): DiffLine[] {
  * colour alone (WCAG 1.4.1).
  *
  * @example
- * <DiffRenderer data={'--- a\n+++ b\n@@ -1 +1 @@\n-old\n+new'} mimeType="text/x-diff" … />
+ * const bundle = { data: { 'text/x-diff': '--- a\n+++ b\n@@ -1 +1 @@\n-old\n+new' } };
+ * <Display bundle={bundle} />; // Display picks DiffRenderer for text/x-diff
  */
 export function DiffRenderer({ data, mimeType, budget }: RendererProps) {
   const text = expectText(data, mimeType);

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { BudgetNotice, useBudget } from '../budget.js';
-import { canSanitize, sanitizeHtml } from '../sanitize.js';
+import { useLazyModule } from '../lazy.js';
+import { sanitizerModule } from '../loaders.js';
 import { expectText, positiveNumber, sliceText } from '../text.js';
 import type { RendererProps } from '../types.js';
 
@@ -11,6 +12,7 @@ import type { RendererProps } from '../types.js';
  * `<base>` that re-targets URLs.
  *
  * @example
+ * declare const html: string;
  * sandboxDocument(html).includes(SANDBOX_CSP); // true
  */
 export const SANDBOX_CSP =
@@ -48,11 +50,13 @@ export function sandboxDocument(html: string): string {
  *   its content height: it gets `metadata.height` (clamped) or 240 px, and the
  *   user can resize it vertically; content beyond that scrolls inside.
  * - Trusted: sanitized with DOMPurify (see `sanitizeHtml`) and inlined, so it
- *   takes the theme's fonts and sizes to its content. Where no DOM exists to
- *   sanitize with (server rendering), it falls back to the sandboxed frame.
+ *   takes the theme's fonts and sizes to its content. Until the sanitizer has
+ *   loaded (it is fetched on first use, see `preloadDisplay`), and where no DOM
+ *   exists to sanitize with (server rendering), it shows in the sandboxed frame.
  *
  * @example
- * <HtmlRenderer data="<table>…</table>" mimeType="text/html" trust="untrusted" … />
+ * declare const rest: Omit<RendererProps, 'data' | 'mimeType' | 'trust'>;
+ * <HtmlRenderer data="<table>…</table>" mimeType="text/html" trust="untrusted" {...rest} />
  */
 export function HtmlRenderer({ data, mimeType, trust, metadata, budget }: RendererProps) {
   const html = expectText(data, mimeType);
@@ -61,10 +65,11 @@ export function HtmlRenderer({ data, mimeType, trust, metadata, budget }: Render
   const notice = hidden ? (
     <BudgetNotice shown={shown} total={total} unit="characters of HTML" onShowAll={showAll} />
   ) : null;
-  if (trust === 'trusted' && canSanitize()) {
+  const sanitizer = useLazyModule(sanitizerModule, trust === 'trusted');
+  if (trust === 'trusted' && sanitizer?.canSanitize()) {
     return (
       <div className="skein-html">
-        <SanitizedHtml html={visible} />
+        <SanitizedHtml html={visible} sanitize={sanitizer.sanitizeHtml} />
         {notice}
       </div>
     );
@@ -119,8 +124,8 @@ export function SandboxedFrame({
   );
 }
 
-function SanitizedHtml({ html }: { html: string }) {
-  const clean = useMemo(() => sanitizeHtml(html), [html]);
+function SanitizedHtml({ html, sanitize }: { html: string; sanitize: (html: string) => string }) {
+  const clean = useMemo(() => sanitize(html), [html, sanitize]);
   // The only dangerouslySetInnerHTML in skein: DOMPurify output on the trusted
   // path (STYLE/issue 5). React cannot render an HTML string any other way.
   return <div className="skein-html__inline" dangerouslySetInnerHTML={{ __html: clean }} />;

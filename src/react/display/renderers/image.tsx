@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { BudgetNotice, formatBytes, useBudget } from '../budget.js';
-import { sanitizeHtml, canSanitize } from '../sanitize.js';
+import { useLazyModule } from '../lazy.js';
+import { sanitizerModule } from '../loaders.js';
 import { expectText, positiveNumber } from '../text.js';
 import type { MimeBundle, RendererProps } from '../types.js';
 
@@ -14,7 +15,9 @@ const RASTER = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
  * Alt text comes from `metadata.alt`, else the bundle's `text/plain`.
  *
  * @example
- * <ImageRenderer data={pngBase64} mimeType="image/png" bundle={{ data: { 'image/png': pngBase64, 'text/plain': '<Figure>' } }} … />
+ * declare const pngBase64: string;
+ * declare const rest: Omit<RendererProps, 'data' | 'mimeType' | 'bundle'>;
+ * <ImageRenderer data={pngBase64} mimeType="image/png" bundle={{ data: { 'image/png': pngBase64, 'text/plain': '<Figure>' } }} {...rest} />
  */
 export function ImageRenderer({ data, mimeType, metadata, bundle, budget }: RendererProps) {
   if (!RASTER.has(mimeType)) throw new TypeError(`not a raster image type: ${mimeType}`);
@@ -39,18 +42,22 @@ export function ImageRenderer({ data, mimeType, metadata, bundle, budget }: Rend
  * `image/svg+xml`. Untrusted SVG is drawn only through `<img>` from a `data:`
  * URL: an image document runs no script, follows no link and loads nothing
  * external. Trusted SVG is sanitized (DOMPurify's SVG profile) and inlined, so
- * it can use `currentColor` and the theme.
+ * it can use `currentColor` and the theme; until the sanitizer has loaded (on
+ * first use, see `preloadDisplay`) it shows as an image too.
  *
  * @example
- * <SvgRenderer data="<svg …/>" mimeType="image/svg+xml" trust="untrusted" … />
+ * declare const rest: Omit<RendererProps, 'data' | 'mimeType' | 'trust'>;
+ * <SvgRenderer data="<svg …/>" mimeType="image/svg+xml" trust="untrusted" {...rest} />
  */
 export function SvgRenderer({ data, mimeType, metadata, bundle, trust, budget }: RendererProps) {
   const svg = expectText(data, mimeType);
   const src = useMemo(() => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`, [svg]);
-  const trusted = trust === 'trusted' && canSanitize();
+  const sanitizer = useLazyModule(sanitizerModule, trust === 'trusted');
   const alt = altText(bundle, metadata, mimeType);
-  if (trusted) {
-    return <TrustedSvg svg={svg} alt={alt} limit={budget.bytes} />;
+  if (trust === 'trusted' && sanitizer?.canSanitize()) {
+    return (
+      <TrustedSvg svg={svg} alt={alt} limit={budget.bytes} sanitize={sanitizer.sanitizeHtml} />
+    );
   }
   return (
     <BudgetedImage
@@ -65,11 +72,24 @@ export function SvgRenderer({ data, mimeType, metadata, bundle, trust, budget }:
 }
 
 /** Sanitized, inlined SVG, behind the byte budget like every other image. */
-function TrustedSvg({ svg, alt, limit }: { svg: string; alt: string; limit: number }) {
+function TrustedSvg({
+  svg,
+  alt,
+  limit,
+  sanitize,
+}: {
+  svg: string;
+  alt: string;
+  limit: number;
+  sanitize: (html: string, options: { svg: boolean }) => string;
+}) {
   const bytes = svg.length;
   const { hidden, showAll } = useBudget(bytes, limit);
   // Not sanitized (nor parsed) while hidden: the budget also bounds that work.
-  const clean = useMemo(() => (hidden ? '' : sanitizeHtml(svg, { svg: true })), [svg, hidden]);
+  const clean = useMemo(
+    () => (hidden ? '' : sanitize(svg, { svg: true })),
+    [svg, hidden, sanitize],
+  );
   if (hidden) {
     return (
       <BudgetNotice shown={0} total={bytes} unit="bytes" onShowAll={showAll}>

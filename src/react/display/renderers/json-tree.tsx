@@ -18,7 +18,8 @@ const STRING_LIMIT = 1_000;
  * when it is not JSON, the text is shown as is.
  *
  * @example
- * <JsonRenderer data={{ rows: [1, 2, 3] }} mimeType="application/json" … />
+ * declare const rest: Omit<RendererProps, 'data' | 'mimeType'>;
+ * <JsonRenderer data={{ rows: [1, 2, 3] }} mimeType="application/json" {...rest} />
  */
 export function JsonRenderer({ data, budget }: RendererProps) {
   const parsed = useMemo(() => parseJsonData(data, budget.bytes), [data, budget.bytes]);
@@ -42,6 +43,50 @@ export function JsonRenderer({ data, budget }: RendererProps) {
         pageSize={budget.items}
         open
         ancestors={[]}
+      />
+    </ul>
+  );
+}
+
+/**
+ * Props of {@link ValueTree}.
+ *
+ * @example
+ * declare const rows: { id: number }[];
+ * const props: ValueTreeProps = { value: rows, summary: 'Array(2) of {id: number}', pageSize: 100 };
+ */
+export interface ValueTreeProps {
+  /** An array or an object (not JSON text). */
+  value: object;
+  /** The one-line shape summary shown while closed (`Array(10000) of {id: number}`). */
+  summary: string;
+  /** The bounded preview under it while closed. */
+  preview?: string;
+  /** Children per "show more" page once open. */
+  pageSize: number;
+}
+
+/**
+ * A value as JupyterLab shows `application/json`, led by skein's shape
+ * summary: closed, the summary and its bounded preview; opened (a button with
+ * `aria-expanded`), the lazy JSON tree of the value itself — children are
+ * created as they are expanded, paged, cycles marked. What `<Display value>`
+ * shows for arrays and objects.
+ *
+ * @example
+ * declare const rows: { id: number }[];
+ * <ValueTree value={rows} summary="Array(10000) of {id: number}" pageSize={100} />
+ */
+export function ValueTree({ value, summary, preview, pageSize }: ValueTreeProps) {
+  return (
+    <ul className="skein-json skein-json--value" aria-label="Value">
+      <JsonContainer
+        label={undefined}
+        value={value as Container}
+        pageSize={pageSize}
+        ancestors={[]}
+        summary={summary}
+        preview={preview}
       />
     </ul>
   );
@@ -78,6 +123,10 @@ interface EntryProps {
   open?: boolean;
   /** Containers above this one: a JS value (not JSON text) may be cyclic. */
   ancestors: readonly object[];
+  /** Replaces the `Array(3)` / `{3 keys}` label (the root of a value's tree). */
+  summary?: string;
+  /** Shown under the label while closed (a value's bounded preview). */
+  preview?: string;
 }
 
 const JsonEntry = memo(function JsonEntry({ label, value, pageSize, open, ancestors }: EntryProps) {
@@ -117,13 +166,17 @@ function JsonContainer({
   pageSize,
   open: initiallyOpen = false,
   ancestors,
+  summary: summaryText,
+  preview,
 }: EntryProps & { value: Container }) {
   const [open, setOpen] = useState(initiallyOpen);
   const keys = useMemo(() => (Array.isArray(value) ? undefined : Object.keys(value)), [value]);
   const size = keys ? keys.length : (value as unknown[]).length;
-  const summary = Array.isArray(value)
-    ? `Array(${formatCount(size)})`
-    : `{${formatCount(size)} ${size === 1 ? 'key' : 'keys'}}`;
+  const summary =
+    summaryText ??
+    (Array.isArray(value)
+      ? `Array(${formatCount(size)})`
+      : `{${formatCount(size)} ${size === 1 ? 'key' : 'keys'}}`);
   return (
     <li className="skein-json__node">
       <button
@@ -135,8 +188,15 @@ function JsonContainer({
       >
         {label !== undefined ? <span className="skein-json__key">{label}</span> : null}
         {label !== undefined ? ': ' : null}
-        <span className="skein-json__summary">{size === 0 ? (keys ? '{}' : '[]') : summary}</span>
+        <span className="skein-json__summary">
+          {size === 0 && summaryText === undefined ? (keys ? '{}' : '[]') : summary}
+        </span>
       </button>
+      {!open && preview ? (
+        <pre className="skein-json__preview" data-skein-preview="">
+          {preview}
+        </pre>
+      ) : null}
       {open && size > 0 ? (
         <JsonChildren
           value={value}

@@ -9,7 +9,7 @@ import { PlainText } from './plain-text.js';
  * through `<DisplayProvider renderers>` to typeset it.
  *
  * @example
- * <LatexRenderer data="$$e^{i\\pi}+1=0$$" mimeType="text/latex" … />
+ * <Display bundle={{ data: { 'text/latex': '$$e^{i\\pi}+1=0$$' } }} />; // drawn by LatexRenderer
  */
 export function LatexRenderer({ data, mimeType, budget }: RendererProps) {
   const text = expectText(data, mimeType);

@@ -1,19 +1,10 @@
-import {
-  memo,
-  startTransition,
-  useEffect,
-  useMemo,
-  useState,
-  type ComponentPropsWithoutRef,
-  type ReactNode,
-} from 'react';
-import Markdown, { type Components, type ExtraProps, type UrlTransform } from 'react-markdown';
-import remarkGfm from 'remark-gfm';
+import { startTransition, useEffect, useMemo, useState } from 'react';
 import { BudgetNotice, formatCount, useBudget } from '../budget.js';
-import { CopyButton } from '../copy-button.js';
+import { useLazyModule } from '../lazy.js';
+import { markdownModule } from '../loaders.js';
 import { expectText, sliceText } from '../text.js';
 import type { RendererProps, Trust } from '../types.js';
-import { imageUrlKind, safeImageUrl, safeLinkUrl } from '../url-policy.js';
+import type { MarkdownChunk } from './markdown-body.js';
 import { PlainText } from './plain-text.js';
 
 /** Above this many characters, markdown is parsed in chunks across frames. */
@@ -46,8 +37,14 @@ const STEP_CHUNKS = 4;
  * parsers recurse per level). Long documents are parsed in chunks, a few per
  * frame, so 100k characters never block the page in one long task.
  *
+ * Loading (issue 16): the parser (react-markdown, remark-gfm) is a separate
+ * chunk fetched the first time markdown is shown; until it arrives the source
+ * shows as plain text. `preloadDisplay()` fetches it ahead (for server
+ * rendering, or to avoid the swap).
+ *
  * @example
- * <MarkdownRenderer data="**bold** [link](https://example.com)" mimeType="text/markdown" … />
+ * declare const rest: Omit<RendererProps, 'data' | 'mimeType'>;
+ * <MarkdownRenderer data="**bold** [link](https://example.com)" mimeType="text/markdown" {...rest} />
  */
 export function MarkdownRenderer({ data, mimeType, trust, budget }: RendererProps) {
   const text = expectText(data, mimeType);
@@ -81,6 +78,30 @@ interface BodyProps {
 }
 
 function MarkdownBody({ text, trust, maxImageBytes }: BodyProps) {
+  const parser = useLazyModule(markdownModule);
+  if (!parser) {
+    return (
+      <div data-skein-pending="">
+        <PlainText text={text} limit={text.length} />
+      </div>
+    );
+  }
+  return (
+    <MarkdownChunks
+      text={text}
+      trust={trust}
+      maxImageBytes={maxImageBytes}
+      Chunk={parser.MarkdownChunk}
+    />
+  );
+}
+
+function MarkdownChunks({
+  text,
+  trust,
+  maxImageBytes,
+  Chunk,
+}: BodyProps & { Chunk: typeof MarkdownChunk }) {
   const chunks = useMemo(
     () =>
       text.length > CHUNK_THRESHOLD ? splitMarkdown(text, CHUNK_SIZE, FIRST_CHUNK_SIZE) : [text],
@@ -100,12 +121,10 @@ function MarkdownBody({ text, trust, maxImageBytes }: BodyProps) {
     );
     return () => clearTimeout(id);
   }, [chunks, count, done]);
-  const components = trust === 'trusted' ? trustedComponents : untrustedComponents;
-  const transform = useMemo(() => urlTransformFor(maxImageBytes), [maxImageBytes]);
   return (
     <>
       {chunks.slice(0, count).map((chunk, i) => (
-        <MarkdownChunk key={i} text={chunk} components={components} urlTransform={transform} />
+        <Chunk key={i} text={chunk} trust={trust} maxImageBytes={maxImageBytes} />
       ))}
       {done ? null : (
         <p className="skein-md__pending" data-skein-pending="">
@@ -115,186 +134,6 @@ function MarkdownBody({ text, trust, maxImageBytes }: BodyProps) {
     </>
   );
 }
-
-const MarkdownChunk = memo(function MarkdownChunk({
-  text,
-  components,
-  urlTransform,
-}: {
-  text: string;
-  components: Components;
-  urlTransform: UrlTransform;
-}) {
-  return (
-    <Markdown
-      remarkPlugins={remarkPlugins}
-      components={components}
-      urlTransform={urlTransform}
-      // Belt and braces: remarkHtmlAsText already turned HTML into text.
-      skipHtml
-    >
-      {text}
-    </Markdown>
-  );
-});
-
-// ---------------------------------------------------------------------------
-// URL policy and components
-// ---------------------------------------------------------------------------
-
-function urlTransformFor(maxImageBytes: number): UrlTransform {
-  return (url, key) => {
-    if (key === 'src') return safeImageUrl(url, maxImageBytes) ?? null;
-    // `href` (links, definitions, autolinks) and anything else that is a URL.
-    return safeLinkUrl(url) ?? null;
-  };
-}
-
-type AnchorProps = ComponentPropsWithoutRef<'a'> & ExtraProps;
-
-function SafeLink({ href, children, title }: AnchorProps) {
-  // urlTransform already dropped unsafe URLs; check again so a custom
-  // transform or a future react-markdown change cannot reintroduce them.
-  const safe = href ? safeLinkUrl(href) : undefined;
-  if (!safe) return <span className="skein-md__unlinked">{children}</span>;
-  return (
-    <a href={safe} title={title} target="_blank" rel="noopener noreferrer nofollow">
-      {children}
-    </a>
-  );
-}
-
-type ImageProps = ComponentPropsWithoutRef<'img'> & ExtraProps;
-
-function imageComponent(trust: Trust) {
-  return function SafeImage({ src, alt, title }: ImageProps) {
-    const url = typeof src === 'string' ? safeImageUrl(src) : undefined;
-    const kind = url ? imageUrlKind(url) : undefined;
-    if (!url || !kind) {
-      return <span className="skein-md__unlinked">{alt ? `[image: ${alt}]` : '[image]'}</span>;
-    }
-    if (kind === 'remote' && trust !== 'trusted') {
-      return <ClickToLoadImage src={url} alt={alt ?? ''} title={title} />;
-    }
-    return <img src={url} alt={alt ?? ''} title={title} referrerPolicy="no-referrer" />;
-  };
-}
-
-/**
- * A remote image in untrusted output: nothing is requested until the user
- * asks, so a tracking pixel cannot report that the output was viewed.
- */
-function ClickToLoadImage({ src, alt, title }: { src: string; alt: string; title?: string }) {
-  const [load, setLoad] = useState(false);
-  if (load) return <img src={src} alt={alt} title={title} referrerPolicy="no-referrer" />;
-  const host = new URL(src).host;
-  return (
-    <button
-      type="button"
-      className="skein-display__button skein-md__image-placeholder"
-      onClick={() => setLoad(true)}
-    >
-      Load image{alt ? ` “${alt}”` : ''} from {host}
-    </button>
-  );
-}
-
-type PreProps = ComponentPropsWithoutRef<'pre'> & ExtraProps;
-
-function CodeBlock({ children, node }: PreProps) {
-  const code = node ? hastText(node) : '';
-  const first = node?.children[0];
-  const classes = first && first.type === 'element' ? first.properties['className'] : undefined;
-  const language = Array.isArray(classes)
-    ? classes
-        .map(String)
-        .find((c) => c.startsWith('language-'))
-        ?.slice('language-'.length)
-    : undefined;
-  return (
-    <div className="skein-md__code">
-      <CopyButton text={code} label={language ? `Copy ${language} code` : 'Copy code'} />
-      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- axe scrollable-region-focusable */}
-      <pre tabIndex={0}>{children}</pre>
-    </div>
-  );
-}
-
-interface HastLike {
-  type: string;
-  value?: string;
-  children?: HastLike[];
-}
-
-function hastText(node: HastLike): string {
-  if (node.type === 'text') return node.value ?? '';
-  let out = '';
-  for (const child of node.children ?? []) out += hastText(child);
-  return out;
-}
-
-function Table({ children }: ComponentPropsWithoutRef<'table'> & ExtraProps): ReactNode {
-  // Wide tables scroll on their own instead of widening the transcript.
-  return (
-    // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be keyboard reachable (axe scrollable-region-focusable)
-    <div className="skein-md__table" tabIndex={0}>
-      <table>{children}</table>
-    </div>
-  );
-}
-
-type InputProps = ComponentPropsWithoutRef<'input'> & ExtraProps;
-
-/** GFM task-list boxes: read-only, and named, since they have no <label>. */
-function TaskCheckbox({ type, checked }: InputProps) {
-  if (type !== 'checkbox') return null;
-  return (
-    <input
-      type="checkbox"
-      checked={checked ?? false}
-      disabled
-      readOnly
-      aria-label={checked ? 'Done' : 'Not done'}
-    />
-  );
-}
-
-const baseComponents: Components = {
-  a: SafeLink,
-  pre: CodeBlock,
-  table: Table,
-  input: TaskCheckbox,
-};
-const untrustedComponents: Components = { ...baseComponents, img: imageComponent('untrusted') };
-const trustedComponents: Components = { ...baseComponents, img: imageComponent('trusted') };
-
-// ---------------------------------------------------------------------------
-// Remark plugin: raw HTML becomes literal text
-// ---------------------------------------------------------------------------
-
-interface MdNode {
-  type: string;
-  value?: string;
-  children?: MdNode[];
-}
-
-/**
- * Shows raw HTML in markdown as the text it is, instead of dropping it
- * (`skipHtml`) — a reader sees what the agent wrote, and nothing is parsed as
- * HTML. Iterative: deep documents must not overflow the stack.
- */
-function remarkHtmlAsText() {
-  return (tree: MdNode) => {
-    const stack: MdNode[] = [tree];
-    while (stack.length) {
-      const node = stack.pop()!;
-      if (node.type === 'html') node.type = 'text';
-      if (node.children) stack.push(...node.children);
-    }
-  };
-}
-
-const remarkPlugins = [remarkGfm, remarkHtmlAsText];
 
 // ---------------------------------------------------------------------------
 // Pre-scans: nesting depth, block-boundary cuts, chunking
@@ -381,6 +220,7 @@ const KEEP_WITH_PREVIOUS = /^(?:[ \t]|[>*+|-]|\d{1,9}[.)]|=|$)/;
  * all of them. With `firstSize`, chunk sizes start there and double up to `size`.
  *
  * @example
+ * declare const longReport: string;
  * splitMarkdown(longReport, 3000).length; // ≈ longReport.length / 3000
  */
 export function splitMarkdown(text: string, size: number, firstSize = size): string[] {

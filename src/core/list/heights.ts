@@ -16,9 +16,11 @@
  * Heights of `count` rows with prefix sums, from {@link createRowHeights}.
  *
  * @example
- * const heights = createRowHeights(rows.length, (r) => (isSpan(r) ? 36 : 72));
+ * declare const rows: readonly { kind: 'span' | 'event' }[];
+ * declare const scrollTop: number;
+ * const heights = createRowHeights(rows.length, (r) => (rows[r]!.kind === 'span' ? 36 : 72));
  * const first = heights.rowAt(scrollTop);
- * heights.set(first, measuredHeight);
+ * heights.set(first, 90); // its measured height
  */
 export interface RowHeights {
   /** Number of rows. */

@@ -4,7 +4,7 @@
  * Browsers cap an element's height (~33.5M px in Chromium, ~17.9M px in
  * Firefox), so a list of 1,000,000 rows of 40 px cannot be one tall spacer: a
  * single-spacer virtualizer stops at ~67k rows (research/peers.md §1.7,
- * inspect's `VirtualList` design note). The transcript keeps two spaces:
+ * inspect's `VirtualList` design note). Every skein list keeps two spaces:
  *
  * - **content space**: where rows are laid out (`contentOffset`, `contentSize`),
  *   as tall as the rows really are;
@@ -31,7 +31,9 @@ export const MAX_SCROLL_SIZE = 15_000_000;
  * for a list of `contentSize`, and the factor between their scrollable ranges.
  *
  * @example
- * const space = scrollSpace(totalSize, viewportHeight);
+ * declare const heights: RowHeights;
+ * declare const spacer: HTMLElement;
+ * const space = scrollSpace(heights.total, 800);
  * spacer.style.height = `${space.scrollSize}px`;
  */
 export interface ScrollSpace {
@@ -107,12 +109,26 @@ export function scrollTopOf(space: ScrollSpace, contentOffset: number): number {
  * Where a row starting at content offset `start` sits in scroll space, given
  * the scroll position the rows are drawn for: rows are placed relative to
  * the viewport's top (`scrollTop`) so they stay exact whatever the scale.
+ * With `space`, a row far outside the view (a focused row kept mounted) is
+ * parked at -1,000,000 px instead: it must not stretch the scroll range.
  *
  * @example
- * row.style.transform = `translateY(${rowScrollTop(item.start, contentOffset, scrollTop)}px)`;
+ * declare const heights: RowHeights;
+ * declare const space: ScrollSpace;
+ * declare const el: HTMLElement; // the scroller
+ * declare const row: HTMLElement; // the element of row 7
+ * const contentOffset = contentOffsetOf(space, el.scrollTop);
+ * row.style.transform = `translateY(${rowScrollTop(heights.start(7), contentOffset, el.scrollTop)}px)`;
  */
-export function rowScrollTop(start: number, contentOffset: number, scrollTop: number): number {
-  return scrollTop + (start - contentOffset);
+export function rowScrollTop(
+  start: number,
+  contentOffset: number,
+  scrollTop: number,
+  space?: ScrollSpace,
+): number {
+  const top = scrollTop + (start - contentOffset);
+  if (space !== undefined && (top < -space.viewportSize * 4 || top > space.scrollSize)) return -1e6;
+  return top;
 }
 
 function finiteNonNegative(value: number): number {

@@ -1,0 +1,120 @@
+import { flushSync } from 'react-dom';
+import { createRoot } from 'react-dom/client';
+import { Swimlane } from 'skein/react';
+import { fanOutEvents, fanOutTimeline } from '../../stories/swimlane-fixtures.js';
+import { defineBrowserBench } from './context.js';
+
+/**
+ * `browser.swimlane.*` (issue 18), on a fan-out run of 100k sub-agents
+ * (quick mode too, except `mount-events`, 20k there):
+ * - `mount.100k`: `<Swimlane timeline>` with a ready timeline, from the
+ *   render call to the first bars painted (target ≤ 100 ms);
+ * - `mount-events.100k`: `<Swimlane events>` on the same run's events (the
+ *   timeline is built inside: reported, no target);
+ * - `dom-nodes.100k`: elements drawn after mount (≤ 2,000);
+ * - `zoom-frame-p95.100k`: p95 frame interval while zooming continuously
+ *   by wheel around the middle (target < 20 ms), and `zoom-step.100k`, the
+ *   median work of one wheel step (≤ 8 ms).
+ */
+export default defineBrowserBench({
+  name: 'browser.swimlane',
+  async run(ctx) {
+    const frame = await ctx.frameBaseline();
+    // The ready-timeline figures run at 100k in quick mode too: the layout
+    // is lazy, so they fit its time budget (issue 18's targets are at 100k).
+    const n = 100_000;
+    const label = ctx.label(n);
+    const timeline = fanOutTimeline({ agents: n, parallelism: 8 });
+
+    const el = ctx.container(1200, 700);
+    const t0 = performance.now();
+    const root = createRoot(el);
+    flushSync(() => root.render(<Swimlane timeline={timeline} />));
+    await ctx.nextPaint();
+    const mount = performance.now() - t0;
+    if (el.querySelector('.skein-swimlane__strip, .skein-swimlane__bar') === null)
+      throw new Error('swimlane painted no bars');
+    ctx.record(
+      { name: `browser.swimlane.mount.${label}`, value: mount, unit: 'ms', n, target: '≤ 100 ms' },
+      frame,
+    );
+    ctx.record({
+      name: `browser.swimlane.dom-nodes.${label}`,
+      value: el.querySelectorAll('*').length,
+      unit: 'count',
+      n,
+      target: '≤ 2000',
+    });
+
+    // Continuous zoom: one wheel step per frame around the middle, in then out.
+    const lane = el.querySelector('.skein-swimlane__lane')!;
+    const rect = lane.getBoundingClientRect();
+    const steps: number[] = [];
+    const stats = await ctx.frames(async () => {
+      for (let i = 0; i < 80; i++) {
+        const t = performance.now();
+        flushSync(() => {
+          lane.dispatchEvent(
+            new WheelEvent('wheel', {
+              bubbles: true,
+              cancelable: true,
+              deltaY: i < 40 ? -120 : 120,
+              clientX: rect.left + rect.width / 2,
+              clientY: rect.top + 10,
+            }),
+          );
+        });
+        steps.push(performance.now() - t);
+        await new Promise((r) => requestAnimationFrame(r));
+      }
+    });
+    ctx.record(
+      {
+        name: `browser.swimlane.zoom-frame-p95.${label}`,
+        value: stats.p95,
+        unit: 'ms',
+        n,
+        target: '< 20 ms',
+      },
+      frame,
+    );
+    steps.sort((a, b) => a - b);
+    ctx.record(
+      {
+        name: `browser.swimlane.zoom-step.${label}`,
+        value: steps[Math.floor(steps.length / 2)]!,
+        unit: 'ms',
+        n,
+        target: '≤ 8 ms',
+      },
+      frame,
+    );
+    root.unmount();
+    el.remove();
+
+    // <Swimlane events>: the timeline is built inside (reported, no target).
+    // Building it from ~300k events is the slow part: 20k in quick mode.
+    const nEvents = ctx.size(100_000, 20_000);
+    const events = fanOutEvents({ agents: nEvents, parallelism: 8 });
+    const el2 = ctx.container(1200, 700);
+    const t1 = performance.now();
+    const root2 = createRoot(el2);
+    flushSync(() => root2.render(<Swimlane events={events} />));
+    await ctx.nextPaint();
+    // The feed folds a large array in over several slices: wait for the whole run.
+    while (el2.querySelector('[aria-busy="true"]') !== null)
+      await new Promise((r) => setTimeout(r, 20));
+    await ctx.nextPaint();
+    ctx.record(
+      {
+        name: `browser.swimlane.mount-events.${ctx.label(nEvents)}`,
+        value: performance.now() - t1,
+        unit: 'ms',
+        n: nEvents,
+      },
+      frame,
+    );
+    root2.unmount();
+    el2.remove();
+  },
+});

@@ -1,0 +1,152 @@
+// The shape of every `core.import.<format>.<n>` bench (issues 19 and 20): import
+// a generated session of n records as a ratio to `JSON.parse` of the same bytes
+// (line by line for JSON Lines, one parse for a document) timed in the same
+// run, at two sizes, plus the per-record cost ratio between them (≈ 1 when the
+// importer is linear). Target ≤ 1.5×.
+//
+// The baseline and the import are timed in alternation (parse, import, parse,
+// import, …, a full GC before each sample): on a shared machine whose speed
+// drifts, a baseline timed in one block seconds before moved these ratios by
+// ±20 % between runs; paired samples see the same machine.
+import type { Timing } from './harness.js';
+import { quantile } from './harness.js';
+import type { NodeBench, NodeBenchContext } from './node.js';
+import { defineBench } from './node.js';
+
+/** How a format's bench makes its input and imports it. */
+export interface FormatBenchSpec {
+  /** Metric stem, e.g. `core.import.acp`. */
+  name: string;
+  /**
+   * What a record is, when the metric names it (issue 20 names
+   * `core.import.otlp.100k-spans`): `'spans'` gives `<name>.<n>-spans`.
+   */
+  unit?: string;
+  /** JSON Lines (parsed line by line for the baseline) or one JSON document. */
+  encoding: 'jsonl' | 'json';
+  /** A generated session of about `n` records, as text. */
+  make(n: number): string;
+  /** Imports the text; returns how many events came out (checked > 0). */
+  run(text: string): number | Promise<number>;
+}
+
+/** A format bench, with its spec for tools (`bench/import-profile.ts`). */
+export interface FormatBench extends NodeBench {
+  readonly spec: FormatBenchSpec;
+}
+
+/** The baseline: `JSON.parse` of the text, line by line for JSON Lines. */
+export function parseBaseline(text: string, encoding: 'jsonl' | 'json'): () => unknown {
+  if (encoding === 'json') return () => JSON.parse(text) as unknown;
+  return () => {
+    let last: unknown;
+    let at = 0;
+    while (at < text.length) {
+      let nl = text.indexOf('\n', at);
+      if (nl < 0) nl = text.length;
+      if (nl > at) last = JSON.parse(text.slice(at, nl)) as unknown;
+      at = nl + 1;
+    }
+    return last;
+  };
+}
+
+declare const gc: undefined | (() => void);
+
+function timing(samples: number[]): Timing {
+  return {
+    median: quantile(samples, 0.5),
+    min: Math.min(...samples),
+    max: Math.max(...samples),
+    samples,
+  };
+}
+
+/**
+ * Times the baseline and the import of `text` in alternation, `rounds` pairs
+ * after one untimed pair. Returns both timings, the per-pair ratios' median,
+ * and the last import's event count.
+ *
+ * @example
+ * const { ratio } = await timeImportPaired(spec, text, 5);
+ */
+export async function timeImportPaired(
+  spec: FormatBenchSpec,
+  text: string,
+  rounds: number,
+): Promise<{ parse: Timing; run: Timing; ratio: number; count: number }> {
+  const parse = parseBaseline(text, spec.encoding);
+  const collect = () => {
+    if (typeof gc === 'function') {
+      gc();
+      gc();
+    }
+  };
+  parse();
+  let count = await spec.run(text);
+  const parses: number[] = [];
+  const runs: number[] = [];
+  const ratios: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    collect();
+    let t0 = performance.now();
+    parse();
+    const p = performance.now() - t0;
+    collect();
+    t0 = performance.now();
+    count = await spec.run(text);
+    const r = performance.now() - t0;
+    parses.push(p);
+    runs.push(r);
+    ratios.push(r / p);
+  }
+  return { parse: timing(parses), run: timing(runs), ratio: quantile(ratios, 0.5), count };
+}
+
+async function measure(ctx: NodeBenchContext, spec: FormatBenchSpec, n: number) {
+  const text = spec.make(n);
+  const name = `${spec.name}.${ctx.label(n)}${spec.unit ? `-${spec.unit}` : ''}`;
+  const { parse, run, ratio, count } = await timeImportPaired(spec, text, 5);
+  if (count <= 0) throw new Error(`${spec.name}: imported no events`);
+  const baseline = { name: `${name}.json-parse`, value: parse.median, unit: 'ms' as const, n };
+  ctx.record(baseline);
+  // The ratio is the median of the paired ratios (not the ratio of medians).
+  ctx.record({
+    name,
+    value: run.median,
+    unit: 'ms',
+    n,
+    target: '≤ 1.5×',
+    baseline: parse.median,
+    baselineName: baseline.name,
+    ratio,
+  });
+  ctx.record({ name: `${name}.mb`, value: text.length / 1e6, unit: 'MB', n });
+  return run.median / n;
+}
+
+/**
+ * Defines the bench of one format.
+ *
+ * @example
+ * export default defineFormatBench({ name: 'core.import.acp', encoding: 'jsonl', make, run });
+ */
+export function defineFormatBench(spec: FormatBenchSpec): FormatBench {
+  const bench = defineBench({
+    name: spec.name,
+    async run(ctx) {
+      const small = ctx.size(10_000, 2_000);
+      const large = ctx.size(100_000, 10_000);
+      const perSmall = await measure(ctx, spec, small);
+      const perLarge = await measure(ctx, spec, large);
+      ctx.record({
+        name: `${spec.name}.linearity`,
+        value: perLarge / perSmall,
+        unit: 'ratio',
+        n: large,
+        target: '≈ 1 (per-record cost, large / small)',
+      });
+    },
+  });
+  return { ...bench, spec };
+}

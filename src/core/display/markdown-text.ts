@@ -1,0 +1,119 @@
+/**
+ * Markdown as clean text, for one-line row summaries and search (issue 16:
+ * "row summaries show markdown as clean text, no raw `**` or `#`").
+ *
+ * Not a markdown parser: a line-by-line pass over the CommonMark/GFM syntax
+ * agents actually write (headings, emphasis, code, links, images, lists,
+ * quotes, tables, rules), keeping the words a reader sees when the markdown
+ * is rendered. A full parser (micromark) would be exact but is 30+ kB and
+ * lives in the React layer, loaded on first use; a summary line does not
+ * need it, and the core stays dependency-free.
+ */
+
+const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
+const HEADING = /^\s{0,3}#{1,6}(?:\s+|$)(.*?)(?:\s+#+\s*)?$/;
+const SETEXT = /^\s{0,3}(?:=+|-+)\s*$/;
+const RULE = /^\s{0,3}(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$/;
+const QUOTE = /^\s{0,3}>\s?/;
+const BULLET = /^(\s*)(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/;
+const TABLE_RULE = /^\s*\|?\s*:?-{1,}:?\s*(?:\|\s*:?-{1,}:?\s*)+\|?\s*$/;
+
+/** Inline syntax → its visible text. Order matters: code spans first (their content is literal). */
+function inline(line: string): string {
+  const codes: string[] = [];
+  // Code spans: keep their text verbatim, shielded from the other rules
+  // behind NUL-delimited placeholders (NULs were removed from the input).
+  let out = line.replace(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g, (_m, _t, code: string) => {
+    codes.push(code.trim());
+    return `\u0000${codes.length - 1}\u0000`;
+  });
+  // Backslash escapes of punctuation: the literal character, shielded too.
+  out = out.replace(/\\([!-/:-@[-`{-~])/g, (_m, ch: string) => {
+    codes.push(ch);
+    return `\u0000${codes.length - 1}\u0000`;
+  });
+  out = out
+    // Images, then links: the alt text / the link text.
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]+)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
+    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
+    // Autolinks: the URL.
+    .replace(/<((?:https?|mailto):[^>\s]+)>/g, '$1')
+    .replace(/<br\s*\/?>/gi, ' ')
+    // Emphasis and strikethrough (the markers must hug the text, as CommonMark wants).
+    .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '$2')
+    .replace(/~~(?=\S)([\s\S]*?\S)~~/g, '$1')
+    .replace(/(^|[^\w*])\*(?=[^\s*])([^*]*?[^\s*])\*(?![\w*])/g, '$1$2')
+    .replace(/(^|[^\w])_(?=[^\s_])([^_]*?[^\s_])_(?!\w)/g, '$1$2');
+  // eslint-disable-next-line no-control-regex -- the placeholders' own NULs
+  return out.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => codes[Number(i)] ?? '');
+}
+
+/**
+ * The text a reader sees when `markdown` is rendered: no `#`, `**`, backticks,
+ * link or image syntax, list markers, quote markers, table pipes or rules.
+ * Lines are kept (a paragraph's soft breaks stay newlines), code blocks keep
+ * their content.
+ *
+ * @example
+ * markdownToPlainText('## Plan\n**Step 1**: run `ls` — see [docs](https://x.dev)');
+ * // 'Plan\nStep 1: run ls — see docs'
+ */
+export function markdownToPlainText(markdown: string): string {
+  if (typeof markdown !== 'string' || markdown === '') return '';
+  // eslint-disable-next-line no-control-regex -- NUL is reserved for placeholders
+  const lines = markdown.replace(/\u0000/g, '').split(/\r\n|\r|\n/);
+  const out: string[] = [];
+  let fence: string | null = null;
+  for (const raw of lines) {
+    if (fence !== null) {
+      const close = FENCE.exec(raw);
+      if (close && close[1]![0] === fence[0] && close[1]!.length >= fence.length) fence = null;
+      else out.push(raw);
+      continue;
+    }
+    const open = FENCE.exec(raw);
+    if (open) {
+      fence = open[1]!;
+      continue;
+    }
+    let line = raw;
+    while (QUOTE.test(line)) line = line.replace(QUOTE, '');
+    if (RULE.test(line) || TABLE_RULE.test(line)) continue;
+    // A setext underline (`===` / `---` under a paragraph line) is syntax.
+    if (SETEXT.test(line) && out.length > 0 && out[out.length - 1] !== '') continue;
+    const heading = HEADING.exec(line);
+    if (heading) line = heading[1]!;
+    else line = line.replace(BULLET, '$1');
+    if (line.includes('|') && /^\s*\|.*\|\s*$/.test(line)) {
+      line = line
+        .trim()
+        .replace(/^\||\|$/g, '')
+        .split('|')
+        .map((cell) => cell.trim())
+        .join('  ');
+    }
+    out.push(inline(line));
+  }
+  return out.join('\n');
+}
+
+/**
+ * The first non-empty line of `markdown` as clean text, cut to `max`
+ * characters: a row's summary. Only the head of a long text is converted.
+ *
+ * @example
+ * markdownSummary('# Report\n\nAll **green**.'); // 'Report'
+ */
+export function markdownSummary(markdown: unknown, max = 120): string {
+  if (typeof markdown !== 'string') return '';
+  // The first line rarely needs more than the head; a fence opened before the
+  // cut only loses its tail, which is not the first line.
+  const head = markdown.length > 4000 ? markdown.slice(0, 4000) : markdown;
+  const text = markdownToPlainText(head);
+  for (const line of text.split('\n')) {
+    const t = line.trim();
+    if (t !== '') return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+  }
+  return '';
+}

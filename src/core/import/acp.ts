@@ -1,0 +1,1020 @@
+// Agent Client Protocol (ACP) sessions: JSON-RPC 2.0 as JSON Lines, both
+// directions. Spec: https://agentclientprotocol.com/protocol/overview
+// (schema/v1/schema.json; research/formats.md §1, v2 draft shapes §1.4).
+//
+// Mapping (issue 19, "one representation"):
+// - `session/prompt` request … its response = a `turn` span (`span_begin`
+//   carries `metadata.stop_reason`, and `metadata.usage` when the response has
+//   it); the prompt is a `user` message event. A capture holding only the
+//   agent's side has no request: the first update after a turn opens an
+//   implicit turn, closed by the response that carries `stopReason`.
+// - `agent_message_chunk` / `user_message_chunk` / `agent_thought_chunk`
+//   append to one `message` event: by `messageId` where present, else while
+//   chunks of the same kind follow each other. Chunks are never de-duplicated
+//   (a final chunk repeating the whole text is kept, formats.md §0.3).
+// - `tool_call`, `tool_call_update` (v2: the upsert alone) and
+//   `tool_call_content_chunk` upsert one `tool` event whose `id` is the
+//   `toolCallId`: `function` = `name` ?? `title` ?? `kind`, `arguments` =
+//   `rawInput`, `result` = the content as text (text, diffs, terminals) or
+//   `rawOutput`; `failed` status = `error`. The raw ACP fields are in
+//   `metadata.acp` (`kind`, `status`, `title`, `content`, `locations`,
+//   `rawOutput`). A tool first seen in `session/request_permission` or in a
+//   lone update is created there.
+// - `session/request_permission` + its answer = one `approval` event
+//   (`escalate` until answered; then `approve`, `reject`, or `terminate` for a
+//   cancelled prompt).
+// - `plan` / `plan_update` = a `display` event with a markdown checklist
+//   (`display_id` `plan`, or the plan's id), replaced in place.
+// - `fs/*` and `terminal/*` requests from the agent = `sandbox` events,
+//   completed by their response; `session/cancel` = an `interrupt`; a JSON-RPC
+//   error = an `error` event.
+// - Everything else (usage, mode, command and config updates, setup requests,
+//   extension methods, records that are not ACP at all) is kept as an `info`
+//   event with `source: 'acp'` and `data` = the raw update or message (with
+//   its response under `data.response`). Unknown kinds add a diagnostic.
+// - ACP has no timestamps: every event gets a synthesized, strictly increasing
+//   time, flagged via `metadata.skein_invented` and one `value_invented`
+//   diagnostic.
+import { cloneJson } from '../events/freeze.js';
+import type {
+  ApprovalEvent,
+  Content,
+  DisplayEvent,
+  Event,
+  JsonObject,
+  MessageEvent,
+  SandboxEvent,
+  SpanBeginEvent,
+  ToolEvent,
+} from '../events/types.js';
+import { importLines, importerParts, sniffer } from './format.js';
+import type { FormatImporter, ImportResult, IncrementalImporter } from './format.js';
+import {
+  isRecord,
+  own,
+  type ImportContext,
+  type ImportOptions,
+  type JsonRecord,
+  safeJson,
+} from './guards.js';
+import { Probe, type ImportInput } from './probe.js';
+import { INVENTED_KEY, SyntheticClock, type EventSink } from './sink.js';
+
+/** Methods the agent serves (requests from the client); every other method is served by the client. */
+const AGENT_METHODS = new Set([
+  'initialize',
+  'authenticate',
+  'logout',
+  'session/new',
+  'session/load',
+  'session/resume',
+  'session/close',
+  'session/list',
+  'session/delete',
+  'session/set_mode',
+  'session/set_model',
+  'session/set_config_option',
+  'session/prompt',
+  'session/cancel',
+]);
+
+/** `sessionUpdate` kinds kept as info events without a diagnostic (known, nothing more to map). */
+const INFO_UPDATES = new Set([
+  'usage_update',
+  'current_mode_update',
+  'available_commands_update',
+  'config_option_update',
+  'session_info_update',
+  'plan_removed',
+  'notice',
+  'compaction_update',
+  'compaction_summary_chunk',
+  'terminal_update',
+  'terminal_output_chunk',
+]);
+
+const CHUNK_KINDS: Record<string, ChunkKind> = {
+  agent_message_chunk: 'agent',
+  user_message_chunk: 'user',
+  agent_thought_chunk: 'thought',
+  // v2 draft (formats.md §1.4): messages patched by `messageId`.
+  agent_message: 'agent',
+  user_message: 'user',
+  agent_thought: 'thought',
+};
+
+/** Updates that belong to a turn: in an agent-only capture they open an implicit one. */
+const TURN_UPDATES = new Set([
+  'agent_message_chunk',
+  'user_message_chunk',
+  'agent_thought_chunk',
+  'agent_message',
+  'agent_thought',
+  'tool_call',
+  'tool_call_update',
+  'tool_call_content_chunk',
+  'plan',
+  'plan_update',
+]);
+
+type ChunkKind = 'agent' | 'user' | 'thought';
+
+interface Pending {
+  method: string;
+  params: JsonRecord | undefined;
+  order: number;
+  /** The event the response completes (turn span, approval, sandbox, info). */
+  draft: Event | undefined;
+  /** For `session/request_permission`: the options offered. */
+  options?: unknown[];
+}
+
+interface Turn {
+  begin: SpanBeginEvent;
+  request: string | undefined;
+}
+
+const TERMINAL_STATUS = new Set(['completed', 'failed', 'cancelled']);
+
+function idKey(id: unknown): string | undefined {
+  if (typeof id === 'string') return `s${id}`;
+  if (typeof id === 'number') return `n${id}`;
+  return undefined;
+}
+
+function idText(id: unknown): string {
+  return typeof id === 'string' ? id : safeJson(id);
+}
+
+/**
+ * ACP ContentBlock → skein content part (formats.md §1.2 "ContentBlock"):
+ * text, image and audio map to their kinds; resources, links and unknown
+ * blocks are kept whole as `data` parts. Shared with the defect importer.
+ *
+ * @example
+ * import { acpContentPart } from 'src/core/import/acp.js';
+ * acpContentPart({ type: 'text', text: 'Hi' }); // { type: 'text', text: 'Hi' }
+ */
+export function acpContentPart(block: unknown): Content {
+  if (!isRecord(block)) return { type: 'data', data: { value: block as never } };
+  const type = own(block, 'type');
+  if (type === 'text') {
+    const text = own(block, 'text');
+    if (typeof text === 'string') return { type: 'text', text };
+  } else if (type === 'image') {
+    const data = own(block, 'data');
+    const mime = own(block, 'mimeType');
+    const uri = own(block, 'uri');
+    if (typeof data === 'string' && typeof mime === 'string')
+      return { type: 'image', image: `data:${mime};base64,${data}` };
+    if (typeof uri === 'string') return { type: 'image', image: uri };
+  } else if (type === 'audio') {
+    const data = own(block, 'data');
+    const mime = own(block, 'mimeType');
+    const format =
+      mime === 'audio/wav' || mime === 'audio/x-wav'
+        ? 'wav'
+        : mime === 'audio/mpeg' || mime === 'audio/mp3'
+          ? 'mp3'
+          : undefined;
+    if (typeof data === 'string' && format)
+      return { type: 'audio', audio: `data:${String(mime)};base64,${data}`, format };
+  }
+  // resource, resource_link, unknown block types: kept whole.
+  return { type: 'data', data: block };
+}
+
+/** The text of a block for plain-text summaries (tool results, plans). */
+function blockText(block: unknown): string {
+  if (isRecord(block)) {
+    const text = own(block, 'text');
+    if (typeof text === 'string') return text;
+    const resource = own(block, 'resource');
+    if (isRecord(resource) && typeof own(resource, 'text') === 'string')
+      return own(resource, 'text') as string;
+    const uri = own(block, 'uri');
+    if (typeof uri === 'string') return uri;
+  }
+  return safeJson(block) ?? '';
+}
+
+/** ToolCallContent[] → one text: text as is, diffs as a unified-style patch, terminals by id. */
+function toolContentText(content: unknown[]): string {
+  const out: string[] = [];
+  for (const item of content) {
+    if (!isRecord(item)) continue;
+    const type = own(item, 'type');
+    if (type === 'content') out.push(blockText(own(item, 'content')));
+    else if (type === 'diff') {
+      const path = String(own(item, 'path') ?? '');
+      const oldText = own(item, 'oldText');
+      const newText = own(item, 'newText');
+      const lines = [typeof oldText === 'string' ? `--- ${path}` : '--- /dev/null', `+++ ${path}`];
+      if (typeof oldText === 'string') for (const l of oldText.split('\n')) lines.push(`-${l}`);
+      if (typeof newText === 'string') for (const l of newText.split('\n')) lines.push(`+${l}`);
+      out.push(lines.join('\n'));
+    } else if (type === 'terminal') out.push(`[terminal ${String(own(item, 'terminalId'))}]`);
+    else out.push(safeJson(item));
+  }
+  return out.join('\n');
+}
+
+/** A plan's entries as a markdown checklist. */
+function planMarkdown(entries: unknown[]): string {
+  const lines: string[] = [];
+  for (const e of entries) {
+    if (!isRecord(e)) continue;
+    const status = own(e, 'status');
+    const box = status === 'completed' ? '[x]' : '[ ]';
+    const text = String(own(e, 'content') ?? '').replace(/\n/g, ' ');
+    const priority = own(e, 'priority');
+    const notes = [
+      status === 'in_progress' ? 'in progress' : undefined,
+      typeof priority === 'string' ? `${priority} priority` : undefined,
+    ].filter(Boolean);
+    lines.push(`- ${box} ${text}${notes.length ? ` _(${notes.join(', ')})_` : ''}`);
+  }
+  return lines.join('\n');
+}
+
+class AcpImporter implements IncrementalImporter {
+  readonly #ctx: ImportContext;
+  readonly #sink: EventSink;
+  readonly #clock: SyntheticClock;
+  readonly #pending = new Map<string, Pending>();
+  readonly #tools = new Map<string, ToolEvent>();
+  readonly #approvals = new Map<string, ApprovalEvent>();
+  readonly #messages = new Map<string, MessageEvent>();
+  /** Messages with a `messageId`, open until their turn ends. */
+  #openMessages: MessageEvent[] = [];
+  #run: { kind: ChunkKind; draft: MessageEvent } | undefined;
+  #turn: Turn | undefined;
+  #turns = 0;
+  #order = 0;
+  #sawPrompt = false;
+  #loading = 0;
+
+  constructor(options: ImportOptions) {
+    const { ctx, sink } = importerParts('acp', options);
+    this.#ctx = ctx;
+    this.#sink = sink;
+    this.#clock = new SyntheticClock(options.baseTime);
+  }
+
+  push(record: unknown, path: string): void {
+    this.#order++;
+    if (!isRecord(record)) {
+      this.#endRun();
+      this.#unknown(record, path, 'not an object');
+      return;
+    }
+    const method = own(record, 'method');
+    if (typeof method === 'string') {
+      const params = own(record, 'params');
+      const p = isRecord(params) ? params : undefined;
+      const id = own(record, 'id');
+      if (method === 'session/update' && p && id === undefined) {
+        this.#update(p, `${path}.params`);
+        return;
+      }
+      this.#endRun();
+      if (id === undefined) this.#notification(method, p, record, path);
+      else this.#request(method, id, p, record, path);
+      return;
+    }
+    if (own(record, 'id') !== undefined && ('result' in record || 'error' in record)) {
+      this.#endRun();
+      this.#response(record, path);
+      return;
+    }
+    // A bare `{sessionId, update}` line (a logger that drops the envelope).
+    if (isRecord(own(record, 'update'))) {
+      this.#update(record, path);
+      return;
+    }
+    this.#endRun();
+    this.#unknown(record, path, 'no method, result or update');
+  }
+
+  drain(): Event[] {
+    return this.#sink.drain();
+  }
+
+  end(): Event[] {
+    this.#endRun();
+    if (this.#turn) {
+      this.#ctx.warn('$', 'acp_unclosed', `Turn ${this.#turn.begin.name}`);
+      this.#closeTurn(undefined, '$');
+    }
+    for (const m of this.#openMessages) this.#sink.close(m);
+    this.#openMessages = [];
+    for (const [id, tool] of this.#tools) {
+      if (!this.#sink.isOpen(tool)) continue;
+      this.#ctx.info('$', 'acp_unclosed', `Tool call ${id}`);
+      this.#sink.close(tool);
+    }
+    for (const p of this.#pending.values()) {
+      if (!p.draft || !this.#sink.isOpen(p.draft)) continue;
+      this.#ctx.info('$', 'acp_unclosed', `Request ${p.method}`);
+      this.#sink.close(p.draft);
+    }
+    this.#pending.clear();
+    return this.#sink.drain();
+  }
+
+  diagnostics() {
+    return this.#ctx.finish();
+  }
+
+  // --- events ----------------------------------------------------------------
+
+  #base(path: string): { uuid: string; timestamp: string; span_id?: string } {
+    const base: { uuid: string; timestamp: string; span_id?: string } = {
+      uuid: this.#sink.uuid(path),
+      timestamp: this.#clock.next(),
+    };
+    if (this.#turn) base.span_id = this.#turn.begin.id;
+    return base;
+  }
+
+  // Every ACP event's time is invented. The flag is written here directly
+  // (what `sink.invent` writes, without its copy of the metadata per event)
+  // and counted for the file's one diagnostic.
+  #add<E extends Event>(draft: E, path: string, open = false): E {
+    const metadata = draft.metadata;
+    if (metadata) metadata[INVENTED_KEY] = ['timestamp'];
+    else draft.metadata = { [INVENTED_KEY]: ['timestamp'] };
+    this.#ctx.invent('timestamp', path);
+    this.#sink.add(draft, { open });
+    return draft;
+  }
+
+  #info(data: unknown, path: string, open = false): Event {
+    return this.#add({ event: 'info', ...this.#base(path), source: 'acp', data }, path, open);
+  }
+
+  #unknown(record: unknown, path: string, why: string): void {
+    this.#ctx.info(path, 'acp_unknown_record', why);
+    this.#info(record, path);
+  }
+
+  // --- turns -----------------------------------------------------------------
+
+  #openTurn(path: string, request: string | undefined, sessionId: unknown): Turn {
+    if (this.#turn) {
+      this.#ctx.warn(path, 'acp_unclosed', `Turn ${this.#turn.begin.name}`);
+      this.#closeTurn(undefined, path);
+    }
+    const n = ++this.#turns;
+    const begin = this.#add<SpanBeginEvent>(
+      {
+        event: 'span_begin',
+        uuid: this.#sink.uuid(`turn:${n}`),
+        timestamp: this.#clock.next(),
+        id: `turn-${n}`,
+        span_id: `turn-${n}`,
+        type: 'turn',
+        name: `turn ${n}`,
+        ...(typeof sessionId === 'string' ? { metadata: { session_id: sessionId } } : {}),
+      },
+      path,
+      true,
+    );
+    this.#turn = { begin, request };
+    return this.#turn;
+  }
+
+  #closeTurn(result: JsonRecord | undefined, path: string): void {
+    const turn = this.#turn;
+    if (!turn) return;
+    this.#endRun();
+    for (const m of this.#openMessages) this.#sink.close(m);
+    this.#openMessages = [];
+    const begin = this.#sink.revise(turn.begin);
+    const stop = result ? own(result, 'stopReason') : undefined;
+    const metadata: JsonObject = { ...(begin.metadata ?? {}) };
+    metadata['stop_reason'] = typeof stop === 'string' ? stop : result ? null : 'unfinished';
+    const usage = result ? own(result, 'usage') : undefined;
+    if (usage !== undefined) metadata['usage'] = usage;
+    begin.metadata = metadata;
+    this.#sink.close(begin);
+    this.#turn = undefined;
+    this.#add(
+      {
+        event: 'span_end',
+        uuid: this.#sink.uuid(`turn-end:${begin.id}`),
+        timestamp: this.#clock.next(),
+        id: begin.id,
+        span_id: begin.id,
+      },
+      path,
+    );
+  }
+
+  // --- JSON-RPC --------------------------------------------------------------
+
+  #request(
+    method: string,
+    id: unknown,
+    params: JsonRecord | undefined,
+    record: JsonRecord,
+    path: string,
+  ): void {
+    const key = idKey(id);
+    const dir = AGENT_METHODS.has(method) ? 'c' : 'a';
+    let draft: Event | undefined;
+    let options: unknown[] | undefined;
+    const base = `${path}.params`;
+    if (method === 'session/prompt') {
+      this.#sawPrompt = true;
+      const turn = this.#openTurn(path, key, params ? own(params, 'sessionId') : undefined);
+      draft = turn.begin;
+      const prompt = params ? this.#ctx.array(params, 'prompt', base) : undefined;
+      if (prompt) {
+        const content = prompt.map(acpContentPart);
+        const text = content.every((c) => c.type === 'text');
+        this.#add<MessageEvent>(
+          {
+            event: 'message',
+            ...this.#base(`${path}:prompt`),
+            role: 'user',
+            content: text ? content.map((c) => (c as { text: string }).text).join('') : content,
+            message_id: `prompt-${idText(id)}`,
+            source: 'input',
+          },
+          path,
+        );
+      }
+    } else if (method === 'session/request_permission') {
+      const approval = this.#permission(params, base);
+      draft = approval;
+      options = params ? this.#ctx.array(params, 'options', base) : undefined;
+    } else if (method.startsWith('fs/') || method.startsWith('terminal/')) {
+      draft = this.#sandbox(method, params, path);
+    } else {
+      if (method === 'session/load') this.#loading++;
+      draft = this.#info({ method, ...(params ? { params } : {}), id: id as never }, path, true);
+    }
+    if (key === undefined) {
+      if (draft && draft.event !== 'span_begin') this.#sink.close(draft);
+      return;
+    }
+    const k = `${dir}|${key}`;
+    const previous = this.#pending.get(k);
+    if (
+      previous?.draft &&
+      previous.draft.event !== 'span_begin' &&
+      this.#sink.isOpen(previous.draft)
+    )
+      this.#sink.close(previous.draft);
+    this.#pending.set(k, {
+      method,
+      params,
+      order: this.#order,
+      draft,
+      ...(options ? { options } : {}),
+    });
+    void record;
+  }
+
+  #notification(
+    method: string,
+    params: JsonRecord | undefined,
+    record: JsonRecord,
+    path: string,
+  ): void {
+    if (method === 'session/cancel') {
+      this.#add(
+        {
+          event: 'interrupt',
+          ...this.#base(path),
+          source: 'user_cancel',
+          interrupted: this.#turn ? 'generate' : 'between_turns',
+        },
+        path,
+      );
+      return;
+    }
+    // `$/cancel_request`, extension notifications (`_vendor/…`) and others.
+    this.#info(record, path);
+  }
+
+  #response(record: JsonRecord, path: string): void {
+    const key = idKey(own(record, 'id'));
+    const result = own(record, 'result');
+    const error = own(record, 'error');
+    const res = isRecord(result) ? result : undefined;
+    let pending: Pending | undefined;
+    let pendingKey: string | undefined;
+    if (key !== undefined) {
+      // Ids are per direction: the same number may be pending both ways. The
+      // shape decides when it can, else the later request.
+      const c = this.#pending.get(`c|${key}`);
+      const a = this.#pending.get(`a|${key}`);
+      if (c && a) {
+        const prompt = res && own(res, 'stopReason') !== undefined;
+        const outcome = res && own(res, 'outcome') !== undefined;
+        const pickC = prompt
+          ? c.method === 'session/prompt'
+          : outcome
+            ? a.method !== 'session/request_permission'
+            : c.order > a.order;
+        pendingKey = pickC ? `c|${key}` : `a|${key}`;
+      } else if (c) pendingKey = `c|${key}`;
+      else if (a) pendingKey = `a|${key}`;
+      // A capture missing one side: a `stopReason` only ever answers a prompt,
+      // an `outcome` only a permission request.
+      const chosen = pendingKey ? this.#pending.get(pendingKey) : undefined;
+      if (
+        chosen &&
+        res &&
+        ((own(res, 'stopReason') !== undefined && chosen.method !== 'session/prompt') ||
+          (own(res, 'outcome') !== undefined && chosen.method !== 'session/request_permission'))
+      )
+        pendingKey = undefined;
+      if (pendingKey) {
+        pending = this.#pending.get(pendingKey);
+        this.#pending.delete(pendingKey);
+      }
+    }
+    if (isRecord(error)) {
+      const message =
+        typeof own(error, 'message') === 'string' ? (own(error, 'message') as string) : 'error';
+      const code = own(error, 'code');
+      this.#add(
+        {
+          event: 'error',
+          ...this.#base(path),
+          error: {
+            message: `${pending ? `${pending.method}: ` : ''}${message}${code !== undefined ? ` (code ${String(code)})` : ''}`,
+            traceback: '',
+            traceback_ansi: '',
+          },
+          metadata: { acp_error: error },
+        },
+        `${path}:error`,
+      );
+    }
+    if (!pending) {
+      if (res && own(res, 'stopReason') !== undefined) {
+        // Agent-only capture: the response alone marks the end of the turn.
+        if (!this.#turn) this.#openTurn(path, undefined, undefined);
+        this.#closeTurn(res, path);
+        return;
+      }
+      this.#ctx.info(path, 'acp_unpaired_response', idText(own(record, 'id')));
+      this.#info(record, path);
+      return;
+    }
+    const draft = pending.draft;
+    if (pending.method === 'session/prompt') {
+      if (this.#turn && draft === this.#turn.begin)
+        this.#closeTurn(res ?? { stopReason: isRecord(error) ? 'error' : null }, path);
+      return;
+    }
+    if (pending.method === 'session/load') this.#loading = Math.max(0, this.#loading - 1);
+    if (!draft) return;
+    if (draft.event === 'approval')
+      this.#answer(draft as ApprovalEvent, res, pending.options, path);
+    else if (draft.event === 'sandbox')
+      this.#sandboxDone(draft as SandboxEvent, pending.method, res, path);
+    else {
+      const info = this.#sink.revise(draft) as Event & { data?: unknown };
+      info.data = { ...(info.data as JsonObject), response: record };
+      this.#sink.close(info);
+    }
+  }
+
+  // --- permissions -----------------------------------------------------------
+
+  #permission(params: JsonRecord | undefined, base: string): ApprovalEvent {
+    const call = params ? this.#ctx.record(params, 'toolCall', base) : undefined;
+    let tool: ToolEvent | undefined;
+    if (call) tool = this.#toolUpsert(call, `${base}.toolCall`, false);
+    const id = tool?.id ?? '';
+    const title =
+      call && typeof own(call, 'title') === 'string'
+        ? (own(call, 'title') as string)
+        : tool?.function;
+    const approval = this.#add<ApprovalEvent>(
+      {
+        event: 'approval',
+        ...this.#base(`${base}:approval`),
+        message: title ?? `Permission for tool call ${id}`,
+        call: { id, function: tool?.function ?? 'tool', arguments: tool?.arguments ?? {} },
+        approver: 'user',
+        decision: 'escalate',
+        metadata: { acp: { options: (params && own(params, 'options')) ?? [] } as JsonObject },
+      },
+      base,
+      true,
+    );
+    if (id) this.#approvals.set(id, approval);
+    return approval;
+  }
+
+  #answer(
+    draft: ApprovalEvent,
+    res: JsonRecord | undefined,
+    options: unknown[] | undefined,
+    path: string,
+  ): void {
+    const approval = this.#sink.revise(draft);
+    const outcome = res ? own(res, 'outcome') : undefined;
+    const o = isRecord(outcome) ? outcome : undefined;
+    const kind = o ? own(o, 'outcome') : undefined;
+    const optionId = o ? own(o, 'optionId') : undefined;
+    const option = options?.find((x) => isRecord(x) && own(x, 'optionId') === optionId);
+    const optionKind = isRecord(option) ? own(option, 'kind') : undefined;
+    if (kind === 'cancelled') approval.decision = 'terminate';
+    else if (typeof optionKind === 'string')
+      approval.decision = optionKind.startsWith('allow') ? 'approve' : 'reject';
+    else if (typeof optionId === 'string')
+      approval.decision = /reject|deny|no/i.test(optionId) ? 'reject' : 'approve';
+    if (isRecord(option) && typeof own(option, 'name') === 'string')
+      approval.explanation = own(option, 'name') as string;
+    approval.metadata = {
+      ...(approval.metadata ?? {}),
+      acp_outcome: (outcome ?? null) as never,
+    };
+    this.#sink.close(approval);
+    void path;
+  }
+
+  // --- fs/* and terminal/* ---------------------------------------------------
+
+  #sandbox(method: string, params: JsonRecord | undefined, path: string): SandboxEvent {
+    const p = params ?? {};
+    const action =
+      method === 'fs/read_text_file'
+        ? 'read_file'
+        : method === 'fs/write_text_file'
+          ? 'write_file'
+          : method === 'terminal/create'
+            ? 'exec'
+            : method;
+    const draft: SandboxEvent = { event: 'sandbox', ...this.#base(path), action };
+    const file = own(p, 'path');
+    if (typeof file === 'string') draft.file = file;
+    const content = own(p, 'content');
+    if (typeof content === 'string') draft.input = content;
+    const command = own(p, 'command');
+    if (typeof command === 'string') {
+      const args = own(p, 'args');
+      draft.cmd = [command, ...(Array.isArray(args) ? args.map(String) : [])].join(' ');
+    }
+    draft.metadata = { acp: { method, params: p } as JsonObject };
+    return this.#add(draft, path, true);
+  }
+
+  #sandboxDone(
+    draft: SandboxEvent,
+    method: string,
+    res: JsonRecord | undefined,
+    path: string,
+  ): void {
+    const sandbox = this.#sink.revise(draft);
+    if (res) {
+      const content = own(res, 'content');
+      if (typeof content === 'string') sandbox.output = content;
+      const output = own(res, 'output');
+      if (typeof output === 'string') sandbox.output = output;
+      const exit = own(res, 'exitStatus');
+      const code = own(isRecord(exit) ? exit : res, 'exitCode');
+      if (typeof code === 'number') sandbox.result = code;
+      sandbox.metadata = { ...(sandbox.metadata ?? {}), acp_result: res };
+    }
+    sandbox.completed = this.#clock.next();
+    this.#sink.invent(sandbox, 'end', path);
+    this.#sink.close(sandbox);
+    void method;
+  }
+
+  // --- session/update ----------------------------------------------------------
+
+  #update(params: JsonRecord, base: string): void {
+    const update = this.#ctx.record(params, 'update', base);
+    const upath = `${base}.update`;
+    if (!update) {
+      this.#endRun();
+      this.#unknown(params, base, 'session/update without an update');
+      return;
+    }
+    const kind = own(update, 'sessionUpdate');
+    const chunk = typeof kind === 'string' ? CHUNK_KINDS[kind] : undefined;
+    if (!chunk) this.#endRun();
+    if (typeof kind !== 'string') {
+      this.#ctx.warn(upath, 'missing_field', 'sessionUpdate');
+      this.#info(update, upath);
+      return;
+    }
+    if (!this.#turn && !this.#sawPrompt && this.#loading === 0 && TURN_UPDATES.has(kind))
+      this.#openTurn(base, undefined, own(params, 'sessionId'));
+    if (chunk) {
+      this.#chunk(chunk, kind, update, upath);
+      return;
+    }
+    switch (kind) {
+      case 'tool_call':
+      case 'tool_call_update':
+        this.#toolUpsert(update, upath, true);
+        return;
+      case 'tool_call_content_chunk':
+        this.#toolContentChunk(update, upath);
+        return;
+      case 'plan':
+      case 'plan_update':
+        this.#plan(update, upath);
+        return;
+      case 'state_update':
+        this.#state(params, update, upath);
+        return;
+      default:
+        if (!INFO_UPDATES.has(kind) && !kind.startsWith('_'))
+          this.#ctx.info(upath, 'acp_unknown_update', kind);
+        this.#info(update, upath);
+    }
+  }
+
+  #endRun(): void {
+    if (!this.#run) return;
+    this.#sink.close(this.#run.draft);
+    this.#run = undefined;
+  }
+
+  #chunk(kind: ChunkKind, name: string, update: JsonRecord, path: string): void {
+    const messageId = own(update, 'messageId');
+    const block = own(update, 'content');
+    const v2 = !name.endsWith('_chunk');
+    let draft: MessageEvent | undefined;
+    if (typeof messageId === 'string') {
+      this.#endRun();
+      draft = this.#messages.get(messageId);
+      if (draft && !this.#sink.isOpen(draft)) {
+        const revised = this.#sink.revise(draft);
+        this.#messages.set(messageId, revised);
+        draft = revised;
+      }
+    } else if (this.#run && this.#run.kind === kind) draft = this.#run.draft;
+    else this.#endRun();
+    if (!draft) {
+      draft = this.#add<MessageEvent>(
+        {
+          event: 'message',
+          ...this.#base(path),
+          role: kind === 'user' ? 'user' : 'assistant',
+          content: kind === 'thought' ? [] : '',
+          message_id: typeof messageId === 'string' ? messageId : '',
+          source: 'acp',
+        },
+        path,
+        true,
+      );
+      if (typeof messageId === 'string') {
+        this.#messages.set(messageId, draft);
+        this.#openMessages.push(draft);
+      } else {
+        draft.message_id = draft.uuid;
+        this.#sink.invent(draft, 'id', path);
+        this.#run = { kind, draft };
+      }
+    } else this.#sink.touch(draft);
+    // v2 patches: the content given replaces what was there.
+    if (v2 && block !== undefined) draft.content = kind === 'thought' ? [] : '';
+    for (const b of Array.isArray(block) ? block : block === undefined ? [] : [block])
+      appendContent(draft, acpContentPart(b), kind === 'thought');
+  }
+
+  // --- tool calls ------------------------------------------------------------
+
+  #toolUpsert(update: JsonRecord, path: string, fromUpdate: boolean): ToolEvent | undefined {
+    const id = own(update, 'toolCallId');
+    if (typeof id !== 'string' || id === '') {
+      this.#ctx.warn(path, 'missing_field', 'toolCallId');
+      this.#info(update, path);
+      return undefined;
+    }
+    let tool = this.#tools.get(id);
+    if (!tool) {
+      tool = this.#add<ToolEvent>(
+        {
+          event: 'tool',
+          ...this.#base(path),
+          uuid: this.#sink.uuid(`tool:${id}`),
+          type: 'function',
+          id,
+          function: 'tool',
+          arguments: {},
+          result: '',
+          events: [],
+          metadata: { acp: { status: 'pending' } },
+        },
+        path,
+        true,
+      );
+      this.#tools.set(id, tool);
+    } else {
+      const revised = this.#sink.revise(tool);
+      if (revised !== tool) this.#tools.set(id, (tool = revised));
+      this.#sink.touch(tool);
+    }
+    // Drafts are ours until sealed (a frozen one was revised above): patch in place.
+    const metadata = (tool.metadata ??= {});
+    let acp = metadata['acp'] as JsonObject | undefined;
+    if (!isRecord(acp)) metadata['acp'] = acp = {};
+    for (const key of [
+      'kind',
+      'status',
+      'title',
+      'name',
+      'content',
+      'locations',
+      'rawOutput',
+      '_meta',
+    ]) {
+      const v = own(update, key);
+      // Patch semantics: present fields change (null clears), absent ones stay.
+      if (v !== undefined) acp[key] = v;
+    }
+    const name = acp['name'] ?? acp['title'] ?? acp['kind'];
+    if (typeof name === 'string' && name !== '') tool.function = name;
+    const rawInput = own(update, 'rawInput');
+    if (rawInput !== undefined)
+      tool.arguments = isRecord(rawInput) ? rawInput : { value: rawInput as never };
+    this.#toolResult(tool, acp);
+    const status = acp['status'];
+    if (
+      fromUpdate &&
+      typeof status === 'string' &&
+      TERMINAL_STATUS.has(status) &&
+      this.#sink.isOpen(tool)
+    ) {
+      tool.completed = this.#clock.next();
+      this.#sink.invent(tool, 'end', path);
+      this.#sink.close(tool);
+    }
+    const approval = this.#approvals.get(id);
+    if (approval && this.#sink.isOpen(approval)) {
+      approval.call = { id, function: tool.function, arguments: tool.arguments };
+      this.#sink.touch(approval);
+    }
+    return tool;
+  }
+
+  #toolResult(tool: ToolEvent, acp: JsonObject): void {
+    const content = acp['content'];
+    const raw = acp['rawOutput'];
+    let text = '';
+    if (Array.isArray(content) && content.length) text = toolContentText(content);
+    else if (typeof raw === 'string') text = raw;
+    else if (raw !== undefined && raw !== null) text = safeJson(raw);
+    tool.result = text;
+    const status = acp['status'];
+    if (status === 'failed') tool.error = { type: 'unknown', message: text || 'failed' };
+    else if (status === 'cancelled')
+      tool.error = { type: 'cancelled', message: text || 'cancelled' };
+    else delete tool.error;
+  }
+
+  #toolContentChunk(update: JsonRecord, path: string): void {
+    const id = own(update, 'toolCallId');
+    const tool = typeof id === 'string' ? this.#tools.get(id) : undefined;
+    const item = own(update, 'content');
+    if (!tool) {
+      this.#toolUpsert({ toolCallId: id, content: [item] }, path, true);
+      return;
+    }
+    const acp = tool.metadata?.['acp'] as JsonObject | undefined;
+    const content = Array.isArray(acp?.['content']) ? (acp['content'] as unknown[]) : [];
+    this.#toolUpsert({ toolCallId: id, content: [...content, item] }, path, true);
+  }
+
+  // v2 draft: `state_update` moves the turn's end into the stream
+  // (`running | idle{stopReason?} | requires_action`).
+  #state(params: JsonRecord, update: JsonRecord, path: string): void {
+    const raw = own(update, 'state');
+    const state = isRecord(raw) ? (own(raw, 'type') ?? own(raw, 'state')) : raw;
+    const stopReason =
+      own(update, 'stopReason') ?? (isRecord(raw) ? own(raw, 'stopReason') : undefined);
+    if (state === 'running' && !this.#turn)
+      this.#openTurn(path, undefined, own(params, 'sessionId'));
+    this.#info(update, path);
+    if (state === 'idle' && this.#turn)
+      this.#closeTurn({ stopReason: typeof stopReason === 'string' ? stopReason : null }, path);
+  }
+
+  // --- plans -----------------------------------------------------------------
+
+  #plan(update: JsonRecord, path: string): void {
+    const plan = own(update, 'plan');
+    const holder = isRecord(plan) ? plan : update;
+    const entries =
+      this.#ctx.array(holder, 'entries', isRecord(plan) ? `${path}.plan` : path) ?? [];
+    const planId = own(holder, 'planId') ?? own(holder, 'id');
+    const md = planMarkdown(entries);
+    this.#add<DisplayEvent>(
+      {
+        event: 'display',
+        ...this.#base(path),
+        outputs: [
+          {
+            data: { 'text/markdown': md || '_(empty plan)_', 'text/plain': md },
+            metadata: { acp_plan: entries as never },
+          },
+        ],
+        display_id: typeof planId === 'string' ? `plan:${planId}` : 'plan',
+      },
+      path,
+    );
+  }
+}
+
+function appendContent(draft: MessageEvent, part: Content, thought: boolean): void {
+  if (thought && part.type === 'text') part = { type: 'reasoning', reasoning: part.text };
+  const content = draft.content;
+  if (typeof content === 'string') {
+    if (part.type === 'text') {
+      draft.content = content + part.text;
+      return;
+    }
+    draft.content = content === '' ? [] : [{ type: 'text', text: content }];
+  }
+  const parts = draft.content as Content[];
+  const last = parts[parts.length - 1];
+  if (last && last.type === 'text' && part.type === 'text') last.text += part.text;
+  else if (last && last.type === 'reasoning' && part.type === 'reasoning')
+    last.reasoning += part.reasoning;
+  else parts.push(part);
+}
+
+function looksLikeAcp(record: unknown): boolean {
+  if (!isRecord(record)) return false;
+  if (own(record, 'jsonrpc') === '2.0') {
+    const method = own(record, 'method');
+    if (typeof method === 'string')
+      return (
+        AGENT_METHODS.has(method) ||
+        method.startsWith('session/') ||
+        method.startsWith('fs/') ||
+        method.startsWith('terminal/') ||
+        method.startsWith('elicitation/')
+      );
+    const result = own(record, 'result');
+    return (
+      isRecord(result) &&
+      ['stopReason', 'sessionId', 'agentCapabilities', 'outcome'].some(
+        (k) => own(result, k) !== undefined,
+      )
+    );
+  }
+  const update = own(record, 'update');
+  return (
+    typeof own(record, 'sessionId') === 'string' &&
+    isRecord(update) &&
+    typeof own(update, 'sessionUpdate') === 'string'
+  );
+}
+
+/**
+ * ACP sessions (JSON-RPC 2.0 JSON Lines, either or both directions).
+ *
+ * @example
+ * acpFormat.detect(new Probe('{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}')); // true
+ */
+export const acpFormat: FormatImporter & {
+  incremental(options: ImportOptions): IncrementalImporter;
+} = {
+  id: 'acp',
+  name: 'Agent Client Protocol',
+  extensions: ['.jsonl', '.ndjson'],
+  detect(probe) {
+    return probe.records(4).some(looksLikeAcp);
+  },
+  // A parsed value given by the caller is copied: events embed raw records
+  // (info `data`, tool metadata) and are deep-frozen, which must not freeze
+  // the caller's objects.
+  import: (probe, options) =>
+    importLines(acpFormat, probe.isRaw ? probe : new Probe(cloneJson(probe.json())), options),
+  incremental: (options) => new AcpImporter(options),
+};
+
+/**
+ * A cheap check whether an input is an ACP session capture.
+ *
+ * @example
+ * isAcp('{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[]}}}'); // true
+ */
+export const isAcp: (input: ImportInput, filename?: string) => boolean = sniffer(acpFormat);
+
+/**
+ * Imports an ACP session from JSON Lines text, bytes, or a parsed array of
+ * messages: turns as spans, merged messages, one tool event per tool call,
+ * approvals, plans as displays (see the mapping at the top of this file).
+ *
+ * @example
+ * import { readFileSync } from 'node:fs';
+ * const { events, diagnostics } = importAcp(readFileSync('session.jsonl', 'utf8'));
+ */
+export function importAcp(input: ImportInput, options: ImportOptions = {}): ImportResult {
+  return acpFormat.import(new Probe(input, options.filename), options) as ImportResult;
+}

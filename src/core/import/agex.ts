@@ -1,0 +1,1055 @@
+// agex events (https://github.com/ashenfad/agex, `agex/agent/events.py`; the TS
+// port's `packages/agex-ts/src/types.ts`; research/formats.md §3) and skein's
+// own mime stream (`mimeStream`/`toMimeStream`, the `mime_stream` design of
+// agex `docs/todo-mime.md`, §3.2), as JSON Lines, a JSON array or
+// `{"events": [...]}`.
+//
+// Records read, each by its shape:
+// - the agex-ts union, tagged `type` in camelCase (`taskStart`, `action`,
+//   `output`, `success`, `fail`, `clarify`, `cancelled`, `error`, `file`,
+//   `systemNote`, `chapter`), and agex-studio's snake_case frames
+//   (`task_start`, `system_note`, `turn_complete`);
+// - the Python models, the class name in `event_type` (what the design's
+//   `render(event)` adds to `model_dump()`), `class`, `__class__` or `type`
+//   (`TaskStartEvent`, `ActionEvent`, …), fields in snake_case;
+// - streamed `TokenChunk`s (`emissionIndex`/`emission_index`);
+// - mime-stream records: canonical skein events (kept exactly as they are) and
+//   `DisplayDataPart`s (`{output_type: 'display_data', data, metadata}`, or a
+//   bare MIME dict) for raw output objects.
+//
+// Mapping (the one representation of issue 19):
+// - `full_namespace` (`"orchestrator/worker_a"`; agex-ts has only `agentName`)
+//   is the nesting: each agent is a `span_begin`/`span_end` of `type: 'agent'`
+//   whose parent is the innermost open span of the namespace above it (its
+//   running task), so a sub-agent sits inside the task that called it. agex
+//   calls sub-agents from generated code, not through tool calls, so there is
+//   no spawning tool event to hang it under. An agent span ends when the task
+//   that called it ends, or with the input (at its last event).
+// - `TaskStartEvent` opens a `task` span (name = `task_name`, inputs in its
+//   metadata; the task's `message` as a `user` message inside it); the next
+//   success / fail / clarify / cancelled of that agent closes it, after its
+//   own event: success → `info` (`data` = the result), fail → `error`,
+//   clarify → an `assistant` message, cancelled → `interrupt`. A task still
+//   open at the end is closed at the agent's last event, flagged as an
+//   invented `end`, with an `agex_task_unclosed` diagnostic.
+// - `ActionEvent` → a `model` event (the agent's model turn; `model` is the
+//   agent's name because agex records no model): `thinking` as reasoning,
+//   `title` and text emissions as text, code emissions (`ts`, `terminal`,
+//   `fileWrite`, `fileEdit`; Python's flat `code`/`terminal`/`file_actions`)
+//   as tool calls of the assistant message, token counts as usage. agex runs
+//   the code itself and reports what it printed as `OutputEvent`s, so there
+//   are no tool events.
+// - `OutputEvent` parts and mime-stream `DisplayDataPart`s → `display` events
+//   (one bundle per part: agex-ts `text`/`image`/`error` parts directly,
+//   anything else through the display protocol's `displayOf`).
+// - Token chunks merge into one assistant `message` per emission
+//   (`emissionIndex`) and turn, never one event per chunk; thinking chunks
+//   become reasoning parts. The `done` chunk closes it (its assembled
+//   `emission` goes to the metadata); so do the next action and `turn_complete`.
+// - `ErrorEvent` → `error` (`metadata.recoverable`); `SystemNoteEvent` → a
+//   `system` message; `ChapterEvent` (context compaction) → `compaction`;
+//   `FileEvent` → `info` with the file lists as `data`.
+// - Fields the mapping does not use are kept in `metadata.agex`; records of
+//   unknown kinds become `info` events (`source: 'agex'`, `data` = the raw
+//   record) with an `unknown_event_kind` diagnostic. Missing times (token
+//   chunks, display parts) are synthesised after the last time seen and
+//   flagged (`metadata.skein_invented`, one `value_invented` diagnostic).
+// Left out: `commit_hash`/`parent_ref` are kept in metadata but not resolved
+// against Versioned state; `replay_stream` (no implementation exists).
+import { jsonPath } from '../errors.js';
+import type { Diagnostic } from '../errors.js';
+import { displayOf } from '../display/display-of.js';
+import { eventTime } from '../events/event-time.js';
+import { parseEvent } from '../events/parse.js';
+import { timestampHadOffset, timestampMs } from '../events/timestamp.js';
+import type {
+  CompactionEvent,
+  Content,
+  ContentReasoning,
+  ContentText,
+  DisplayEvent,
+  ErrorEvent,
+  Event,
+  InfoEvent,
+  InterruptEvent,
+  JsonObject,
+  MessageEvent,
+  MimeBundle,
+  ModelEvent,
+  SpanBeginEvent,
+  SpanEndEvent,
+  ToolCall,
+} from '../events/types.js';
+import { isEventKind } from '../events/types.js';
+import {
+  importerParts,
+  importLines,
+  importRecords,
+  sniffer,
+  type FormatImporter,
+  type ImportResult,
+  type IncrementalImporter,
+} from './format.js';
+import type { ImportContext } from './guards.js';
+import {
+  isRecord,
+  own,
+  typeName,
+  type ImportOptions,
+  type JsonRecord,
+  safeJson,
+} from './guards.js';
+import { Probe, type ImportInput } from './probe.js';
+import type { EventSink } from './sink.js';
+import { SyntheticClock } from './sink.js';
+
+/** An agex event kind, by the agex-ts `type` names. */
+type AgexKind =
+  | 'taskStart'
+  | 'action'
+  | 'output'
+  | 'success'
+  | 'fail'
+  | 'clarify'
+  | 'cancelled'
+  | 'error'
+  | 'file'
+  | 'systemNote'
+  | 'chapter'
+  | 'turnComplete';
+
+/** What a record is, for the importer. */
+type RecordShape = AgexKind | 'chunk' | 'mime' | 'canonical' | 'unknown';
+
+// Every spelling of each kind: agex-ts, agex-studio (snake_case) and the
+// Python class names. A Map, so `constructor` or `__proto__` never match.
+const KINDS = new Map<string, AgexKind>();
+for (const [kind, names] of [
+  ['taskStart', ['taskStart', 'task_start', 'TaskStartEvent', 'TaskStart']],
+  ['action', ['action', 'ActionEvent', 'Action']],
+  ['output', ['output', 'OutputEvent', 'Output']],
+  ['success', ['success', 'SuccessEvent', 'Success']],
+  ['fail', ['fail', 'FailEvent', 'Fail']],
+  ['clarify', ['clarify', 'ClarifyEvent', 'Clarify']],
+  ['cancelled', ['cancelled', 'CancelledEvent', 'Cancelled']],
+  ['error', ['error', 'ErrorEvent']],
+  ['file', ['file', 'FileEvent']],
+  ['systemNote', ['systemNote', 'system_note', 'SystemNoteEvent', 'SystemNote']],
+  ['chapter', ['chapter', 'ChapterEvent', 'Chapter']],
+  ['turnComplete', ['turn_complete', 'turnComplete']],
+] as const) {
+  for (const name of names) KINDS.set(name, kind);
+}
+
+// Class-name fields of the Python shape, in the order they are tried.
+const CLASS_KEYS = ['event_type', 'eventType', 'class', '__class__'] as const;
+
+// `type` values that are agex's alone (the short ones — `action`, `error`,
+// `text` — are also other formats' tags, so a record tagged with one counts
+// for detection only with an agex base field).
+const DISTINCT_TYPES = new Set([
+  'taskStart',
+  'task_start',
+  'systemNote',
+  'system_note',
+  'turn_complete',
+  'turnComplete',
+]);
+
+const OUTCOME: ReadonlySet<AgexKind> = new Set(['success', 'fail', 'clarify', 'cancelled']);
+
+const MIME_KEY = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
+
+function isMimeDict(rec: JsonRecord): boolean {
+  let n = 0;
+  for (const key in rec) {
+    if (!MIME_KEY.test(key)) return false;
+    n++;
+  }
+  return n > 0;
+}
+
+function chunkIndex(rec: JsonRecord): number | undefined {
+  const v = own(rec, 'emissionIndex') ?? own(rec, 'emission_index');
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+/** Classifies one record (never throws, reads own properties only). */
+function shapeOf(rec: unknown): RecordShape {
+  if (!isRecord(rec)) return 'unknown';
+  for (const key of CLASS_KEYS) {
+    const v = own(rec, key);
+    if (typeof v === 'string') return KINDS.get(v) ?? 'unknown';
+  }
+  const type = own(rec, 'type');
+  if (typeof type === 'string') {
+    const kind = KINDS.get(type);
+    // A token chunk's `type` (`text`, `thinking`, `ts`, …) names its content.
+    if (chunkIndex(rec) !== undefined && kind !== 'turnComplete') return 'chunk';
+    if (kind) return kind;
+  }
+  if (typeof own(rec, 'output_type') === 'string') return 'mime';
+  const event = own(rec, 'event');
+  if (
+    typeof event === 'string' &&
+    isEventKind(event) &&
+    typeof own(rec, 'uuid') === 'string' &&
+    typeof own(rec, 'timestamp') === 'string'
+  )
+    return 'canonical';
+  if (isMimeDict(rec)) return 'mime';
+  const data = own(rec, 'data');
+  if (isRecord(data) && isMimeDict(data)) return 'mime';
+  return 'unknown';
+}
+
+/** Whether a record is unmistakably agex (for detection, stricter than import). */
+function isAgexMarker(rec: unknown): boolean {
+  const shape = shapeOf(rec);
+  if (shape === 'unknown' || shape === 'canonical' || shape === 'mime') return false;
+  const r = rec as JsonRecord;
+  if (CLASS_KEYS.some((k) => typeof own(r, k) === 'string')) return true;
+  if (shape === 'chunk') return typeof own(r, 'content') === 'string';
+  const type = own(r, 'type');
+  return (
+    (typeof type === 'string' && DISTINCT_TYPES.has(type)) ||
+    typeof own(r, 'agentName') === 'string' ||
+    typeof own(r, 'agent_name') === 'string' ||
+    typeof own(r, 'full_namespace') === 'string'
+  );
+}
+
+/** The records of a parsed document: an array, `{events: [...]}`, or one record. */
+function documentRecords(doc: unknown): { list: unknown[]; base: string } | undefined {
+  if (Array.isArray(doc)) return { list: doc, base: '$' };
+  if (isRecord(doc)) {
+    const events = own(doc, 'events');
+    if (Array.isArray(events) && own(doc, 'event') === undefined)
+      return { list: events, base: '$.events' };
+  }
+  return undefined;
+}
+
+function detect(probe: Probe): boolean {
+  const doc = probe.json();
+  const found = documentRecords(doc);
+  const head = found ? found.list.slice(0, 4) : probe.records(4);
+  if (head.length === 0) return false;
+  let marked = false;
+  for (const rec of head) {
+    if (shapeOf(rec) === 'unknown') return false;
+    if (isAgexMarker(rec)) marked = true;
+  }
+  return marked;
+}
+
+// --- the importer ------------------------------------------------------------
+
+interface TaskState {
+  readonly spanId: string;
+  readonly name: string;
+  readonly path: string;
+}
+
+interface AgentState {
+  readonly ns: string;
+  readonly spanId: string;
+  /** The span it was opened in (its caller's task), or null at the root. */
+  readonly parentSpan: string | null;
+  readonly tasks: TaskState[];
+  readonly children: AgentState[];
+  lastTime: string;
+}
+
+// Fields each kind maps; everything else is kept in `metadata.agex`.
+const BASE_FIELDS = [
+  'type',
+  'event_type',
+  'eventType',
+  'class',
+  '__class__',
+  'timestamp',
+  'agentName',
+  'agent_name',
+  'full_namespace',
+  'fullNamespace',
+];
+const USED = new Map<AgexKind, ReadonlySet<string>>();
+for (const [kind, fields] of [
+  ['taskStart', ['taskName', 'task_name', 'inputs', 'message']],
+  [
+    'action',
+    [
+      'title',
+      'thinking',
+      'code',
+      'terminal',
+      'file_actions',
+      'fileActions',
+      'emissions',
+      'inputTokens',
+      'input_tokens',
+      'outputTokens',
+      'output_tokens',
+    ],
+  ],
+  ['output', ['parts']],
+  ['success', ['result']],
+  ['fail', ['message']],
+  ['clarify', ['message']],
+  ['cancelled', ['taskName', 'task_name', 'iterationsCompleted', 'iterations_completed']],
+  ['error', ['errorName', 'errorMessage', 'error', 'recoverable', 'message']],
+  ['file', ['source', 'file_source', 'added', 'modified', 'removed']],
+  ['systemNote', ['message']],
+  ['chapter', ['name', 'message', 'slug', 'eventRefs', 'event_refs']],
+  ['turnComplete', []],
+] as const) {
+  USED.set(kind, new Set([...BASE_FIELDS, ...fields]));
+}
+
+/** The fields of `rec` not in `used`, or undefined when there are none. */
+function rest(rec: JsonRecord, used: ReadonlySet<string>): JsonObject | undefined {
+  let out: JsonObject | undefined;
+  for (const key of Object.keys(rec)) {
+    if (used.has(key)) continue;
+    out ??= {};
+    // `__proto__` stays data (a plain assignment would set the prototype).
+    Object.defineProperty(out, key, {
+      value: rec[key],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
+
+function str(rec: JsonRecord, a: string, b?: string): string | undefined {
+  const v = own(rec, a) ?? (b === undefined ? undefined : own(rec, b));
+  return typeof v === 'string' ? v : undefined;
+}
+
+function num(rec: JsonRecord, a: string, b?: string): number | undefined {
+  const v = own(rec, a) ?? (b === undefined ? undefined : own(rec, b));
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+function text(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  try {
+    return safeJson(value) ?? '';
+  } catch {
+    return String(value);
+  }
+}
+
+const CODE_EMISSIONS = new Map<string, string>([
+  ['ts', 'ts'],
+  ['python', 'python'],
+  ['terminal', 'terminal'],
+  ['fileWrite', 'file_write'],
+  ['file_write', 'file_write'],
+  ['fileEdit', 'file_edit'],
+  ['file_edit', 'file_edit'],
+]);
+
+/** One output part as a MIME bundle (research/formats.md §3.3 `OutputPart`, §3.2). */
+function partBundle(part: unknown): MimeBundle {
+  if (isRecord(part)) {
+    const type = own(part, 'type');
+    if (type === 'text') {
+      const t = own(part, 'text') ?? own(part, 'content');
+      if (typeof t === 'string') return { data: { 'text/plain': t } };
+    } else if (type === 'image') {
+      const data = own(part, 'data');
+      if (typeof data === 'string') {
+        const format = str(part, 'format') ?? 'png';
+        const mime = `image/${format === 'jpg' ? 'jpeg' : format}`;
+        const alt = str(part, 'altText', 'alt_text');
+        return { data: { [mime]: data, 'text/plain': alt ?? `[${format} image]` } };
+      }
+    } else if (type === 'error') {
+      const ename = str(part, 'errorName', 'error_name') ?? 'Error';
+      const evalue = str(part, 'errorMessage', 'error_message') ?? str(part, 'content') ?? '';
+      return {
+        data: { 'text/plain': evalue ? `${ename}: ${evalue}` : ename },
+        metadata: { skein: { error: { ename, evalue } } },
+      };
+    }
+  }
+  const bundle = displayOf(part);
+  return bundle.metadata ? { data: bundle.data, metadata: bundle.metadata } : { data: bundle.data };
+}
+
+class AgexImporter implements IncrementalImporter {
+  readonly #ctx: ImportContext;
+  readonly #sink: EventSink;
+  readonly #clock: SyntheticClock;
+  readonly #seed: string;
+  readonly #extra: Diagnostic[] = [];
+  /** Open agents by namespace. */
+  readonly #agents = new Map<string, AgentState>();
+  /** Open token-chunk messages by `namespace\0emissionIndex`. */
+  readonly #chunks = new Map<string, MessageEvent>();
+  #spans = 0;
+  #turn = 0;
+  #lastNs: string | undefined;
+  /** Spans opened by canonical events (a mime stream) and not yet ended. */
+  readonly #open: string[] = [];
+  /** The latest time seen or invented. */
+  #maxTime: string | undefined;
+  #maxMs = -Infinity;
+
+  constructor(options: ImportOptions) {
+    const { ctx, sink } = importerParts('agex', options);
+    this.#ctx = ctx;
+    this.#sink = sink;
+    this.#seed = options.uuidSeed ?? 'agex';
+    this.#clock = new SyntheticClock(options.baseTime);
+  }
+
+  push(record: unknown, path: string): void {
+    const shape = shapeOf(record);
+    if (shape === 'canonical') return this.#canonical(record as JsonRecord, path);
+    if (!isRecord(record)) {
+      this.#ctx.warn(path, 'wrong_type', 'object', typeName(record));
+      return this.#unknown(record, path, 'agex');
+    }
+    switch (shape) {
+      case 'chunk':
+        return this.#chunk(record, path);
+      case 'mime':
+        return this.#mime(record, path);
+      case 'unknown':
+        return this.#unknown(record, path, this.#kindName(record));
+      case 'turnComplete':
+        this.#closeChunks();
+        this.#turn++;
+        return;
+      default:
+        return this.#agexEvent(shape, record, path);
+    }
+  }
+
+  drain(): Event[] {
+    return this.#sink.drain();
+  }
+
+  end(): Event[] {
+    this.#closeChunks();
+    // What is still open ends with the input, at the last time seen, so no
+    // span ends before something inside it.
+    const time = this.#maxTime ?? this.#clock.next();
+    for (const agent of [...this.#agents.values()])
+      if (agent.parentSpan === null) this.#closeAgent(agent, time, '$');
+    for (const agent of [...this.#agents.values()]) this.#closeAgent(agent, time, '$');
+    return this.#sink.drain();
+  }
+
+  diagnostics(): Diagnostic[] {
+    const own = this.#ctx.finish();
+    return this.#extra.length ? [...this.#extra, ...own] : own;
+  }
+
+  // --- shapes ---------------------------------------------------------------
+
+  #canonical(record: JsonRecord, path: string): void {
+    const { event, diagnostics } = parseEvent(record, { path, uuidSeed: this.#seed });
+    for (const d of diagnostics) this.#extra.push(d);
+    this.#clock.observe(event.timestamp);
+    this.#seen(event.timestamp, eventTime(event));
+    // Spans of a mime stream's own events, for the displays printed inside them.
+    if (event.event === 'span_begin') this.#open.push((event as SpanBeginEvent).id);
+    else if (event.event === 'span_end') {
+      const at = this.#open.lastIndexOf((event as SpanEndEvent).id);
+      if (at >= 0) this.#open.splice(at, 1);
+    }
+    this.#sink.add(event);
+  }
+
+  #kindName(record: JsonRecord): string {
+    for (const key of [...CLASS_KEYS, 'type'] as const) {
+      const v = own(record, key);
+      if (typeof v === 'string') return v;
+    }
+    return 'agex';
+  }
+
+  #unknown(record: unknown, path: string, kind: string): void {
+    this.#ctx.info(path, 'unknown_event_kind', kind);
+    const ns = isRecord(record) ? this.#namespace(record) : undefined;
+    const time = isRecord(record) ? this.#time(record, path) : undefined;
+    const at = time?.time ?? this.#clock.next();
+    const draft: InfoEvent = {
+      event: 'info',
+      uuid: this.#sink.uuid(path),
+      timestamp: at,
+      source: 'agex',
+      data: record as never,
+    };
+    const span = this.#spanFor(ns, at, path);
+    if (span !== undefined) draft.span_id = span;
+    this.#sink.add(draft);
+    if (!time || time.invented) this.#sink.invent(draft, 'timestamp', path);
+  }
+
+  #mime(record: JsonRecord, path: string): void {
+    const bundle = partBundle(record);
+    const at = this.#time(record, path);
+    const draft: DisplayEvent = {
+      event: 'display',
+      uuid: this.#sink.uuid(path),
+      timestamp: at.time,
+      outputs: [bundle],
+    };
+    const span = this.#spanFor(this.#namespace(record), at.time, path);
+    if (span !== undefined) draft.span_id = span;
+    const transient = own(record, 'transient');
+    const displayId = isRecord(transient) ? own(transient, 'display_id') : undefined;
+    if (typeof displayId === 'string') draft.display_id = displayId;
+    this.#sink.add(draft);
+    if (at.invented) this.#sink.invent(draft, 'timestamp', path);
+  }
+
+  #chunk(record: JsonRecord, path: string): void {
+    const index = chunkIndex(record)!;
+    const ns = this.#namespace(record) ?? this.#lastNs ?? 'agent';
+    const key = `${ns}\u0000${index}`;
+    const type = str(record, 'type') ?? 'text';
+    const content = str(record, 'content') ?? '';
+    let draft = this.#chunks.get(key);
+    if (!draft) {
+      const at = this.#time(record, path);
+      const agent = this.#agent(ns, at.time, path);
+      const messageId = `${ns}:${this.#turn}:${index}`;
+      draft = this.#sink.add<MessageEvent>(
+        {
+          event: 'message',
+          uuid: this.#sink.uuid(`message\u0000${messageId}`),
+          span_id: this.#innermost(agent),
+          timestamp: at.time,
+          role: 'assistant',
+          content: [],
+          message_id: messageId,
+          source: 'agex',
+          metadata: { emission_index: index },
+        },
+        { open: true },
+      );
+      if (at.invented) this.#sink.invent(draft, 'timestamp', path);
+      this.#chunks.set(key, draft);
+    } else this.#sink.touch(draft);
+    const parts = draft.content as Content[];
+    const last = parts[parts.length - 1];
+    const reasoning = type === 'thinking';
+    if (reasoning && last?.type === 'reasoning' && this.#partType(last) === type)
+      last.reasoning += content;
+    else if (!reasoning && last?.type === 'text' && this.#partType(last) === type)
+      last.text += content;
+    else if (content !== '' || parts.length === 0) {
+      const part: ContentReasoning | ContentText = reasoning
+        ? { type: 'reasoning', reasoning: content }
+        : { type: 'text', text: content };
+      // The chunk kind (`title`, `ts`, `filePath`, …) says what the text is.
+      if (!reasoning && type !== 'text') part.internal = { agex_chunk: type };
+      parts.push(part);
+    }
+    if (own(record, 'done') === true) {
+      const emission = own(record, 'emission');
+      if (emission !== undefined) draft.metadata = { ...draft.metadata, emission };
+      this.#sink.close(draft);
+      this.#chunks.delete(key);
+    }
+  }
+
+  #partType(part: ContentText | ContentReasoning): string {
+    if (part.type === 'reasoning') return 'thinking';
+    const internal = part.internal as { agex_chunk?: string } | undefined;
+    return internal?.agex_chunk ?? 'text';
+  }
+
+  #closeChunks(): void {
+    for (const draft of this.#chunks.values()) this.#sink.close(draft);
+    this.#chunks.clear();
+  }
+
+  #agexEvent(kind: AgexKind, record: JsonRecord, path: string): void {
+    const ns = this.#namespace(record) ?? this.#lastNs ?? 'agent';
+    const at = this.#time(record, path);
+    const agent = this.#agent(ns, at.time, path);
+    agent.lastTime = at.time;
+    const extra = rest(record, USED.get(kind)!);
+    const base = {
+      uuid: this.#sink.uuid(path),
+      span_id: this.#innermost(agent),
+      timestamp: at.time,
+    };
+    let draft: Event;
+    switch (kind) {
+      case 'taskStart': {
+        const name = str(record, 'taskName', 'task_name') ?? 'task';
+        const id = this.#spanId('task');
+        const inputs = own(record, 'inputs');
+        const metadata: JsonObject = { task_name: name };
+        if (inputs !== undefined) metadata['inputs'] = inputs;
+        if (extra) metadata['agex'] = extra;
+        draft = this.#sink.add<SpanBeginEvent>({
+          event: 'span_begin',
+          uuid: base.uuid,
+          id,
+          span_id: id,
+          parent_id: base.span_id,
+          timestamp: at.time,
+          type: 'task',
+          name,
+          metadata,
+        });
+        agent.tasks.push({ spanId: id, name, path });
+        const message = str(record, 'message');
+        if (message !== undefined && message !== '') {
+          const m = this.#sink.add<MessageEvent>({
+            event: 'message',
+            uuid: this.#sink.uuid(`${path}#message`),
+            span_id: id,
+            timestamp: at.time,
+            role: 'user',
+            content: message,
+            message_id: `${id}:message`,
+            source: 'agex',
+          });
+          if (at.invented) this.#sink.invent(m, 'timestamp', path);
+        }
+        break;
+      }
+      case 'action':
+        this.#closeChunks();
+        draft = this.#sink.add(this.#action(record, path, base, agent.ns, extra));
+        this.#turn++;
+        break;
+      case 'output': {
+        const parts = own(record, 'parts');
+        const list = Array.isArray(parts) ? parts : parts === undefined ? [] : [parts];
+        const display: DisplayEvent = { event: 'display', ...base, outputs: list.map(partBundle) };
+        if (extra) display.metadata = { agex: extra };
+        draft = this.#sink.add(display);
+        break;
+      }
+      case 'success': {
+        const info: InfoEvent = { event: 'info', ...base, source: 'agex' };
+        const result = own(record, 'result');
+        if (result !== undefined && result !== null) info.data = result;
+        info.metadata = { agex_event: 'success', ...(extra ? { agex: extra } : {}) };
+        draft = this.#sink.add(info);
+        break;
+      }
+      case 'fail': {
+        const message = str(record, 'message') ?? '';
+        draft = this.#sink.add<ErrorEvent>({
+          event: 'error',
+          ...base,
+          error: { message, traceback: '', traceback_ansi: '' },
+          metadata: { agex_event: 'fail', ...(extra ? { agex: extra } : {}) },
+        });
+        break;
+      }
+      case 'clarify':
+        draft = this.#sink.add<MessageEvent>({
+          event: 'message',
+          ...base,
+          role: 'assistant',
+          content: str(record, 'message') ?? '',
+          message_id: base.uuid,
+          source: 'agex',
+          metadata: { agex_event: 'clarify', ...(extra ? { agex: extra } : {}) },
+        });
+        break;
+      case 'cancelled': {
+        const metadata: JsonObject = { agex_event: 'cancelled' };
+        const task = str(record, 'taskName', 'task_name');
+        const n = num(record, 'iterationsCompleted', 'iterations_completed');
+        if (task !== undefined) metadata['task_name'] = task;
+        if (n !== undefined) metadata['iterations_completed'] = n;
+        if (extra) metadata['agex'] = extra;
+        draft = this.#sink.add<InterruptEvent>({
+          event: 'interrupt',
+          ...base,
+          source: 'user_cancel',
+          interrupted: 'between_turns',
+          metadata,
+        });
+        break;
+      }
+      case 'error': {
+        const raw = own(record, 'error');
+        const name =
+          str(record, 'errorName', 'error_name') ??
+          (isRecord(raw) ? str(raw, 'type', 'name') : undefined);
+        const message =
+          str(record, 'errorMessage', 'error_message') ??
+          (isRecord(raw) ? str(raw, 'message') : undefined) ??
+          (raw === undefined ? str(record, 'message') : text(raw)) ??
+          '';
+        const metadata: JsonObject = { agex_event: 'error' };
+        const recoverable = own(record, 'recoverable');
+        if (typeof recoverable === 'boolean') metadata['recoverable'] = recoverable;
+        if (extra) metadata['agex'] = extra;
+        const full = name ? `${name}: ${message}` : message;
+        draft = this.#sink.add<ErrorEvent>({
+          event: 'error',
+          ...base,
+          error: { message: full, traceback: '', traceback_ansi: '' },
+          metadata,
+        });
+        break;
+      }
+      case 'file': {
+        const data: JsonObject = {
+          source: str(record, 'source', 'file_source') ?? 'agent',
+        };
+        for (const k of ['added', 'modified', 'removed']) {
+          const v = own(record, k);
+          data[k] = Array.isArray(v) ? v : [];
+        }
+        draft = this.#sink.add<InfoEvent>({
+          event: 'info',
+          ...base,
+          source: 'agex',
+          data,
+          metadata: { agex_event: 'file', ...(extra ? { agex: extra } : {}) },
+        });
+        break;
+      }
+      case 'systemNote':
+        draft = this.#sink.add<MessageEvent>({
+          event: 'message',
+          ...base,
+          role: 'system',
+          content: str(record, 'message') ?? '',
+          message_id: base.uuid,
+          source: 'agex',
+          ...(extra ? { metadata: { agex: extra } } : {}),
+        });
+        break;
+      case 'chapter': {
+        const metadata: JsonObject = { name: str(record, 'name') ?? '' };
+        const message = str(record, 'message');
+        const slug = str(record, 'slug');
+        const refs = own(record, 'eventRefs') ?? own(record, 'event_refs');
+        if (message !== undefined) metadata['message'] = message;
+        if (slug !== undefined) metadata['slug'] = slug;
+        if (refs !== undefined) metadata['event_refs'] = refs;
+        if (extra) metadata['agex'] = extra;
+        draft = this.#sink.add<CompactionEvent>({
+          event: 'compaction',
+          ...base,
+          type: 'summary',
+          source: 'agex',
+          metadata,
+        });
+        break;
+      }
+      default:
+        return;
+    }
+    if (at.invented) this.#sink.invent(draft, 'timestamp', path);
+    if (OUTCOME.has(kind)) this.#closeTask(agent, kind, at.time, path);
+  }
+
+  #action(
+    record: JsonRecord,
+    path: string,
+    base: { uuid: string; span_id: string; timestamp: string },
+    ns: string,
+    extra: JsonObject | undefined,
+  ): ModelEvent {
+    const content: (ContentText | ContentReasoning)[] = [];
+    const calls: ToolCall[] = [];
+    let completion = '';
+    const thinking = str(record, 'thinking');
+    if (thinking) content.push({ type: 'reasoning', reasoning: thinking });
+    const title = str(record, 'title');
+    if (title) {
+      content.push({ type: 'text', text: title });
+      completion = title;
+    }
+    let invented = false;
+    const call = (fn: string, args: JsonObject, id: unknown) => {
+      if (typeof id === 'string' && id !== '') calls.push({ id, function: fn, arguments: args });
+      else {
+        calls.push({ id: `${base.uuid}-${calls.length}`, function: fn, arguments: args });
+        invented = true;
+      }
+    };
+    const emissions = own(record, 'emissions');
+    if (Array.isArray(emissions)) {
+      for (const e of emissions) {
+        if (!isRecord(e)) continue;
+        const kind = str(e, 'type', 'kind') ?? '';
+        if (kind === 'thinking') {
+          const t = str(e, 'thinking') ?? str(e, 'content') ?? str(e, 'text') ?? '';
+          content.push({ type: 'reasoning', reasoning: t });
+        } else if (kind === 'text') {
+          const t = str(e, 'text') ?? str(e, 'content') ?? '';
+          content.push({ type: 'text', text: t });
+          completion = completion ? `${completion}\n\n${t}` : t;
+        } else {
+          const args: JsonObject = {};
+          for (const k of Object.keys(e))
+            if (k !== 'type' && k !== 'kind' && k !== 'id')
+              Object.defineProperty(args, k, {
+                value: e[k],
+                enumerable: true,
+                writable: true,
+                configurable: true,
+              });
+          call(CODE_EMISSIONS.get(kind) ?? (kind || 'emission'), args, own(e, 'id'));
+        }
+      }
+    }
+    const code = str(record, 'code');
+    if (code !== undefined) call('python', { code }, undefined);
+    const terminal = str(record, 'terminal');
+    if (terminal !== undefined) call('terminal', { command: terminal }, undefined);
+    const files = own(record, 'file_actions') ?? own(record, 'fileActions');
+    if (Array.isArray(files))
+      for (const f of files) call('file', isRecord(f) ? f : { action: f as never }, undefined);
+    const input = num(record, 'inputTokens', 'input_tokens');
+    const output = num(record, 'outputTokens', 'output_tokens');
+    const model: ModelEvent = {
+      event: 'model',
+      ...base,
+      model: ns.slice(ns.lastIndexOf('/') + 1),
+      input: [],
+      tools: [],
+      tool_choice: 'auto',
+      config: {},
+      output: {
+        model: '',
+        choices: [
+          {
+            message: {
+              role: 'assistant',
+              content,
+              ...(calls.length ? { tool_calls: calls } : {}),
+              source: 'generate',
+            },
+            stop_reason: calls.length ? 'tool_calls' : 'stop',
+          },
+        ],
+        completion,
+      },
+    };
+    if (input !== undefined || output !== undefined)
+      model.output.usage = {
+        input_tokens: input ?? 0,
+        output_tokens: output ?? 0,
+        total_tokens: (input ?? 0) + (output ?? 0),
+      };
+    if (extra) model.metadata = { agex: extra };
+    if (invented) this.#sink.invent(model, 'id', path);
+    return model;
+  }
+
+  // --- structure --------------------------------------------------------------
+
+  #namespace(record: JsonRecord): string | undefined {
+    return str(record, 'full_namespace', 'fullNamespace') ?? str(record, 'agentName', 'agent_name');
+  }
+
+  #spanId(kind: string): string {
+    return `agex-${kind}-${++this.#spans}`;
+  }
+
+  /**
+   * Where a record without an agent of its own goes (a display part, an
+   * unknown record): its namespace's innermost span, else the last agent's,
+   * else the innermost span opened by canonical events of a mime stream.
+   */
+  #spanFor(ns: string | undefined, time: string, path: string): string | undefined {
+    const name = ns ?? this.#lastNs;
+    if (name !== undefined) return this.#innermost(this.#agent(name, time, path));
+    return this.#open[this.#open.length - 1];
+  }
+
+  /** The innermost open span of an agent: its running task, else the agent itself. */
+  #innermost(agent: AgentState): string {
+    return agent.tasks[agent.tasks.length - 1]?.spanId ?? agent.spanId;
+  }
+
+  /** The open agent of a namespace, opening it (and its callers) at `time` if needed. */
+  #agent(ns: string, time: string, path: string): AgentState {
+    this.#lastNs = ns;
+    const open = this.#agents.get(ns);
+    if (open) {
+      open.lastTime = later(open.lastTime, time);
+      return open;
+    }
+    const cut = ns.lastIndexOf('/');
+    const parent = cut > 0 ? this.#agent(ns.slice(0, cut), time, path) : undefined;
+    this.#lastNs = ns;
+    const id = this.#spanId('agent');
+    const parentSpan = parent ? this.#innermost(parent) : null;
+    const agent: AgentState = {
+      ns,
+      spanId: id,
+      parentSpan,
+      tasks: [],
+      children: [],
+      lastTime: time,
+    };
+    parent?.children.push(agent);
+    this.#agents.set(ns, agent);
+    this.#sink.add<SpanBeginEvent>({
+      event: 'span_begin',
+      uuid: this.#sink.uuid(`agent\u0000${id}`),
+      id,
+      span_id: id,
+      parent_id: parentSpan,
+      timestamp: time,
+      type: 'agent',
+      name: ns.slice(cut + 1),
+      metadata: { namespace: ns },
+    });
+    return agent;
+  }
+
+  #closeTask(agent: AgentState, kind: AgexKind, time: string, path: string): void {
+    const task = agent.tasks.pop();
+    if (!task) {
+      this.#ctx.warn(path, 'agex_unmatched_outcome', kind, agent.ns);
+      return;
+    }
+    this.#closeChildren(agent, task.spanId, time);
+    this.#spanEnd(task.spanId, time, path, false);
+  }
+
+  /** Ends the sub-agents a task called (they cannot outlive it). */
+  #closeChildren(agent: AgentState, spanId: string, time: string): void {
+    for (let i = agent.children.length - 1; i >= 0; i--) {
+      const child = agent.children[i]!;
+      if (child.parentSpan !== spanId) continue;
+      agent.children.splice(i, 1);
+      this.#closeAgent(child, later(child.lastTime, time), '$');
+    }
+  }
+
+  #closeAgent(agent: AgentState, time: string, path: string): void {
+    if (this.#agents.get(agent.ns) !== agent) return;
+    while (agent.tasks.length > 0) {
+      const task = agent.tasks.pop()!;
+      this.#ctx.warn(task.path, 'agex_task_unclosed', task.name);
+      this.#closeChildren(agent, task.spanId, time);
+      this.#spanEnd(task.spanId, time, task.path, true);
+    }
+    for (const child of agent.children.splice(0)) this.#closeAgent(child, time, path);
+    this.#agents.delete(agent.ns);
+    this.#spanEnd(agent.spanId, time, path, false);
+  }
+
+  #spanEnd(id: string, time: string, path: string, invented: boolean): void {
+    const end = this.#sink.add<SpanEndEvent>({
+      event: 'span_end',
+      uuid: this.#sink.uuid(`end\u0000${id}`),
+      id,
+      span_id: id,
+      timestamp: time,
+    });
+    if (invented) this.#sink.invent(end, 'end', path);
+  }
+
+  /**
+   * The record's time: its `timestamp` (ISO; a naive one is read as UTC with a
+   * diagnostic; epoch seconds or ms are converted), else one invented after the
+   * last time seen.
+   */
+  #time(record: JsonRecord, path: string): { time: string; invented: boolean } {
+    const raw = own(record, 'timestamp');
+    let time: string | undefined;
+    let ms = NaN;
+    if (typeof raw === 'string') {
+      ms = timestampMs(raw);
+      if (Number.isFinite(ms)) {
+        time = raw;
+        if (!timestampHadOffset()) {
+          this.#ctx.info(jsonPath(path, 'timestamp'), 'timestamp_no_offset', raw);
+          time = `${raw}Z`;
+        }
+      } else this.#ctx.warn(jsonPath(path, 'timestamp'), 'invalid_timestamp', raw);
+    } else if (typeof raw === 'number' && Number.isFinite(raw)) {
+      // Epoch seconds (Python's `datetime.timestamp()`) or milliseconds.
+      const t = Math.abs(raw) < 1e11 ? raw * 1000 : raw;
+      if (Math.abs(t) < 8.64e15) {
+        time = new Date(t).toISOString();
+        ms = t;
+      }
+    } else if (raw !== undefined && raw !== null) {
+      this.#ctx.warn(jsonPath(path, 'timestamp'), 'wrong_type', 'string', typeName(raw));
+    }
+    if (time === undefined) {
+      time = this.#clock.next();
+      this.#seen(time, timestampMs(time));
+      return { time, invented: true };
+    }
+    this.#clock.observe(time);
+    this.#seen(time, ms);
+    return { time, invented: false };
+  }
+
+  #seen(time: string, ms: number): void {
+    if (ms > this.#maxMs) {
+      this.#maxMs = ms;
+      this.#maxTime = time;
+    }
+  }
+}
+
+function later(a: string, b: string): string {
+  return timestampMs(b) >= timestampMs(a) ? b : a;
+}
+
+/**
+ * agex events and skein mime streams (JSON Lines, a JSON array, or
+ * `{"events": [...]}`).
+ *
+ * @example
+ * agexFormat.detect(new Probe('{"type":"taskStart","agentName":"a","taskName":"t","inputs":{}}')); // true
+ */
+export const agexFormat: FormatImporter & {
+  incremental(options: ImportOptions): IncrementalImporter;
+} = {
+  id: 'agex',
+  name: 'agex events',
+  extensions: ['.jsonl', '.json'],
+  detect,
+  import(probe, options): ImportResult {
+    const found = documentRecords(probe.json());
+    if (found && found.base !== '$')
+      return importRecords(agexFormat, found.list, found.base, options);
+    return importLines(agexFormat, probe, options);
+  },
+  incremental: (options) => new AgexImporter(options),
+};
+
+/**
+ * A cheap check whether an input is agex events (or a mime stream with agex
+ * records in its first four).
+ *
+ * @example
+ * isAgex('{"event_type":"TaskStartEvent","agent_name":"a","task_name":"t"}\n'); // true
+ */
+export const isAgex: (input: ImportInput, filename?: string) => boolean = sniffer(agexFormat);
+
+/**
+ * Imports agex events from text (JSON Lines or JSON), bytes or a parsed
+ * value: tasks and agents as spans, actions as model events, outputs as
+ * display events (see the module comment for the whole mapping).
+ *
+ * @example
+ * declare const jsonlText: string; // an agex run log
+ * const { events, diagnostics } = importAgex(jsonlText);
+ * const stream = EventStream.from(events);
+ */
+export function importAgex(input: ImportInput, options: ImportOptions = {}): ImportResult {
+  return agexFormat.import(new Probe(input, options.filename), options) as ImportResult;
+}

@@ -1,0 +1,678 @@
+// Claude Code session logs: `~/.claude/projects/<encoded-cwd>/<sessionId>.jsonl`,
+// one record per line, plus `<sessionId>/subagents/agent-<id>.jsonl` for
+// sub-agents in newer versions. There is no published spec; the shapes are
+// summarised in research/formats.md §7.1 from real sessions (1.0.x to 2.1).
+//
+// Mapping (the one representation of issue 19):
+// - a user prompt (text, not a tool result, not meta) opens a `turn` span that
+//   runs to the next prompt; the prompt itself is a `message` (role user);
+// - assistant records with the same `message.id` (one API response split per
+//   content block) merge into one `model` event: text, thinking and tool_use
+//   blocks in order, usage, stop reason;
+// - each `tool_use` block is a `tool` event whose `id` is the tool_use id,
+//   completed by the `tool_result` with that `tool_use_id` (error when
+//   `is_error`), the structured `toolUseResult` kept in `metadata.tool_use_result`;
+//   a call never answered stays open (pending);
+// - sidechain records (`isSidechain: true`, older versions inline) and
+//   sub-agent files (newer) are an `agent` span under the Task/Agent tool call
+//   that spawned them (paired by `agentId`, else the latest unpaired Task call);
+// - `system` `compact_boundary` → `compaction`; `summary`, other `system`
+//   subtypes and every record type the docs don't list (`queue-operation`,
+//   `attachment`, `permission-mode`, `last-prompt`, `file-history-snapshot`,
+//   `progress`, …) → `info` events (`source: 'claude-code'`), kept quietly;
+// - branches: the active branch is the chain the session ended on
+//   (`parentUuid`, and `logicalParentUuid` across compaction); records on a
+//   branch abandoned at a fork (a rewind) stay, marked
+//   `metadata.claude_code.branch: 'rewound'`.
+// Lines that are not records are kept as `info` events with a diagnostic.
+import type {
+  Content,
+  Event,
+  JsonObject,
+  MessageEvent,
+  ModelEvent,
+  ModelUsage,
+  ToolCall,
+  ToolEvent,
+} from '../events/types.js';
+import type { Diagnostic } from '../errors.js';
+import {
+  isRecord,
+  own,
+  typeName,
+  type ImportOptions,
+  type JsonRecord,
+  safeJson,
+} from './guards.js';
+import {
+  importLines,
+  importerParts,
+  sniffer,
+  type FormatImporter,
+  type ImportResult,
+  type IncrementalImporter,
+} from './format.js';
+import { Probe, type ImportInput } from './probe.js';
+import { SyntheticClock } from './sink.js';
+
+const RECORD_TYPES = new Set([
+  'user',
+  'assistant',
+  'system',
+  'summary',
+  'file-history-snapshot',
+  'queue-operation',
+  'attachment',
+  'permission-mode',
+  'last-prompt',
+  'progress',
+]);
+
+/** True for a record in a Claude Code session's shape. */
+function looksLikeRecord(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  const type = value['type'];
+  if (typeof type !== 'string' || !RECORD_TYPES.has(type)) return false;
+  if (type === 'summary') return typeof value['summary'] === 'string' && 'leafUuid' in value;
+  // Every conversation record carries a session id and a uuid (or sits in a
+  // sidechain); that tells it from other JSONL that happens to use `type`.
+  return typeof value['sessionId'] === 'string' || typeof value['uuid'] === 'string';
+}
+
+function blocksOf(message: JsonRecord): unknown[] {
+  const content = message['content'];
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return Array.isArray(content) ? content : [];
+}
+
+/** Claude's content blocks (text, thinking, image…) as skein content parts. */
+function toContent(block: JsonRecord): Content | undefined {
+  switch (block['type']) {
+    case 'text':
+      return { type: 'text', text: typeof block['text'] === 'string' ? block['text'] : '' };
+    case 'thinking':
+    case 'redacted_thinking':
+      return {
+        type: 'reasoning',
+        reasoning: typeof block['thinking'] === 'string' ? block['thinking'] : '',
+        ...(typeof block['signature'] === 'string' ? { signature: block['signature'] } : {}),
+        ...(block['type'] === 'redacted_thinking' ? { redacted: true } : {}),
+      };
+    case 'image': {
+      const source = isRecord(block['source']) ? block['source'] : {};
+      const data = typeof source['data'] === 'string' ? source['data'] : '';
+      const media = typeof source['media_type'] === 'string' ? source['media_type'] : 'image/png';
+      const url =
+        typeof source['url'] === 'string' ? source['url'] : `data:${media};base64,${data}`;
+      return { type: 'image', image: url };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A tool_result's content as a tool event's `result`. */
+function toolResult(content: unknown): string | Content[] {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content))
+    return content === undefined || content === null ? '' : safeJson(content);
+  const parts: Content[] = [];
+  for (const b of content)
+    if (isRecord(b)) parts.push(toContent(b) ?? { type: 'text', text: safeJson(b) });
+  return parts;
+}
+
+function usageOf(raw: unknown): ModelUsage | undefined {
+  if (!isRecord(raw)) return undefined;
+  const n = (k: string) => (typeof raw[k] === 'number' ? (raw[k] as number) : 0);
+  const input = n('input_tokens');
+  const output = n('output_tokens');
+  const cacheWrite = n('cache_creation_input_tokens');
+  const cacheRead = n('cache_read_input_tokens');
+  return {
+    input_tokens: input,
+    output_tokens: output,
+    total_tokens: input + output + cacheWrite + cacheRead,
+    input_tokens_cache_write: cacheWrite,
+    input_tokens_cache_read: cacheRead,
+  };
+}
+
+function promptText(message: JsonRecord): string | Content[] | undefined {
+  const content = message['content'];
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  const parts: Content[] = [];
+  for (const b of content) {
+    if (!isRecord(b)) {
+      if (typeof b === 'string') parts.push({ type: 'text', text: b });
+      continue;
+    }
+    if (b['type'] === 'tool_result') return undefined; // a tool result, not a prompt
+    const c = toContent(b);
+    if (c) parts.push(c);
+  }
+  return parts;
+}
+
+const SPAWNING_TOOLS = new Set(['Task', 'Agent']);
+
+interface Agent {
+  span: string;
+  begin: Event;
+  lastTime: string;
+}
+
+function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
+  const { ctx, sink } = importerParts('claude-code', options);
+  const clock = new SyntheticClock(options.baseTime);
+  const tools = new Map<string, ToolEvent>(); // tool_use id → tool event
+  const models = new Map<string, ModelEvent>(); // message.id → model event (merging)
+  const eventsOfRecord = new Map<string, Event[]>(); // record uuid → its events
+  const parentOf = new Map<string, string>();
+  const children = new Map<string, string[]>();
+  const seenUuids = new Set<string>();
+  const agents = new Map<string, Agent>(); // agent key → span
+  const agentOfTool = new Map<string, string>(); // tool_use id → agent key
+  const toolOfAgent = new Map<string, ToolEvent>(); // agentId → spawning tool
+  const agentOfRecord = new Map<string, string>(); // record uuid → agent key
+  let lastSidechainAgent: string | undefined;
+  let turn: { span: string; begin: Event; lastTime: string } | undefined;
+  let turnCount = 0;
+  let lastUuid: string | undefined;
+  let allSidechain = true;
+  let lastTime = '';
+  let currentModel: ModelEvent | undefined; // the response whose blocks may still arrive
+
+  const remember = (uuid: string | undefined, e: Event) => {
+    if (!uuid) return;
+    const list = eventsOfRecord.get(uuid);
+    if (list) list.push(e);
+    else eventsOfRecord.set(uuid, [e]);
+  };
+
+  const closeTurn = () => {
+    if (!turn) return;
+    sink.add({
+      event: 'span_end',
+      uuid: sink.uuid(`${turn.span}:end`),
+      timestamp: turn.lastTime,
+      span_id: turn.span,
+      id: turn.span,
+    });
+    turn = undefined;
+  };
+
+  /** The agent span a sidechain record belongs to, created on first sight. */
+  const agentFor = (
+    rec: JsonRecord,
+    uuid: string | undefined,
+    time: string,
+    path: string,
+  ): Agent => {
+    const agentId = typeof rec['agentId'] === 'string' ? rec['agentId'] : undefined;
+    const parent = typeof rec['parentUuid'] === 'string' ? rec['parentUuid'] : undefined;
+    let key = agentId ?? (parent ? agentOfRecord.get(parent) : undefined);
+    if (!key && parent === undefined)
+      key = undefined; // a new chain's root: a new agent
+    else key ??= lastSidechainAgent;
+    key ??= `agent-${agents.size + 1}`;
+    if (uuid) agentOfRecord.set(uuid, key);
+    lastSidechainAgent = key;
+    // An agentId whose call already has a sub-agent (an earlier part of the same
+    // sidechain that carried no agentId) names that sub-agent.
+    let tool = agentId ? toolOfAgent.get(agentId) : undefined;
+    const known = tool ? agentOfTool.get(tool.id) : undefined;
+    if (known && known !== key) {
+      key = known;
+      if (uuid) agentOfRecord.set(uuid, key);
+      lastSidechainAgent = key;
+    }
+    let agent = agents.get(key);
+    if (agent) {
+      agent.lastTime = time;
+      return agent;
+    }
+    // The spawning call: by agentId, else the latest Task/Agent call with no sub-agent yet.
+    if (!tool) {
+      for (const t of [...tools.values()].reverse()) {
+        if (SPAWNING_TOOLS.has(t.function) && !agentOfTool.has(t.id)) {
+          tool = t;
+          break;
+        }
+      }
+    }
+    const span = sink.uuid(`agent:${key}`);
+    const input = tool?.arguments ?? {};
+    const name =
+      (typeof input['subagent_type'] === 'string' && input['subagent_type']) ||
+      (typeof input['description'] === 'string' && input['description']) ||
+      'sub-agent';
+    if (!tool) ctx.info(path, 'claude_code_agent_unlinked', key);
+    const begin = sink.add({
+      event: 'span_begin',
+      uuid: sink.uuid(`agent:${key}:begin`),
+      timestamp: time,
+      // inspect's rule (research/inspect_ai.md §1.6): a span_begin's span_id is its own id.
+      span_id: span,
+      id: span,
+      parent_id: tool?.span_id ?? null,
+      type: 'agent',
+      name,
+      metadata: { claude_code: { agent_id: agentId ?? key } },
+    });
+    agent = { span, begin, lastTime: time };
+    agents.set(key, agent);
+    if (tool) {
+      agentOfTool.set(tool.id, key);
+      tool.agent = name;
+      tool.agent_span_id = span;
+      sink.touch(tool);
+    }
+    return agent;
+  };
+
+  const info = (
+    path: string,
+    time: string,
+    invented: boolean,
+    spanId: string | null,
+    data: unknown,
+    uuid?: string,
+  ) => {
+    const e = sink.add({
+      event: 'info',
+      uuid: uuid ?? sink.uuid(path),
+      timestamp: time,
+      span_id: spanId,
+      source: 'claude-code',
+      data,
+    });
+    if (invented) sink.invent(e, 'timestamp', path);
+    return e;
+  };
+
+  return {
+    push(value, path) {
+      if (!isRecord(value)) {
+        ctx.warn(path, 'claude_code_not_a_record', typeName(value));
+        const t = lastTime || clock.next();
+        info(path, t, !lastTime, turn?.span ?? null, value);
+        return;
+      }
+      const rec = value;
+      const type = typeof rec['type'] === 'string' ? rec['type'] : undefined;
+      const msg = rec['message'];
+      const msgIdHere =
+        type === 'assistant' && isRecord(msg) && typeof msg['id'] === 'string'
+          ? msg['id']
+          : undefined;
+      if (currentModel && (msgIdHere === undefined || models.get(msgIdHere) !== currentModel)) {
+        sink.close(currentModel);
+        currentModel = undefined;
+      }
+      const rawTime =
+        typeof rec['timestamp'] === 'string' && Number.isFinite(Date.parse(rec['timestamp']))
+          ? rec['timestamp']
+          : undefined;
+      let time: string;
+      if (rawTime) {
+        clock.observe(rawTime);
+        time = rawTime;
+      } else time = clock.next();
+      const invented = !rawTime;
+      lastTime = time;
+      let uuid = typeof rec['uuid'] === 'string' ? rec['uuid'] : undefined;
+      if (uuid && seenUuids.has(uuid)) {
+        ctx.info(path, 'claude_code_duplicate_uuid', uuid);
+        uuid = `${uuid}#${path}`;
+      }
+      if (uuid) {
+        seenUuids.add(uuid);
+        const parent =
+          typeof rec['parentUuid'] === 'string'
+            ? rec['parentUuid']
+            : typeof rec['logicalParentUuid'] === 'string'
+              ? rec['logicalParentUuid']
+              : undefined;
+        if (parent) {
+          parentOf.set(uuid, parent);
+          const list = children.get(parent);
+          if (list) list.push(uuid);
+          else children.set(parent, [uuid]);
+        }
+        if (rec['isSidechain'] !== true) lastUuid = uuid;
+      }
+      const sidechain = rec['isSidechain'] === true;
+      if (!sidechain && (type === 'user' || type === 'assistant')) allSidechain = false;
+      const agent =
+        sidechain && (type === 'user' || type === 'assistant') && !allSidechainMode()
+          ? agentFor(rec, uuid, time, path)
+          : undefined;
+      const spanOf = () => agent?.span ?? turn?.span ?? null;
+      if (turn && !agent) turn.lastTime = time;
+      const baseUuid = uuid ?? sink.uuid(path);
+
+      if (type === 'user' || type === 'assistant') {
+        const message = own(rec, 'message');
+        if (!isRecord(message)) {
+          ctx.warn(path, 'claude_code_bad_message', typeName(message));
+          remember(uuid, info(path, time, invented, spanOf(), rec, baseUuid));
+          return;
+        }
+        if (type === 'user') {
+          const prompt = promptText(message);
+          const isMeta = rec['isMeta'] === true;
+          if (prompt !== undefined) {
+            if (!agent && !isMeta && !sidechain) {
+              closeTurn();
+              turnCount++;
+              const span = sink.uuid(`turn:${baseUuid}`);
+              const begin = sink.add({
+                event: 'span_begin',
+                uuid: sink.uuid(`turn:${baseUuid}:begin`),
+                timestamp: time,
+                span_id: span,
+                id: span,
+                parent_id: null,
+                type: 'turn',
+                name: `turn ${turnCount}`,
+              });
+              if (invented) sink.invent(begin, 'timestamp', path);
+              turn = { span, begin, lastTime: time };
+            }
+            const m: MessageEvent = {
+              event: 'message',
+              uuid: baseUuid,
+              timestamp: time,
+              span_id: spanOf(),
+              role: 'user',
+              content: prompt,
+              message_id: uuid ?? baseUuid,
+              ...(isMeta ? { metadata: { claude_code: { meta: true } } } : {}),
+            };
+            sink.add(m);
+            if (invented) sink.invent(m, 'timestamp', path);
+            remember(uuid, m);
+            return;
+          }
+          // Tool results complete their calls.
+          for (const block of blocksOf(message)) {
+            if (!isRecord(block) || block['type'] !== 'tool_result') continue;
+            const id = typeof block['tool_use_id'] === 'string' ? block['tool_use_id'] : '';
+            const tool = tools.get(id);
+            if (!tool) {
+              ctx.info(path, 'claude_code_result_unpaired', id);
+              remember(uuid, info(path, time, invented, spanOf(), block));
+              continue;
+            }
+            tool.result = toolResult(block['content']);
+            tool.completed = time;
+            if (block['is_error'] === true) {
+              tool.error = {
+                type: 'unknown',
+                message: typeof tool.result === 'string' ? tool.result : 'tool error',
+              };
+              tool.failed = true;
+            }
+            const structured = own(rec, 'toolUseResult');
+            if (structured !== undefined)
+              tool.metadata = { ...(tool.metadata ?? {}), tool_use_result: structured as never };
+            const agentId =
+              typeof rec['agentId'] === 'string'
+                ? rec['agentId']
+                : isRecord(structured) && typeof structured['agentId'] === 'string'
+                  ? structured['agentId']
+                  : undefined;
+            if (agentId && SPAWNING_TOOLS.has(tool.function)) toolOfAgent.set(agentId, tool);
+            sink.close(tool);
+            remember(uuid, tool);
+          }
+          return;
+        }
+        // assistant
+        const msgId = typeof message['id'] === 'string' ? message['id'] : baseUuid;
+        let model = models.get(msgId);
+        if (!model) {
+          model = {
+            event: 'model',
+            uuid: baseUuid,
+            timestamp: time,
+            span_id: spanOf(),
+            model: typeof message['model'] === 'string' ? message['model'] : 'unknown',
+            input: [],
+            tools: [],
+            tool_choice: 'auto',
+            config: {},
+            output: {
+              model: typeof message['model'] === 'string' ? message['model'] : 'unknown',
+              choices: [{ message: { role: 'assistant', content: [], tool_calls: [] } }],
+              completion: '',
+            },
+            completed: time,
+            metadata: {
+              claude_code: {
+                message_id: msgId,
+                ...(typeof rec['requestId'] === 'string' ? { request_id: rec['requestId'] } : {}),
+              },
+            },
+          };
+          sink.add(model, { open: true });
+          if (invented) sink.invent(model, 'timestamp', path);
+          models.set(msgId, model);
+        }
+        const choice = model.output.choices[0]!;
+        const parts = choice.message.content as Content[];
+        const calls = choice.message.tool_calls as ToolCall[];
+        for (const block of blocksOf(message)) {
+          if (!isRecord(block)) continue;
+          if (block['type'] === 'tool_use') {
+            const id = typeof block['id'] === 'string' ? block['id'] : sink.uuid(`${path}:tool`);
+            const fn = typeof block['name'] === 'string' ? block['name'] : 'tool';
+            const args = isRecord(block['input']) ? (block['input'] as JsonObject) : {};
+            calls.push({ id, function: fn, arguments: args, type: 'function' });
+            const tool: ToolEvent = {
+              event: 'tool',
+              uuid: sink.uuid(`tool:${id}`),
+              timestamp: time,
+              span_id: spanOf(),
+              type: 'function',
+              id,
+              function: fn,
+              arguments: args,
+              result: '',
+              events: [],
+            };
+            if (!tools.has(id)) {
+              sink.add(tool, { open: true });
+              if (invented) sink.invent(tool, 'timestamp', path);
+              tools.set(id, tool);
+              remember(uuid, tool);
+            }
+            continue;
+          }
+          const c = toContent(block);
+          if (c) parts.push(c);
+          else parts.push({ type: 'text', text: safeJson(block) });
+        }
+        model.output.completion = parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+        const usage = usageOf(message['usage']);
+        if (usage) model.output.usage = usage;
+        if (typeof message['stop_reason'] === 'string')
+          choice.stop_reason = message['stop_reason'] as never;
+        model.completed = time;
+        sink.touch(model);
+        currentModel = model;
+        remember(uuid, model);
+        return;
+      }
+
+      if (type === 'system' && rec['subtype'] === 'compact_boundary') {
+        const meta = isRecord(rec['compactMetadata']) ? rec['compactMetadata'] : {};
+        const e = sink.add({
+          event: 'compaction',
+          uuid: baseUuid,
+          timestamp: time,
+          span_id: spanOf(),
+          type: 'summary',
+          tokens_before: typeof meta['preTokens'] === 'number' ? meta['preTokens'] : null,
+          source: typeof meta['trigger'] === 'string' ? meta['trigger'] : null,
+        });
+        if (invented) sink.invent(e, 'timestamp', path);
+        remember(uuid, e);
+        return;
+      }
+      if (type === undefined)
+        ctx.warn(path, 'claude_code_not_a_record', 'an object without a "type"');
+      // summary, system subtypes, and every record type the docs don't list: kept quietly.
+      remember(uuid, info(path, time, invented, spanOf(), rec, baseUuid));
+    },
+    // Merged model responses stay open while their blocks may still arrive:
+    // closed once a later record is not part of them.
+    drain: () => sink.drain(),
+    end() {
+      for (const model of models.values()) sink.close(model);
+      closeTurn();
+      for (const agent of agents.values()) {
+        const span = agent.span;
+        sink.add({
+          event: 'span_end',
+          uuid: sink.uuid(`${span}:end`),
+          timestamp: agent.lastTime,
+          span_id: span,
+          id: span,
+        });
+      }
+      let open = 0;
+      for (const tool of tools.values()) if (sink.isOpen(tool)) open++;
+      if (open) ctx.info('$', 'claude_code_tools_unanswered', open);
+      markRewound();
+      return sink.drain();
+    },
+    diagnostics: (): Diagnostic[] => ctx.finish(),
+  };
+
+  function allSidechainMode(): boolean {
+    // A sub-agent file opened on its own: every conversation record so far is a
+    // sidechain one. Treat it as a normal run rather than nest it under nothing.
+    return allSidechain;
+  }
+
+  /** Marks every record on a branch abandoned at a fork (a rewind). */
+  function markRewound(): void {
+    if (!lastUuid) return;
+    const active = new Set<string>();
+    for (let u: string | undefined = lastUuid; u && !active.has(u); u = parentOf.get(u))
+      active.add(u);
+    const stack: string[] = [];
+    for (const [parent, kids] of children) {
+      if (kids.length < 2 || !active.has(parent)) continue;
+      for (const kid of kids) if (!active.has(kid)) stack.push(kid);
+    }
+    const seen = new Set<string>();
+    while (stack.length) {
+      const u = stack.pop()!;
+      if (seen.has(u)) continue;
+      seen.add(u);
+      for (const e of eventsOfRecord.get(u) ?? []) {
+        const draft = sink.revise(e);
+        const cc = isRecord(draft.metadata?.['claude_code'])
+          ? (draft.metadata['claude_code'] as JsonObject)
+          : {};
+        draft.metadata = { ...(draft.metadata ?? {}), claude_code: { ...cc, branch: 'rewound' } };
+        sink.touch(draft);
+      }
+      for (const kid of children.get(u) ?? []) stack.push(kid);
+    }
+  }
+}
+
+/**
+ * The first record time of a file, so records before it that have none (a
+ * leading `file-history-snapshot`) get times just before it, not in 1970.
+ */
+function firstTime(probe: Probe): string | undefined {
+  for (const r of probe.records(64)) {
+    if (!isRecord(r) || typeof r['timestamp'] !== 'string') continue;
+    const ms = Date.parse(r['timestamp']);
+    if (Number.isFinite(ms)) return new Date(ms - 64).toISOString();
+  }
+  return undefined;
+}
+
+/**
+ * Claude Code session JSONL (and a sub-agent file opened on its own).
+ *
+ * @example
+ * declare const sessionText: string; // ~/.claude/projects/…/<session>.jsonl
+ * claudeCodeFormat.detect(new Probe(sessionText)); // true
+ */
+export const claudeCodeFormat: FormatImporter & {
+  incremental(options: ImportOptions): IncrementalImporter;
+} = {
+  id: 'claude-code',
+  name: 'Claude Code session',
+  extensions: ['.jsonl'],
+  detect(probe) {
+    const records = probe.records(8).filter(isRecord);
+    return (
+      records.length > 0 && records.filter(looksLikeRecord).length >= Math.ceil(records.length / 2)
+    );
+  },
+  import: (probe, options): ImportResult =>
+    importLines(claudeCodeFormat, probe, { baseTime: firstTime(probe), ...options }),
+  incremental: claudeCodeImporter,
+};
+
+/**
+ * A cheap check whether an input is a Claude Code session log.
+ *
+ * @example
+ * declare const text: string;
+ * isClaudeCode(text); // true for ~/.claude/projects/…/<session>.jsonl
+ */
+export const isClaudeCode: (input: ImportInput, filename?: string) => boolean =
+  sniffer(claudeCodeFormat);
+
+/**
+ * Imports a Claude Code session: turns, merged model responses, tool calls
+ * paired with their results, sub-agents nested under the call that spawned
+ * them. Pass `subagents` (file text by agent id, from
+ * `<sessionId>/subagents/agent-<id>.jsonl`) to fold newer versions' sub-agent
+ * files in; `readClaudeCodeSession(path)` in `skein/server` reads them for you.
+ *
+ * @example
+ * declare const sessionText: string; // <session>.jsonl
+ * declare const agentText: string; // <session>/subagents/agent-a1b2.jsonl
+ * const { events } = importClaudeCode(sessionText, { subagents: { a1b2: agentText } });
+ */
+export function importClaudeCode(
+  input: ImportInput,
+  options: ImportOptions & { subagents?: Readonly<Record<string, string>> } = {},
+): ImportResult {
+  const probe = new Probe(input, options.filename);
+  if (!options.subagents || Object.keys(options.subagents).length === 0)
+    return claudeCodeFormat.import(probe, options) as ImportResult;
+  // Sub-agent files hold sidechain records with their agentId: read after the
+  // session so each finds the Task call whose result names it.
+  const text = probe.text() ?? safeJson(probe.json());
+  const parts = [text.trimEnd()];
+  for (const [agentId, body] of Object.entries(options.subagents)) {
+    for (const line of body.split('\n')) {
+      const t = line.trim();
+      if (!t) continue;
+      try {
+        const rec = JSON.parse(t) as unknown;
+        if (isRecord(rec))
+          parts.push(safeJson({ ...rec, isSidechain: true, agentId: rec['agentId'] ?? agentId }));
+        else parts.push(t);
+      } catch {
+        parts.push(t);
+      }
+    }
+  }
+  return claudeCodeFormat.import(
+    new Probe(parts.join('\n'), options.filename),
+    options,
+  ) as ImportResult;
+}

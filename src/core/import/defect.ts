@@ -1,0 +1,902 @@
+// defect `AgentEvent` logs (serde, internally tagged `type`, snake_case, with
+// nested camelCase ACP structs) and defect's stored `journal.jsonl`.
+// Spec: https://docs.rs/defect-agent/latest/defect_agent/enum.AgentEvent.html
+// (research/formats.md §2).
+//
+// Mapping (issue 19, "one representation"):
+// - `turn_started` … `turn_ended` = a `turn` span; `span_begin` carries
+//   `metadata.stop_reason` and `metadata.usage` (as given);
+//   `user_prompt_committed` = a `user` message.
+// - `assistant_text` / `assistant_thought` deltas append to one `message`
+//   (text / reasoning) while they follow each other.
+// - `tool_call_started` / `_progress` / `_finished` upsert one `tool` event,
+//   `id` = the call id, `function` = `name`; the ACP fields (`kind`, `status`,
+//   `title`, `content`, `locations`, `rawOutput`) are in `metadata.acp`,
+//   `rawInput` is `arguments`, a `failed` status is the `error`.
+// - `policy_decision` (+ `permission_resolved` for `ask`) = one `approval`.
+// - `llm_call_started` / `_finished` = a `model` event per attempt; attempts of
+//   one call share `call_id` (`retries` = attempt − 1), with usage and error.
+// - `context_compressed` = a `compaction` (`summary`), `context_microcompacted`
+//   a `compaction` (`edit`, `metadata.cleared`), with the token counts.
+// - `subagent` = the inner event inside an `agent` span that sits under the
+//   spawning tool call (resolved by the last id of `ancestor_path`, whether
+//   the path comes flattened or as recursive `inner` sub-agents); the tool's
+//   `agent_span_id` names the span, which closes with the tool.
+// - `turn_aborted` marks every event of the turn (and its span) with
+//   `metadata.aborted: true`: kept and shown, skipped by totals.
+// - journal lines `{schema_version, seq, record}`: `seq` gaps are diagnosed;
+//   `message` records give a message (text, thinking, images) and their
+//   `tool_use` / `tool_result` parts one tool event per id.
+// - Unknown `type`s are kept as `info` events (`source: 'defect'`, `data` =
+//   the raw record) with a diagnostic. defect writes no times: they are
+//   synthesized, strictly increasing, and flagged.
+import { cloneJson } from '../events/freeze.js';
+import type {
+  ApprovalEvent,
+  Content,
+  Event,
+  JsonObject,
+  MessageEvent,
+  ModelEvent,
+  ModelUsage,
+  SpanBeginEvent,
+  ToolEvent,
+} from '../events/types.js';
+import { acpContentPart } from './acp.js';
+import { importLines, importerParts, sniffer } from './format.js';
+import type { FormatImporter, ImportResult, IncrementalImporter } from './format.js';
+import {
+  isRecord,
+  own,
+  type ImportContext,
+  type ImportOptions,
+  type JsonRecord,
+  safeJson,
+} from './guards.js';
+import { Probe, type ImportInput } from './probe.js';
+import { INVENTED_KEY, SyntheticClock, type EventSink } from './sink.js';
+
+const EVENT_TYPES = new Set([
+  'turn_started',
+  'user_prompt_committed',
+  'turn_ended',
+  'turn_aborted',
+  'assistant_text',
+  'assistant_thought',
+  'tool_call_started',
+  'tool_call_progress',
+  'tool_call_finished',
+  'policy_decision',
+  'permission_resolved',
+  'llm_call_started',
+  'llm_call_finished',
+  'context_compressed',
+  'context_microcompacted',
+  'subagent',
+]);
+
+/** One agent's state: the root agent, or a sub-agent under its spawning tool call. */
+interface Scope {
+  /** The agent span (`undefined` for the root agent). */
+  agent: SpanBeginEvent | undefined;
+  prefix: string;
+  turn: SpanBeginEvent | undefined;
+  /** Events of the open turn (or of the last one), for `turn_aborted`. */
+  turnEvents: Event[];
+  turns: number;
+  run: { thought: boolean; draft: MessageEvent } | undefined;
+  calls: number;
+  llm: ModelEvent[];
+}
+
+function newScope(agent: SpanBeginEvent | undefined, prefix: string): Scope {
+  return {
+    agent,
+    prefix,
+    turn: undefined,
+    turnEvents: [],
+    turns: 0,
+    run: undefined,
+    calls: 0,
+    llm: [],
+  };
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+/** defect `Usage` (`Option<u64>` per field) → skein `ModelUsage`. */
+function modelUsage(usage: unknown): ModelUsage | undefined {
+  if (!isRecord(usage)) return undefined;
+  const input = num(own(usage, 'input_tokens')) ?? 0;
+  const output = num(own(usage, 'output_tokens')) ?? 0;
+  const out: ModelUsage = {
+    input_tokens: input,
+    output_tokens: output,
+    total_tokens: input + output,
+  };
+  const read = num(own(usage, 'cache_read_input_tokens'));
+  const write = num(own(usage, 'cache_creation_input_tokens'));
+  if (read !== undefined) out.input_tokens_cache_read = read;
+  if (write !== undefined) out.input_tokens_cache_write = write;
+  return out;
+}
+
+/** ToolResultBody (`tag = "kind"`: text, json, content) → text. */
+function resultBodyText(body: unknown): string {
+  if (!isRecord(body)) return typeof body === 'string' ? body : (safeJson(body) ?? '');
+  const kind = own(body, 'kind');
+  if (kind === 'text') return str(own(body, 'text')) ?? '';
+  if (kind === 'json') return safeJson(own(body, 'value')) ?? '';
+  if (kind === 'content') {
+    const blocks = own(body, 'blocks');
+    if (Array.isArray(blocks))
+      return blocks
+        .map((b) =>
+          isRecord(b) && typeof own(b, 'text') === 'string'
+            ? (own(b, 'text') as string)
+            : safeJson(b),
+        )
+        .join('\n');
+  }
+  return safeJson(body);
+}
+
+/** ACP ToolCallContent[] → text (text blocks, diffs by path, terminals by id). */
+function toolContentText(content: unknown[]): string {
+  const out: string[] = [];
+  for (const item of content) {
+    if (!isRecord(item)) continue;
+    const inner = own(item, 'content');
+    if (
+      own(item, 'type') === 'content' &&
+      isRecord(inner) &&
+      typeof own(inner, 'text') === 'string'
+    )
+      out.push(own(inner, 'text') as string);
+    else if (own(item, 'type') === 'diff') out.push(`diff ${String(own(item, 'path'))}`);
+    else out.push(safeJson(item));
+  }
+  return out.join('\n');
+}
+
+class DefectImporter implements IncrementalImporter {
+  readonly #ctx: ImportContext;
+  readonly #sink: EventSink;
+  readonly #clock: SyntheticClock;
+  readonly #root = newScope(undefined, '');
+  readonly #agents = new Map<string, Scope>();
+  readonly #tools = new Map<string, ToolEvent>();
+  readonly #approvals = new Map<string, ApprovalEvent>();
+  #seq: number | undefined;
+
+  constructor(options: ImportOptions) {
+    const { ctx, sink } = importerParts('defect', options);
+    this.#ctx = ctx;
+    this.#sink = sink;
+    this.#clock = new SyntheticClock(options.baseTime);
+  }
+
+  push(record: unknown, path: string): void {
+    if (
+      isRecord(record) &&
+      typeof own(record, 'seq') === 'number' &&
+      isRecord(own(record, 'record'))
+    ) {
+      this.#journal(record, path);
+      return;
+    }
+    if (isRecord(record) && typeof own(record, 'type') === 'string') {
+      this.#event(record, path, this.#root);
+      return;
+    }
+    this.#ctx.info(path, 'defect_unknown_event', isRecord(record) ? '(no type)' : typeof record);
+    this.#add(
+      { event: 'info', ...this.#base(path, this.#root), source: 'defect', data: record as never },
+      path,
+      this.#root,
+    );
+  }
+
+  drain(): Event[] {
+    return this.#sink.drain();
+  }
+
+  end(): Event[] {
+    for (const [id, scope] of this.#agents) {
+      if (scope.agent && this.#sink.isOpen(scope.agent)) {
+        this.#ctx.info('$', 'defect_unclosed', `Sub-agent of tool call ${id}`);
+        this.#closeAgent(scope, '$');
+      }
+    }
+    this.#endScope(this.#root, '$');
+    for (const [id, tool] of this.#tools) {
+      if (!this.#sink.isOpen(tool)) continue;
+      this.#ctx.info('$', 'defect_unclosed', `Tool call ${id}`);
+      this.#sink.close(tool);
+    }
+    for (const a of this.#approvals.values()) if (this.#sink.isOpen(a)) this.#sink.close(a);
+    return this.#sink.drain();
+  }
+
+  diagnostics() {
+    return this.#ctx.finish();
+  }
+
+  // --- events ----------------------------------------------------------------
+
+  #base(path: string, scope: Scope): { uuid: string; timestamp: string; span_id?: string } {
+    const base: { uuid: string; timestamp: string; span_id?: string } = {
+      uuid: this.#sink.uuid(path),
+      timestamp: this.#clock.next(),
+    };
+    const span = scope.turn?.id ?? scope.agent?.id;
+    if (span) base.span_id = span;
+    return base;
+  }
+
+  /** Adds an event with its invented time flagged, and counts it in the scope's turn. */
+  #add<E extends Event>(draft: E, path: string, scope: Scope, open = false): E {
+    const metadata = draft.metadata;
+    if (metadata) metadata[INVENTED_KEY] = ['timestamp'];
+    else draft.metadata = { [INVENTED_KEY]: ['timestamp'] };
+    this.#ctx.invent('timestamp', path);
+    this.#sink.add(draft, { open });
+    if (scope.turn) scope.turnEvents.push(draft);
+    return draft;
+  }
+
+  #event(rec: JsonRecord, path: string, scope: Scope): void {
+    const type = own(rec, 'type') as string;
+    if (type !== 'assistant_text' && type !== 'assistant_thought') this.#endRun(scope);
+    switch (type) {
+      case 'turn_started':
+        this.#openTurn(scope, path);
+        return;
+      case 'turn_ended':
+        if (!scope.turn) {
+          this.#ctx.info(path, 'defect_no_turn', type);
+          this.#openTurn(scope, path);
+        }
+        this.#closeTurn(scope, rec, path, false);
+        return;
+      case 'turn_aborted':
+        this.#abort(scope, rec, path);
+        return;
+      case 'user_prompt_committed': {
+        const content = own(rec, 'content');
+        const parts = (Array.isArray(content) ? content : []).map(acpContentPart);
+        const draft: MessageEvent = {
+          event: 'message',
+          ...this.#base(path, scope),
+          role: 'user',
+          content: parts.every((p) => p.type === 'text')
+            ? parts.map((p) => (p as { text: string }).text).join('')
+            : parts,
+          message_id: '',
+          source: 'input',
+        };
+        draft.message_id = draft.uuid;
+        this.#add(draft, path, scope);
+        return;
+      }
+      case 'assistant_text':
+      case 'assistant_thought':
+        this.#delta(scope, type === 'assistant_thought', own(rec, 'content'), path);
+        return;
+      case 'tool_call_started':
+      case 'tool_call_progress':
+      case 'tool_call_finished':
+        this.#tool(scope, rec, path, type);
+        return;
+      case 'policy_decision':
+        this.#policy(scope, rec, path);
+        return;
+      case 'permission_resolved':
+        this.#resolved(scope, rec, path);
+        return;
+      case 'llm_call_started':
+        this.#llmStarted(scope, rec, path);
+        return;
+      case 'llm_call_finished':
+        this.#llmFinished(scope, rec, path);
+        return;
+      case 'context_compressed':
+      case 'context_microcompacted': {
+        const cleared = num(own(rec, 'cleared'));
+        this.#add(
+          {
+            event: 'compaction',
+            ...this.#base(path, scope),
+            type: type === 'context_compressed' ? 'summary' : 'edit',
+            tokens_before: num(own(rec, 'tokens_before')) ?? null,
+            tokens_after: num(own(rec, 'tokens_after')) ?? null,
+            source: 'defect',
+            ...(cleared !== undefined ? { metadata: { cleared } } : {}),
+          },
+          path,
+          scope,
+        );
+        return;
+      }
+      case 'subagent':
+        this.#subagent(rec, path);
+        return;
+      default:
+        this.#ctx.info(path, 'defect_unknown_event', type);
+        this.#add(
+          { event: 'info', ...this.#base(path, scope), source: 'defect', data: rec },
+          path,
+          scope,
+        );
+    }
+  }
+
+  // --- turns -----------------------------------------------------------------
+
+  #openTurn(scope: Scope, path: string): void {
+    if (scope.turn) {
+      this.#ctx.warn(path, 'defect_unclosed', `Turn ${scope.turn.name}`);
+      this.#closeTurn(scope, undefined, path, false);
+    }
+    const n = ++scope.turns;
+    const id = `${scope.prefix}turn-${n}`;
+    const begin: SpanBeginEvent = {
+      event: 'span_begin',
+      uuid: this.#sink.uuid(`turn:${id}`),
+      timestamp: this.#clock.next(),
+      id,
+      span_id: id,
+      type: 'turn',
+      name: `turn ${n}`,
+      ...(scope.agent ? { parent_id: scope.agent.id } : {}),
+    };
+    scope.turnEvents = [];
+    scope.turn = begin;
+    this.#add(begin, path, scope, true);
+  }
+
+  #closeTurn(scope: Scope, rec: JsonRecord | undefined, path: string, aborted: boolean): void {
+    const turn = scope.turn;
+    if (!turn) return;
+    this.#endRun(scope);
+    for (const m of scope.llm) this.#sink.close(m);
+    scope.llm = [];
+    const begin = this.#sink.revise(turn);
+    const metadata: JsonObject = begin.metadata ?? {};
+    const reason = rec ? own(rec, 'reason') : undefined;
+    metadata['stop_reason'] = aborted ? 'aborted' : (str(reason) ?? (rec ? null : 'unfinished'));
+    const usage = rec ? own(rec, 'usage') : undefined;
+    if (usage !== undefined) metadata['usage'] = usage;
+    begin.metadata = metadata;
+    this.#sink.close(begin);
+    const end: Event = {
+      event: 'span_end',
+      uuid: this.#sink.uuid(`turn-end:${begin.id}`),
+      timestamp: this.#clock.next(),
+      id: begin.id,
+      span_id: begin.id,
+    };
+    this.#add(end, path, scope);
+    scope.turn = undefined;
+  }
+
+  /**
+   * `turn_aborted`: the turn's events stay in the log, each marked
+   * `metadata.aborted` (and the span), so views show them as rolled back and
+   * totals skip them. An abort after `turn_ended` applies to that last turn.
+   */
+  #abort(scope: Scope, rec: JsonRecord, path: string): void {
+    if (scope.turn) this.#closeTurn(scope, rec, path, true);
+    else if (scope.turnEvents.length === 0) {
+      this.#ctx.info(path, 'defect_no_turn', 'turn_aborted');
+      this.#add(
+        { event: 'info', ...this.#base(path, scope), source: 'defect', data: rec },
+        path,
+        scope,
+      );
+      return;
+    }
+    const reason = own(rec, 'reason');
+    for (const e of scope.turnEvents) {
+      const draft = this.#sink.revise(e);
+      const metadata: JsonObject = draft.metadata ?? {};
+      metadata['aborted'] = true;
+      if (draft.event === 'span_begin' && reason !== undefined) metadata['abort_reason'] = reason;
+      draft.metadata = metadata;
+      this.#sink.touch(draft);
+    }
+    scope.turnEvents = [];
+  }
+
+  #endScope(scope: Scope, path: string): void {
+    this.#endRun(scope);
+    if (scope.turn) {
+      this.#ctx.warn(path, 'defect_unclosed', `Turn ${scope.turn.name}`);
+      this.#closeTurn(scope, undefined, path, false);
+    }
+    for (const m of scope.llm) this.#sink.close(m);
+    scope.llm = [];
+  }
+
+  // --- text --------------------------------------------------------------------
+
+  #endRun(scope: Scope): void {
+    if (!scope.run) return;
+    this.#sink.close(scope.run.draft);
+    scope.run = undefined;
+  }
+
+  #delta(scope: Scope, thought: boolean, block: unknown, path: string): void {
+    if (scope.run && scope.run.thought !== thought) this.#endRun(scope);
+    let draft = scope.run?.draft;
+    if (!draft) {
+      draft = {
+        event: 'message',
+        ...this.#base(path, scope),
+        role: 'assistant',
+        content: thought ? [] : '',
+        message_id: '',
+        source: 'defect',
+      };
+      draft.message_id = draft.uuid;
+      this.#add(draft, path, scope, true);
+      scope.run = { thought, draft };
+    } else this.#sink.touch(draft);
+    let part = acpContentPart(block);
+    if (thought && part.type === 'text') part = { type: 'reasoning', reasoning: part.text };
+    appendPart(draft, part);
+  }
+
+  // --- tools and approvals -----------------------------------------------------
+
+  #tool(scope: Scope, rec: JsonRecord, path: string, type: string): void {
+    const id = str(own(rec, 'id'));
+    if (!id) {
+      this.#ctx.warn(path, 'missing_field', 'id');
+      this.#add(
+        { event: 'info', ...this.#base(path, scope), source: 'defect', data: rec },
+        path,
+        scope,
+      );
+      return;
+    }
+    let tool = this.#tools.get(id);
+    if (!tool) {
+      tool = this.#add<ToolEvent>(
+        {
+          event: 'tool',
+          ...this.#base(path, scope),
+          uuid: this.#sink.uuid(`tool:${id}`),
+          type: 'function',
+          id,
+          function: 'tool',
+          arguments: {},
+          result: '',
+          events: [],
+          metadata: { acp: {} },
+        },
+        path,
+        scope,
+        true,
+      );
+      this.#tools.set(id, tool);
+    } else {
+      tool = this.#sink.revise(tool);
+      this.#tools.set(id, tool);
+      this.#sink.touch(tool);
+      if (scope.turn && !scope.turnEvents.includes(tool)) scope.turnEvents.push(tool);
+    }
+    const name = str(own(rec, 'name'));
+    if (name) tool.function = name;
+    const fields = own(rec, 'fields');
+    const metadata = (tool.metadata ??= {});
+    let acp = metadata['acp'] as JsonObject | undefined;
+    if (!isRecord(acp)) metadata['acp'] = acp = {};
+    if (isRecord(fields)) {
+      for (const key of ['kind', 'status', 'title', 'name', 'content', 'locations', 'rawOutput']) {
+        const v = own(fields, key);
+        if (v !== undefined) acp[key] = v;
+      }
+      const rawInput = own(fields, 'rawInput');
+      if (rawInput !== undefined)
+        tool.arguments = isRecord(rawInput) ? rawInput : { value: rawInput as never };
+    }
+    if (!name && tool.function === 'tool' && typeof acp['title'] === 'string')
+      tool.function = acp['title'];
+    if (type === 'tool_call_finished' && acp['status'] === undefined) acp['status'] = 'completed';
+    const content = acp['content'];
+    const raw = acp['rawOutput'];
+    const text =
+      Array.isArray(content) && content.length
+        ? toolContentText(content)
+        : typeof raw === 'string'
+          ? raw
+          : raw != null
+            ? safeJson(raw)
+            : '';
+    tool.result = text;
+    if (acp['status'] === 'failed') tool.error = { type: 'unknown', message: text || 'failed' };
+    if (type === 'tool_call_finished' && this.#sink.isOpen(tool)) {
+      tool.completed = this.#clock.next();
+      this.#sink.invent(tool, 'end', path);
+      this.#sink.close(tool);
+      const agent = this.#agents.get(id);
+      if (agent?.agent && this.#sink.isOpen(agent.agent)) this.#closeAgent(agent, path);
+    }
+  }
+
+  #approval(scope: Scope, id: string, path: string): ApprovalEvent {
+    let approval = this.#approvals.get(id);
+    if (approval) return this.#sink.revise(approval);
+    const tool = this.#tools.get(id);
+    approval = this.#add<ApprovalEvent>(
+      {
+        event: 'approval',
+        ...this.#base(`${path}:approval`, scope),
+        message: tool ? tool.function : `Tool call ${id}`,
+        call: { id, function: tool?.function ?? 'tool', arguments: tool?.arguments ?? {} },
+        approver: 'policy',
+        decision: 'escalate',
+      },
+      path,
+      scope,
+      true,
+    );
+    this.#approvals.set(id, approval);
+    return approval;
+  }
+
+  #policy(scope: Scope, rec: JsonRecord, path: string): void {
+    const id = str(own(rec, 'id')) ?? '';
+    const decision = own(rec, 'decision');
+    const kind = isRecord(decision) ? own(decision, 'kind') : undefined;
+    const approval = this.#approval(scope, id, path);
+    approval.metadata = { ...approval.metadata, defect_decision: (decision ?? null) as never };
+    const options = isRecord(decision) ? own(decision, 'options') : undefined;
+    if (kind === 'allow') approval.decision = 'approve';
+    else if (kind === 'deny' || (kind === 'ask' && Array.isArray(options) && options.length === 0))
+      approval.decision = 'reject';
+    else {
+      approval.decision = 'escalate';
+      approval.approver = 'user';
+      this.#approvals.set(id, approval);
+      this.#sink.touch(approval);
+      return;
+    }
+    this.#approvals.set(id, approval);
+    this.#sink.close(approval);
+  }
+
+  #resolved(scope: Scope, rec: JsonRecord, path: string): void {
+    const id = str(own(rec, 'id')) ?? '';
+    const approval = this.#approval(scope, id, path);
+    const outcome = own(rec, 'outcome');
+    const o = isRecord(outcome) ? outcome : {};
+    const decision = approval.metadata?.['defect_decision'];
+    const options =
+      isRecord(decision) && Array.isArray(own(decision, 'options'))
+        ? (own(decision, 'options') as unknown[])
+        : [];
+    const optionId = own(o, 'option_id');
+    const option = options.find((x) => isRecord(x) && own(x, 'id') === optionId);
+    approval.approver = 'user';
+    if (own(o, 'kind') === 'cancelled') approval.decision = 'terminate';
+    else if (isRecord(option) && typeof own(option, 'allows') === 'boolean')
+      approval.decision = own(option, 'allows') ? 'approve' : 'reject';
+    else approval.decision = /reject|deny/i.test(String(optionId)) ? 'reject' : 'approve';
+    if (isRecord(option) && typeof own(option, 'name') === 'string')
+      approval.explanation = own(option, 'name') as string;
+    approval.metadata = { ...approval.metadata, defect_outcome: (outcome ?? null) as never };
+    this.#approvals.set(id, approval);
+    this.#sink.close(approval);
+  }
+
+  // --- model calls ---------------------------------------------------------------
+
+  #llmStarted(scope: Scope, rec: JsonRecord, path: string): void {
+    const model = str(own(rec, 'model')) ?? 'unknown';
+    const attempt = num(own(rec, 'attempt')) ?? 1;
+    // Attempt 1 starts a call; later attempts are retries of the same one.
+    if (attempt <= 1 || scope.calls === 0) scope.calls++;
+    const draft = this.#add<ModelEvent>(
+      {
+        event: 'model',
+        ...this.#base(path, scope),
+        model,
+        input: [],
+        tools: [],
+        tool_choice: 'auto',
+        config: {},
+        output: { model, choices: [], completion: '' },
+        attempt,
+        retries: attempt - 1,
+        call_id: `${scope.prefix}llm-${scope.calls}`,
+      },
+      path,
+      scope,
+      true,
+    );
+    scope.llm.push(draft);
+  }
+
+  #llmFinished(scope: Scope, rec: JsonRecord, path: string): void {
+    const attempt = num(own(rec, 'attempt')) ?? 1;
+    let i = scope.llm.length - 1;
+    while (i >= 0 && scope.llm[i]!.attempt !== attempt) i--;
+    if (i < 0) {
+      this.#llmStarted(scope, rec, path);
+      i = scope.llm.length - 1;
+    }
+    const draft = scope.llm[i]!;
+    scope.llm.splice(i, 1);
+    this.#sink.touch(draft);
+    const usage = modelUsage(own(rec, 'usage'));
+    if (usage) draft.output.usage = usage;
+    const error = own(rec, 'error');
+    if (typeof error === 'string') {
+      draft.error = error;
+      draft.output.error = error;
+    }
+    draft.completed = this.#clock.next();
+    this.#sink.invent(draft, 'end', path);
+    this.#sink.close(draft);
+  }
+
+  // --- sub-agents ------------------------------------------------------------------
+
+  /**
+   * `subagent { ancestor_path, agent_type, inner }`. The innermost event
+   * belongs to the agent spawned by the tool call named last in the deepest
+   * path seen: nested `subagent`s (the recursive form) and one flattened
+   * multi-id path resolve alike.
+   */
+  #subagent(rec: JsonRecord, path: string): void {
+    let ancestors = own(rec, 'ancestor_path');
+    let agentType = str(own(rec, 'agent_type'));
+    let inner = own(rec, 'inner');
+    let innerPath = `${path}.inner`;
+    for (
+      let depth = 0;
+      isRecord(inner) && own(inner, 'type') === 'subagent' && depth < 10_000;
+      depth++
+    ) {
+      const p = own(inner, 'ancestor_path');
+      if (Array.isArray(p) && p.length) ancestors = p;
+      agentType = str(own(inner, 'agent_type')) ?? agentType;
+      inner = own(inner, 'inner');
+      innerPath += '.inner';
+    }
+    const last = Array.isArray(ancestors) ? str(ancestors[ancestors.length - 1]) : undefined;
+    if (!last || !isRecord(inner) || typeof own(inner, 'type') !== 'string') {
+      this.#ctx.info(path, 'defect_unknown_event', 'subagent without a path or an inner event');
+      this.#add(
+        { event: 'info', ...this.#base(path, this.#root), source: 'defect', data: rec },
+        path,
+        this.#root,
+      );
+      return;
+    }
+    this.#event(inner, innerPath, this.#agentScope(last, agentType ?? 'agent', path));
+  }
+
+  #agentScope(toolId: string, agentType: string, path: string): Scope {
+    const known = this.#agents.get(toolId);
+    if (known) return known;
+    let tool = this.#tools.get(toolId);
+    if (!tool) this.#ctx.warn(path, 'defect_unresolved_parent', toolId);
+    const id = `agent:${toolId}`;
+    const begin: SpanBeginEvent = {
+      event: 'span_begin',
+      uuid: this.#sink.uuid(`agent:${toolId}`),
+      timestamp: this.#clock.next(),
+      id,
+      span_id: id,
+      type: 'agent',
+      name: agentType,
+      ...(tool?.span_id ? { parent_id: tool.span_id } : {}),
+    };
+    this.#add(begin, path, this.#root, true);
+    const scope = newScope(begin, `${toolId}/`);
+    this.#agents.set(toolId, scope);
+    if (tool) {
+      tool = this.#sink.revise(tool);
+      this.#tools.set(toolId, tool);
+      tool.agent_span_id = id;
+      tool.agent = agentType;
+      this.#sink.touch(tool);
+    }
+    return scope;
+  }
+
+  #closeAgent(scope: Scope, path: string): void {
+    this.#endScope(scope, path);
+    const begin = scope.agent!;
+    this.#sink.close(begin);
+    this.#add(
+      {
+        event: 'span_end',
+        uuid: this.#sink.uuid(`agent-end:${begin.id}`),
+        timestamp: this.#clock.next(),
+        id: begin.id,
+        span_id: begin.id,
+      },
+      path,
+      this.#root,
+    );
+  }
+
+  // --- journal.jsonl ----------------------------------------------------------------
+
+  #journal(line: JsonRecord, path: string): void {
+    const seq = own(line, 'seq') as number;
+    if (this.#seq !== undefined && seq !== this.#seq + 1)
+      this.#ctx.warn(`${path}.seq`, 'defect_seq_gap', this.#seq + 1, seq);
+    this.#seq = seq;
+    const rec = own(line, 'record') as JsonRecord;
+    const rpath = `${path}.record`;
+    const type = own(rec, 'type');
+    const scope = this.#root;
+    if (type === 'message') {
+      this.#endRun(scope);
+      this.#journalMessage(scope, own(rec, 'message'), rpath);
+      return;
+    }
+    if (type === 'snapshot') {
+      this.#endRun(scope);
+      this.#add(
+        { event: 'info', ...this.#base(rpath, scope), source: 'defect', data: rec },
+        rpath,
+        scope,
+      );
+      return;
+    }
+    if (typeof type === 'string') this.#event(rec, rpath, scope);
+    else {
+      this.#ctx.info(rpath, 'defect_unknown_event', '(no type)');
+      this.#add(
+        { event: 'info', ...this.#base(rpath, scope), source: 'defect', data: rec },
+        rpath,
+        scope,
+      );
+    }
+  }
+
+  /** A stored message: its text, thinking and images as one message; tool uses and results as tool events. */
+  #journalMessage(scope: Scope, message: unknown, path: string): void {
+    const m = isRecord(message) ? message : {};
+    const role = own(m, 'role') === 'user' ? 'user' : 'assistant';
+    const content = own(m, 'content');
+    const parts: Content[] = [];
+    const list = Array.isArray(content) ? content : [];
+    for (let i = 0; i < list.length; i++) {
+      const part = list[i];
+      const ppath = `${path}.message.content[${i}]`;
+      const type = isRecord(part) ? own(part, 'type') : undefined;
+      if (!isRecord(part)) continue;
+      if (type === 'text') parts.push({ type: 'text', text: str(own(part, 'text')) ?? '' });
+      else if (type === 'thinking') {
+        const signature = str(own(part, 'signature'));
+        parts.push({
+          type: 'reasoning',
+          reasoning: str(own(part, 'text')) ?? '',
+          ...(signature ? { signature } : {}),
+        });
+      } else if (type === 'image' && typeof own(part, 'data') === 'string')
+        parts.push({
+          type: 'image',
+          image: `data:${str(own(part, 'mime')) ?? 'image/png'};base64,${own(part, 'data') as string}`,
+        });
+      else if (type === 'tool_use') {
+        const args = own(part, 'args');
+        this.#tool(
+          scope,
+          { id: own(part, 'id'), name: own(part, 'name'), fields: { rawInput: args ?? {} } },
+          ppath,
+          'tool_call_started',
+        );
+      } else if (type === 'tool_result') {
+        const id = own(part, 'tool_use_id');
+        const isError = own(part, 'is_error') === true;
+        const text = resultBodyText(own(part, 'output'));
+        this.#tool(
+          scope,
+          { id, fields: { status: isError ? 'failed' : 'completed', rawOutput: text } },
+          ppath,
+          'tool_call_finished',
+        );
+      } else parts.push({ type: 'data', data: cloneJson(part) });
+    }
+    if (parts.length === 0) return;
+    const draft: MessageEvent = {
+      event: 'message',
+      ...this.#base(path, scope),
+      role,
+      content: parts.every((p) => p.type === 'text')
+        ? parts.map((p) => (p as { text: string }).text).join('')
+        : parts,
+      message_id: '',
+      source: 'defect',
+    };
+    draft.message_id = draft.uuid;
+    this.#add(draft, path, scope);
+  }
+}
+
+function appendPart(draft: MessageEvent, part: Content): void {
+  const content = draft.content;
+  if (typeof content === 'string') {
+    if (part.type === 'text') {
+      draft.content = content + part.text;
+      return;
+    }
+    draft.content = content === '' ? [] : [{ type: 'text', text: content }];
+  }
+  const parts = draft.content as Content[];
+  const last = parts[parts.length - 1];
+  if (last && last.type === 'text' && part.type === 'text') last.text += part.text;
+  else if (last && last.type === 'reasoning' && part.type === 'reasoning')
+    last.reasoning += part.reasoning;
+  else parts.push(part);
+}
+
+function looksLikeDefect(record: unknown): boolean {
+  if (!isRecord(record)) return false;
+  const type = own(record, 'type');
+  if (typeof type === 'string') return EVENT_TYPES.has(type);
+  const inner = own(record, 'record');
+  return (
+    typeof own(record, 'seq') === 'number' &&
+    isRecord(inner) &&
+    typeof own(inner, 'type') === 'string'
+  );
+}
+
+/**
+ * defect `AgentEvent` logs (JSON Lines or an array) and `journal.jsonl`.
+ *
+ * @example
+ * defectFormat.detect(new Probe('{"type":"turn_started"}\n')); // true
+ */
+export const defectFormat: FormatImporter & {
+  incremental(options: ImportOptions): IncrementalImporter;
+} = {
+  id: 'defect',
+  name: 'defect AgentEvent',
+  extensions: ['.jsonl', '.json'],
+  detect(probe) {
+    const records = probe.records(4);
+    return records.length > 0 && records.some(looksLikeDefect) && records.every(isRecord);
+  },
+  // A parsed value given by the caller is copied: events embed raw records and are deep-frozen.
+  import: (probe, options) =>
+    importLines(defectFormat, probe.isRaw ? probe : new Probe(cloneJson(probe.json())), options),
+  incremental: (options) => new DefectImporter(options),
+};
+
+/**
+ * A cheap check whether an input is a defect `AgentEvent` log or journal.
+ *
+ * @example
+ * isDefect('{"type":"assistant_text","content":{"type":"text","text":"Hi"}}'); // true
+ */
+export const isDefect: (input: ImportInput, filename?: string) => boolean = sniffer(defectFormat);
+
+/**
+ * Imports a defect `AgentEvent` log (one event per line, or a JSON array) or a
+ * stored session `journal.jsonl`: turns as spans, merged text, one tool event
+ * per call id, approvals, model calls with attempts, compactions, sub-agents
+ * under their tool calls, aborted turns marked (see the top of this file).
+ *
+ * @example
+ * import { readFileSync } from 'node:fs';
+ * const { events, diagnostics } = importDefect(readFileSync('events.jsonl', 'utf8'));
+ */
+export function importDefect(input: ImportInput, options: ImportOptions = {}): ImportResult {
+  return defectFormat.import(new Probe(input, options.filename), options) as ImportResult;
+}

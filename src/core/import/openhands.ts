@@ -1,0 +1,1227 @@
+// OpenHands event logs: https://docs.all-hands.dev/ (V0 event stream,
+// `openhands/events/serialization/event.py`) and the V1 software-agent-sdk
+// (`openhands-sdk/openhands/sdk/event/`). Shapes and pairing rules are
+// summarised in research/formats.md §7.4.
+//
+// Three shapes, mixed freely (one record at a time, so a file can be streamed):
+// - V0 trajectories: a JSON array (or JSON Lines, or `{ "history": [...] }`) of
+//   `{id, timestamp, source, message, action, args}` actions and
+//   `{id, timestamp, source, message, observation, content, extras, cause}`
+//   observations. Ids are integers, monotonic but gappy.
+// - V1 SDK events: `{kind, id, timestamp, source, …}` (`MessageEvent`,
+//   `ActionEvent`, `ObservationEvent`, `AgentErrorEvent`, …), string ids.
+// - the `{event_type, event_id, source, timestamp, raw}` wrapper some
+//   integrations write around either: unwrapped, the wrapper's fields fill
+//   what `raw` lacks and stay in `metadata.openhands.wrapper`.
+//
+// Mapping (the one representation of issue 19):
+// - a user message opens a `turn` span that runs to the next user message;
+//   the message itself is a `message` (role user); the system prompt a
+//   `message` (role system);
+// - the model call behind an action (V0 `tool_call_metadata.model_response`,
+//   or `llm_metrics` alone; V1 actions grouped by `llm_response_id`) is one
+//   `model` event: thought, reasoning, tool calls, finish reason, usage (from
+//   the response, else the `llm_metrics` token usage of that response, else the
+//   growth of the accumulated usage) and cost (the growth of
+//   `accumulated_cost`);
+// - each tool action is a `tool` event whose `id` is the `tool_call_id`
+//   (invented and flagged for V0 actions without one), completed by the
+//   observation paired by `cause` (V0) or `tool_call_id`/`action_id` (V1);
+//   `error` observations, `AgentErrorEvent` and rejections mark it failed;
+//   an observation whose action is not in the file is kept as a closed tool
+//   event (with a tool call id) or an info event, with a diagnostic; a call
+//   never answered stays open (pending);
+// - `finish` → the answer, an assistant `message`; agent messages → assistant
+//   `message` (a `model` event when the log recorded the call's metrics);
+// - `delegate` → a tool event plus an `agent` span under it that holds the
+//   delegate's events until the delegate observation;
+// - condensation → `compaction`; the agent stopped by the user
+//   (`agent_state_changed` to `stopped`) → every event of the turn marked
+//   `metadata.aborted: true`;
+// - everything else (`null` observations, state changes, recalls, unknown
+//   kinds) → `info` events (`source: 'openhands'`, `data` = the record), kept
+//   quietly.
+// Fields the mapping does not consume stay in `metadata.openhands`.
+import type {
+  Content,
+  Event,
+  JsonObject,
+  MessageEvent,
+  ModelEvent,
+  ModelUsage,
+  SpanBeginEvent,
+  ToolCall,
+  ToolEvent,
+} from '../events/types.js';
+import type { Diagnostic } from '../errors.js';
+import { jsonPath, ImportError } from '../errors.js';
+import { parseTimestampMs, timestampHadOffset } from '../events/timestamp.js';
+import {
+  isRecord,
+  own,
+  safeJson,
+  typeName,
+  type ImportOptions,
+  type JsonRecord,
+} from './guards.js';
+import {
+  importLines,
+  importerParts,
+  sniffer,
+  type FormatImporter,
+  type ImportResult,
+  type IncrementalImporter,
+} from './format.js';
+import { Probe, type ImportInput } from './probe.js';
+import { SyntheticClock } from './sink.js';
+
+const SOURCES = new Set(['user', 'agent', 'environment']);
+
+/** The V0 actions that run a tool (a tool event even without a tool call id). */
+const TOOL_ACTIONS = new Set([
+  'run',
+  'run_ipython',
+  'read',
+  'write',
+  'edit',
+  'browse',
+  'browse_interactive',
+  'think',
+  'call_tool_mcp',
+  'mcp',
+  'delegate',
+  'task_tracking',
+]);
+
+type Shape = 'v0' | 'v1' | 'wrapper';
+
+function shapeOf(value: unknown): Shape | undefined {
+  if (!isRecord(value)) return undefined;
+  const source = value['source'];
+  if (typeof value['event_type'] === 'string' && 'raw' in value) return 'wrapper';
+  if (typeof source !== 'string' || !SOURCES.has(source)) return undefined;
+  if (typeof value['action'] === 'string' || typeof value['observation'] === 'string') return 'v0';
+  if (typeof value['kind'] === 'string' && typeof value['id'] === 'string') return 'v1';
+  return undefined;
+}
+
+/** The records of a `{ "history": [...] }` container (V0 evaluation output), else undefined. */
+function historyOf(value: unknown): unknown[] | undefined {
+  if (!isRecord(value)) return undefined;
+  const history = own(value, 'history');
+  return Array.isArray(history) ? history : undefined;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const num = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+
+/** The fields of `rec` the mapping did not consume, or undefined when none are left. */
+function rest(rec: JsonRecord, skip: ReadonlySet<string>): JsonObject {
+  const out: JsonObject = {};
+  for (const key of Object.keys(rec)) {
+    if (skip.has(key)) continue;
+    const v = rec[key];
+    if (v === undefined) continue;
+    // `__proto__` as a key is data: define it rather than assign it.
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: v, enumerable: true, writable: true });
+    else out[key] = v;
+  }
+  return out;
+}
+
+/** Text of V1 content parts (`TextContent`, `ImageContent`) or a plain string, as skein content. */
+function contentOf(value: unknown): string | Content[] {
+  if (typeof value === 'string') return value;
+  if (!Array.isArray(value)) return value === undefined || value === null ? '' : safeJson(value);
+  const parts: Content[] = [];
+  for (const p of value) {
+    if (typeof p === 'string') parts.push({ type: 'text', text: p });
+    else if (isRecord(p) && p['type'] === 'text' && typeof p['text'] === 'string')
+      parts.push({ type: 'text', text: p['text'] });
+    else if (isRecord(p) && Array.isArray(p['image_urls'])) {
+      for (const url of p['image_urls']) if (typeof url === 'string') parts.push(image(url));
+    } else parts.push({ type: 'text', text: safeJson(p) });
+  }
+  // One text part reads best as a string (as OpenHands shows it).
+  const only = parts.length === 1 ? parts[0] : undefined;
+  if (only?.type === 'text') return only.text;
+  return parts;
+}
+
+const image = (url: string): Content => ({ type: 'image', image: url });
+
+const textOf = (c: string | Content[]): string =>
+  typeof c === 'string' ? c : c.map((p) => (p.type === 'text' ? p.text : '')).join('');
+
+/** A tool call's JSON-string arguments, parsed; a parse failure is kept as `parse_error`. */
+function parseArguments(raw: unknown): { args: JsonObject; error?: string } {
+  if (isRecord(raw)) return { args: raw as JsonObject };
+  if (typeof raw !== 'string' || raw.trim() === '') return { args: {} };
+  try {
+    const v = JSON.parse(raw) as unknown;
+    return isRecord(v) ? { args: v as JsonObject } : { args: { value: v } };
+  } catch (e) {
+    return { args: { raw }, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** Usage of an OpenAI-shaped response (litellm), cached tokens taken out of the input. */
+function responseUsage(u: unknown): ModelUsage | undefined {
+  if (!isRecord(u)) return undefined;
+  const prompt = num(u['prompt_tokens']);
+  const completion = num(u['completion_tokens']);
+  if (prompt === undefined && completion === undefined) return undefined;
+  const details = isRecord(u['prompt_tokens_details']) ? u['prompt_tokens_details'] : {};
+  const outDetails = isRecord(u['completion_tokens_details']) ? u['completion_tokens_details'] : {};
+  const cacheRead = num(u['cache_read_input_tokens']) ?? num(details['cached_tokens']);
+  const cacheWrite = num(u['cache_creation_input_tokens']);
+  return usage(prompt, completion, cacheRead, cacheWrite, num(outDetails['reasoning_tokens']));
+}
+
+function usage(
+  prompt: number | undefined,
+  completion: number | undefined,
+  cacheRead: number | undefined,
+  cacheWrite: number | undefined,
+  reasoning: number | undefined,
+): ModelUsage {
+  // litellm's prompt_tokens include cache reads and writes; inspect's
+  // `input_tokens` excludes them (types.ts ModelUsage).
+  const out: ModelUsage = {
+    input_tokens: Math.max(0, (prompt ?? 0) - (cacheRead ?? 0) - (cacheWrite ?? 0)),
+    output_tokens: completion ?? 0,
+    total_tokens: (prompt ?? 0) + (completion ?? 0),
+  };
+  if (cacheRead) out.input_tokens_cache_read = cacheRead;
+  if (cacheWrite) out.input_tokens_cache_write = cacheWrite;
+  if (reasoning) out.reasoning_tokens = reasoning;
+  return out;
+}
+
+/** An OpenHands `TokenUsage` (`llm_metrics.token_usages[i]`, `accumulated_token_usage`). */
+function tokenUsage(u: JsonRecord, minus?: JsonRecord): ModelUsage {
+  const d = (k: string) => {
+    const v = num(u[k]);
+    if (v === undefined) return undefined;
+    return minus ? Math.max(0, v - (num(minus[k]) ?? 0)) : v;
+  };
+  return usage(
+    d('prompt_tokens'),
+    d('completion_tokens'),
+    d('cache_read_tokens'),
+    d('cache_write_tokens'),
+    d('reasoning_tokens'),
+  );
+}
+
+function stopReason(v: unknown): string {
+  const r = typeof v === 'string' ? v : 'unknown';
+  if (r === 'tool_calls' || r === 'function_call' || r === 'tool_use') return 'tool_calls';
+  if (r === 'length') return 'max_tokens';
+  if (r === 'end_turn') return 'stop';
+  return r;
+}
+
+interface Scope {
+  span: string;
+  kind: 'turn' | 'agent';
+  begin: SpanBeginEvent;
+  lastTime: string;
+  /** The delegate tool call that spawned an agent span. */
+  tool?: ToolEvent;
+}
+
+const V0_ACTION_KEYS = new Set([
+  'id',
+  'timestamp',
+  'source',
+  'action',
+  'args',
+  'tool_call_metadata',
+  'llm_metrics',
+]);
+const V0_OBSERVATION_KEYS = new Set([
+  'id',
+  'timestamp',
+  'source',
+  'observation',
+  'content',
+  'cause',
+  'tool_call_metadata',
+]);
+const V1_KEYS = new Set(['id', 'timestamp', 'source', 'kind']);
+
+function openHandsImporter(options: ImportOptions): IncrementalImporter {
+  const { ctx, sink } = importerParts('openhands', options);
+  const clock = new SyntheticClock(options.baseTime);
+  const stack: Scope[] = [];
+  const toolsByAction = new Map<string, ToolEvent>(); // V0 action id / V1 event id → tool
+  const toolsByCall = new Map<string, ToolEvent>(); // tool_call_id → tool
+  const finishCalls = new Set<string>(); // finish tool calls (answered by the message)
+  const models = new Map<string, ModelEvent>(); // response id → model event
+  const seenKeys = new Set<string>();
+  let turnEvents: Event[] = [];
+  let turnCount = 0;
+  let lastTime = '';
+  let noOffsetReported = false;
+  let openModel: ModelEvent | undefined; // V1: a response whose actions may still arrive
+  // llm_metrics are running totals: per-call figures are their growth.
+  let prevAccumulated: JsonRecord | undefined;
+  let prevCost = 0;
+  let prevCosts = 0;
+
+  const spanId = () => stack[stack.length - 1]?.span ?? null;
+
+  const add = <E extends Event>(e: E, open = false): E => {
+    sink.add(e, { open });
+    if (stack.length && stack[0]!.kind === 'turn') turnEvents.push(e);
+    touchScope(e.timestamp);
+    return e;
+  };
+
+  /** The record's time: its own (an offset added when it has none), else invented. */
+  const timeOf = (rec: JsonRecord, path: string): { time: string; invented: boolean } => {
+    const raw = str(own(rec, 'timestamp'));
+    if (raw !== undefined) {
+      const ms = parseTimestampMs(raw);
+      if (!Number.isNaN(ms)) {
+        let time = raw;
+        if (!timestampHadOffset()) {
+          // OpenHands writes `datetime.now().isoformat()`: no offset. Read as
+          // UTC (as the canonical parser does), said once per file.
+          if (!noOffsetReported) {
+            noOffsetReported = true;
+            ctx.info(jsonPath(path, 'timestamp'), 'timestamp_no_offset', raw);
+          }
+          time = `${raw}Z`;
+        }
+        clock.observe(time);
+        lastTime = time;
+        return { time, invented: false };
+      }
+    }
+    const time = lastTime ? lastTime : clock.next();
+    lastTime = time;
+    return { time, invented: true };
+  };
+
+  const stamp = (e: Event, invented: boolean, path: string) => {
+    if (invented) sink.invent(e, 'timestamp', path);
+  };
+
+  const touchScope = (time: string) => {
+    for (const s of stack) s.lastTime = time;
+  };
+
+  const endSpan = (scope: Scope) => {
+    sink.add({
+      event: 'span_end',
+      uuid: sink.uuid(`${scope.span}:end`),
+      timestamp: scope.lastTime,
+      span_id: scope.span,
+      id: scope.span,
+    });
+  };
+
+  const closeTurn = () => {
+    while (stack.length) {
+      const scope = stack.pop()!;
+      if (scope.kind === 'agent') ctx.info('$', 'openhands_delegate_unfinished', scope.begin.name);
+      endSpan(scope);
+    }
+    turnEvents = [];
+  };
+
+  const openTurn = (key: string, time: string, invented: boolean, path: string) => {
+    closeTurn();
+    turnCount++;
+    const span = sink.uuid(`turn:${key}`);
+    const begin = sink.add({
+      event: 'span_begin',
+      uuid: sink.uuid(`turn:${key}:begin`),
+      timestamp: time,
+      span_id: span,
+      id: span,
+      parent_id: null,
+      type: 'turn',
+      name: `turn ${turnCount}`,
+    } satisfies SpanBeginEvent);
+    stamp(begin, invented, path);
+    stack.push({ span, kind: 'turn', begin, lastTime: time });
+    turnEvents.push(begin);
+  };
+
+  const closeOpenModel = () => {
+    if (openModel) sink.close(openModel);
+    openModel = undefined;
+  };
+
+  const info = (
+    key: string,
+    time: string,
+    invented: boolean,
+    path: string,
+    data: unknown,
+    meta?: JsonObject,
+  ) => {
+    const e = add({
+      event: 'info',
+      uuid: sink.uuid(`info:${key}`),
+      timestamp: time,
+      span_id: spanId(),
+      source: 'openhands',
+      data,
+      ...(meta ? { metadata: { openhands: meta } } : {}),
+    });
+    stamp(e, invented, path);
+    return e;
+  };
+
+  const message = (
+    key: string,
+    role: MessageEvent['role'],
+    content: string | Content[],
+    time: string,
+    invented: boolean,
+    path: string,
+    meta: JsonObject,
+    source?: string,
+  ) => {
+    const m = add({
+      event: 'message',
+      uuid: sink.uuid(`message:${key}`),
+      timestamp: time,
+      span_id: spanId(),
+      role,
+      content,
+      message_id: key,
+      ...(source ? { source } : {}),
+      metadata: { openhands: meta },
+    } satisfies MessageEvent);
+    stamp(m, invented, path);
+    return m;
+  };
+
+  const newModel = (
+    responseId: string,
+    name: string,
+    time: string,
+    invented: boolean,
+    path: string,
+    meta: JsonObject,
+    open: boolean,
+  ): ModelEvent => {
+    const model = add(
+      {
+        event: 'model',
+        uuid: sink.uuid(`model:${responseId}`),
+        timestamp: time,
+        span_id: spanId(),
+        model: name,
+        input: [],
+        tools: [],
+        tool_choice: 'auto',
+        config: {},
+        output: {
+          model: name,
+          choices: [{ message: { role: 'assistant', content: [], tool_calls: [] } }],
+          completion: '',
+        },
+        completed: time,
+        call_id: responseId,
+        metadata: { openhands: meta },
+      } satisfies ModelEvent,
+      open,
+    );
+    stamp(model, invented, path);
+    models.set(responseId, model);
+    return model;
+  };
+
+  /** Usage and cost of one call from V0 `llm_metrics` (running totals). */
+  const metricsOf = (m: JsonRecord, responseId: string | undefined): ModelUsage | undefined => {
+    let out: ModelUsage | undefined;
+    const usages = Array.isArray(m['token_usages']) ? m['token_usages'] : [];
+    const match =
+      usages.find((u) => isRecord(u) && responseId && u['response_id'] === responseId) ?? undefined;
+    const accumulated = isRecord(m['accumulated_token_usage'])
+      ? m['accumulated_token_usage']
+      : undefined;
+    if (isRecord(match)) out = tokenUsage(match);
+    else if (accumulated) out = tokenUsage(accumulated, prevAccumulated);
+    if (accumulated) prevAccumulated = accumulated;
+    const costs = Array.isArray(m['costs']) ? m['costs'] : [];
+    const total = num(m['accumulated_cost']);
+    let cost: number | undefined;
+    if (costs.length > prevCosts && isRecord(costs[costs.length - 1]))
+      cost = num((costs[costs.length - 1] as JsonRecord)['cost']);
+    else if (total !== undefined && total > prevCost) cost = total - prevCost;
+    prevCosts = Math.max(prevCosts, costs.length);
+    if (total !== undefined) prevCost = Math.max(prevCost, total);
+    if (cost !== undefined) {
+      out ??= usage(undefined, undefined, undefined, undefined, undefined);
+      out.total_cost = cost;
+    }
+    return out;
+  };
+
+  /** V0: the model event behind an agent action (from its response or its metrics). */
+  const v0Model = (
+    rec: JsonRecord,
+    key: string,
+    time: string,
+    invented: boolean,
+    path: string,
+    fallback: { text: string; call?: ToolCall },
+  ): ModelEvent | undefined => {
+    const meta = isRecord(own(rec, 'tool_call_metadata'))
+      ? (rec['tool_call_metadata'] as JsonRecord)
+      : undefined;
+    const response = meta && isRecord(meta['model_response']) ? meta['model_response'] : undefined;
+    const metrics = isRecord(own(rec, 'llm_metrics'))
+      ? (rec['llm_metrics'] as JsonRecord)
+      : undefined;
+    if (!response && !metrics) return undefined;
+    const responseId = str(response?.['id']) ?? `action:${key}`;
+    const known = models.get(responseId);
+    if (known) return known; // parallel calls of one response: the first action built it
+    const name = str(response?.['model']) ?? 'unknown';
+    const model = newModel(
+      responseId,
+      name,
+      time,
+      invented,
+      path,
+      {
+        ...(response ? rest(response, new Set(['choices', 'model'])) : {}),
+        ...(metrics ? { llm_metrics: metrics } : {}),
+      },
+      false,
+    );
+    const choices = response && Array.isArray(response['choices']) ? response['choices'] : [];
+    if (choices.length) {
+      model.output.choices = choices.filter(isRecord).map((c) => {
+        const msg = isRecord(c['message']) ? c['message'] : {};
+        const calls: ToolCall[] = [];
+        for (const tc of Array.isArray(msg['tool_calls']) ? msg['tool_calls'] : []) {
+          if (!isRecord(tc)) continue;
+          const fn = isRecord(tc['function']) ? tc['function'] : {};
+          const { args, error } = parseArguments(fn['arguments']);
+          calls.push({
+            id: str(tc['id']) ?? '',
+            function: str(fn['name']) ?? 'tool',
+            arguments: args,
+            type: 'function',
+            ...(error ? { parse_error: error } : {}),
+          });
+        }
+        const content: Content[] = [];
+        const reasoning = str(msg['reasoning_content']);
+        if (reasoning) content.push({ type: 'reasoning', reasoning });
+        const text = contentOf(msg['content']);
+        if (typeof text === 'string') {
+          if (text) content.push({ type: 'text', text });
+        } else content.push(...text);
+        return {
+          message: { role: 'assistant' as const, content, tool_calls: calls },
+          stop_reason: stopReason(c['finish_reason']),
+        };
+      });
+    } else {
+      const content: Content[] = fallback.text ? [{ type: 'text', text: fallback.text }] : [];
+      model.output.choices = [
+        {
+          message: {
+            role: 'assistant',
+            content,
+            tool_calls: fallback.call ? [fallback.call] : [],
+          },
+          stop_reason: fallback.call ? 'tool_calls' : 'stop',
+        },
+      ];
+    }
+    model.output.completion = model.output.choices[0]
+      ? textOf(model.output.choices[0].message.content)
+      : '';
+    const fromMetrics = metrics ? metricsOf(metrics, str(response?.['id'])) : undefined;
+    const used = responseUsage(response?.['usage']) ?? fromMetrics;
+    if (used) {
+      // The cost is known from the metrics even when the tokens came from the response.
+      if (used.total_cost === undefined && fromMetrics?.total_cost !== undefined)
+        used.total_cost = fromMetrics.total_cost;
+      model.output.usage = used;
+    }
+    return model;
+  };
+
+  const newTool = (
+    key: string,
+    callId: string | undefined,
+    fn: string,
+    args: JsonObject,
+    time: string,
+    invented: boolean,
+    path: string,
+    meta: JsonObject,
+    actionKey: string,
+  ): ToolEvent => {
+    const tool: ToolEvent = {
+      event: 'tool',
+      uuid: sink.uuid(`tool:${key}`),
+      timestamp: time,
+      span_id: spanId(),
+      type: 'function',
+      id: callId ?? `openhands-${key}`,
+      function: fn,
+      arguments: args,
+      result: '',
+      events: [],
+      metadata: { openhands: meta },
+    };
+    add(tool, true);
+    stamp(tool, invented, path);
+    if (callId === undefined) sink.invent(tool, 'id', path);
+    toolsByAction.set(actionKey, tool);
+    if (callId !== undefined) {
+      if (toolsByCall.has(callId) && sink.isOpen(toolsByCall.get(callId)!))
+        ctx.info(path, 'openhands_duplicate_call', callId);
+      toolsByCall.set(callId, tool);
+    }
+    return tool;
+  };
+
+  /** Completes a tool with an observation. */
+  const complete = (
+    found: ToolEvent,
+    result: string | Content[],
+    time: string,
+    error: { type: string; message: string } | undefined,
+    meta: JsonObject,
+  ) => {
+    const tool = sink.revise(found);
+    tool.result = result;
+    tool.completed = time;
+    touchScope(time);
+    if (error) {
+      tool.error = error;
+      tool.failed = true;
+    }
+    const prior = isRecord(tool.metadata?.['openhands']) ? tool.metadata['openhands'] : {};
+    tool.metadata = { ...(tool.metadata ?? {}), openhands: { ...prior, observation: meta } };
+    sink.close(tool);
+  };
+
+  const openAgent = (tool: ToolEvent, name: string, key: string, time: string) => {
+    const span = sink.uuid(`agent:${key}`);
+    const begin = add({
+      event: 'span_begin',
+      uuid: sink.uuid(`agent:${key}:begin`),
+      timestamp: time,
+      span_id: span,
+      id: span,
+      parent_id: tool.span_id ?? null,
+      type: 'agent',
+      name,
+    } satisfies SpanBeginEvent);
+    tool.agent = name;
+    tool.agent_span_id = span;
+    sink.touch(tool);
+    stack.push({ span, kind: 'agent', begin, lastTime: time, tool });
+  };
+
+  /** Closes the agent span a delegate tool opened (and any still open inside it). */
+  const closeAgent = (tool: ToolEvent) => {
+    const at = stack.findIndex((s) => s.kind === 'agent' && s.tool === tool);
+    if (at < 0) return;
+    while (stack.length > at) {
+      const scope = stack.pop()!;
+      if (stack.length > at) ctx.info('$', 'openhands_delegate_unfinished', scope.begin.name);
+      endSpan(scope);
+    }
+  };
+
+  /** Marks every event of the open turn aborted (the user stopped the agent). */
+  const abortTurn = () => {
+    for (const e of turnEvents) {
+      const draft = sink.revise(e);
+      draft.metadata = { ...(draft.metadata ?? {}), aborted: true };
+      sink.touch(draft);
+    }
+  };
+
+  const unpaired = (
+    ref: string | undefined,
+    key: string,
+    callId: string | undefined,
+    toolName: string | undefined,
+    result: string | Content[],
+    error: { type: string; message: string } | undefined,
+    time: string,
+    invented: boolean,
+    path: string,
+    meta: JsonObject,
+    raw: JsonRecord,
+  ) => {
+    if (callId !== undefined && finishCalls.has(callId)) {
+      // The finish call's observation: the answer is already shown.
+      info(key, time, invented, path, raw);
+      return;
+    }
+    if (ref !== undefined) ctx.info(path, 'openhands_observation_unpaired', ref);
+    if (callId !== undefined || toolName !== undefined) {
+      const tool = newTool(
+        key,
+        callId,
+        toolName ?? 'tool',
+        {},
+        time,
+        invented,
+        path,
+        {},
+        `obs:${key}`,
+      );
+      complete(tool, result, time, error, meta);
+      return;
+    }
+    if (error) {
+      const e = add({
+        event: 'error',
+        uuid: sink.uuid(`error:${key}`),
+        timestamp: time,
+        span_id: spanId(),
+        error: { message: error.message, traceback: '', traceback_ansi: '' },
+        metadata: { openhands: meta },
+      });
+      stamp(e, invented, path);
+      return;
+    }
+    info(key, time, invented, path, raw);
+  };
+
+  // --- V0 ------------------------------------------------------------------
+
+  const v0Action = (rec: JsonRecord, key: string, path: string, meta: JsonObject) => {
+    const { time, invented } = timeOf(rec, path);
+    const action = rec['action'] as string;
+    const source = str(rec['source']);
+    const argsRaw = own(rec, 'args');
+    const args: JsonRecord = isRecord(argsRaw) ? argsRaw : {};
+    if (argsRaw !== undefined && argsRaw !== null && !isRecord(argsRaw))
+      ctx.warn(jsonPath(path, 'args'), 'wrong_type', 'object', typeName(argsRaw));
+    const thought = str(args['thought']) ?? '';
+    const tcm = isRecord(own(rec, 'tool_call_metadata'))
+      ? (rec['tool_call_metadata'] as JsonRecord)
+      : undefined;
+    const callId = str(tcm?.['tool_call_id']);
+    const fnName = str(tcm?.['function_name']);
+    const info0 = { ...meta, args };
+    const toolArgs = rest(args, new Set(['thought']));
+
+    if (action === 'message' && source === 'user') {
+      if (!stack.some((s) => s.kind === 'agent')) openTurn(key, time, invented, path);
+      const text = str(args['content']) ?? str(rec['message']) ?? '';
+      const images = Array.isArray(args['image_urls'])
+        ? args['image_urls'].filter((u) => typeof u === 'string')
+        : [];
+      const content: string | Content[] = images.length
+        ? [{ type: 'text', text }, ...images.map((u) => image(u as string))]
+        : text;
+      message(key, 'user', content, time, invented, path, info0);
+      return;
+    }
+    if (action === 'system') {
+      message(
+        key,
+        'system',
+        str(args['content']) ?? str(rec['message']) ?? '',
+        time,
+        invented,
+        path,
+        info0,
+      );
+      return;
+    }
+    if (action === 'message' || action === 'finish') {
+      const text =
+        action === 'finish'
+          ? str(args['final_thought']) || str(args['message']) || str(rec['message']) || thought
+          : (str(args['content']) ?? str(rec['message']) ?? '');
+      const model = v0Model(rec, key, time, invented, path, { text });
+      if (action === 'finish') {
+        if (callId !== undefined) finishCalls.add(callId);
+        message(
+          key,
+          'assistant',
+          text,
+          time,
+          invented,
+          path,
+          { ...info0, ...(callId ? { tool_call_id: callId } : {}) },
+          'finish',
+        );
+      } else if (!model) message(key, 'assistant', text, time, invented, path, info0);
+      return;
+    }
+    if (action === 'condensation') {
+      const e = add({
+        event: 'compaction',
+        uuid: sink.uuid(`compaction:${key}`),
+        timestamp: time,
+        span_id: spanId(),
+        type: 'summary',
+        metadata: { openhands: info0 },
+      });
+      stamp(e, invented, path);
+      return;
+    }
+    if (callId !== undefined || (source === 'agent' && TOOL_ACTIONS.has(action))) {
+      const fn = fnName ?? action;
+      const call: ToolCall = {
+        id: callId ?? `openhands-${key}`,
+        function: fn,
+        arguments: toolArgs as JsonObject,
+        type: 'function',
+      };
+      const model = v0Model(rec, key, time, invented, path, { text: thought, call });
+      if (!model && thought)
+        message(key, 'assistant', thought, time, invented, path, {
+          id: meta['id'] ?? null,
+          thought: true,
+        });
+      const toolMeta: JsonObject = { ...meta, action, ...(thought ? { thought } : {}) };
+      if (tcm) toolMeta['tool_call_metadata'] = rest(tcm, new Set(['model_response']));
+      const tool = newTool(
+        key,
+        callId,
+        fn,
+        toolArgs as JsonObject,
+        time,
+        invented,
+        path,
+        toolMeta,
+        key,
+      );
+      if (action === 'delegate') {
+        const agent = str(args['agent']) ?? 'delegate';
+        openAgent(tool, agent, key, time);
+      }
+      return;
+    }
+    // recall, change_agent_state, unknown actions: kept as they came.
+    info(key, time, invented, path, rec);
+  };
+
+  const v0Observation = (rec: JsonRecord, key: string, path: string, meta: JsonObject) => {
+    const { time, invented } = timeOf(rec, path);
+    const observation = rec['observation'] as string;
+    const rawContent = own(rec, 'content');
+    const content = str(rawContent) ?? (rawContent === undefined ? '' : safeJson(rawContent));
+    const cause = own(rec, 'cause');
+    const ref = typeof cause === 'number' || typeof cause === 'string' ? String(cause) : undefined;
+    const tcm = isRecord(own(rec, 'tool_call_metadata'))
+      ? (rec['tool_call_metadata'] as JsonRecord)
+      : undefined;
+    const callId = str(tcm?.['tool_call_id']);
+    const obsMeta: JsonObject = { ...meta, observation };
+    const error =
+      observation === 'error'
+        ? { type: 'unknown', message: content }
+        : observation === 'user_rejected'
+          ? { type: 'approval', message: content || 'rejected' }
+          : undefined;
+    // A null observation (the runtime's "nothing to report") never answers a
+    // call: recorded trajectories hold them next to the real result.
+    const tool =
+      observation === 'null'
+        ? undefined
+        : ((ref !== undefined ? toolsByAction.get(`#${ref}`) : undefined) ??
+          (callId !== undefined ? toolsByCall.get(callId) : undefined));
+    if (tool) {
+      if (observation === 'delegate') closeAgent(tool);
+      complete(tool, content, time, error, obsMeta);
+      return;
+    }
+    if (observation === 'agent_state_changed') {
+      const extras = isRecord(rec['extras']) ? rec['extras'] : {};
+      if (extras['agent_state'] === 'stopped') abortTurn();
+      info(key, time, invented, path, rec);
+      return;
+    }
+    // The cause is in the file but is no tool (a recall for a user message,
+    // a null observation): kept quietly as it came.
+    const missing = ref !== undefined && !seenKeys.has(`#${ref}`);
+    if (!error && (!missing || observation === 'null')) {
+      info(key, time, invented, path, rec);
+      return;
+    }
+    unpaired(
+      missing ? ref : undefined,
+      key,
+      callId,
+      str(tcm?.['function_name']),
+      content,
+      error,
+      time,
+      invented,
+      path,
+      obsMeta,
+      rec,
+    );
+  };
+
+  // --- V1 ------------------------------------------------------------------
+
+  const v1Event = (rec: JsonRecord, key: string, path: string, meta: JsonObject) => {
+    const { time, invented } = timeOf(rec, path);
+    const kind = rec['kind'] as string;
+    const source = str(rec['source']);
+    const full: JsonObject = { ...meta, ...rest(rec, V1_KEYS) };
+
+    if (kind === 'ActionEvent') {
+      const responseId = str(rec['llm_response_id']) ?? `action:${key}`;
+      const callRaw = isRecord(own(rec, 'tool_call')) ? (rec['tool_call'] as JsonRecord) : {};
+      const callId = str(rec['tool_call_id']) ?? str(callRaw['id']);
+      const fn = str(rec['tool_name']) ?? str(callRaw['name']) ?? 'tool';
+      const parsed = parseArguments(callRaw['arguments']);
+      const actionRaw = own(rec, 'action');
+      const args: JsonObject = isRecord(actionRaw)
+        ? rest(actionRaw, new Set(['kind']))
+        : parsed.args;
+      let model = models.get(responseId);
+      if (model !== openModel) closeOpenModel();
+      if (!model) {
+        model = newModel(
+          responseId,
+          'unknown',
+          time,
+          invented,
+          path,
+          { llm_response_id: responseId },
+          true,
+        );
+        const content = model.output.choices[0]!.message.content as Content[];
+        const reasoning = str(rec['reasoning_content']);
+        if (reasoning) content.push({ type: 'reasoning', reasoning });
+        for (const b of Array.isArray(rec['thinking_blocks']) ? rec['thinking_blocks'] : []) {
+          if (isRecord(b))
+            content.push({
+              type: 'reasoning',
+              reasoning: str(b['thinking']) ?? str(b['data']) ?? '',
+              ...(b['type'] === 'redacted_thinking' ? { redacted: true } : {}),
+            });
+        }
+        const thought = contentOf(rec['thought']);
+        if (typeof thought === 'string') {
+          if (thought) content.push({ type: 'text', text: thought });
+        } else content.push(...thought);
+        model.output.completion = textOf(content);
+      } else {
+        // A later action of the same response: the model event may have been
+        // handed out (frozen) already.
+        model = sink.revise(model);
+        models.set(responseId, model);
+      }
+      openModel = model;
+      const choice = model.output.choices[0]!;
+      (choice.message.tool_calls as ToolCall[]).push({
+        id: callId ?? `openhands-${key}`,
+        function: fn,
+        arguments: parsed.args,
+        type: 'function',
+        ...(parsed.error ? { parse_error: parsed.error } : {}),
+      });
+      choice.stop_reason = 'tool_calls';
+      model.completed = time;
+      sink.touch(model);
+      const actionKind = isRecord(actionRaw) ? str(actionRaw['kind']) : undefined;
+      if (fn === 'finish' || actionKind === 'FinishAction') {
+        if (callId) finishCalls.add(callId);
+        const text = str(args['message']) ?? textOf(contentOf(rec['thought']));
+        message(
+          key,
+          'assistant',
+          text,
+          time,
+          invented,
+          path,
+          { ...full, ...(callId ? { tool_call_id: callId } : {}) },
+          'finish',
+        );
+        return;
+      }
+      const toolMeta = rest(
+        full,
+        new Set(['thought', 'tool_call', 'reasoning_content', 'thinking_blocks', 'action']),
+      );
+      if (actionKind) toolMeta['action_kind'] = actionKind;
+      newTool(key, callId, fn, args, time, invented, path, toolMeta, key);
+      return;
+    }
+    closeOpenModel();
+    if (kind === 'MessageEvent') {
+      const msg = isRecord(own(rec, 'llm_message')) ? (rec['llm_message'] as JsonRecord) : {};
+      const role = str(msg['role']);
+      let content = contentOf(msg['content']);
+      const reasoning = str(msg['reasoning_content']);
+      if (reasoning)
+        content = [
+          { type: 'reasoning', reasoning },
+          ...(typeof content === 'string' ? [{ type: 'text' as const, text: content }] : content),
+        ];
+      const keep = rest(full, new Set(['llm_message']));
+      const msgRest = rest(msg, new Set(['role', 'content', 'reasoning_content']));
+      if (Object.keys(msgRest).length) keep['llm_message'] = msgRest;
+      if (source === 'user' && (role === undefined || role === 'user')) {
+        if (!stack.some((s) => s.kind === 'agent')) openTurn(key, time, invented, path);
+        message(key, 'user', content, time, invented, path, keep);
+      } else {
+        const r = role === 'system' || role === 'user' || role === 'tool' ? role : 'assistant';
+        message(key, r, content, time, invented, path, keep);
+      }
+      return;
+    }
+    if (kind === 'SystemPromptEvent') {
+      message(
+        key,
+        'system',
+        contentOf(isRecord(rec['system_prompt']) ? [rec['system_prompt']] : rec['system_prompt']),
+        time,
+        invented,
+        path,
+        rest(full, new Set(['system_prompt'])),
+      );
+      return;
+    }
+    if (
+      kind === 'ObservationEvent' ||
+      kind === 'UserRejectObservation' ||
+      kind === 'AgentErrorEvent'
+    ) {
+      const callId = str(rec['tool_call_id']);
+      const actionId = str(rec['action_id']);
+      const obs = isRecord(own(rec, 'observation')) ? (rec['observation'] as JsonRecord) : {};
+      let result: string | Content[] = '';
+      let error: { type: string; message: string } | undefined;
+      if (kind === 'ObservationEvent') {
+        result = contentOf(obs['content'] ?? obs['output'] ?? obs['text'] ?? obs['message']);
+        if (
+          obs['is_error'] === true ||
+          (obs['error'] !== undefined && obs['error'] !== null && obs['error'] !== false)
+        )
+          error = { type: 'unknown', message: textOf(result) || safeJson(obs['error']) };
+      } else if (kind === 'UserRejectObservation') {
+        result = str(rec['rejection_reason']) ?? 'rejected';
+        error = { type: 'approval', message: result };
+      } else {
+        result = str(rec['error']) ?? '';
+        error = { type: 'unknown', message: result };
+      }
+      const obsMeta: JsonObject = {
+        ...rest(full, new Set(['observation'])),
+        ...(Object.keys(obs).length ? { observation: rest(obs, new Set(['content'])) } : {}),
+      };
+      const tool =
+        (callId !== undefined ? toolsByCall.get(callId) : undefined) ??
+        (actionId !== undefined ? toolsByAction.get(`#${actionId}`) : undefined);
+      if (tool) {
+        complete(tool, result, time, error, obsMeta);
+        return;
+      }
+      unpaired(
+        actionId ?? callId,
+        key,
+        callId,
+        str(rec['tool_name']),
+        result,
+        error,
+        time,
+        invented,
+        path,
+        obsMeta,
+        rec,
+      );
+      return;
+    }
+    if (kind === 'Condensation') {
+      const e = add({
+        event: 'compaction',
+        uuid: sink.uuid(`compaction:${key}`),
+        timestamp: time,
+        span_id: spanId(),
+        type: 'summary',
+        metadata: { openhands: full },
+      });
+      stamp(e, invented, path);
+      return;
+    }
+    if (kind === 'ConversationErrorEvent') {
+      const e = add({
+        event: 'error',
+        uuid: sink.uuid(`error:${key}`),
+        timestamp: time,
+        span_id: spanId(),
+        error: {
+          message: str(rec['detail']) ?? str(rec['code']) ?? 'conversation error',
+          traceback: '',
+          traceback_ansi: '',
+        },
+        metadata: { openhands: full },
+      });
+      stamp(e, invented, path);
+      return;
+    }
+    // State updates, pauses, condensation requests, unknown kinds: kept quietly.
+    info(key, time, invented, path, rec);
+  };
+
+  /** A unique key for a record: its id (V0 `#n`, V1 `#id`), else its path. */
+  const keyOf = (rec: JsonRecord, path: string): string => {
+    const id = own(rec, 'id');
+    let key = typeof id === 'number' || typeof id === 'string' ? `#${id}` : path;
+    if (seenKeys.has(key)) {
+      ctx.info(path, 'openhands_duplicate_id', String(id));
+      key = `${key}@${path}`;
+    }
+    seenKeys.add(key);
+    return key;
+  };
+
+  const pushRecord = (value: unknown, path: string, wrapper?: JsonObject): void => {
+    const shape = shapeOf(value);
+    if (shape === 'wrapper') {
+      const w = value as JsonRecord;
+      let raw = own(w, 'raw');
+      if (typeof raw === 'string') {
+        try {
+          raw = JSON.parse(raw) as unknown;
+        } catch {
+          // not JSON text: kept below as it came
+        }
+      }
+      if (!isRecord(raw) || !shapeOf({ source: w['source'], ...raw })) {
+        ctx.warn(jsonPath(path, 'raw'), 'openhands_not_an_event', typeName(raw));
+        closeOpenModel();
+        const { time, invented } = timeOf(w, path);
+        info(keyOf(w, path), time, invented, path, w);
+        return;
+      }
+      // The wrapper's id, source and time fill what the raw event lacks.
+      const filled: JsonRecord = { ...raw };
+      if (filled['id'] === undefined && w['event_id'] !== undefined) filled['id'] = w['event_id'];
+      if (filled['source'] === undefined) filled['source'] = w['source'];
+      if (filled['timestamp'] === undefined) filled['timestamp'] = w['timestamp'];
+      pushRecord(filled, jsonPath(path, 'raw'), rest(w, new Set(['raw'])));
+      return;
+    }
+    if (!shape) {
+      closeOpenModel();
+      const history = historyOf(value);
+      if (history) {
+        const others = rest(value as JsonRecord, new Set(['history']));
+        if (Object.keys(others).length) {
+          const { time, invented } = timeOf(value as JsonRecord, path);
+          info(`${path}:run`, time, invented, path, others);
+        }
+        for (let i = 0; i < history.length; i++)
+          pushRecord(history[i], jsonPath(jsonPath(path, 'history'), i));
+        return;
+      }
+      ctx.warn(
+        path,
+        'openhands_not_an_event',
+        isRecord(value)
+          ? 'an object that is neither an action, an observation nor a "kind" event'
+          : typeName(value),
+      );
+      const rec = isRecord(value) ? value : {};
+      const { time, invented } = timeOf(rec, path);
+      info(isRecord(value) ? keyOf(value, path) : path, time, invented, path, value);
+      return;
+    }
+    const rec = value as JsonRecord;
+    const key = keyOf(rec, path);
+    const meta: JsonObject = { id: (own(rec, 'id') as never) ?? null, source: rec['source'] };
+    if (wrapper) meta['wrapper'] = wrapper;
+    if (shape === 'v1') {
+      v1Event(rec, key, path, meta);
+      return;
+    }
+    closeOpenModel();
+    if (typeof rec['action'] === 'string')
+      v0Action(rec, key, path, { ...meta, ...rest(rec, V0_ACTION_KEYS) });
+    else v0Observation(rec, key, path, { ...meta, ...rest(rec, V0_OBSERVATION_KEYS) });
+  };
+
+  return {
+    push: (value, path) => pushRecord(value, path),
+    drain: () => sink.drain(),
+    end() {
+      closeOpenModel();
+      closeTurn();
+      let open = 0;
+      for (const tool of new Set([...toolsByAction.values(), ...toolsByCall.values()]))
+        if (sink.isOpen(tool)) open++;
+      if (open) ctx.info('$', 'openhands_tools_unanswered', open);
+      return sink.drain();
+    },
+    diagnostics: (): Diagnostic[] => ctx.finish(),
+  };
+}
+
+function looksLikeOpenHands(records: unknown[]): boolean {
+  const objects = records.filter(isRecord);
+  if (objects.length === 1) {
+    const history = historyOf(objects[0]);
+    if (history) return looksLikeOpenHands(history.slice(0, 8));
+  }
+  return (
+    objects.length > 0 && objects.filter((r) => shapeOf(r)).length >= Math.ceil(objects.length / 2)
+  );
+}
+
+/**
+ * OpenHands event logs: V0 trajectories, V1 SDK events and the
+ * `{event_type, raw}` wrapper (JSON array, JSON Lines or `{ "history": [...] }`).
+ *
+ * @example
+ * declare const trajectoryText: string;
+ * openHandsFormat.detect(new Probe(trajectoryText)); // true
+ */
+export const openHandsFormat: FormatImporter & {
+  incremental(options: ImportOptions): IncrementalImporter;
+} = {
+  id: 'openhands',
+  name: 'OpenHands events',
+  extensions: ['.json', '.jsonl'],
+  detect: (probe) => looksLikeOpenHands(probe.records(8)),
+  import(probe, options): ImportResult {
+    if (probe.isZip) throw new ImportError('unsupported_input', '$', 'OpenHands', 'a zip archive');
+    return importLines(openHandsFormat, probe, options);
+  },
+  incremental: openHandsImporter,
+};
+
+/**
+ * A cheap check whether an input is an OpenHands event log.
+ *
+ * @example
+ * declare const trajectoryText: string;
+ * isOpenHands(trajectoryText); // true for a saved V0 trajectory
+ */
+export const isOpenHands: (input: ImportInput, filename?: string) => boolean =
+  sniffer(openHandsFormat);
+
+/**
+ * Imports an OpenHands event log (V0 trajectory, V1 SDK events, or wrapped
+ * events): turns, model calls with usage, tool calls paired with their
+ * observations, delegates as sub-agent spans, the final answer.
+ *
+ * @example
+ * declare const trajectoryText: string;
+ * const { events, diagnostics } = importOpenHands(trajectoryText);
+ */
+export function importOpenHands(input: ImportInput, options: ImportOptions = {}): ImportResult {
+  return openHandsFormat.import(new Probe(input, options.filename), options) as ImportResult;
+}

@@ -1,0 +1,1606 @@
+// OpenTelemetry traces (issue 20): OTLP/JSON exports
+// (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding), a JSON
+// Lines file of such exports, or a flat array of spans, mapped by the dialect
+// each span's attributes speak: the GenAI semantic conventions old and new
+// (https://github.com/open-telemetry/semantic-conventions-genai), OpenInference
+// (https://github.com/Arize-ai/openinference/blob/main/spec/semantic_conventions.md),
+// OpenLLMetry (`traceloop.*`) and the Vercel AI SDK (`ai.*`). Shapes and every
+// attribute spelling: research/formats.md §5.
+//
+// The mapping (the one representation of issue 19):
+// - every span of every resource, scope, export and line is flattened, then
+//   nested by `parentSpanId` (children may come first, in another batch or
+//   line); a parent that is not in the input leaves the span at the root with
+//   an `otlp_orphan_span` diagnostic; the same span twice keeps the first;
+// - siblings are ordered by start time (file order breaks ties), and the tree
+//   is written in pre-order;
+// - a model call (`gen_ai.operation.name` chat|generate_content|text_completion,
+//   OpenInference `LLM`, Vercel `*.doGenerate`/`*.doStream`, OpenLLMetry
+//   `llm.request.type`) is one `model` event: input and output messages with
+//   their parts, finish reason, usage under every spelling, config;
+// - a tool run (`execute_tool`, `TOOL`, `ai.toolCall`, `traceloop.span.kind:
+//   tool`) is one `tool` event whose `id` is the tool-call id
+//   (`gen_ai.tool.call.id`, `tool_call.id`, `ai.toolCall.id`); missing name or
+//   arguments come from the model's `tool_call` part of that id, and a tool
+//   span without an id takes the first unanswered call of its name;
+// - model and tool spans are single events: their child spans sit in the same
+//   skein span, and an agent span under a tool is that tool's sub-agent
+//   (`agent_span_id`, issue 19);
+// - every other span (agents, workflows, chains, unknown spans) is a
+//   `span_begin`/`span_end` pair whose `id` is the OTLP `spanId`, `type` from
+//   the dialect (`agent`, `workflow`, `chain`, …);
+// - each event keeps its OTLP ids (`metadata.span_id`, `trace_id`,
+//   `parent_span_id`), its exact nanosecond times, kind, status, scope,
+//   resource and every attribute the mapping did not consume
+//   (`metadata.attributes`), so nothing is dropped and a user can find the
+//   span in their tracing backend;
+// - span status ERROR is the model's `error` or the tool's `error`/`failed`
+//   (on other spans `metadata.status`); span events that carry no GenAI
+//   content become `info` events (`source: 'otlp'`) in the span;
+// - records that are neither exports nor spans are kept as `info` events.
+//
+// Times: 64-bit nanosecond counts come as decimal strings (the spec) or JSON
+// numbers (older encoders). Numbers of 16 or more digits are quoted in the
+// text before parsing, so no precision is lost; timestamps are exact ISO
+// strings (nanoseconds kept), the ns strings are kept in metadata.
+//
+// Why whole-file only (no incremental importer): a span's place in the output
+// (its order, its skein span, its tool-call pairing) depends on spans that can
+// come in later lines, so events emitted line by line would neither come in
+// the order of the whole-file import nor keep their parents.
+import { jsonPath } from '../errors.js';
+import type {
+  ChatMessage,
+  ChatMessageAssistant,
+  Content,
+  Event,
+  GenerateConfig,
+  JsonObject,
+  ModelEvent,
+  ModelUsage,
+  SpanBeginEvent,
+  ToolCall,
+  ToolEvent,
+  ToolInfo,
+} from '../events/types.js';
+import { timestampMs } from '../events/timestamp.js';
+import { ImportContext, isRecord, own, typeName, type ImportOptions, safeJson } from './guards.js';
+import { sniffer, type FormatImporter, type ImportResult } from './format.js';
+import { parseJsonTolerant } from './json.js';
+import { readJsonLines } from './lines.js';
+import { Probe, type ImportInput } from './probe.js';
+import { INVENTED_KEY, SyntheticClock } from './sink.js';
+import { stampEventTime } from '../events/event-time.js';
+import { deepFreeze } from '../events/freeze.js';
+import { deriveEventUuid } from '../events/uuid.js';
+
+type Attrs = Record<string, unknown>;
+
+/** One span, read and normalised. */
+interface Span {
+  traceId: string;
+  spanId: string;
+  parentSpanId: string;
+  name: string;
+  kind: string | undefined;
+  startNs: string | undefined;
+  endNs: string | undefined;
+  start: string; // ISO
+  end: string; // ISO
+  startMs: number;
+  endMs: number;
+  attrs: Attrs;
+  events: unknown[];
+  links: unknown[] | undefined;
+  status: { code: string; message?: string } | undefined;
+  resource: Attrs | undefined;
+  scope: JsonObject | undefined;
+  path: string;
+  order: number;
+  invented: ('id' | 'timestamp' | 'end')[];
+  children: Span[];
+  parent: Span | undefined;
+  visited: boolean;
+}
+
+const SPAN_KINDS = ['UNSPECIFIED', 'INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'];
+const STATUS_CODES = ['UNSET', 'OK', 'ERROR'];
+
+// ---------------------------------------------------------------------------
+// Values
+// ---------------------------------------------------------------------------
+
+/** Sets a key as an own property, so a `__proto__` key is data, not a prototype change. */
+function put(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(obj, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  else obj[key] = value;
+}
+
+/** An OTLP `AnyValue` as plain JSON (64-bit ints beyond 2^53 stay strings). */
+function anyValue(v: unknown, depth = 0): unknown {
+  if (!isRecord(v)) return v ?? null;
+  if (depth > 64) return null;
+  let x = own(v, 'stringValue');
+  if (x !== undefined) return x;
+  x = own(v, 'intValue');
+  if (x !== undefined) {
+    if (typeof x === 'string') {
+      const n = Number(x);
+      return Number.isSafeInteger(n) ? n : x;
+    }
+    return x;
+  }
+  x = own(v, 'doubleValue');
+  if (x !== undefined) return typeof x === 'string' ? Number(x) : x;
+  x = own(v, 'boolValue');
+  if (x !== undefined) return x;
+  x = own(v, 'arrayValue');
+  if (x !== undefined) {
+    const values = isRecord(x) ? own(x, 'values') : undefined;
+    return Array.isArray(values) ? values.map((e) => anyValue(e, depth + 1)) : [];
+  }
+  x = own(v, 'kvlistValue');
+  if (x !== undefined) {
+    const values = isRecord(x) ? own(x, 'values') : undefined;
+    return Array.isArray(values) ? keyValues(values, depth + 1) : {};
+  }
+  x = own(v, 'bytesValue');
+  if (x !== undefined) return x;
+  return null;
+}
+
+/** `[{key, value: AnyValue}]` (OTLP) or a plain object (hand-written spans) as one object. */
+function keyValues(list: unknown, depth = 0): Attrs {
+  const out: Attrs = {};
+  if (Array.isArray(list)) {
+    for (let i = 0; i < list.length; i++) {
+      const kv: unknown = list[i];
+      if (!isRecord(kv)) continue;
+      const key = own(kv, 'key');
+      if (typeof key !== 'string') continue;
+      put(out, key, anyValue(own(kv, 'value'), depth));
+    }
+  } else if (isRecord(list)) {
+    for (const key of Object.keys(list)) put(out, key, own(list, key));
+  }
+  return out;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+function num(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && v !== '') {
+    const n = Number(v);
+    return Number.isFinite(n) ? n : undefined;
+  }
+  return undefined;
+}
+
+/** A JSON-string attribute parsed (the usual encoding of GenAI content), or the value itself. */
+function jsonish(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  const c = v.charCodeAt(0);
+  if (c !== 123 /* { */ && c !== 91 /* [ */ && c !== 34 /* " */) return v;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    return v;
+  }
+}
+
+/** Text for a result or content slot: strings as they are, anything else as JSON. */
+function asText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v === undefined || v === null) return '';
+  return safeJson(v) ?? '';
+}
+
+function asArgs(v: unknown): JsonObject {
+  const parsed = jsonish(v);
+  if (isRecord(parsed)) return parsed;
+  if (parsed === undefined || parsed === null || parsed === '') return {};
+  return { value: parsed };
+}
+
+// ---------------------------------------------------------------------------
+// Ids, enums and times
+// ---------------------------------------------------------------------------
+
+const HEX = /^[0-9a-f]+$/;
+
+/**
+ * Span and trace ids in lowercase hex. OTLP/JSON writes hex (either case);
+ * the generic proto3 JSON mapping writes base64 and Python's console exporter
+ * `0x…`; all read alike.
+ */
+function readId(v: unknown): string {
+  if (typeof v !== 'string' || v === '') return '';
+  let s = v.toLowerCase();
+  if (s.startsWith('0x')) s = s.slice(2);
+  if (HEX.test(s) && (s.length === 16 || s.length === 32)) return s;
+  if (/^[A-Za-z0-9+/]+={0,2}$/.test(v) && (v.length === 12 || v.length === 24)) {
+    const bytes = base64Bytes(v);
+    if (bytes && (bytes.length === 8 || bytes.length === 16)) return hexOf(bytes);
+  }
+  return HEX.test(s) ? s : v;
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+function base64Bytes(s: string): number[] | undefined {
+  const clean = s.replace(/=+$/, '');
+  const out: number[] = [];
+  let bits = 0;
+  let acc = 0;
+  for (let i = 0; i < clean.length; i++) {
+    const d = B64.indexOf(clean.charAt(i));
+    if (d < 0) return undefined;
+    acc = (acc << 6) | d;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push((acc >> bits) & 0xff);
+    }
+  }
+  return out;
+}
+
+function hexOf(bytes: number[]): string {
+  let s = '';
+  for (const b of bytes) s += (b < 16 ? '0' : '') + b.toString(16);
+  return s;
+}
+
+/** `3`, `"SPAN_KIND_CLIENT"`, `"SpanKind.CLIENT"`, `"CLIENT"` → `CLIENT`. */
+function enumName(v: unknown, names: readonly string[], prefix: string): string | undefined {
+  if (typeof v === 'number') return names[v] ?? String(v);
+  if (typeof v !== 'string' || v === '') return undefined;
+  let s = v.toUpperCase();
+  if (s.startsWith(prefix)) s = s.slice(prefix.length);
+  const dot = s.lastIndexOf('.');
+  if (dot >= 0) s = s.slice(dot + 1);
+  return s;
+}
+
+const MAX_SECONDS = 253402300799; // 9999-12-31T23:59:59Z
+
+/** A nanosecond count (decimal string or number) as digits, or undefined (absent, 0, bad). */
+function readNanos(v: unknown): string | undefined {
+  let s: string;
+  if (typeof v === 'string') s = v;
+  else if (typeof v === 'number' && Number.isInteger(v) && v >= 0) s = BigInt(v).toString();
+  else return undefined;
+  if (!/^\d{1,21}$/.test(s) || /^0+$/.test(s)) return undefined;
+  return s;
+}
+
+/** Exact ISO time of a nanosecond count (sub-millisecond digits kept). */
+function nanosToIso(ns: string): { iso: string; ms: number } | undefined {
+  const len = ns.length;
+  const sec = len > 9 ? Number(ns.slice(0, len - 9)) : 0;
+  if (sec > MAX_SECONDS) return undefined;
+  let frac = len > 9 ? ns.slice(len - 9) : ns.padStart(9, '0');
+  const ms = sec * 1000 + Number(frac) / 1e6;
+  while (frac.length > 3 && frac.endsWith('000')) frac = frac.slice(0, -3);
+  const base = new Date(sec * 1000).toISOString();
+  return { iso: `${base.slice(0, -5)}.${frac}Z`, ms };
+}
+
+// Numbers of 16+ digits where OTLP puts 64-bit integers: quoted before
+// parsing so JSON.parse cannot round them (research/formats.md §0.4).
+const BIG_INT_FIELD =
+  /("(?:startTimeUnixNano|endTimeUnixNano|timeUnixNano|observedTimeUnixNano|intValue)"\s*:\s*)(-?\d{16,})/g;
+
+function quoteBigInts(text: string): string {
+  BIG_INT_FIELD.lastIndex = 0;
+  return BIG_INT_FIELD.test(text) ? text.replace(BIG_INT_FIELD, '$1"$2"') : text;
+}
+
+// ---------------------------------------------------------------------------
+// Reading records into spans
+// ---------------------------------------------------------------------------
+
+function looksLikeSpan(r: unknown): r is Attrs {
+  if (!isRecord(r) || typeof r['event'] === 'string') return false;
+  if (typeof r['name'] !== 'string') return false;
+  return (
+    typeof r['spanId'] === 'string' ||
+    typeof r['traceId'] === 'string' ||
+    r['startTimeUnixNano'] !== undefined ||
+    isRecord(r['context']) ||
+    hasSemconvAttributes(r['attributes'])
+  );
+}
+
+const SEMCONV_PREFIXES = ['gen_ai.', 'llm.', 'openinference.', 'ai.', 'traceloop.'];
+
+function hasSemconvAttributes(a: unknown): boolean {
+  if (Array.isArray(a)) {
+    for (let i = 0; i < Math.min(a.length, 32); i++) {
+      const kv: unknown = a[i];
+      const key = isRecord(kv) ? kv['key'] : undefined;
+      if (typeof key === 'string' && SEMCONV_PREFIXES.some((p) => key.startsWith(p))) return true;
+    }
+    return false;
+  }
+  if (isRecord(a)) return Object.keys(a).some((k) => SEMCONV_PREFIXES.some((p) => k.startsWith(p)));
+  return false;
+}
+
+function looksLikeOtlp(r: unknown): boolean {
+  if (!isRecord(r)) return false;
+  return (
+    Array.isArray(r['resourceSpans']) ||
+    Array.isArray(r['scopeSpans']) ||
+    (Array.isArray(r['spans']) && typeof r['event'] !== 'string') ||
+    looksLikeSpan(r)
+  );
+}
+
+class Reader {
+  readonly spans: Span[] = [];
+  readonly unknown: { value: unknown; path: string }[] = [];
+  readonly #ctx: ImportContext;
+
+  constructor(ctx: ImportContext) {
+    this.#ctx = ctx;
+  }
+
+  /** One record: an export, a `resourceSpans`/`scopeSpans` element, a span, or a list of them. */
+  record(r: unknown, path: string, depth = 0): void {
+    if (Array.isArray(r) && depth < 2) {
+      for (let i = 0; i < r.length; i++) this.record(r[i], jsonPath(path, i), depth + 1);
+      return;
+    }
+    if (isRecord(r)) {
+      const rs = own(r, 'resourceSpans');
+      if (Array.isArray(rs)) {
+        const base = jsonPath(path, 'resourceSpans');
+        for (let i = 0; i < rs.length; i++) this.resource(rs[i], jsonPath(base, i));
+        return;
+      }
+      if (Array.isArray(own(r, 'scopeSpans'))) return this.resource(r, path);
+      const spans = own(r, 'spans');
+      if (Array.isArray(spans) && typeof r['event'] !== 'string')
+        return this.scope(r, path, undefined);
+      if (looksLikeSpan(r)) return this.span(r, path, undefined, undefined);
+    }
+    this.#ctx.warn(path, 'otlp_not_a_span', typeName(r));
+    this.unknown.push({ value: r, path });
+  }
+
+  resource(r: unknown, path: string): void {
+    if (!isRecord(r)) return void this.#ctx.warn(path, 'wrong_type', 'object', typeName(r));
+    const res = own(r, 'resource');
+    const resource = isRecord(res) ? keyValues(own(res, 'attributes')) : undefined;
+    const scopes = this.#ctx.array(r, 'scopeSpans', path) ?? [];
+    const base = jsonPath(path, 'scopeSpans');
+    for (let i = 0; i < scopes.length; i++) this.scope(scopes[i], jsonPath(base, i), resource);
+  }
+
+  scope(r: unknown, path: string, resource: Attrs | undefined): void {
+    if (!isRecord(r)) return void this.#ctx.warn(path, 'wrong_type', 'object', typeName(r));
+    const sc = own(r, 'scope');
+    let scope: JsonObject | undefined;
+    if (isRecord(sc)) {
+      scope = {};
+      const name = str(own(sc, 'name'));
+      const version = str(own(sc, 'version'));
+      if (name !== undefined) scope.name = name;
+      if (version !== undefined) scope.version = version;
+      const attributes = own(sc, 'attributes');
+      if (attributes !== undefined) scope.attributes = keyValues(attributes);
+    }
+    const spans = this.#ctx.array(r, 'spans', path) ?? [];
+    const base = jsonPath(path, 'spans');
+    for (let i = 0; i < spans.length; i++) this.span(spans[i], `${base}[${i}]`, resource, scope);
+  }
+
+  span(r: unknown, path: string, resource: Attrs | undefined, scope: JsonObject | undefined): void {
+    if (!isRecord(r)) return void this.#ctx.warn(path, 'wrong_type', 'object', typeName(r));
+    const context = own(r, 'context'); // Python's console exporter
+    const ctxRec = isRecord(context) ? context : undefined;
+    const invented: Span['invented'] = [];
+    let spanId = readId(own(r, 'spanId') ?? (ctxRec && own(ctxRec, 'span_id')));
+    if (spanId === '') {
+      spanId = `span-${this.spans.length + 1}`;
+      invented.push('id');
+    }
+    const traceId = readId(own(r, 'traceId') ?? (ctxRec && own(ctxRec, 'trace_id')));
+    const parentSpanId = readId(own(r, 'parentSpanId') ?? own(r, 'parent_id'));
+    const name = str(own(r, 'name')) ?? '';
+    const kind = enumName(own(r, 'kind'), SPAN_KINDS, 'SPAN_KIND_');
+    const startNs = readNanos(own(r, 'startTimeUnixNano'));
+    const endNs = readNanos(own(r, 'endTimeUnixNano'));
+    const start = startNs !== undefined ? nanosToIso(startNs) : isoTime(own(r, 'start_time'));
+    const end = endNs !== undefined ? nanosToIso(endNs) : isoTime(own(r, 'end_time'));
+    const rawStatus = own(r, 'status');
+    let status: Span['status'];
+    if (isRecord(rawStatus)) {
+      const code = enumName(
+        own(rawStatus, 'code') ?? own(rawStatus, 'status_code'),
+        STATUS_CODES,
+        'STATUS_CODE_',
+      );
+      const message = str(own(rawStatus, 'message')) ?? str(own(rawStatus, 'description'));
+      if (code !== undefined && code !== 'UNSET') status = message ? { code, message } : { code };
+      else if (message) status = { code: 'UNSET', message };
+    }
+    const events = own(r, 'events');
+    const links = own(r, 'links');
+    this.spans.push({
+      traceId,
+      spanId,
+      parentSpanId,
+      name,
+      kind,
+      startNs,
+      endNs,
+      start: start?.iso ?? '',
+      end: end?.iso ?? '',
+      startMs: start?.ms ?? Number.NaN,
+      endMs: end?.ms ?? Number.NaN,
+      attrs: keyValues(own(r, 'attributes')),
+      events: Array.isArray(events) ? events : [],
+      links: Array.isArray(links) && links.length > 0 ? links : undefined,
+      status,
+      resource: resource ?? (isRecord(own(r, 'resource')) ? resourceOf(r) : undefined),
+      scope,
+      path,
+      order: this.spans.length,
+      invented,
+      children: [],
+      parent: undefined,
+      visited: false,
+    });
+  }
+}
+
+function resourceOf(r: Attrs): Attrs | undefined {
+  const res = own(r, 'resource');
+  return isRecord(res) ? keyValues(own(res, 'attributes')) : undefined;
+}
+
+function isoTime(v: unknown): { iso: string; ms: number } | undefined {
+  if (typeof v !== 'string') return undefined;
+  const ms = timestampMs(v);
+  return Number.isFinite(ms) ? { iso: v, ms } : undefined;
+}
+
+// ---------------------------------------------------------------------------
+// The tree
+// ---------------------------------------------------------------------------
+
+function bySpanStart(a: Span, b: Span): number {
+  if (a.startMs !== b.startMs) return a.startMs < b.startMs ? -1 : 1;
+  if (a.startNs !== undefined && b.startNs !== undefined && a.startNs !== b.startNs)
+    return a.startNs.length !== b.startNs.length
+      ? a.startNs.length - b.startNs.length
+      : a.startNs < b.startNs
+        ? -1
+        : 1;
+  return a.order - b.order;
+}
+
+/** Fills missing times (flagged), drops duplicates, links parents; returns the roots in order. */
+function buildTree(spans: Span[], ctx: ImportContext, baseTime: string | undefined): Span[] {
+  // Missing starts: after the last time seen in file order (hand-written spans).
+  // Spans before the first timed one count back from it, so file order holds.
+  let base = baseTime;
+  const firstTimed = spans.findIndex((s) => s.start !== '');
+  if (base === undefined && firstTimed > 0)
+    base = new Date(Math.floor(spans[firstTimed]!.startMs) - firstTimed).toISOString();
+  const clock = new SyntheticClock(base);
+  for (const s of spans) {
+    if (s.start === '') {
+      s.start = clock.next();
+      s.startMs = timestampMs(s.start);
+      s.invented.push('timestamp');
+    } else clock.observe(s.start);
+    if (s.end !== '') clock.observe(s.end);
+  }
+  const byKey = new Map<string, Span>();
+  const kept: Span[] = [];
+  for (const s of spans) {
+    const key = `${s.traceId}/${s.spanId}`;
+    const first = byKey.get(key);
+    if (first) {
+      ctx.warn(s.path, 'otlp_duplicate_span', s.spanId);
+      // Keep the first, unless only the later one has ended.
+      if (first.end === '' && s.end !== '') {
+        first.end = s.end;
+        first.endMs = s.endMs;
+        first.endNs = s.endNs;
+      }
+      continue;
+    }
+    byKey.set(key, s);
+    kept.push(s);
+  }
+  const roots: Span[] = [];
+  for (const s of kept) {
+    if (s.parentSpanId === '' || s.parentSpanId === s.spanId) {
+      roots.push(s);
+      continue;
+    }
+    const parent = byKey.get(`${s.traceId}/${s.parentSpanId}`);
+    if (!parent) {
+      ctx.info(s.path, 'otlp_orphan_span', s.spanId, s.parentSpanId);
+      roots.push(s);
+      continue;
+    }
+    s.parent = parent;
+    parent.children.push(s);
+  }
+  // A parent cycle leaves spans no root reaches: each becomes a root.
+  const ordered: Span[] = [];
+  const walk = (root: Span) => {
+    const stack = [root];
+    root.visited = true;
+    while (stack.length) {
+      const s = stack.pop()!;
+      ordered.push(s);
+      for (const c of s.children) {
+        if (c.visited) continue;
+        c.visited = true;
+        stack.push(c);
+      }
+    }
+  };
+  for (const r of roots) walk(r);
+  if (ordered.length < kept.length) {
+    for (const s of kept) {
+      if (s.visited) continue;
+      ctx.warn(s.path, 'otlp_parent_cycle', s.spanId);
+      if (s.parent) s.parent.children = s.parent.children.filter((c) => c !== s);
+      s.parent = undefined;
+      roots.push(s);
+      walk(s);
+    }
+  }
+  // Missing ends: the latest end below (children first), else the start.
+  for (let i = ordered.length - 1; i >= 0; i--) {
+    const s = ordered[i]!;
+    if (s.end === '') {
+      let end = s.startMs;
+      let iso = s.start;
+      for (const c of s.children)
+        if (c.endMs > end) {
+          end = c.endMs;
+          iso = c.end;
+        }
+      s.end = iso;
+      s.endMs = end;
+      s.invented.push('end');
+    }
+  }
+  for (const s of kept) if (s.children.length > 1) s.children.sort(bySpanStart);
+  return roots.sort(bySpanStart);
+}
+
+// ---------------------------------------------------------------------------
+// Dialects
+// ---------------------------------------------------------------------------
+
+type Role = 'model' | 'tool' | 'span';
+
+interface Classified {
+  role: Role;
+  /** `span_begin.type` of a span; the dialect of a model or tool. */
+  type: string | undefined;
+  dialect: string;
+}
+
+const MODEL_OPS = new Set(['chat', 'generate_content', 'text_completion', 'completion']);
+
+function classify(s: Span): Classified {
+  const a = s.attrs;
+  const op = str(a['gen_ai.operation.name']);
+  const oiKind = str(a['openinference.span.kind'])?.toUpperCase();
+  const tlKind = str(a['traceloop.span.kind']);
+  const aiOp = str(a['ai.operationId']);
+  if (op !== undefined) {
+    if (MODEL_OPS.has(op)) return { role: 'model', type: undefined, dialect: 'gen_ai' };
+    if (op === 'execute_tool') return { role: 'tool', type: undefined, dialect: 'gen_ai' };
+    if (op === 'invoke_agent' || op === 'create_agent')
+      return { role: 'span', type: 'agent', dialect: 'gen_ai' };
+    if (op === 'invoke_workflow') return { role: 'span', type: 'workflow', dialect: 'gen_ai' };
+    return { role: 'span', type: op, dialect: 'gen_ai' };
+  }
+  if (oiKind !== undefined) {
+    if (oiKind === 'LLM') return { role: 'model', type: undefined, dialect: 'openinference' };
+    if (oiKind === 'TOOL') return { role: 'tool', type: undefined, dialect: 'openinference' };
+    return { role: 'span', type: oiKind.toLowerCase(), dialect: 'openinference' };
+  }
+  if (aiOp !== undefined) {
+    if (/\.do(Generate|Stream)$/.test(aiOp))
+      return { role: 'model', type: undefined, dialect: 'vercel' };
+    if (aiOp === 'ai.toolCall') return { role: 'tool', type: undefined, dialect: 'vercel' };
+    return { role: 'span', type: aiOp, dialect: 'vercel' };
+  }
+  if (tlKind !== undefined) {
+    if (tlKind === 'tool') return { role: 'tool', type: undefined, dialect: 'openllmetry' };
+    return { role: 'span', type: tlKind, dialect: 'openllmetry' };
+  }
+  if (
+    a['llm.request.type'] !== undefined ||
+    a['gen_ai.prompt.0.role'] !== undefined ||
+    a['gen_ai.prompt.0.content'] !== undefined ||
+    a['gen_ai.input.messages'] !== undefined
+  )
+    return { role: 'model', type: undefined, dialect: 'gen_ai' };
+  if (a['gen_ai.tool.name'] !== undefined || a['gen_ai.tool.call.id'] !== undefined)
+    return { role: 'tool', type: undefined, dialect: 'gen_ai' };
+  return { role: 'span', type: undefined, dialect: 'otlp' };
+}
+
+/** Attribute reads that remember what the mapping consumed (the rest is kept in metadata). */
+class Used {
+  readonly keys = new Set<string>();
+  #all: string[] | undefined;
+  constructor(readonly attrs: Attrs) {}
+
+  get all(): string[] {
+    return (this.#all ??= Object.keys(this.attrs));
+  }
+
+  get(key: string): unknown {
+    const v = own(this.attrs, key);
+    if (v !== undefined) this.keys.add(key);
+    return v;
+  }
+
+  /** The first of several spellings that is present. */
+  first(...keys: string[]): unknown {
+    for (const k of keys) {
+      const v = this.get(k);
+      if (v !== undefined && v !== null) return v;
+    }
+    return undefined;
+  }
+
+  /** Every key under `prefix.` un-flattened (`a.0.b` → `[{b}]`), or undefined. */
+  tree(prefix: string): unknown {
+    const p = `${prefix}.`;
+    let root: Record<string, unknown> | undefined;
+    for (const key of this.all) {
+      if (!key.startsWith(p)) continue;
+      this.keys.add(key);
+      root ??= {};
+      const parts = key.slice(p.length).split('.');
+      let node: Record<string, unknown> = root;
+      for (let i = 0; i < parts.length - 1; i++) {
+        const k = parts[i]!;
+        let next = own(node, k);
+        if (!isRecord(next)) {
+          next = {};
+          put(node, k, next);
+        }
+        node = next as Record<string, unknown>;
+      }
+      put(node, parts[parts.length - 1]!, this.attrs[key]);
+    }
+    return root === undefined ? undefined : arrays(root);
+  }
+
+  rest(): Attrs {
+    const out: Attrs = {};
+    for (const key of this.all) if (!this.keys.has(key)) put(out, key, this.attrs[key]);
+    return out;
+  }
+}
+
+/** Objects whose keys are all indices become arrays (in index order), recursively. */
+function arrays(v: unknown): unknown {
+  if (!isRecord(v)) return v;
+  const keys = Object.keys(v);
+  if (keys.length > 0 && keys.every((k) => /^\d+$/.test(k))) {
+    return keys
+      .map(Number)
+      .sort((x, y) => x - y)
+      .map((k) => arrays(v[String(k)]));
+  }
+  for (const k of keys) put(v, k, arrays(v[k]));
+  return v;
+}
+
+// --- messages ---------------------------------------------------------------
+
+const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+
+function roleOf(v: unknown): ChatMessage['role'] {
+  const r = typeof v === 'string' ? v.toLowerCase() : '';
+  if (ROLES.has(r)) return r as ChatMessage['role'];
+  if (r === 'developer') return 'system';
+  if (r === 'model' || r === 'ai') return 'assistant';
+  if (r === 'function' || r === 'ipython') return 'tool';
+  return 'user';
+}
+
+function toolCall(id: unknown, name: unknown, args: unknown): ToolCall {
+  return { id: asText(id), function: asText(name), arguments: asArgs(args), type: 'function' };
+}
+
+/** One content part (GenAI `parts[]`, Vercel `content[]`, OpenAI content arrays) as inspect content. */
+function contentPart(p: unknown): Content | undefined {
+  if (typeof p === 'string') return { type: 'text', text: p };
+  if (!isRecord(p)) return undefined;
+  const type = str(p['type']);
+  switch (type) {
+    case 'text':
+    case 'input_text':
+    case 'output_text':
+      return { type: 'text', text: asText(p['content'] ?? p['text']) };
+    case 'reasoning':
+    case 'thinking':
+      return { type: 'reasoning', reasoning: asText(p['content'] ?? p['text'] ?? p['thinking']) };
+    case 'uri':
+    case 'image_url':
+    case 'image': {
+      const uri = str(p['uri']) ?? str(p['url']) ?? str(p['image']);
+      const url = isRecord(p['image_url']) ? str(p['image_url']['url']) : undefined;
+      const modality = str(p['modality']) ?? 'image';
+      if (modality === 'image' && (uri ?? url)) return { type: 'image', image: (uri ?? url)! };
+      return { type: 'data', data: p };
+    }
+    case 'blob': {
+      const modality = str(p['modality']);
+      const mime = str(p['mime_type']) ?? (modality === 'image' ? 'image/png' : undefined);
+      const content = str(p['content']);
+      if (modality === 'image' && content && mime)
+        return { type: 'image', image: `data:${mime};base64,${content}` };
+      return { type: 'data', data: p };
+    }
+    default:
+      return { type: 'data', data: p };
+  }
+}
+
+function messageContent(parts: Content[]): string | Content[] {
+  if (parts.length === 0) return '';
+  const only = parts.length === 1 ? parts[0]! : undefined;
+  if (only?.type === 'text') return only.text;
+  return parts;
+}
+
+/**
+ * GenAI messages (`[{role, parts, finish_reason?}]`) and the common chat
+ * shapes (`{role, content: string | parts, tool_calls?}` of OpenAI and the
+ * Vercel AI SDK) as inspect messages. A tool-call response becomes its own
+ * `tool` message.
+ */
+function chatMessages(list: unknown): { messages: ChatMessage[]; finish: string[] } {
+  const messages: ChatMessage[] = [];
+  const finish: string[] = [];
+  if (!Array.isArray(list)) return { messages, finish };
+  for (const m of list) {
+    if (!isRecord(m)) continue;
+    const role = roleOf(m['role']);
+    const fr = str(m['finish_reason']);
+    if (fr !== undefined) finish.push(fr);
+    const rawParts = Array.isArray(m['parts'])
+      ? m['parts']
+      : Array.isArray(m['content'])
+        ? m['content']
+        : m['content'] !== undefined && m['content'] !== null
+          ? [asText(m['content'])]
+          : [];
+    const parts: Content[] = [];
+    const calls: ToolCall[] = [];
+    const responses: ChatMessage[] = [];
+    for (const p of rawParts) {
+      const type = isRecord(p) ? str(p['type']) : undefined;
+      if (
+        isRecord(p) &&
+        (type === 'tool_call' || type === 'tool-call' || type === 'function_call')
+      ) {
+        calls.push(
+          toolCall(
+            p['id'] ?? p['toolCallId'] ?? p['call_id'],
+            p['name'] ?? p['toolName'],
+            p['arguments'] ?? p['args'] ?? p['input'],
+          ),
+        );
+      } else if (
+        isRecord(p) &&
+        (type === 'tool_call_response' || type === 'tool-result' || type === 'function_call_output')
+      ) {
+        const id = asText(p['id'] ?? p['toolCallId'] ?? p['call_id']);
+        const name = str(p['toolName']) ?? str(p['name']);
+        responses.push({
+          role: 'tool',
+          content: asText(p['response'] ?? p['result'] ?? p['output']),
+          tool_call_id: id,
+          ...(name !== undefined ? { function: name } : {}),
+        });
+      } else {
+        const c = contentPart(p);
+        if (c) parts.push(c);
+      }
+    }
+    if (Array.isArray(m['tool_calls'])) {
+      for (const c of m['tool_calls']) {
+        if (!isRecord(c)) continue;
+        const fn = isRecord(c['function']) ? c['function'] : c;
+        calls.push(toolCall(c['id'], fn['name'], fn['arguments']));
+      }
+    }
+    if (responses.length > 0 && parts.length === 0 && calls.length === 0) {
+      messages.push(...responses);
+      continue;
+    }
+    const content = messageContent(parts);
+    const name = str(m['name']);
+    if (role === 'assistant') {
+      const msg: ChatMessageAssistant = { role, content };
+      if (calls.length) msg.tool_calls = calls;
+      messages.push(msg);
+    } else if (role === 'tool') {
+      const id = str(m['tool_call_id']) ?? str(m['id']);
+      messages.push({
+        role,
+        content,
+        ...(id !== undefined ? { tool_call_id: id } : {}),
+        ...(name !== undefined ? { function: name } : {}),
+      });
+    } else messages.push({ role, content });
+    messages.push(...responses);
+  }
+  return { messages, finish };
+}
+
+/** OpenInference's un-flattened `llm.*_messages` (`[{message: {role, content, contents, tool_calls}}]`). */
+function oiMessages(list: unknown): ChatMessage[] {
+  if (!Array.isArray(list)) return [];
+  const plain = list.map((entry) => {
+    const m = isRecord(entry) && isRecord(entry['message']) ? entry['message'] : {};
+    const contents = Array.isArray(m['contents'])
+      ? m['contents'].map((c) => {
+          const mc = isRecord(c) && isRecord(c['message_content']) ? c['message_content'] : {};
+          const image =
+            isRecord(mc['image']) && isRecord(mc['image']['image'])
+              ? mc['image']['image']
+              : undefined;
+          return image ? { type: 'image', url: image['url'] } : { type: 'text', text: mc['text'] };
+        })
+      : undefined;
+    const calls = Array.isArray(m['tool_calls'])
+      ? m['tool_calls'].map((c) => {
+          const tc = isRecord(c) && isRecord(c['tool_call']) ? c['tool_call'] : {};
+          return { id: tc['id'], function: tc['function'] };
+        })
+      : undefined;
+    return {
+      role: m['role'],
+      name: m['name'],
+      tool_call_id: m['tool_call_id'],
+      content: contents ?? m['content'],
+      tool_calls: calls,
+    };
+  });
+  return chatMessages(plain).messages;
+}
+
+/** Legacy indexed `gen_ai.prompt.N.*` / `gen_ai.completion.N.*` (pre-1.36, OpenLLMetry). */
+function indexedMessages(list: unknown): { messages: ChatMessage[]; finish: string[] } {
+  if (!Array.isArray(list)) return { messages: [], finish: [] };
+  const plain = list.map((m) => {
+    if (!isRecord(m)) return {};
+    const calls = Array.isArray(m['tool_calls'])
+      ? m['tool_calls'].map((c) => (isRecord(c) ? { id: c['id'], function: c } : {}))
+      : undefined;
+    return { ...m, content: m['content'], tool_calls: calls };
+  });
+  return chatMessages(plain);
+}
+
+function toolInfos(v: unknown): ToolInfo[] {
+  const list = jsonish(v);
+  if (!Array.isArray(list)) return [];
+  const out: ToolInfo[] = [];
+  for (const raw of list) {
+    let t = jsonish(raw);
+    if (isRecord(t) && isRecord(t['tool']) && t['tool']['json_schema'] !== undefined)
+      t = jsonish(t['tool']['json_schema']);
+    if (!isRecord(t)) continue;
+    const fn = isRecord(t['function']) ? t['function'] : t;
+    const params = isRecord(fn['parameters'])
+      ? fn['parameters']
+      : isRecord(fn['inputSchema'])
+        ? fn['inputSchema']
+        : { type: 'object', properties: {} };
+    out.push({
+      name: asText(fn['name']),
+      description: asText(fn['description']),
+      parameters: {
+        ...params,
+        properties: isRecord(params['properties']) ? params['properties'] : {},
+      } as ToolInfo['parameters'],
+    });
+  }
+  return out;
+}
+
+function stopReason(v: string | undefined): string {
+  if (v === undefined) return 'unknown';
+  const r = v.toLowerCase().replace(/-/g, '_');
+  if (r === 'tool_call' || r === 'tool_calls' || r === 'function_call' || r === 'tool_use')
+    return 'tool_calls';
+  if (r === 'length' || r === 'max_tokens' || r === 'max_output_tokens') return 'max_tokens';
+  if (r === 'stop' || r === 'end_turn' || r === 'stop_sequence') return 'stop';
+  if (r === 'content_filter' || r === 'safety') return 'content_filter';
+  return r;
+}
+
+/** Usage under every spelling (research/formats.md §5.2, §5.3; Vercel). */
+function usageOf(u: Used): ModelUsage | undefined {
+  const input = num(
+    u.first(
+      'gen_ai.usage.input_tokens',
+      'gen_ai.usage.prompt_tokens',
+      'llm.token_count.prompt',
+      'ai.usage.inputTokens',
+      'ai.usage.promptTokens',
+      'llm.usage.prompt_tokens',
+    ),
+  );
+  const output = num(
+    u.first(
+      'gen_ai.usage.output_tokens',
+      'gen_ai.usage.completion_tokens',
+      'llm.token_count.completion',
+      'ai.usage.outputTokens',
+      'ai.usage.completionTokens',
+      'llm.usage.completion_tokens',
+    ),
+  );
+  const total = num(
+    u.first(
+      'gen_ai.usage.total_tokens',
+      'llm.usage.total_tokens',
+      'llm.token_count.total',
+      'ai.usage.totalTokens',
+    ),
+  );
+  const cacheRead = num(
+    u.first(
+      'gen_ai.usage.cache_read.input_tokens',
+      'gen_ai.usage.cache_read_input_tokens',
+      'llm.token_count.prompt_details.cache_read',
+      'ai.usage.cachedInputTokens',
+    ),
+  );
+  const cacheWrite = num(
+    u.first(
+      'gen_ai.usage.cache_creation.input_tokens',
+      'gen_ai.usage.cache_write.input_tokens',
+      'gen_ai.usage.cache_creation_input_tokens',
+      'llm.token_count.prompt_details.cache_write',
+    ),
+  );
+  const reasoning = num(
+    u.first(
+      'gen_ai.usage.reasoning.output_tokens',
+      'gen_ai.usage.reasoning_tokens',
+      'llm.token_count.completion_details.reasoning',
+      'ai.usage.reasoningTokens',
+    ),
+  );
+  if (input === undefined && output === undefined && total === undefined) return undefined;
+  // GenAI, OpenInference and the AI SDK count cached tokens inside the input
+  // count; inspect's `input_tokens` excludes them (types.ts ModelUsage).
+  const usage: ModelUsage = {
+    input_tokens: Math.max(0, (input ?? 0) - (cacheRead ?? 0) - (cacheWrite ?? 0)),
+    output_tokens: output ?? 0,
+    total_tokens: total ?? (input ?? 0) + (output ?? 0),
+  };
+  if (cacheRead !== undefined) usage.input_tokens_cache_read = cacheRead;
+  if (cacheWrite !== undefined) usage.input_tokens_cache_write = cacheWrite;
+  if (reasoning !== undefined) usage.reasoning_tokens = reasoning;
+  return usage;
+}
+
+const CONFIG_KEYS: [string, keyof GenerateConfig][] = [
+  ['max_tokens', 'max_tokens'],
+  ['temperature', 'temperature'],
+  ['top_p', 'top_p'],
+  ['top_k', 'top_k'],
+  ['frequency_penalty', 'frequency_penalty'],
+  ['presence_penalty', 'presence_penalty'],
+  ['seed', 'seed'],
+  ['choice.count', 'num_choices'],
+];
+
+function configOf(u: Used): GenerateConfig {
+  const config: GenerateConfig = {};
+  for (const [suffix, key] of CONFIG_KEYS) {
+    const v = num(u.get(`gen_ai.request.${suffix}`));
+    if (v !== undefined) config[key] = v;
+  }
+  const stops = u.get('gen_ai.request.stop_sequences');
+  if (Array.isArray(stops)) config.stop_seqs = stops.map(asText);
+  if (config.max_tokens === undefined) {
+    const mt = num(u.first('ai.settings.maxOutputTokens', 'ai.settings.maxTokens'));
+    if (mt !== undefined) config.max_tokens = mt;
+  }
+  const oi = jsonish(u.get('llm.invocation_parameters'));
+  if (isRecord(oi)) {
+    for (const [k, v] of Object.entries(oi))
+      if (k !== 'model' && k !== 'messages' && k !== 'tools' && config[k] === undefined)
+        put(config, k, v);
+  }
+  return config;
+}
+
+// GenAI content on span events: the current details event, and the older
+// per-message events.
+const DETAILS_EVENT = 'gen_ai.client.inference.operation.details';
+const MESSAGE_EVENTS: Record<string, ChatMessage['role']> = {
+  'gen_ai.system.message': 'system',
+  'gen_ai.user.message': 'user',
+  'gen_ai.assistant.message': 'assistant',
+  'gen_ai.tool.message': 'tool',
+};
+
+interface SpanEventRead {
+  name: string;
+  time: { iso: string; ms: number } | undefined;
+  timeNs: string | undefined;
+  attrs: Attrs;
+  body: unknown;
+  path: string;
+}
+
+function readSpanEvents(s: Span): SpanEventRead[] {
+  const out: SpanEventRead[] = [];
+  for (let i = 0; i < s.events.length; i++) {
+    const e: unknown = s.events[i];
+    if (!isRecord(e)) continue;
+    const ns = readNanos(own(e, 'timeUnixNano'));
+    out.push({
+      name: str(own(e, 'name')) ?? '',
+      time: ns !== undefined ? nanosToIso(ns) : isoTime(own(e, 'timestamp')),
+      timeNs: ns,
+      attrs: keyValues(own(e, 'attributes')),
+      body: own(e, 'body'),
+      path: `${s.path}.events[${i}]`,
+    });
+  }
+  return out;
+}
+
+interface ModelParts {
+  input: ChatMessage[];
+  output: ChatMessage[];
+  finish: string[];
+  tools: ToolInfo[];
+  consumedEvents: Set<SpanEventRead>;
+}
+
+function modelParts(u: Used, events: SpanEventRead[]): ModelParts {
+  const consumed = new Set<SpanEventRead>();
+  let input: ChatMessage[] = [];
+  let output: ChatMessage[] = [];
+  const finish: string[] = [];
+  let tools = toolInfos(u.get('gen_ai.tool.definitions'));
+
+  let src: Attrs = u.attrs;
+  let inRaw = u.get('gen_ai.input.messages');
+  let outRaw = u.get('gen_ai.output.messages');
+  let sysRaw = u.get('gen_ai.system_instructions');
+  if (inRaw === undefined && outRaw === undefined) {
+    const details = events.find((e) => e.name === DETAILS_EVENT);
+    if (details) {
+      consumed.add(details);
+      src = details.attrs;
+      inRaw = own(src, 'gen_ai.input.messages');
+      outRaw = own(src, 'gen_ai.output.messages');
+      sysRaw = own(src, 'gen_ai.system_instructions');
+      if (tools.length === 0) tools = toolInfos(own(src, 'gen_ai.tool.definitions'));
+    }
+  }
+  if (inRaw !== undefined || outRaw !== undefined || sysRaw !== undefined) {
+    const sys = jsonish(sysRaw);
+    if (sys !== undefined) {
+      const parts = (Array.isArray(sys) ? sys : [sys]).map(contentPart).filter((c) => c);
+      input.push({ role: 'system', content: messageContent(parts as Content[]) });
+    }
+    input.push(...chatMessages(jsonish(inRaw)).messages);
+    const o = chatMessages(jsonish(outRaw));
+    output = o.messages;
+    finish.push(...o.finish);
+  }
+  // Legacy indexed attributes.
+  if (input.length === 0) input = indexedMessages(u.tree('gen_ai.prompt')).messages;
+  if (output.length === 0) {
+    const o = indexedMessages(u.tree('gen_ai.completion'));
+    output = o.messages;
+    finish.push(...o.finish);
+  }
+  // Older per-message events.
+  if (input.length === 0 || output.length === 0) {
+    const fromEvents: unknown[] = [];
+    const choices: unknown[] = [];
+    for (const e of events) {
+      const role = MESSAGE_EVENTS[e.name];
+      const body = isRecord(e.body) ? anyValue(e.body) : undefined;
+      const fields = isRecord(body) ? body : e.attrs;
+      if (role) {
+        consumed.add(e);
+        fromEvents.push({ role, ...fields });
+      } else if (e.name === 'gen_ai.choice') {
+        consumed.add(e);
+        const message = isRecord(fields['message']) ? fields['message'] : fields;
+        choices.push({
+          role: 'assistant',
+          ...message,
+          finish_reason: fields['finish_reason'],
+        });
+      }
+    }
+    if (input.length === 0) input = chatMessages(fromEvents).messages;
+    if (output.length === 0) {
+      const o = chatMessages(choices);
+      output = o.messages;
+      finish.push(...o.finish);
+    }
+  }
+  // OpenInference.
+  if (input.length === 0) input = oiMessages(u.tree('llm.input_messages'));
+  if (output.length === 0) output = oiMessages(u.tree('llm.output_messages'));
+  if (tools.length === 0) tools = toolInfos(u.tree('llm.tools'));
+  // Vercel AI SDK.
+  if (input.length === 0) {
+    const prompt = jsonish(u.get('ai.prompt.messages'));
+    if (Array.isArray(prompt)) input = chatMessages(prompt).messages;
+  }
+  if (tools.length === 0) tools = toolInfos(u.get('ai.prompt.tools'));
+  if (output.length === 0) {
+    const text = str(u.get('ai.response.text'));
+    const calls = jsonish(u.get('ai.response.toolCalls'));
+    const parts: unknown[] = text ? [{ type: 'text', text }] : [];
+    if (Array.isArray(calls))
+      for (const c of calls) parts.push({ type: 'tool-call', ...(isRecord(c) ? c : {}) });
+    if (parts.length > 0 || text !== undefined)
+      output = chatMessages([{ role: 'assistant', content: parts }]).messages;
+  }
+  const fr = u.first(
+    'gen_ai.response.finish_reasons',
+    'llm.finish_reason',
+    'ai.response.finishReason',
+  );
+  if (Array.isArray(fr)) for (const f of fr) if (typeof f === 'string') finish.push(f);
+  if (typeof fr === 'string') finish.push(fr);
+  return { input, output, finish, tools, consumedEvents: consumed };
+}
+
+// ---------------------------------------------------------------------------
+// Events
+// ---------------------------------------------------------------------------
+
+function baseMetadata(s: Span, dialect: string, rest: Attrs): JsonObject {
+  const m: JsonObject = { span_id: s.spanId };
+  if (s.traceId) m.trace_id = s.traceId;
+  if (s.parentSpanId) m.parent_span_id = s.parentSpanId;
+  m.span_name = s.name;
+  if (s.kind !== undefined) m.span_kind = s.kind;
+  if (s.startNs !== undefined) m.start_time_unix_nano = s.startNs;
+  if (s.endNs !== undefined) m.end_time_unix_nano = s.endNs;
+  if (s.status) m.status = s.status;
+  m.dialect = dialect;
+  if (Object.keys(rest).length > 0) m.attributes = rest;
+  if (s.links) m.links = s.links;
+  if (s.scope) m.scope = s.scope;
+  if (s.resource) m.resource = s.resource;
+  return m;
+}
+
+/**
+ * The events of one import. A whole-file import needs none of `EventSink`'s
+ * streaming machinery (a state and a WeakMap entry per draft, which cost a
+ * tenth of the import at 100k spans in GC time); the uuids, the invented-value
+ * flags and the sealing are the same as the sink's.
+ */
+class Out {
+  readonly #events: Event[] = [];
+  constructor(
+    readonly ctx: ImportContext,
+    readonly seed: string,
+  ) {}
+
+  uuid(key: string): string {
+    return deriveEventUuid(`${this.seed}\u0000${key}`);
+  }
+
+  add<E extends Event>(e: E): E {
+    this.#events.push(e);
+    return e;
+  }
+
+  invent(e: Event, what: 'id' | 'timestamp' | 'end', path: string): void {
+    const metadata: JsonObject = e.metadata ?? {};
+    const list = Array.isArray(metadata[INVENTED_KEY]) ? (metadata[INVENTED_KEY] as string[]) : [];
+    if (!list.includes(what)) metadata[INVENTED_KEY] = [...list, what];
+    e.metadata = metadata;
+    this.ctx.invent(what, path);
+  }
+
+  finish(): Event[] {
+    const out = this.#events;
+    for (let i = 0; i < out.length; i++) {
+      const e = out[i]!;
+      stampEventTime(e, timestampMs(e.timestamp));
+      deepFreeze(e);
+    }
+    return out;
+  }
+}
+
+interface Emit {
+  ctx: ImportContext;
+  sink: Out;
+  usedIds: Set<string>;
+  calls: Map<string, { call: ToolCall; answered: boolean }>;
+  tools: { event: ToolEvent; span: Span; hasId: boolean; used: Used }[];
+}
+
+function invent(sink: Out, e: Event, s: Span): void {
+  for (const what of s.invented) sink.invent(e, what, s.path);
+}
+
+function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
+  const cls = classify(s);
+  const used = new Used(s.attrs);
+  const events = readSpanEvents(s);
+  const failed = s.status?.code === 'ERROR';
+  const key = `${s.traceId}/${s.spanId}`;
+  let consumed = new Set<SpanEventRead>();
+  let childEnclosing = enclosing;
+  let tool: ToolEvent | undefined;
+
+  if (cls.role === 'model') {
+    const parts = modelParts(used, events);
+    consumed = parts.consumedEvents;
+    const requestModel = str(used.first('gen_ai.request.model', 'ai.model.id'));
+    const responseModel = str(
+      used.first('gen_ai.response.model', 'llm.model_name', 'ai.response.model'),
+    );
+    const model = responseModel ?? requestModel ?? '';
+    const provider = str(
+      used.first(
+        'gen_ai.provider.name',
+        'gen_ai.system',
+        'llm.provider',
+        'llm.system',
+        'ai.model.provider',
+      ),
+    );
+    const usage = usageOf(used);
+    const message: ChatMessageAssistant = {
+      role: 'assistant',
+      content: '',
+    };
+    for (const m of parts.output) {
+      if (m.role !== 'assistant') continue;
+      if (message.content === '') message.content = m.content;
+      else if (m.content !== '')
+        message.content = [
+          ...(typeof message.content === 'string'
+            ? [{ type: 'text' as const, text: message.content }]
+            : message.content),
+          ...(typeof m.content === 'string'
+            ? [{ type: 'text' as const, text: m.content }]
+            : m.content),
+        ];
+      if (m.tool_calls?.length)
+        message.tool_calls = [...(message.tool_calls ?? []), ...m.tool_calls];
+    }
+    if (model) message.model = model;
+    for (const c of message.tool_calls ?? [])
+      if (c.id && !em.calls.has(c.id)) em.calls.set(c.id, { call: c, answered: false });
+    const completion =
+      typeof message.content === 'string'
+        ? message.content
+        : message.content
+            .filter((c) => c.type === 'text')
+            .map((c) => (c as { text: string }).text)
+            .join('');
+    const responseId = str(used.first('gen_ai.response.id', 'ai.response.id'));
+    const metadata = baseMetadata(s, cls.dialect, {});
+    if (provider !== undefined) metadata.provider = provider;
+    if (parts.finish.length) metadata.finish_reasons = parts.finish;
+    const event: ModelEvent = {
+      event: 'model',
+      uuid: em.sink.uuid(`${key}/model`),
+      span_id: enclosing,
+      timestamp: s.start,
+      model,
+      input: parts.input,
+      tools: parts.tools,
+      tool_choice: 'auto',
+      config: configOf(used),
+      output: {
+        model,
+        choices:
+          parts.output.length || message.tool_calls
+            ? [{ message, stop_reason: stopReason(parts.finish[0]) }]
+            : [],
+        completion,
+        ...(usage ? { usage } : {}),
+        time: (s.endMs - s.startMs) / 1000,
+      },
+      completed: s.end,
+      working_time: (s.endMs - s.startMs) / 1000,
+      metadata,
+    };
+    if (responseId !== undefined) event.call_id = responseId;
+    if (failed) event.error = s.status?.message ?? 'error';
+    metadata.attributes = used.rest();
+    if (Object.keys(metadata.attributes as object).length === 0) delete metadata.attributes;
+    em.sink.add(event);
+    invent(em.sink, event, s);
+  } else if (cls.role === 'tool') {
+    const id = str(used.first('gen_ai.tool.call.id', 'tool_call.id', 'ai.toolCall.id'));
+    const name = str(
+      used.first('gen_ai.tool.name', 'tool.name', 'ai.toolCall.name', 'traceloop.entity.name'),
+    );
+    const args = used.first(
+      'gen_ai.tool.call.arguments',
+      'tool.parameters',
+      'ai.toolCall.args',
+      'ai.toolCall.input',
+      'traceloop.entity.input',
+      'input.value',
+    );
+    const result = used.first(
+      'gen_ai.tool.call.result',
+      'ai.toolCall.result',
+      'ai.toolCall.output',
+      'traceloop.entity.output',
+      'output.value',
+    );
+    const metadata = baseMetadata(s, cls.dialect, {});
+    tool = {
+      event: 'tool',
+      uuid: em.sink.uuid(`${key}/tool`),
+      span_id: enclosing,
+      timestamp: s.start,
+      type: 'function',
+      id: id ?? '',
+      function: name ?? s.name.replace(/^execute_tool\s+/, ''),
+      arguments: args === undefined ? {} : asArgs(args),
+      result: result === undefined ? '' : asText(jsonishText(result)),
+      events: [],
+      completed: s.end,
+      working_time: (s.endMs - s.startMs) / 1000,
+      metadata,
+    };
+    if (failed) {
+      const exception = events.find((e) => e.name === 'exception');
+      tool.error = {
+        type: 'unknown',
+        message: s.status?.message ?? str(exception?.attrs['exception.message']) ?? 'error',
+      };
+      tool.failed = true;
+    }
+    const rest = used.rest();
+    if (Object.keys(rest).length > 0) metadata.attributes = rest;
+    em.sink.add(tool);
+    invent(em.sink, tool, s);
+    em.tools.push({ event: tool, span: s, hasId: id !== undefined, used });
+  } else {
+    const id = em.usedIds.has(s.spanId) ? `${s.traceId}:${s.spanId}` : s.spanId;
+    em.usedIds.add(id);
+    const name = str(
+      used.first(
+        'gen_ai.agent.name',
+        'agent.name',
+        'traceloop.entity.name',
+        'gen_ai.workflow.name',
+      ),
+    );
+    const begin: SpanBeginEvent = {
+      event: 'span_begin',
+      uuid: em.sink.uuid(`${key}/begin`),
+      span_id: id,
+      timestamp: s.start,
+      id,
+      parent_id: enclosing,
+      name: name ?? s.name,
+      metadata: baseMetadata(s, cls.dialect, used.rest()),
+    };
+    if (cls.type !== undefined) begin.type = cls.type;
+    em.sink.add(begin);
+    invent(em.sink, begin, s);
+    childEnclosing = id;
+    addSpanEvents(em, s, events, consumed, id);
+  }
+
+  if (cls.role !== 'span') addSpanEvents(em, s, events, consumed, enclosing);
+  for (const c of s.children) {
+    emitSpan(em, c, childEnclosing);
+    if (tool && !tool.agent_span_id && classify(c).type === 'agent')
+      tool.agent_span_id = em.usedIds.has(`${c.traceId}:${c.spanId}`)
+        ? `${c.traceId}:${c.spanId}`
+        : c.spanId;
+  }
+  if (cls.role === 'span') {
+    const end = em.sink.add({
+      event: 'span_end',
+      uuid: em.sink.uuid(`${key}/end`),
+      span_id: childEnclosing,
+      timestamp: s.end,
+      id: childEnclosing!,
+      metadata: { span_id: s.spanId },
+    });
+    if (s.invented.includes('end')) em.sink.invent(end, 'end', s.path);
+  }
+}
+
+/** Tool results are often JSON strings; keep them as text, unwrapping a JSON-encoded string. */
+function jsonishText(v: unknown): unknown {
+  if (typeof v === 'string' && v.charCodeAt(0) === 34) {
+    const parsed = jsonish(v);
+    return typeof parsed === 'string' ? parsed : v;
+  }
+  return v;
+}
+
+function addSpanEvents(
+  em: Emit,
+  s: Span,
+  events: SpanEventRead[],
+  consumed: Set<SpanEventRead>,
+  spanId: string | null,
+): void {
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    if (consumed.has(e)) continue;
+    const data: JsonObject = { name: e.name };
+    if (Object.keys(e.attrs).length) data.attributes = e.attrs;
+    if (e.body !== undefined) data.body = anyValue(e.body);
+    const info = em.sink.add({
+      event: 'info',
+      uuid: em.sink.uuid(`${s.traceId}/${s.spanId}/event/${i}`),
+      span_id: spanId,
+      timestamp: e.time?.iso ?? s.start,
+      source: 'otlp',
+      data,
+      metadata: {
+        span_id: s.spanId,
+        ...(e.timeNs !== undefined ? { time_unix_nano: e.timeNs } : {}),
+      },
+    });
+    if (!e.time) em.sink.invent(info, 'timestamp', e.path);
+  }
+}
+
+/** Tool events: name and arguments from the model's call of that id; an id from the first unanswered call of that name. */
+function pairTools(em: Emit): void {
+  for (const t of em.tools) {
+    if (t.hasId) {
+      const c = em.calls.get(t.event.id);
+      if (!c) continue;
+      c.answered = true;
+      if (t.event.function === '' || t.event.function === t.span.name)
+        t.event.function = c.call.function;
+      if (Object.keys(t.event.arguments).length === 0) t.event.arguments = c.call.arguments;
+    }
+  }
+  for (const t of em.tools) {
+    if (t.hasId) continue;
+    for (const [id, c] of em.calls) {
+      if (c.answered || c.call.function !== t.event.function) continue;
+      c.answered = true;
+      t.event.id = id;
+      if (Object.keys(t.event.arguments).length === 0) t.event.arguments = c.call.arguments;
+      t.hasId = true;
+      break;
+    }
+    if (!t.hasId) {
+      t.event.id = t.span.spanId;
+      em.sink.invent(t.event, 'id', t.span.path);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The format
+// ---------------------------------------------------------------------------
+
+function importProbe(probe: Probe, options: ImportOptions): ImportResult {
+  const ctx = new ImportContext(options);
+  const sink = new Out(ctx, options.uuidSeed ?? 'otlp');
+  const reader = new Reader(ctx);
+  const text = probe.isRaw ? probe.text() : undefined;
+  const fixed = text !== undefined ? quoteBigInts(text) : undefined;
+  if (fixed !== undefined && fixed !== text) {
+    const first = fixed.replace(/^[\s\uFEFF]+/, '').charAt(0);
+    let doc: unknown;
+    if (first === '{' || first === '[') {
+      try {
+        doc = parseJsonTolerant(fixed, '$');
+      } catch {
+        doc = undefined;
+      }
+    }
+    if (doc !== undefined) reader.record(doc, '$');
+    else for (const { value, path } of readJsonLines(fixed, ctx)) reader.record(value, path);
+  } else {
+    const doc = probe.json();
+    if (doc !== undefined) reader.record(doc, '$');
+    else {
+      if (probe.isRaw && probe.jsonError && !probe.isJsonLines()) throw probe.jsonError;
+      for (const { value, path } of probe.lines(ctx)) reader.record(value, path);
+    }
+  }
+  const roots = buildTree(reader.spans, ctx, options.baseTime);
+  const em: Emit = { ctx, sink, usedIds: new Set(), calls: new Map(), tools: [] };
+  for (const u of reader.unknown) {
+    const info = sink.add({
+      event: 'info',
+      uuid: sink.uuid(`unknown/${u.path}`),
+      timestamp: roots[0]?.start ?? new SyntheticClock(options.baseTime).next(),
+      source: 'otlp',
+      data: u.value as never,
+    });
+    if (!roots[0]) sink.invent(info, 'timestamp', u.path);
+  }
+  for (const r of roots) emitSpan(em, r, null);
+  pairTools(em);
+  return { format: 'otlp', events: sink.finish(), diagnostics: ctx.finish() };
+}
+
+/**
+ * OpenTelemetry traces: OTLP/JSON exports, JSON Lines of exports, or flat
+ * span lists, in the GenAI, OpenInference, OpenLLMetry and Vercel AI SDK
+ * dialects.
+ *
+ * @example
+ * otlpFormat.detect(new Probe('{"resourceSpans":[]}')); // true
+ */
+export const otlpFormat: FormatImporter = {
+  id: 'otlp',
+  name: 'OpenTelemetry traces (OTLP/JSON)',
+  extensions: ['.json', '.jsonl'],
+  detect(probe) {
+    const head = probe.head();
+    if (head.startsWith('{') && /^\{\s*"resourceSpans"\s*:/.test(head)) return true;
+    const records = probe.records(4);
+    if (records.length === 0) return false;
+    const doc = probe.json();
+    if (isRecord(doc)) return looksLikeOtlp(doc);
+    return records.every((r) => looksLikeOtlp(r));
+  },
+  import: importProbe,
+};
+
+/**
+ * A cheap check whether an input is an OpenTelemetry trace export.
+ *
+ * @example
+ * isOtlp('{"resourceSpans":[]}'); // true
+ */
+export const isOtlp: (input: ImportInput, filename?: string) => boolean = sniffer(otlpFormat);
+
+/**
+ * Imports OpenTelemetry traces (OTLP/JSON, JSON Lines of exports, or a list of
+ * spans) from text, bytes or a parsed value.
+ *
+ * @example
+ * declare const file: File; // an OTLP/JSON export
+ * const { events, diagnostics } = importOtlp(await file.text());
+ * const models = events.filter((e) => e.event === 'model');
+ */
+export function importOtlp(input: ImportInput, options: ImportOptions = {}): ImportResult {
+  return importProbe(new Probe(input, options.filename), options);
+}

@@ -1,0 +1,244 @@
+// One look at an input, shared by every format's sniff and import (issue 19,
+// "one front door"). Everything is lazy and cached: a sniff that needs only the
+// first 64 KiB never decodes or parses the rest, and once a format is chosen its
+// importer reuses the parse the sniff already paid for.
+import { jsonPath } from '../errors.js';
+import { isRecord, type ImportContext } from './guards.js';
+import { decodeUtf8, parseJsonTolerant } from './json.js';
+import { forEachJsonLine, readJsonLines, type JsonLine } from './lines.js';
+import { isZip } from './zip.js';
+
+/** What an importer accepts as a whole input: text, UTF-8 bytes, or an already parsed JSON value. */
+export type ImportInput = string | Uint8Array | ArrayBuffer | unknown;
+
+const HEAD_CHARS = 64 * 1024;
+const HEAD_RECORDS = 32;
+
+const NOT_PARSED = Symbol('not parsed');
+
+/**
+ * A lazily examined input. Formats sniff it with the cheapest view that
+ * answers (`head`, `records`), and import it with the one that fits (`json`,
+ * `lines`, `bytes`).
+ *
+ * @example
+ * declare const text: string;
+ * const probe = new Probe(text, 'session.jsonl');
+ * probe.records(4); // the first four JSON records
+ */
+export class Probe {
+  /** The file name, when known. */
+  readonly filename: string | undefined;
+  readonly #input: unknown;
+  #text: string | undefined;
+  #json: unknown = NOT_PARSED;
+  #jsonError: unknown;
+  #records: unknown[] | undefined;
+
+  constructor(input: ImportInput, filename?: string) {
+    this.#input = input instanceof ArrayBuffer ? new Uint8Array(input) : input;
+    this.filename = filename;
+  }
+
+  /** The file name's extension, lower case with its dot (`.jsonl`), or `''`. */
+  get extension(): string {
+    const name = this.filename ?? '';
+    const base = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
+    const dot = base.lastIndexOf('.');
+    return dot > 0 ? base.slice(dot).toLowerCase() : '';
+  }
+
+  /** True when the input was given as text or bytes (not as a parsed value). */
+  get isRaw(): boolean {
+    return typeof this.#input === 'string' || this.#input instanceof Uint8Array;
+  }
+
+  /** The input's bytes, when it was given as bytes. */
+  get bytes(): Uint8Array | undefined {
+    return this.#input instanceof Uint8Array ? this.#input : undefined;
+  }
+
+  /** True for a zip archive (an inspect `.eval`). */
+  get isZip(): boolean {
+    const b = this.bytes;
+    return b !== undefined && isZip(b);
+  }
+
+  /** The whole input as text (`undefined` for a parsed value or a zip). */
+  text(): string | undefined {
+    if (this.#text !== undefined) return this.#text;
+    if (typeof this.#input === 'string') this.#text = this.#input;
+    else if (this.#input instanceof Uint8Array && !this.isZip) this.#text = decodeUtf8(this.#input);
+    return this.#text;
+  }
+
+  /** The first 64 KiB of text, leading white space and BOM removed (`''` when not text). */
+  head(): string {
+    if (this.#head !== undefined) return this.#head;
+    let head: string;
+    if (this.#text !== undefined || typeof this.#input === 'string')
+      head = (this.text() ?? '').slice(0, HEAD_CHARS);
+    else if (this.#input instanceof Uint8Array && !this.isZip)
+      head = decodeUtf8(this.#input.subarray(0, HEAD_CHARS));
+    else return (this.#head = '');
+    return (this.#head = head.replace(/^[\s\uFEFF]+/, ''));
+  }
+
+  #head: string | undefined;
+
+  /**
+   * The input as one JSON document: the parsed value given, or the text parsed
+   * whole (NaN/Infinity tolerated). `undefined` when it is not one document
+   * (JSON Lines, plain text, a zip).
+   */
+  json(): unknown {
+    if (this.#json !== NOT_PARSED) return this.#json;
+    if (!this.isRaw) return (this.#json = this.#input);
+    const first = this.head().charAt(0);
+    const text = first === '{' || first === '[' ? this.text() : undefined;
+    this.#json = undefined;
+    if (text !== undefined) {
+      if (firstLineEndsValue(text)) {
+        // JSON Lines: not one document. Why not is worked out only if asked.
+        this.#jsonError = NOT_PARSED;
+        return undefined;
+      }
+      try {
+        this.#json = parseJsonTolerant(text, '$');
+      } catch (e) {
+        this.#jsonError = e;
+      }
+    }
+    return this.#json;
+  }
+
+  /** Why {@link json} gave `undefined` for text that looked like JSON (an `ImportError`). */
+  get jsonError(): unknown {
+    this.json();
+    if (this.#jsonError === NOT_PARSED) {
+      this.#jsonError = undefined;
+      try {
+        parseJsonTolerant(this.text() ?? '', '$');
+      } catch (e) {
+        this.#jsonError = e;
+      }
+    }
+    return this.#jsonError;
+  }
+
+  /**
+   * The first records, for sniffing: the elements of a JSON array, a single
+   * JSON object, or the first JSON lines. Lines that are not JSON are skipped.
+   */
+  records(max = HEAD_RECORDS): unknown[] {
+    if (this.#records && this.#records.length >= Math.min(max, HEAD_RECORDS))
+      return this.#records.slice(0, max);
+    const doc = this.json();
+    let out: unknown[];
+    if (Array.isArray(doc)) out = doc.slice(0, Math.max(max, HEAD_RECORDS));
+    else if (doc !== undefined) out = [doc];
+    else out = this.#headLines(Math.max(max, HEAD_RECORDS));
+    this.#records = out;
+    return out.slice(0, max);
+  }
+
+  /** True when the input reads as JSON Lines: not one document, and its first line parses. */
+  isJsonLines(): boolean {
+    return this.isRaw && this.json() === undefined && this.records(1).length > 0;
+  }
+
+  /**
+   * Every record with its path, for the line formats: JSON lines (`$[lineIndex]`),
+   * the elements of a JSON array (`$[i]`), or one JSON object (`$`). Bad lines
+   * become diagnostics on `ctx`.
+   */
+  *lines(ctx: ImportContext): Generator<JsonLine> {
+    const doc = this.json();
+    if (Array.isArray(doc)) {
+      for (let i = 0; i < doc.length; i++)
+        yield { value: doc[i], line: i + 1, path: jsonPath('$', i) };
+      return;
+    }
+    if (doc !== undefined) {
+      yield { value: doc, line: 1, path: '$' };
+      return;
+    }
+    const text = this.text();
+    if (text !== undefined) yield* readJsonLines(text, ctx);
+  }
+
+  /**
+   * {@link lines} as a loop calling `each(value, path)` per record (no
+   * generator, no record object per line): for whole-file imports.
+   */
+  eachLine(ctx: ImportContext, each: (value: unknown, path: string) => void): void {
+    const doc = this.json();
+    if (Array.isArray(doc)) {
+      for (let i = 0; i < doc.length; i++) each(doc[i], `$[${i}]`);
+      return;
+    }
+    if (doc !== undefined) {
+      each(doc, '$');
+      return;
+    }
+    const text = this.text();
+    if (text !== undefined) forEachJsonLine(text, ctx, each);
+  }
+
+  #headLines(max: number): unknown[] {
+    const text = this.text() ?? '';
+    const out: unknown[] = [];
+    let at = 0;
+    while (at < text.length && out.length < max) {
+      let nl = text.indexOf('\n', at);
+      if (nl < 0) nl = text.length;
+      const line = text.slice(at, nl).trim();
+      at = nl + 1;
+      if (line === '' || line === '\uFEFF') continue;
+      try {
+        out.push(JSON.parse(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line) as unknown);
+      } catch {
+        if (out.length === 0) return out; // the first record must parse
+      }
+    }
+    return out;
+  }
+}
+
+/**
+ * True when the first line of `text` is a whole JSON value and more than white
+ * space follows it: then `text` cannot be one document (a value followed by
+ * anything is invalid JSON, tolerant or not), so a JSON Lines file is not
+ * parsed whole — a parse that would fail only after the first line and then,
+ * in {@link parseJsonTolerant}, look through all of the text for `NaN`s.
+ */
+function firstLineEndsValue(text: string): boolean {
+  const nl = text.indexOf('\n');
+  if (nl < 0) return false;
+  let rest = nl + 1;
+  while (rest < text.length && isBlank(text.charCodeAt(rest))) rest++;
+  if (rest === text.length) return false;
+  try {
+    JSON.parse(text.slice(0, nl));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isBlank(c: number): boolean {
+  return c === 32 || c === 9 || c === 13 || c === 10;
+}
+
+/**
+ * True when a record is an object whose `key` is one of `values`.
+ *
+ * @example
+ * import { hasTag } from 'src/core/import/probe.js';
+ * hasTag({ jsonrpc: '2.0', method: 'session/update' }, 'jsonrpc', ['2.0']); // true
+ */
+export function hasTag(record: unknown, key: string, values: readonly string[]): boolean {
+  if (!isRecord(record)) return false;
+  const v = record[key];
+  return typeof v === 'string' && values.includes(v);
+}

@@ -1,0 +1,56 @@
+/**
+ * Measured row heights that survive a rebuilt list (issue 17, the list
+ * engine). A list drawn over a growing sequence of items (a live event tree)
+ * keeps what it measured per item, not per row, so collapsing, filtering and
+ * appending keep the heights; when the sequence is rebuilt the sizes move to
+ * the items' new places.
+ */
+
+/**
+ * Sizes measured per item (`0`: not measured) and how to name each item.
+ *
+ * @example
+ * declare const ids: readonly string[];
+ * const measured: KeyedSizes = { sizes: new Float32Array(ids.length), keyOf: (i) => ids[i]! };
+ */
+export interface KeyedSizes {
+  readonly sizes: Float32Array;
+  /** A stable key of item `i` (e.g. an event's uuid). */
+  readonly keyOf: (i: number) => string;
+}
+
+/**
+ * The sizes of `before` moved onto a sequence of `length` items named by
+ * `keyOf`. A live sequence grows by insertions (events appended to any open
+ * span), which only move items later, by at most the number added, keeping
+ * their order: one forward walk finds each measured item again,
+ * O(measured + added). An item not found there (the sequence was
+ * restructured) starts unmeasured (`0`) and is measured again when drawn.
+ *
+ * @example
+ * const before = { sizes: Float32Array.of(40, 0, 90), keyOf: (i: number) => ['a', 'b', 'c'][i]! };
+ * const after = ['a', 'x', 'b', 'c'];
+ * carrySizes(before, after.length, (i) => after[i]!); // Float32Array [40, 0, 0, 90]
+ */
+export function carrySizes(
+  before: KeyedSizes | null,
+  length: number,
+  keyOf: (i: number) => string,
+): Float32Array {
+  const sizes = new Float32Array(Math.max(0, length));
+  if (before === null) return sizes;
+  const old = before.sizes;
+  const added = Math.max(0, length - old.length);
+  let shift = 0;
+  for (let i = 0; i < old.length; i++) {
+    if (old[i] === 0) continue;
+    const key = before.keyOf(i);
+    const limit = Math.min(length - 1, i + added);
+    let j = i + shift;
+    while (j <= limit && keyOf(j) !== key) j++;
+    if (j > limit) continue;
+    sizes[j] = old[i]!;
+    shift = j - i;
+  }
+  return sizes;
+}

@@ -1,0 +1,8 @@
+// One selection store every view shares (issue 17).
+export { createSelectionStore, isExpanded, withExpanded } from './selection-store.js';
+export type {
+  Expansion,
+  SelectionSnapshot,
+  SelectionStore,
+  SelectionStoreOptions,
+} from './selection-store.js';

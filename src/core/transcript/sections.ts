@@ -1,0 +1,78 @@
+/**
+ * What a transcript section's header counts (issue 16, "a section's count
+ * matches what opening it shows, and says what is hidden"): the events a
+ * span holds that the kind filter shows, and those it hides, per kind.
+ *
+ * Prefix sums over the tree's pre-order, one pass per (tree, filter): a
+ * span's counts are then O(hidden kinds), so every drawn header is cheap at
+ * any number of events.
+ */
+import type { EventTree } from '../tree/event-tree.js';
+
+/**
+ * The counts of one section, from {@link sectionCounts}.
+ *
+ * @example
+ * const hiddenKinds = new Set(DEFAULT_HIDDEN_KINDS);
+ * const span = tree.spans[0]!;
+ * const c = sectionCounts(tree, hiddenKinds)(span.index);
+ * `${c.shown} events, ${c.hidden} hidden`;
+ */
+export interface SectionCount {
+  /** Nodes inside the section that the filter shows (events and nested section headers). */
+  readonly shown: number;
+  /** Events inside the section that the filter hides. */
+  readonly hidden: number;
+  /** Hidden events per kind, in the filter's order; kinds with none left out. */
+  readonly hiddenByKind: ReadonlyMap<string, number>;
+}
+
+const cache = new WeakMap<EventTree, { key: string; count: (index: number) => SectionCount }>();
+
+/**
+ * A function giving the counts of the section at tree node `index` with the
+ * kinds in `hiddenKinds` hidden. One O(n × hidden kinds) pass per tree and
+ * filter (cached per tree), then O(hidden kinds) per section.
+ *
+ * @example
+ * const count = sectionCounts(tree, new Set(['sample_init']));
+ * const initSpan = tree.spans.find((s) => s.name === 'init')!;
+ * count(initSpan.index); // { shown: 0, hidden: 1, hiddenByKind: Map { 'sample_init' => 1 } }
+ */
+export function sectionCounts(
+  tree: EventTree,
+  hiddenKinds: ReadonlySet<string>,
+): (index: number) => SectionCount {
+  const kinds = [...hiddenKinds];
+  const key = kinds.join('\u0000');
+  const hit = cache.get(tree);
+  if (hit !== undefined && hit.key === key) return hit.count;
+  const n = tree.length;
+  const slot = new Map(kinds.map((k, i) => [k, i] as const));
+  // prefix[k][i]: events of hidden kind k among nodes [0, i).
+  const prefix = kinds.map(() => new Int32Array(n + 1));
+  const running = new Int32Array(kinds.length);
+  for (let i = 0; i < n; i++) {
+    if (tree.spanIndex[i]! < 0 && kinds.length > 0) {
+      const k = slot.get(tree.events[i]!.event);
+      if (k !== undefined) running[k]!++;
+    }
+    for (let k = 0; k < kinds.length; k++) prefix[k]![i + 1] = running[k]!;
+  }
+  const count = (index: number): SectionCount => {
+    if (!(index >= 0 && index < n)) return { shown: 0, hidden: 0, hiddenByKind: new Map() };
+    const end = tree.subtreeEnd[index]!;
+    const hiddenByKind = new Map<string, number>();
+    let hidden = 0;
+    for (let k = 0; k < kinds.length; k++) {
+      const c = prefix[k]![end]! - prefix[k]![index + 1]!;
+      if (c > 0) {
+        hiddenByKind.set(kinds[k]!, c);
+        hidden += c;
+      }
+    }
+    return { shown: end - index - 1 - hidden, hidden, hiddenByKind };
+  };
+  cache.set(tree, { key, count });
+  return count;
+}

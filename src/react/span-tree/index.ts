@@ -1,0 +1,7 @@
+export { SpanTree } from './span-tree.js';
+export type {
+  SpanTreeColumn,
+  SpanTreeFilterState,
+  SpanTreeProps,
+  SpanTreeSourceProps,
+} from './span-tree.js';

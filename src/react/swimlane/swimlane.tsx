@@ -1,0 +1,919 @@
+import {
+  Fragment,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent as ReactKeyboardEvent,
+  type PointerEvent as ReactPointerEvent,
+} from 'react';
+import {
+  buildTimeline,
+  createEventTreeFeed,
+  createSelectionStore,
+  createSwimlaneIndex,
+  fitViewport,
+  formatTokenCount,
+  hitTestSwimlane,
+  isFitted,
+  layoutSwimlane,
+  panViewport,
+  projectViewport,
+  swimlaneBarDetails,
+  swimlaneDensity,
+  swimlaneTicks,
+  windowSwimlane,
+  zoomViewport,
+  type Event,
+  type EventStream,
+  type EventTreeFeed,
+  type SelectionStore,
+  type SwimlaneDrawBar,
+  type SwimlaneDrawRow,
+  type SwimlaneLayoutOptions,
+  type SwimlaneProjection,
+  type SwimlaneRow,
+  type SwimlaneViewport,
+  type Timeline,
+} from '../../core/index.js';
+import { useListVirtualizer } from '../list/use-list-virtualizer.js';
+import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.js';
+import { useStoreSelector } from '../use-store-selector.js';
+import { formatDuration } from '../span-tree/facts.js';
+
+/**
+ * Where the swimlane's run comes from: exactly one of `timeline` (a ready
+ * `buildTimeline` result), `events`, `stream` (live) or `feed` (an
+ * event-tree feed shared with other views).
+ */
+export type SwimlaneSourceProps =
+  | { timeline: Timeline; events?: never; stream?: never; feed?: never }
+  | { events: readonly Event[]; timeline?: never; stream?: never; feed?: never }
+  | { stream: EventStream; timeline?: never; events?: never; feed?: never }
+  | { feed: EventTreeFeed; timeline?: never; events?: never; stream?: never };
+
+/** A visible time range, epoch ms `[start, end]`. */
+export type SwimlaneRange = readonly [number, number];
+
+/** Props of {@link Swimlane}. */
+export type SwimlaneProps = SwimlaneSourceProps & {
+  /**
+   * A selection store shared with `<Transcript>` and `<SpanTree>`: a click
+   * selects the bar's span id, the selected span is highlighted, and the
+   * store's `playhead` is drawn. Default: a store of its own.
+   */
+  selection?: SelectionStore;
+  onSelect?: (key: string | null) => void;
+  /** The visible range, controlled (epoch ms). `null` shows the whole run. */
+  range?: SwimlaneRange | null;
+  /** The initial visible range (default: the whole run). */
+  defaultRange?: SwimlaneRange | null;
+  /** Called with the new range after every zoom, pan, brush or fit (`null`: the whole run). */
+  onRangeChange?: (range: SwimlaneRange | null) => void;
+  /**
+   * Compact tile mode (no labels, no minimap, rows squeezed to fit, the
+   * wheel left to the page until the tile is clicked or focused).
+   * Default `'auto'`: compact below 420×160 px.
+   */
+  compact?: boolean | 'auto';
+  /** Layout options (`showBranches`, `includeUtility`, `idleThresholdMs`, …). */
+  layout?: SwimlaneLayoutOptions;
+  /** The replay time to draw (epoch ms); overrides the store's `playhead`. */
+  playhead?: number | null;
+  /** Row height, px (default 24; compact: what fits, 4–16). */
+  rowHeight?: number;
+  /** Width of each compressed idle gap, px (default 10). */
+  idleWidth?: number;
+  /** Size assumed before the element is measured (and on the server). Default 800×320. */
+  initialSize?: { width: number; height: number };
+  /** Accessible name (default `'Swimlane'`). */
+  'aria-label'?: string;
+  className?: string;
+  style?: CSSProperties;
+};
+
+const AXIS_HEIGHT = 22;
+const MINIMAP_HEIGHT = 22;
+const COMPACT_AXIS = 14;
+const LABEL_FONT = 11;
+const ZOOM_STEP = 1.5;
+const MIN_BAR = 6;
+/** Opacity of the three density levels of strips. */
+const STRIP_OPACITY = [0.35, 0.6, 0.9];
+
+/**
+ * A row's density strips as one SVG path per density level (bars per px:
+ * under 1, under 4, more), so a row of 100k sub-pixel bars is 3 elements.
+ */
+function stripPaths(row: SwimlaneDrawRow, y: number, h: number): string[] {
+  const out = ['', '', ''];
+  for (const s of row.strips) {
+    const w = Math.max(1, s.x1 - s.x0);
+    const perPx = s.count / w;
+    const level = perPx < 1 ? 0 : perPx < 4 ? 1 : 2;
+    out[level] += `M${s.x0.toFixed(1)} ${y}h${w.toFixed(1)}v${h}h${(-w).toFixed(1)}Z`;
+  }
+  return out;
+}
+
+interface ViewState {
+  viewport: SwimlaneViewport | null;
+  /** Pinned to the end of a live run: follows it as it grows. */
+  pinned: boolean;
+}
+
+function useSourceTimeline(props: SwimlaneSourceProps): { timeline: Timeline; loading: boolean } {
+  const source = props.stream ?? props.events;
+  const ownFeed = useMemo(
+    () => (props.feed === undefined && source !== undefined ? createEventTreeFeed(source) : null),
+    [props.feed, source],
+  );
+  const feed = props.feed ?? ownFeed;
+  const snapshot = useStoreSelector(feed ?? NO_FEED, (s) => s);
+  const fromFeed = useMemo(
+    () => (feed === null ? null : buildTimeline(snapshot.tree.events)),
+    [feed, snapshot.tree],
+  );
+  return {
+    timeline: props.timeline ?? fromFeed ?? EMPTY_TIMELINE,
+    loading: feed !== null && snapshot.loading,
+  };
+}
+
+const EMPTY_TIMELINE: Timeline = buildTimeline([]);
+const EMPTY_SNAPSHOT = createEventTreeFeed([]).getSnapshot();
+const NO_FEED = { getSnapshot: () => EMPTY_SNAPSHOT, subscribe: () => () => {} };
+
+/** Pointer capture, which throws for a pointer the browser does not know (synthetic events). */
+function capture(el: Element, pointerId: number): void {
+  try {
+    el.setPointerCapture(pointerId);
+  } catch {
+    // Not capturable: the drag still works while the pointer stays inside.
+  }
+}
+
+/** px coordinates of a pointer event relative to an element. */
+function localX(e: { clientX: number }, el: Element): number {
+  return e.clientX - el.getBoundingClientRect().left;
+}
+
+/**
+ * The swimlane (issue 18): the run's timeline, one row per agent (parallel
+ * same-name agents in numbered lanes), bars for agent runs, markers for
+ * errors, compaction and branches, compressed idle gaps labelled with their
+ * real duration, an axis whose ticks fit the zoom, and an overview strip.
+ *
+ * Only the visible window is drawn: rows virtualize through the list
+ * engine, and core's `windowSwimlane` gives the bars of those rows inside
+ * the visible time range, merging bars thinner than a pixel into density
+ * strips — the DOM stays bounded at any zoom on any run size.
+ *
+ * Interaction: wheel (or pinch) zooms around the pointer, Shift+wheel and
+ * drag pan, dragging on the axis brushes a range to zoom to, double-click
+ * fits, the minimap moves the view; keyboard: ←/→ pan, `+`/`-` zoom, `0`
+ * fits, Tab walks the bars, Enter selects. In compact mode the wheel stays
+ * the page's until the tile is clicked or focused.
+ *
+ * Self-contained (only `skein/styles.css`), themable through
+ * `--skein-swimlane-*` variables, renders on the server (the fitted view at
+ * `initialSize`) and hydrates cleanly.
+ *
+ * @example
+ * import 'skein/styles.css';
+ * const selection = createSelectionStore();
+ * declare function showRange(range: SwimlaneRange | null): void;
+ * <Swimlane stream={stream} selection={selection} onRangeChange={showRange} />
+ */
+export function Swimlane(props: SwimlaneProps) {
+  const { timeline, loading } = useSourceTimeline(props);
+  const layoutOptions = props.layout;
+  const layout = useMemo(
+    () => layoutSwimlane(timeline, { showBranches: true, ...layoutOptions }),
+    [timeline, layoutOptions],
+  );
+  const index = useMemo(() => createSwimlaneIndex(layout), [layout]);
+  const axis = index.axis;
+
+  const [ownStore] = useState(() => createSelectionStore());
+  const store = props.selection ?? ownStore;
+  const sel = useStoreSelector(store, (s) => s);
+  const playhead = props.playhead !== undefined ? props.playhead : sel.playhead;
+
+  // --- size ------------------------------------------------------------------
+  const rootRef = useRef<HTMLDivElement | null>(null);
+  const initial = props.initialSize ?? { width: 800, height: 320 };
+  const [size, setSize] = useState(initial);
+  useIsomorphicLayoutEffect(() => {
+    const el = rootRef.current;
+    if (el === null) return;
+    const measure = () => {
+      const rect = el.getBoundingClientRect();
+      if (rect.width > 0)
+        setSize((s) =>
+          s.width === rect.width && s.height === rect.height
+            ? s
+            : { width: rect.width, height: rect.height },
+        );
+    };
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  const compact =
+    props.compact === true ||
+    ((props.compact ?? 'auto') === 'auto' && (size.width < 420 || size.height < 160));
+
+  const labelWidth = compact ? 0 : Math.round(Math.min(180, Math.max(72, size.width * 0.2)));
+  const barWidth = Math.max(40, size.width - labelWidth - 2);
+  const axisHeight = compact ? COMPACT_AXIS : AXIS_HEIGHT;
+  const minimapHeight = compact ? 0 : MINIMAP_HEIGHT;
+  const bodyHeight = Math.max(8, size.height - axisHeight - minimapHeight - 2);
+  const rows = layout.rows;
+  const rowHeight = compact
+    ? Math.max(4, Math.min(16, Math.floor(bodyHeight / Math.max(1, rows.length))))
+    : (props.rowHeight ?? 24);
+  const viewOptions = useMemo(
+    () => ({ width: barWidth, idleWidth: props.idleWidth ?? 10 }),
+    [barWidth, props.idleWidth],
+  );
+
+  // --- the visible range (relative ms inside, epoch ms outside) ------------------
+  const toViewport = useCallback(
+    (range: SwimlaneRange | null | undefined): ViewState =>
+      range == null
+        ? { viewport: null, pinned: false }
+        : {
+            viewport: { start: range[0] - axis.origin, end: range[1] - axis.origin },
+            pinned: false,
+          },
+    [axis.origin],
+  );
+  const [own, setOwn] = useState<ViewState>(() => toViewport(props.defaultRange));
+  const controlled = props.range !== undefined;
+  const state = controlled ? toViewport(props.range) : own;
+  let viewport = state.viewport ?? fitViewport(axis);
+  if (state.pinned && state.viewport !== null) {
+    // Pinned to the end of a growing run: keep the width, follow the end.
+    const width = state.viewport.end - state.viewport.start;
+    viewport = { start: axis.duration - width, end: axis.duration };
+  }
+  const p = projectViewport(axis, viewport, viewOptions);
+  const fitted = state.viewport === null || isFitted(axis, p.viewport, viewOptions);
+
+  const onRangeChange = props.onRangeChange;
+  const setViewport = useCallback(
+    (next: SwimlaneViewport | null) => {
+      const whole = next === null || isFitted(axis, next, viewOptions);
+      const pinned = !whole && next.end >= axis.duration - 1e-6;
+      const value: ViewState = whole
+        ? { viewport: null, pinned: false }
+        : { viewport: next, pinned };
+      if (!controlled) setOwn(value);
+      onRangeChange?.(
+        value.viewport === null
+          ? null
+          : [axis.origin + value.viewport.start, axis.origin + value.viewport.end],
+      );
+    },
+    [axis, viewOptions, controlled, onRangeChange],
+  );
+  // Interactions read the latest projection without re-binding listeners.
+  const live = useRef({ p, setViewport, compact, labelWidth });
+  live.current = { p, setViewport, compact, labelWidth };
+
+  // --- rows: the list engine ----------------------------------------------------
+  const scrollRef = useRef<HTMLDivElement | null>(null);
+  const estimateSize = useCallback(() => rowHeight, [rowHeight]);
+  const getKey = useCallback((r: number) => rows[r]!.key, [rows]);
+  const list = useListVirtualizer({
+    count: rows.length,
+    rows,
+    estimateSize,
+    getKey,
+    scrollRef,
+    overscan: 2,
+    measure: false,
+    initialViewportSize: Math.max(1, initial.height - axisHeight - minimapHeight),
+  });
+  const first = list.items.length > 0 ? list.items[0]!.index : 0;
+  const last = list.items.length > 0 ? list.items[list.items.length - 1]!.index : -1;
+  const drawn = useMemo(
+    () =>
+      windowSwimlane(index, p, {
+        rowStart: first,
+        rowEnd: last + 1,
+        fontSize: LABEL_FONT,
+        // Bars under this many px join density strips: the DOM stays bounded
+        // (≤ one element per MIN_BAR px per row, strips one path per density).
+        minBarWidth: compact ? 2 : MIN_BAR,
+      }).rows,
+    [index, p, first, last, compact],
+  );
+  const ticks = useMemo(() => swimlaneTicks(axis, p), [axis, p]);
+
+  // --- selection, focus, hover ----------------------------------------------------
+  const select = useCallback(
+    (key: string | null) => {
+      store.select(key);
+      props.onSelect?.(key);
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [store, props.onSelect],
+  );
+  const [hover, setHover] = useState<{ x: number; y: number; text: string } | null>(null);
+  const [active, setActive] = useState(false);
+  const activeRef = useRef(active);
+  activeRef.current = active;
+
+  // --- wheel: zoom around the pointer, Shift pans (non-passive listener) --------------
+  useEffect(() => {
+    const el = rootRef.current;
+    if (el === null) return;
+    const onWheel = (e: WheelEvent) => {
+      const { p: proj, setViewport: set, compact: tile, labelWidth: lw } = live.current;
+      // A dashboard tile leaves the wheel to the page until it is engaged.
+      if (tile && !activeRef.current) return;
+      const target = e.target instanceof Element ? e.target : null;
+      if (target?.closest('.skein-swimlane__minimap') || target?.closest('.skein-swimlane__labels'))
+        return;
+      e.preventDefault();
+      const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? 400 : 1;
+      const x = e.clientX - el.getBoundingClientRect().left - lw;
+      if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
+        const delta = (e.shiftKey ? e.deltaY || e.deltaX : e.deltaX) * unit;
+        set(panViewport(axis, proj.viewport, delta, viewOptions));
+        return;
+      }
+      const factor = Math.exp(-e.deltaY * unit * (e.ctrlKey ? 0.01 : 0.002));
+      set(
+        zoomViewport(
+          axis,
+          proj.viewport,
+          factor,
+          Math.max(0, Math.min(proj.width, x)),
+          viewOptions,
+        ),
+      );
+    };
+    el.addEventListener('wheel', onWheel, { passive: false });
+    return () => el.removeEventListener('wheel', onWheel);
+  }, [axis, viewOptions]);
+
+  // --- drag: pan on the bars, brush on the axis --------------------------------------
+  const drag = useRef<{
+    mode: 'pan' | 'brush';
+    startX: number;
+    lastX: number;
+    moved: boolean;
+    pointerId: number;
+  } | null>(null);
+  const [brush, setBrush] = useState<[number, number] | null>(null);
+  const dragMoved = useRef(false);
+  /** A click on a bar element (the pointer path above hit-tests the rest). */
+  const onSelectBar = (key: string) => {
+    if (dragMoved.current) return;
+    store.focus(key);
+    select(key);
+  };
+
+  const onPointerDown = (e: ReactPointerEvent<HTMLDivElement>, mode: 'pan' | 'brush') => {
+    if (e.button !== 0) return;
+    setActive(true);
+    const x = localX(e, e.currentTarget) - labelWidth;
+    drag.current = { mode, startX: x, lastX: x, moved: false, pointerId: e.pointerId };
+    capture(e.currentTarget, e.pointerId);
+    if (mode === 'brush') setBrush([x, x]);
+  };
+  const onPointerMove = (e: ReactPointerEvent<HTMLDivElement>) => {
+    const d = drag.current;
+    if (d === null || d.pointerId !== e.pointerId) {
+      updateHover(e);
+      return;
+    }
+    const x = localX(e, e.currentTarget) - labelWidth;
+    if (Math.abs(x - d.startX) > 3) d.moved = true;
+    if (d.mode === 'pan' && d.moved) {
+      setViewport(panViewport(axis, p.viewport, d.lastX - x, viewOptions));
+      setHover(null);
+    } else if (d.mode === 'brush') setBrush([d.startX, x]);
+    d.lastX = x;
+  };
+  const onPointerUp = (e: ReactPointerEvent<HTMLDivElement>) => {
+    const d = drag.current;
+    drag.current = null;
+    if (d === null) return;
+    dragMoved.current = d.moved;
+    if (d.mode === 'brush') {
+      setBrush(null);
+      const x0 = Math.min(d.startX, d.lastX);
+      const x1 = Math.max(d.startX, d.lastX);
+      if (x1 - x0 > 3) setViewport({ start: p.invert(x0), end: p.invert(x1) });
+      return;
+    }
+    if (!d.moved) clickAt(e);
+  };
+
+  /** The row and bar-area x under a pointer over the rows. */
+  const rowAt = (e: { clientX: number; clientY: number }): { row: number; x: number } | null => {
+    const body = scrollRef.current;
+    if (body === null) return null;
+    const rect = body.getBoundingClientRect();
+    const y = e.clientY - rect.top;
+    const item = list.items.find(
+      (it) => y >= it.top - body.scrollTop && y < it.top - body.scrollTop + it.size,
+    );
+    if (item === undefined) return null;
+    return { row: item.index, x: e.clientX - rect.left - labelWidth };
+  };
+  const clickAt = (e: { clientX: number; clientY: number }) => {
+    const at = rowAt(e);
+    if (at === null || at.x < 0) return;
+    const hit = hitTestSwimlane(index, p, at.row, at.x);
+    if (hit === null) return;
+    const key = hit.type === 'bar' ? hit.bar.spanId : (hit.marker.eventUuid ?? hit.marker.spanId);
+    store.focus(key);
+    select(key);
+  };
+  const updateHover = (e: ReactPointerEvent<HTMLDivElement>) => {
+    const at = rowAt(e);
+    const rect = rootRef.current?.getBoundingClientRect();
+    if (at === null || at.x < 0 || rect === undefined) {
+      if (hover !== null) setHover(null);
+      return;
+    }
+    const hit = hitTestSwimlane(index, p, at.row, at.x);
+    if (hit === null) {
+      if (hover !== null) setHover(null);
+      return;
+    }
+    const text =
+      hit.type === 'bar' ? barTooltip(hit.bar, rows[at.row]!, hit.index) : hit.marker.label;
+    store.hover(hit.type === 'bar' ? hit.bar.spanId : (hit.marker.eventUuid ?? null));
+    setHover({ x: e.clientX - rect.left, y: e.clientY - rect.top, text });
+  };
+
+  // --- keyboard ---------------------------------------------------------------------
+  const onKeyDown = (e: ReactKeyboardEvent<HTMLDivElement>) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const step = p.width / 8;
+    const center = p.width / 2;
+    let next: SwimlaneViewport | null | undefined;
+    if (e.key === 'ArrowLeft') next = panViewport(axis, p.viewport, -step, viewOptions);
+    else if (e.key === 'ArrowRight') next = panViewport(axis, p.viewport, step, viewOptions);
+    else if (e.key === '+' || e.key === '=')
+      next = zoomViewport(axis, p.viewport, ZOOM_STEP, center, viewOptions);
+    else if (e.key === '-' || e.key === '_')
+      next = zoomViewport(axis, p.viewport, 1 / ZOOM_STEP, center, viewOptions);
+    else if (e.key === '0') next = null;
+    else if (e.key === 'Escape') {
+      setBrush(null);
+      setActive(false);
+      return;
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      const key = e.target instanceof Element ? e.target.getAttribute('data-span-id') : null;
+      if (key !== null) {
+        e.preventDefault();
+        store.focus(key);
+        select(key);
+      }
+      return;
+    } else return;
+    e.preventDefault();
+    setViewport(next);
+  };
+
+  // --- minimap ---------------------------------------------------------------------
+  const fittedProjection = useMemo(
+    () => projectViewport(axis, fitViewport(axis), viewOptions),
+    [axis, viewOptions],
+  );
+  // The overview reads every bar (O(bars)): it follows the first paint
+  // (deferred, `null` on the server and the hydrating render alike) so a big
+  // run's first bars never wait for it.
+  const densityIndex = useDeferredValue(compact ? null : index, null);
+  const density = useMemo(
+    () =>
+      densityIndex === null
+        ? null
+        : swimlaneDensity(
+            densityIndex,
+            projectViewport(densityIndex.axis, fitViewport(densityIndex.axis), viewOptions),
+          ),
+    [densityIndex, viewOptions],
+  );
+  const onMinimap = (e: ReactPointerEvent<HTMLDivElement>) => {
+    if (e.type === 'pointerdown') capture(e.currentTarget, e.pointerId);
+    else if (e.buttons !== 1) return;
+    setActive(true);
+    const x = localX(e, e.currentTarget) - labelWidth;
+    const t = fittedProjection.invert(Math.max(0, Math.min(fittedProjection.width, x)));
+    // Centre the view on that time, keeping the zoom.
+    setViewport(panViewport(axis, p.viewport, p.x(t) - p.width / 2, viewOptions));
+  };
+
+  const selected = sel.selected;
+  const playheadX = playhead == null ? null : p.x(playhead - axis.origin);
+  const label = props['aria-label'] ?? 'Swimlane';
+  const hiddenRows = compact ? Math.max(0, rows.length - Math.floor(bodyHeight / rowHeight)) : 0;
+
+  return (
+    // The swimlane is one composite widget that handles its own keys and
+    // pointer (an `application`, which jsx-a11y does not count as interactive).
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
+    <div
+      ref={rootRef}
+      // Its own keys (arrows pan, +/- zoom): an application widget.
+      role="application"
+      aria-roledescription="swimlane"
+      aria-label={label}
+      aria-busy={loading}
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+      tabIndex={0}
+      className={`skein-swimlane${props.className ? ` ${props.className}` : ''}`}
+      data-compact={compact ? '' : undefined}
+      data-active={active ? '' : undefined}
+      data-fitted={fitted ? '' : undefined}
+      style={props.style}
+      onKeyDown={onKeyDown}
+      onFocus={() => setActive(true)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setActive(false);
+      }}
+      onDoubleClick={() => setViewport(null)}
+    >
+      <div
+        className="skein-swimlane__axis"
+        style={{ height: axisHeight, paddingLeft: labelWidth }}
+        onPointerDown={(e) => onPointerDown(e, 'brush')}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onPointerCancel={() => {
+          drag.current = null;
+          setBrush(null);
+        }}
+      >
+        <Axis
+          p={p}
+          ticks={ticks}
+          height={axisHeight}
+          compact={compact}
+          playheadX={playheadX}
+          brush={brush}
+        />
+      </div>
+      <div
+        ref={scrollRef}
+        className="skein-swimlane__body"
+        onScroll={list.onScroll}
+        style={{
+          overflowY: compact ? 'hidden' : 'auto',
+          overflowX: 'hidden',
+          contain: 'size',
+          flex: '1 1 0',
+          minHeight: 0,
+          position: 'relative',
+        }}
+        onPointerDown={(e) => onPointerDown(e, 'pan')}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onPointerLeave={() => {
+          if (hover !== null) setHover(null);
+          store.hover(null);
+        }}
+        onPointerCancel={() => {
+          drag.current = null;
+        }}
+      >
+        <div style={{ position: 'relative', height: list.scrollSize }}>
+          {list.items.map((item) => {
+            const row = drawn[item.index - first];
+            if (row === undefined) return null;
+            return (
+              <Row
+                key={item.key}
+                row={row}
+                top={item.top}
+                height={rowHeight}
+                labelWidth={labelWidth}
+                width={barWidth}
+                compact={compact}
+                selected={selected}
+                focused={sel.focused}
+                breaks={ticks.breaks}
+                onFocusBar={(key) => store.focus(key)}
+                onSelectBar={onSelectBar}
+              />
+            );
+          })}
+        </div>
+        {playheadX !== null && playheadX >= 0 && playheadX <= p.width && (
+          <div
+            className="skein-swimlane__playhead"
+            aria-hidden="true"
+            style={{
+              position: 'absolute',
+              top: 0,
+              bottom: 0,
+              left: labelWidth + playheadX,
+              width: 0,
+            }}
+          />
+        )}
+      </div>
+      {!compact && (
+        <div
+          className="skein-swimlane__minimap"
+          style={{ height: minimapHeight, paddingLeft: labelWidth }}
+          onPointerDown={onMinimap}
+          onPointerMove={onMinimap}
+        >
+          <Minimap density={density} fitted={fittedProjection} p={p} height={minimapHeight} />
+        </div>
+      )}
+      {hiddenRows > 0 && (
+        <span className="skein-swimlane__more" aria-hidden="true">
+          +{hiddenRows}
+        </span>
+      )}
+      {hover !== null && (
+        <div
+          role="tooltip"
+          className="skein-swimlane__tooltip"
+          style={{
+            position: 'absolute',
+            left: Math.min(hover.x + 12, Math.max(0, size.width - 220)),
+            top: hover.y + 14,
+          }}
+        >
+          {hover.text}
+        </div>
+      )}
+      <span className="skein-swimlane__visually-hidden" aria-live="polite">
+        {fitted
+          ? ''
+          : `Showing ${formatDuration(p.viewport.end - p.viewport.start)} of ${formatDuration(axis.duration)}`}
+      </span>
+    </div>
+  );
+}
+
+/** A bar's accessible name: name, duration, tokens. */
+function barText(bar: SwimlaneDrawBar['bar'], rowLabel: string): string {
+  const name = rowLabel === bar.name ? bar.name : `${bar.name} (${rowLabel})`;
+  return `${name}: ${formatDuration(bar.timeEnd - bar.timeStart)}, ${formatTokenCount(bar.tokens)} tokens`;
+}
+
+/**
+ * A bar's tooltip (issue 18): its accessible name plus idle time and status.
+ * Only on hover: the status walks the span's subtree (once, cached), which
+ * for the root bar of a 100k-agent run is the whole run — never at mount.
+ */
+function barTooltip(bar: SwimlaneDrawBar['bar'], row: SwimlaneRow, index: number): string {
+  const text = barText(bar, row.label);
+  const details = swimlaneBarDetails(row, index);
+  if (details === null) return text;
+  const errors =
+    details.errors > 0 ? ` (${details.errors} error${details.errors === 1 ? '' : 's'})` : '';
+  return `${text}, ${formatDuration(details.idleMs)} idle, ${details.status}${errors}`;
+}
+
+interface AxisProps {
+  p: SwimlaneProjection;
+  ticks: ReturnType<typeof swimlaneTicks>;
+  height: number;
+  compact: boolean;
+  playheadX: number | null;
+  brush: [number, number] | null;
+}
+
+function Axis({ p, ticks, height, compact, playheadX, brush }: AxisProps) {
+  return (
+    <svg width={p.width} height={height} className="skein-swimlane__axis-svg" aria-hidden="true">
+      {ticks.breaks.map((b) => (
+        <g key={`b${b.timeStart}`} className="skein-swimlane__break">
+          <rect x={b.x0} y={0} width={Math.max(1, b.x1 - b.x0)} height={height} />
+          <title>{b.label}</title>
+        </g>
+      ))}
+      {ticks.ticks.map((t) => (
+        <g key={t.time} className="skein-swimlane__tick">
+          <line x1={t.viewX} x2={t.viewX} y1={height - 4} y2={height} />
+          {!compact || t.viewX < p.width - 30 ? (
+            <text x={t.viewX + 3} y={height - 6}>
+              {t.label}
+            </text>
+          ) : null}
+        </g>
+      ))}
+      {playheadX !== null && (
+        <line
+          className="skein-swimlane__playhead-line"
+          x1={playheadX}
+          x2={playheadX}
+          y1={0}
+          y2={height}
+        />
+      )}
+      {brush !== null && (
+        <rect
+          className="skein-swimlane__brush"
+          x={Math.min(brush[0], brush[1])}
+          y={0}
+          width={Math.abs(brush[1] - brush[0])}
+          height={height}
+        />
+      )}
+    </svg>
+  );
+}
+
+interface RowProps {
+  row: SwimlaneDrawRow;
+  top: number;
+  height: number;
+  labelWidth: number;
+  width: number;
+  compact: boolean;
+  selected: string | null;
+  focused: string | null;
+  breaks: ReturnType<typeof swimlaneTicks>['breaks'];
+  onFocusBar: (key: string) => void;
+  onSelectBar: (key: string) => void;
+}
+
+function Row({
+  row,
+  top,
+  height,
+  labelWidth,
+  width,
+  compact,
+  selected,
+  focused,
+  breaks,
+  onFocusBar,
+  onSelectBar,
+}: RowProps) {
+  const data = row.data;
+  const barHeight = Math.max(2, Math.min(height - (compact ? 1 : 8), 16));
+  const y = (height - barHeight) / 2;
+  return (
+    <div
+      className="skein-swimlane__row"
+      data-key={data.key}
+      data-kind={data.kind}
+      style={{
+        position: 'absolute',
+        top: 0,
+        left: 0,
+        right: 0,
+        height,
+        transform: `translateY(${top}px)`,
+        display: 'flex',
+      }}
+    >
+      {!compact && (
+        <div
+          className="skein-swimlane__label"
+          style={{ width: labelWidth, paddingLeft: 4 + data.depth * 10 }}
+          title={data.label}
+        >
+          {data.kind === 'branch' ? `\u21b3 ${data.label}` : data.label}
+        </div>
+      )}
+      <svg width={width} height={height} className="skein-swimlane__lane">
+        {breaks.map((b) => (
+          <rect
+            key={b.timeStart}
+            className="skein-swimlane__idle"
+            x={b.x0}
+            y={0}
+            width={Math.max(1, b.x1 - b.x0)}
+            height={height}
+          />
+        ))}
+        {stripPaths(row, y, barHeight).map((d, level) =>
+          d === '' ? null : (
+            <path
+              key={level}
+              className="skein-swimlane__strip"
+              data-density={level}
+              d={d}
+              style={{ opacity: STRIP_OPACITY[level] }}
+            />
+          ),
+        )}
+        {row.bars.map((b) => {
+          const x0 = Math.max(-2, b.x0);
+          const x1 = Math.min(width + 2, b.x1);
+          const id = b.bar.spanId;
+          return (
+            <Fragment key={`${id}:${b.index}`}>
+              <rect
+                className="skein-swimlane__bar"
+                data-span-id={id}
+                data-kind={data.kind}
+                data-utility={b.bar.utility ? '' : undefined}
+                data-selected={selected === id ? '' : undefined}
+                role="button"
+                aria-label={barText(b.bar, data.label)}
+                aria-pressed={selected === id}
+                tabIndex={compact ? -1 : 0}
+                x={x0}
+                y={y}
+                width={Math.max(1, x1 - x0)}
+                height={barHeight}
+                rx={2}
+                onFocus={() => {
+                  if (focused !== id) onFocusBar(id);
+                }}
+                onClick={() => onSelectBar(id)}
+              />
+              {b.label !== null && !compact && (
+                <text
+                  className="skein-swimlane__bar-label"
+                  x={Math.max(x0, 0) + 4}
+                  y={height / 2}
+                  dominantBaseline="central"
+                  aria-hidden="true"
+                >
+                  {b.label}
+                </text>
+              )}
+            </Fragment>
+          );
+        })}
+        {row.markers.map((m) => {
+          // One element per marker (no wrapper, no <title>: the tooltip
+          // comes from hit-testing), so a dense row stays cheap.
+          const cx = m.x;
+          const r = Math.max(2, barHeight / 3);
+          const kind = m.marker.kind;
+          const key = `m${m.index}`;
+          const common = {
+            className: 'skein-swimlane__marker',
+            'data-kind': kind,
+            'data-count': m.count,
+          };
+          return kind === 'error' ? (
+            <circle key={key} {...common} cx={cx} cy={height / 2} r={r} />
+          ) : kind === 'compaction' ? (
+            <line key={key} {...common} x1={cx} x2={cx} y1={y - 1} y2={y + barHeight + 1} />
+          ) : (
+            <path
+              key={key}
+              {...common}
+              d={`M${cx} ${height / 2 - r}L${cx + r} ${height / 2}L${cx} ${height / 2 + r}L${cx - r} ${height / 2}Z`}
+            />
+          );
+        })}
+      </svg>
+    </div>
+  );
+}
+
+interface MinimapProps {
+  /** Bars per px of the fitted view; `null` until computed. */
+  density: Uint32Array | null;
+  fitted: SwimlaneProjection;
+  p: SwimlaneProjection;
+  height: number;
+}
+
+function Minimap({ density, fitted, p, height }: MinimapProps) {
+  const path = useMemo(() => {
+    if (density === null) return null;
+    let max = 1;
+    for (const c of density) if (c > max) max = c;
+    let d = `M0 ${height}`;
+    density.forEach((c, i) => {
+      d += `L${i} ${height - 2 - ((height - 4) * c) / max}`;
+    });
+    return `${d}L${density.length} ${height}Z`;
+  }, [density, height]);
+  const x0 = fitted.x(p.viewport.start);
+  const x1 = fitted.x(p.viewport.end);
+  return (
+    <svg
+      width={fitted.width}
+      height={height}
+      className="skein-swimlane__minimap-svg"
+      aria-hidden="true"
+    >
+      {path !== null && <path className="skein-swimlane__density" d={path} />}
+      <rect
+        className="skein-swimlane__window"
+        x={x0}
+        y={0.5}
+        width={Math.max(2, x1 - x0)}
+        height={height - 1}
+      />
+    </svg>
+  );
+}

@@ -1,0 +1,85 @@
+import { DEFAULT_HIDDEN_KINDS, type TranscriptRows } from '../../core/index.js';
+import { ConnectionStatus, type TranscriptConnection } from './connection-status.js';
+import type { TranscriptWarning } from './layout.js';
+
+/** A thrown value's message, for people (never throws itself). */
+function messageOf(error: unknown): string {
+  try {
+    if (error instanceof Error) return error.message || error.name;
+    return String(error);
+  } catch {
+    return 'unknown error';
+  }
+}
+
+export interface ToolbarProps {
+  events: number;
+  loading: boolean;
+  failed: boolean;
+  error: unknown;
+  rows: TranscriptRows;
+  filter: readonly string[];
+  setFilter: (hiddenKinds: readonly string[]) => void;
+  findOpen: boolean;
+  onFindToggle: () => void;
+  /** A layout problem to show (development builds without `onWarning`). */
+  warning: TranscriptWarning | null;
+  /** A live connection whose status to show (issue 21). */
+  connection?: TranscriptConnection | undefined;
+}
+
+/** The transcript's toolbar: event count, source failure, kind filter, find toggle. */
+export function Toolbar({
+  events,
+  loading,
+  failed,
+  error,
+  rows,
+  filter,
+  setFilter,
+  findOpen,
+  onFindToggle,
+  warning,
+  connection,
+}: ToolbarProps) {
+  const hiddenSummary = [...rows.hiddenByKind].map(([k, n]) => `${n} ${k}`).join(', ');
+  return (
+    <div className="skein-transcript__toolbar">
+      <span className="skein-transcript__count">
+        {events.toLocaleString('en-US')} events{loading ? ' (loading…)' : ''}
+      </span>
+      <ConnectionStatus connection={connection} />
+      {failed ? (
+        <span role="alert" className="skein-transcript__error">
+          The event source failed: {messageOf(error)}; showing {events.toLocaleString('en-US')}{' '}
+          {events === 1 ? 'event' : 'events'} received before it
+        </span>
+      ) : null}
+      {warning !== null ? (
+        <span role="note" className="skein-transcript__warning" data-code={warning.code}>
+          Layout ({warning.code}, development builds only): {warning.message}
+        </span>
+      ) : null}
+      {rows.hiddenCount > 0 ? (
+        <span className="skein-transcript__hidden" title={hiddenSummary}>
+          {rows.hiddenCount.toLocaleString('en-US')} hidden ({hiddenSummary}){' '}
+          <button type="button" onClick={() => setFilter([])}>
+            Show all
+          </button>
+        </span>
+      ) : filter.length === 0 ? (
+        <button type="button" onClick={() => setFilter(DEFAULT_HIDDEN_KINDS)}>
+          Hide {DEFAULT_HIDDEN_KINDS.join(', ')}
+        </button>
+      ) : null}
+      <button
+        type="button"
+        className="skein-transcript__find-toggle"
+        aria-expanded={findOpen}
+        onClick={onFindToggle}
+      >
+        Find
+      </button>
+    </div>
+  );
+}

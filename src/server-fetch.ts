@@ -1,0 +1,18 @@
+/**
+ * `skein/server/fetch` — the Fetch form of the live handler (`Request →
+ * Response`) alone, for edge runtimes (Cloudflare Workers, Vercel Edge, Deno,
+ * Bun) and Next.js route handlers. Its import graph holds no Node built-ins
+ * (`skein/server` also exports the file helpers and the CLI, which import
+ * `node:fs`); test/node/server-fetch-graph.test.ts keeps it so.
+ * @packageDocumentation
+ */
+export { createEventStreamFetchHandler } from './node/server/fetch.js';
+export type { EventStreamFetchHandler } from './node/server/fetch.js';
+export type { LiveSourceInput } from './node/server/resolve-source.js';
+export type {
+  AuthDecision,
+  ConnectionCloseInfo,
+  ConnectionCloseReason,
+  CorsOptions,
+  EventStreamHandlerOptions,
+} from './node/server/options.js';

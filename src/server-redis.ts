@@ -1,0 +1,13 @@
+/**
+ * `skein/server/redis` — Redis Streams as a live source for `skein/server`
+ * (needs the optional peer dependency `redis`, or any client with
+ * `sendCommand`).
+ * @packageDocumentation
+ */
+export { createRedisPublisher, createRedisSource } from './node/server/redis.js';
+export type {
+  RedisCommandClient,
+  RedisPublisherOptions,
+  RedisSource,
+  RedisSourceOptions,
+} from './node/server/redis.js';

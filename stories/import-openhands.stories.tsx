@@ -1,0 +1,34 @@
+import type { Meta } from '@storybook/react-vite';
+import { importOpenHands } from '../src/core/index.js';
+import { Transcript } from '../src/react/index.js';
+import { importedRunStory } from './imported-run.js';
+import trajectory from '../test/fixtures/openhands/trajectory-v0.json?raw';
+import sdkEvents from '../test/fixtures/openhands/events-v1.jsonl?raw';
+
+// The project's own OpenHands fixtures, imported once at module load (issue 20).
+const v0 = importOpenHands(trajectory, { filename: 'trajectory-v0.json' }).events;
+const v1 = importOpenHands(sdkEvents, { filename: 'events-v1.jsonl' }).events;
+
+const meta = {
+  title: 'Import/OpenHands',
+  component: Transcript,
+  parameters: { layout: 'fullscreen' },
+} satisfies Meta<typeof Transcript>;
+
+export default meta;
+
+/**
+ * A V0 trajectory: parallel tool calls of one model response paired with their
+ * observations by `cause`, a BrowsingAgent delegate as a sub-agent span, a
+ * failed edit, `finish` as the answer, and a second turn the user stopped
+ * (marked aborted).
+ */
+export const V0Trajectory = importedRunStory(
+  { events: v0, 'aria-label': 'OpenHands V0 trajectory' },
+  ['execute_bash'],
+);
+
+/** V1 SDK events: actions grouped by `llm_response_id`, a rejected and a failed call, a condensation. */
+export const V1SdkEvents = importedRunStory({ events: v1, 'aria-label': 'OpenHands V1 events' }, [
+  'terminal',
+]);

@@ -1,0 +1,229 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { useState } from 'react';
+import {
+  buildTimeline,
+  createSelectionStore,
+  generateRun,
+  type Timeline,
+} from '../src/core/index.js';
+import { AsciiSwimlane, SkeinTheme, SpanTree, Swimlane } from '../src/react/index.js';
+import { fanOutEvents, fanOutTimeline } from './swimlane-fixtures.js';
+import { useProducedStream } from './producer.js';
+
+const meta = {
+  title: 'Swimlane',
+  component: Swimlane,
+  parameters: { layout: 'fullscreen' },
+} satisfies Meta<typeof Swimlane>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const frame = { height: 360, padding: 8 };
+const barsOf = (el: HTMLElement) => el.querySelectorAll('rect.skein-swimlane__bar');
+const generated = buildTimeline(generateRun({ seed: 7, events: 1500, pendingRate: 0 }));
+
+/** A generated run: main agent, sub-agents, tools, errors and compaction markers. */
+export const Small: Story = {
+  args: { timeline: generated },
+  render: (args) => (
+    <div style={frame}>
+      <Swimlane {...args} />
+    </div>
+  ),
+  play: async ({ canvasElement }) => {
+    const lane = await within(canvasElement).findByRole('application', { name: 'Swimlane' });
+    await waitFor(() => expect(barsOf(lane).length).toBeGreaterThan(2));
+    lane.focus();
+    await userEvent.keyboard('+');
+    await waitFor(() => expect(lane.hasAttribute('data-fitted')).toBe(false));
+  },
+};
+
+/** Parallel sub-agents of one name packed into numbered lanes. */
+export const ParallelAgents: Story = {
+  args: { timeline: fanOutTimeline({ agents: 60, parallelism: 6 }) },
+  render: (args) => (
+    <div style={frame}>
+      <Swimlane {...args} />
+    </div>
+  ),
+  play: async ({ canvasElement }) => {
+    const lane = await within(canvasElement).findByRole('application');
+    await waitFor(() =>
+      expect(lane.querySelector('.skein-swimlane__row[data-key="main/worker-2"]')).not.toBeNull(),
+    );
+  },
+};
+
+function branchTimeline(): Timeline {
+  const base = fanOutTimeline({ agents: 6, parallelism: 1 });
+  const [first, ...rest] = base.root.content;
+  const branch = { ...fanOutTimeline({ agents: 2, parallelism: 1, seed: 9 }).root };
+  return {
+    ...base,
+    root: {
+      ...base.root,
+      content: [first!, ...rest],
+      branches: [
+        { ...branch, id: 'branch-1', name: 'retry', spanType: 'branch', branchedFrom: 'a1' },
+      ],
+    },
+  };
+}
+
+/** A branch (an alternative trajectory) shown as its own `↳` row with a fork marker. */
+export const Branches: Story = {
+  args: { timeline: branchTimeline() },
+  render: (args) => (
+    <div style={frame}>
+      <Swimlane {...args} />
+    </div>
+  ),
+  play: async ({ canvasElement }) => {
+    const lane = await within(canvasElement).findByRole('application');
+    await waitFor(() =>
+      expect(lane.querySelector('.skein-swimlane__row[data-kind="branch"]')).not.toBeNull(),
+    );
+  },
+};
+
+/** Hours of idle time between waves, compressed to labelled breaks. */
+export const HoursOfIdle: Story = {
+  args: {
+    timeline: fanOutTimeline({ agents: 48, parallelism: 4, idleEvery: 4, idleMs: 3 * 3600_000 }),
+  },
+  render: (args) => (
+    <div style={frame}>
+      <Swimlane {...args} />
+    </div>
+  ),
+  play: async ({ canvasElement }) => {
+    const lane = await within(canvasElement).findByRole('application');
+    await waitFor(() => expect(lane.querySelectorAll('.skein-swimlane__break').length).toBe(2));
+    expect(lane.querySelector('.skein-swimlane__break title')!.textContent).toBe('3h idle');
+  },
+};
+
+let hundredK: Timeline | null = null;
+function HundredK() {
+  const [timeline] = useState(() => (hundredK ??= fanOutTimeline({ agents: 100_000 })));
+  return (
+    <div style={{ ...frame, height: 520 }}>
+      <Swimlane timeline={timeline} aria-label="100k spans" />
+    </div>
+  );
+}
+
+/** 100,000 sub-agents: density strips at fit, real bars when zoomed, a bounded DOM. */
+export const HundredThousandSpans: Story = {
+  args: { timeline: generated },
+  render: () => <HundredK />,
+  play: async ({ canvasElement }) => {
+    const lane = await within(canvasElement).findByRole('application', { name: '100k spans' });
+    await waitFor(() => expect(lane.querySelector('.skein-swimlane__strip')).not.toBeNull(), {
+      timeout: 60_000,
+    });
+    expect(lane.querySelectorAll('*').length).toBeLessThanOrEqual(2000);
+  },
+};
+
+function Live() {
+  // Short (about a second), so the accessibility check runs on a settled page.
+  const stream = useProducedStream(() => fanOutEvents({ agents: 60, parallelism: 3 }), 12, 40);
+  return (
+    <div style={frame}>
+      <Swimlane stream={stream} aria-label="Live run" />
+    </div>
+  );
+}
+
+/** A live stream: the timeline grows; a view pinned to the end follows it. */
+export const Live_: Story = {
+  name: 'Live',
+  args: { timeline: generated },
+  render: () => <Live />,
+  play: async ({ canvasElement }) => {
+    const lane = await within(canvasElement).findByRole('application', { name: 'Live run' });
+    await waitFor(() => expect(barsOf(lane).length).toBeGreaterThan(20), { timeout: 20_000 });
+  },
+};
+
+/** Dark theme through `<SkeinTheme>` (only CSS variables change). */
+export const Dark: Story = {
+  args: { timeline: generated },
+  render: (args) => (
+    <SkeinTheme theme="dark" style={{ ...frame, background: '#0f1419' }}>
+      <Swimlane {...args} />
+    </SkeinTheme>
+  ),
+};
+
+/** A 300×120 dashboard tile: compact by size, nothing spills, the wheel is the page's until focused. */
+export const DashboardTile: Story = {
+  args: { timeline: fanOutTimeline({ agents: 200, parallelism: 5, errorEvery: 20 }) },
+  render: (args) => (
+    <div style={{ padding: 8 }}>
+      <div style={{ width: 300, height: 120 }}>
+        <Swimlane {...args} aria-label="Run tile" />
+      </div>
+    </div>
+  ),
+  play: async ({ canvasElement }) => {
+    const lane = await within(canvasElement).findByRole('application', { name: 'Run tile' });
+    await waitFor(() => expect(lane.hasAttribute('data-compact')).toBe(true));
+    const rect = lane.getBoundingClientRect();
+    expect(rect.width).toBeLessThanOrEqual(300.5);
+    expect(rect.height).toBeLessThanOrEqual(120.5);
+  },
+};
+
+/** No theme, no wrapper styles: only `skein/styles.css`. */
+export const Bare: Story = {
+  args: { timeline: generated },
+  render: (args) => <Swimlane {...args} />,
+};
+
+function Linked() {
+  const [selection] = useState(() => createSelectionStore());
+  const [events] = useState(() => fanOutEvents({ agents: 30, parallelism: 3 }));
+  const [timeline] = useState(() => buildTimeline(events));
+  return (
+    <div style={{ display: 'grid', gap: 8, padding: 8 }}>
+      <div style={{ height: 260 }}>
+        <Swimlane timeline={timeline} selection={selection} aria-label="Linked swimlane" />
+      </div>
+      <AsciiSwimlane timeline={timeline} selection={selection} />
+      <div style={{ height: 260 }}>
+        <SpanTree events={events} selection={selection} toolbar={false} />
+      </div>
+    </div>
+  );
+}
+
+/** One selection store: a click on a bar selects the span in the ASCII view and the span tree. */
+export const LinkedViews: Story = {
+  args: { timeline: generated },
+  render: () => <Linked />,
+  play: async ({ canvasElement }) => {
+    const lane = await within(canvasElement).findByRole('application', { name: 'Linked swimlane' });
+    await waitFor(() => expect(barsOf(lane).length).toBeGreaterThan(3));
+    const bar = [...barsOf(lane)].find((b) => b.getAttribute('data-kind') === 'agent')!;
+    await userEvent.click(bar);
+    const id = bar.getAttribute('data-span-id')!;
+    await waitFor(() => expect(bar.hasAttribute('data-selected')).toBe(true));
+    await waitFor(() =>
+      expect(
+        canvasElement
+          .querySelector(`[role="row"][data-key="${id}"]`)
+          ?.getAttribute('aria-selected'),
+      ).toBe('true'),
+    );
+    await waitFor(() =>
+      expect(
+        canvasElement.querySelector('.skein-ascii-swimlane__line[data-selected]'),
+      ).not.toBeNull(),
+    );
+  },
+};

@@ -1,0 +1,181 @@
+// The viewer page in real Chromium (issue 22): the app mounted as `npm start`
+// and `skein view` serve it, a log of ours opened through the file picker's
+// code path (the loader in its Web Worker), a sample and an event selected,
+// and the span tree and transcript linked through one selection store.
+import { act, cleanup, render } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { userEvent } from 'vitest/browser';
+import evalUrl from '../fixtures/inspect/zstd-zip64.eval?url';
+import { ViewerApp } from '../../viewer/app.js';
+import '../../src/styles.css';
+import '../../viewer/viewer.css';
+
+const WAIT = { timeout: 30_000, interval: 50 };
+
+beforeEach(() => {
+  localStorage.clear();
+  history.replaceState(null, '', location.pathname);
+});
+afterEach(() => cleanup());
+
+function mount() {
+  return render(
+    <div style={{ height: 800, width: 1280, display: 'flex', flexDirection: 'column' }}>
+      <ViewerApp />
+    </div>,
+  );
+}
+
+/** What the file picker's change handler gets, built as a drop or a picker would. */
+async function pick(files: File[]) {
+  const input = document.querySelector<HTMLInputElement>('[data-testid="file-input"]')!;
+  const transfer = new DataTransfer();
+  for (const f of files) transfer.items.add(f);
+  input.files = transfer.files;
+  await act(async () => {
+    input.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+}
+
+async function fixtureFile(): Promise<File> {
+  const bytes = await (await fetch(evalUrl)).arrayBuffer();
+  return new File([bytes], 'zstd-zip64.eval');
+}
+
+const article = (uuid: string) =>
+  document.querySelector<HTMLElement>(`article[data-event-id="${CSS.escape(uuid)}"]`);
+const treeRow = (key: string) =>
+  document.querySelector<HTMLElement>(`[role="treegrid"] [data-key="${CSS.escape(key)}"]`);
+const sampleButton = (id: string) =>
+  [
+    ...document.querySelectorAll<HTMLButtonElement>(
+      '[role="table"][aria-label="Samples"] [role="rowheader"] button',
+    ),
+  ].find((b) => b.textContent === id);
+
+describe('viewer page', () => {
+  it('opens a multi-sample .eval from the picker; sample and event selections link the views and the URL', async () => {
+    mount();
+    await pick([await fixtureFile()]);
+
+    // The sample list, with the first sample open and its header facts.
+    await expect.poll(() => sampleButton('two'), WAIT).toBeDefined();
+    expect(sampleButton('1')!.getAttribute('aria-current')).toBe('true');
+    await expect.poll(() => article('1-1-e2'), WAIT).not.toBeNull();
+    const header = document.querySelector('[data-testid="run-header"]')!;
+    expect(header.textContent).toContain('unit');
+    expect(header.textContent).toContain('mock/model');
+
+    // Another sample: its events replace the first's, and the URL remembers it.
+    await act(async () => sampleButton('two')!.click());
+    await expect.poll(() => article('two-1-e2'), WAIT).not.toBeNull();
+    expect(article('1-1-e2')).toBeNull();
+    expect(location.hash).toContain('sample=two');
+
+    // An event in the transcript: the span tree selects the span that holds it.
+    await expect.poll(() => treeRow('s1'), WAIT).not.toBeNull();
+    await act(async () => article('two-1-e3')!.click());
+    await expect.poll(() => treeRow('s1')?.getAttribute('aria-selected'), WAIT).toBe('true');
+    expect(article('two-1-e3')!.hasAttribute('data-selected')).toBe(true);
+    expect(location.hash).toContain('event=two-1-e3');
+
+    // The span in the tree: the transcript selects its begin event's row.
+    await act(async () => treeRow('s1')!.click());
+    await expect.poll(() => article('two-1-e0')?.hasAttribute('data-selected'), WAIT).toBe(true);
+    expect(location.hash).toContain('event=two-1-e0');
+    expect(location.hash).toContain('sample=two');
+  });
+
+  it('opens several files at once and says what an unreadable one is', async () => {
+    mount();
+    const text = new File(['just some notes\nnothing more\n'], 'notes.txt');
+    await pick([await fixtureFile(), text]);
+    // The last file opened is shown: an error a user can act on.
+    await expect.poll(() => document.querySelector('[role="alert"]'), WAIT).not.toBeNull();
+    const alert = document.querySelector('[role="alert"]')!;
+    expect(alert.textContent).toContain('notes.txt is not a log format skein reads');
+    expect(alert.textContent).toContain('The file is plain text (2 lines)');
+    // Both are listed; the first is one click away.
+    const list = document.querySelector('section[aria-label="Open logs"]')!;
+    const first = [...list.querySelectorAll('button')].find(
+      (b) => b.textContent === 'zstd-zip64.eval',
+    )!;
+    await act(async () => first.click());
+    await expect.poll(() => article('1-1-e2'), WAIT).not.toBeNull();
+  });
+
+  it('resizes panes from the keyboard and remembers the size', async () => {
+    const view = mount();
+    await pick([await fixtureFile()]);
+    await expect.poll(() => treeRow('s1'), WAIT).not.toBeNull();
+    const separator = document.querySelector<HTMLElement>(
+      '[role="separator"][aria-label="Resize the span tree"]',
+    )!;
+    const pane = document.getElementById('pane-tree')!;
+    const before = pane.getBoundingClientRect().width;
+    expect(Number(separator.getAttribute('aria-valuenow'))).toBe(Math.round(before));
+    separator.focus();
+    await userEvent.keyboard('{ArrowRight}{ArrowRight}');
+    await expect.poll(() => pane.getBoundingClientRect().width).toBe(before + 32);
+    expect(separator.getAttribute('aria-valuenow')).toBe(String(before + 32));
+    expect(localStorage.getItem('skein-viewer.pane.tree')).toBe(String(before + 32));
+    // A new page reads it back.
+    view.unmount();
+    mount();
+    await pick([await fixtureFile()]);
+    await expect
+      .poll(() => document.getElementById('pane-tree')?.getBoundingClientRect().width, WAIT)
+      .toBe(before + 32);
+  });
+
+  it('replays a loaded run: the player drives the transcript, tree and swimlane on one store', async () => {
+    mount();
+    await pick([await fixtureFile()]);
+    const start = () => document.querySelector<HTMLButtonElement>('[data-testid="replay-start"]');
+    await expect.poll(start, WAIT).not.toBeNull();
+    const articles = () =>
+      document.querySelectorAll('section[aria-label="Transcript"] article').length;
+    await expect.poll(articles, WAIT).toBeGreaterThan(2);
+    const all = articles();
+
+    await act(async () => start()!.click());
+    const player = () => document.querySelector<HTMLElement>('[role="group"][aria-label="Replay"]');
+    await expect.poll(player, WAIT).not.toBeNull();
+    // Opens on the whole run; Home on the scrubber goes back to its start.
+    await expect.poll(articles, WAIT).toBeGreaterThanOrEqual(all);
+    const slider = player()!.querySelector<HTMLElement>('[role="slider"]')!;
+    slider.focus();
+    await userEvent.keyboard('{Home}');
+    await expect.poll(articles, WAIT).toBeLessThan(all);
+    const atStart = articles();
+    // One event more: the transcript grows by it and the store selects it.
+    await act(async () =>
+      player()!.querySelector<HTMLButtonElement>('[aria-label="Next event"]')!.click(),
+    );
+    await expect.poll(articles, WAIT).toBeGreaterThan(atStart);
+    await expect
+      .poll(
+        () => document.querySelector('section[aria-label="Transcript"] article[data-selected]'),
+        WAIT,
+      )
+      .not.toBeNull();
+    // The same store's playhead is the swimlane's.
+    expect(document.querySelector('section[aria-label="Timeline"]')).not.toBeNull();
+
+    await act(async () =>
+      document.querySelector<HTMLButtonElement>('[data-testid="replay-exit"]')!.click(),
+    );
+    await expect.poll(articles, WAIT).toBeGreaterThanOrEqual(all);
+    expect(player()).toBeNull();
+    expect(start()).not.toBeNull();
+  });
+
+  it('shows the keyboard map on ?', async () => {
+    mount();
+    await userEvent.keyboard('?');
+    await expect.poll(() => document.querySelector('[role="dialog"]'), WAIT).not.toBeNull();
+    expect(document.activeElement?.textContent).toBe('Close');
+    await userEvent.keyboard('{Escape}');
+    await expect.poll(() => document.querySelector('[role="dialog"]')).toBeNull();
+  });
+});

@@ -1,0 +1,24 @@
+// Fuzzing the ACP importer (issue 19, "Fuzzing"): seeded from the project's own
+// fixtures; `npm run fuzz` runs 10,000 inputs.
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'vitest';
+import { importAcp, importAny } from '../../src/index.js';
+import { FUZZ_RUNS, fuzzImporter } from './helpers/import-fuzz.js';
+
+const seed = (name: string) =>
+  readFileSync(new URL(`../fixtures/acp/${name}`, import.meta.url), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as never);
+
+const seeds = [seed('session.jsonl'), seed('agent-only.jsonl'), seed('v2-draft.jsonl')];
+
+describe('fuzz: ACP importer', () => {
+  it(`gives a result or an ImportError for ${FUZZ_RUNS} mutated sessions`, async () => {
+    await fuzzImporter((input) => importAcp(input), seeds, 'jsonl');
+  }, 300_000);
+
+  it(`detection and import through importAny agree without throwing (${FUZZ_RUNS} inputs)`, async () => {
+    await fuzzImporter((input) => importAny(input), seeds, 'jsonl');
+  }, 300_000);
+});

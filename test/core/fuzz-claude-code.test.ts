@@ -1,0 +1,41 @@
+// Fuzzing the Claude Code importer (issue 20): mutated session JSONL seeded
+// from the project's own fixtures (a session with a sidechain, a rewind and
+// compaction; a session with a sub-agent; a sub-agent file on its own).
+// `npm run fuzz` runs 10,000 inputs (FUZZ_RUNS).
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'vitest';
+import { importAny, importClaudeCode } from '../../src/index.js';
+import { FUZZ_RUNS, fuzzImporter } from './helpers/import-fuzz.js';
+
+const lines = (name: string) =>
+  readFileSync(new URL(`../fixtures/claude-code/${name}`, import.meta.url), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as never);
+
+const seeds = ['session.jsonl', 'with-subagent.jsonl', 'agent-f00d.jsonl'].map(lines);
+
+describe('fuzz: claude-code', () => {
+  it(`gives a result or an ImportError for ${FUZZ_RUNS} mutated sessions`, async () => {
+    await fuzzImporter((input) => importClaudeCode(input), seeds, 'jsonl');
+  }, 300_000);
+
+  it(`… with sub-agent files folded in (${FUZZ_RUNS} inputs)`, async () => {
+    const session = readFileSync(
+      new URL('../fixtures/claude-code/with-subagent.jsonl', import.meta.url),
+      'utf8',
+    );
+    await fuzzImporter(
+      (input) =>
+        importClaudeCode(session, {
+          subagents: { f00d: typeof input === 'string' ? input : new TextDecoder().decode(input) },
+        }),
+      [seeds[2]!],
+      'jsonl',
+    );
+  }, 300_000);
+
+  it(`through the front door (${FUZZ_RUNS} inputs)`, async () => {
+    await fuzzImporter((input) => importAny(input), seeds, 'jsonl');
+  }, 300_000);
+});

@@ -1,0 +1,25 @@
+// Fuzzing the defect importer (issue 19, "Fuzzing"): seeded from the project's
+// own fixtures (events with sub-agents and aborts, the journal); `npm run fuzz`
+// runs 10,000 inputs.
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'vitest';
+import { importAny, importDefect } from '../../src/index.js';
+import { FUZZ_RUNS, fuzzImporter } from './helpers/import-fuzz.js';
+
+const seed = (name: string) =>
+  readFileSync(new URL(`../fixtures/defect/${name}`, import.meta.url), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as never);
+
+const seeds = [seed('events.jsonl'), seed('journal.jsonl')];
+
+describe('fuzz: defect importer', () => {
+  it(`gives a result or an ImportError for ${FUZZ_RUNS} mutated logs`, async () => {
+    await fuzzImporter((input) => importDefect(input), seeds, 'jsonl');
+  }, 300_000);
+
+  it(`detection and import through importAny agree without throwing (${FUZZ_RUNS} inputs)`, async () => {
+    await fuzzImporter((input) => importAny(input), seeds, 'jsonl');
+  }, 300_000);
+});

@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'vitest';
+import { importAny, importJupyter } from '../../src/index.js';
+import { FUZZ_RUNS, fuzzImporter } from './helpers/import-fuzz.js';
+
+const own = (name: string) =>
+  readFileSync(new URL(`../fixtures/jupyter/${name}`, import.meta.url), 'utf8');
+const notebook = JSON.parse(own('agent notebook.ipynb')) as never;
+const messages = own('iopub.jsonl')
+  .split('\n')
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l) as never);
+
+describe('fuzz: Jupyter', () => {
+  it(`notebooks: a result or an ImportError for ${FUZZ_RUNS} mutated inputs`, async () => {
+    await fuzzImporter((input) => importJupyter(input), [[notebook]], 'json');
+  }, 300_000);
+
+  it(`iopub logs: a result or an ImportError for ${FUZZ_RUNS} mutated inputs`, async () => {
+    await fuzzImporter((input) => importJupyter(input), [messages], 'jsonl');
+  }, 300_000);
+
+  it(`through the front door (${FUZZ_RUNS} inputs)`, async () => {
+    await fuzzImporter((input) => importAny(input), [[notebook]], 'json');
+  }, 300_000);
+});

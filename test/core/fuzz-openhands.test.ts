@@ -1,0 +1,33 @@
+// Fuzzing the OpenHands importer (issue 20): mutated V0 trajectories, V1 SDK
+// events and wrapped events seeded from the project's own fixtures.
+// `npm run fuzz` runs 10,000 inputs (FUZZ_RUNS).
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'vitest';
+import { importAny, importOpenHands } from '../../src/index.js';
+import { FUZZ_RUNS, fuzzImporter } from './helpers/import-fuzz.js';
+
+const read = (name: string) =>
+  readFileSync(new URL(`../fixtures/openhands/${name}`, import.meta.url), 'utf8');
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as never);
+
+const trajectory = JSON.parse(read('trajectory-v0.json')) as never[];
+const v1 = lines(read('events-v1.jsonl'));
+const wrapped = lines(read('wrapped.jsonl'));
+
+describe('fuzz: openhands', () => {
+  it(`gives a result or an ImportError for ${FUZZ_RUNS} mutated V0 trajectories`, async () => {
+    await fuzzImporter((input) => importOpenHands(input), [[trajectory]], 'json');
+  }, 300_000);
+
+  it(`… and for ${FUZZ_RUNS} mutated JSON Lines (V0, V1, wrapped)`, async () => {
+    await fuzzImporter((input) => importOpenHands(input), [trajectory, v1, wrapped], 'jsonl');
+  }, 300_000);
+
+  it(`through the front door (${FUZZ_RUNS} inputs)`, async () => {
+    await fuzzImporter((input) => importAny(input), [v1, trajectory], 'jsonl');
+  }, 300_000);
+});

@@ -1,0 +1,31 @@
+// Fuzzing the OpenTelemetry traces importer (issue 20): mutated OTLP/JSON
+// exports, JSONL of exports and flat span lists seeded from the project's own
+// fixtures. `npm run fuzz` runs 10,000 inputs (FUZZ_RUNS).
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'vitest';
+import { importAny } from '../../src/index.js';
+import { FUZZ_RUNS, fuzzImporter } from './helpers/import-fuzz.js';
+
+const read = (name: string) =>
+  readFileSync(new URL(`../fixtures/otlp/${name}`, import.meta.url), 'utf8');
+
+const docs = [
+  'agent-chat-tool.otlp.json',
+  'openinference-agent.otlp.json',
+  'numeric-nanos.otlp.json',
+  'hand-written-spans.json',
+].map((f) => [JSON.parse(read(f)) as never]);
+const lines = read('exports-children-first.json.txt')
+  .split('\n')
+  .filter((l) => l.trim() !== '')
+  .map((l) => JSON.parse(l) as never);
+
+describe('fuzz: otlp', () => {
+  it(`gives a result or an ImportError for ${FUZZ_RUNS} mutated exports`, async () => {
+    await fuzzImporter((input) => importAny(input, { format: 'otlp' }), docs, 'json');
+  }, 300_000);
+
+  it(`… and for ${FUZZ_RUNS} mutated JSONL of exports`, async () => {
+    await fuzzImporter((input) => importAny(input, { format: 'otlp' }), [lines], 'jsonl');
+  }, 300_000);
+});

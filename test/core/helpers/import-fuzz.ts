@@ -1,0 +1,185 @@
+// Fuzzing for importers (issue 19, "Fuzzing"): mutated inputs seeded from real
+// shapes — truncation, type swaps, missing fields, deep nesting, huge strings,
+// `__proto__`/`constructor` keys, invalid UTF-8. Every input must give a result
+// or an `ImportError`, within a time limit, without polluting prototypes.
+// `FUZZ_RUNS` sets the count (`npm run fuzz` runs 10,000 per importer).
+import fc from 'fast-check';
+import { expect } from 'vitest';
+import { ImportError } from '../../../src/index.js';
+
+/** How many inputs each importer gets: a small count in `npm test`, more with FUZZ_RUNS. */
+export const FUZZ_RUNS = Number(process.env['FUZZ_RUNS'] ?? 40);
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+const scalar = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer(),
+  fc.double(),
+  fc.string(),
+  fc.constant(''),
+  fc.constant('__proto__'),
+);
+
+function paths(value: unknown, at: (string | number)[] = [], out: (string | number)[][] = []) {
+  out.push(at);
+  if (out.length > 400) return out;
+  if (Array.isArray(value)) value.forEach((v, i) => paths(v, [...at, i], out));
+  else if (value && typeof value === 'object')
+    for (const k of Object.keys(value))
+      paths((value as Record<string, unknown>)[k], [...at, k], out);
+  return out;
+}
+
+function setAt(root: Json, path: (string | number)[], fn: (v: Json) => Json | undefined): Json {
+  if (path.length === 0) return fn(root) ?? null;
+  const copy: Json = structuredClone(root);
+  let node: Json = copy;
+  for (const p of path.slice(0, -1)) node = (node as Record<string, Json>)[p as string]!;
+  const last = path[path.length - 1]!;
+  const next = fn((node as Record<string, Json>)[last as string]!);
+  if (next === undefined) {
+    if (Array.isArray(node)) node.splice(last as number, 1);
+    else delete (node as Record<string, Json>)[last as string];
+  } else (node as Record<string, Json>)[last as string] = next;
+  return copy;
+}
+
+/** A mutation of one JSON record. */
+interface Mutation {
+  op: string;
+  pick: number;
+  value?: unknown;
+  depth?: number;
+}
+
+const mutation = fc.oneof(
+  fc.record({ op: fc.constant('delete' as const), pick: fc.nat() }),
+  fc.record({ op: fc.constant('swap' as const), pick: fc.nat(), value: scalar }),
+  fc.record({ op: fc.constant('array' as const), pick: fc.nat() }),
+  fc.record({ op: fc.constant('object' as const), pick: fc.nat() }),
+  fc.record({ op: fc.constant('proto' as const), pick: fc.nat() }),
+  fc.record({
+    op: fc.constant('deep' as const),
+    pick: fc.nat(),
+    depth: fc.integer({ min: 100, max: 5000 }),
+  }),
+);
+
+function mutate(record: Json, m: Mutation): Json {
+  const all = paths(record);
+  const path = all[m.pick % all.length]!;
+  switch (m.op) {
+    case 'delete':
+      return setAt(record, path, () => undefined);
+    case 'swap':
+      return setAt(record, path, () => m.value as Json);
+    case 'array':
+      return setAt(record, path, (v) => [v, v]);
+    case 'object':
+      return setAt(record, path, (v) => ({ value: v }));
+    case 'proto':
+      return setAt(record, path, (v) =>
+        v && typeof v === 'object' && !Array.isArray(v)
+          ? (JSON.parse(
+              `{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}, "x": ${JSON.stringify(v)}}`,
+            ) as Json)
+          : v,
+      );
+    default:
+      // Spliced in as text after encoding (see `deepen`): JSON.stringify itself
+      // overflows the stack on a few thousand levels.
+      return setAt(record, path, () => `@@DEEP:${m.depth ?? 100}@@`);
+  }
+}
+
+/** Replaces each deep-nesting placeholder with that many nested arrays. */
+function deepen(text: string): string {
+  return text.replace(/"@@DEEP:(\d+)@@"/g, (_, n: string) => '['.repeat(+n) + '1' + ']'.repeat(+n));
+}
+
+/** How seeds are written back out: JSON Lines or one JSON document. */
+export type FuzzEncoding = 'jsonl' | 'json';
+
+/**
+ * Fuzzes one importer. `seeds` are parsed records (lines of a JSONL format, or
+ * whole documents); each input mutates a few of them, is encoded, and may be
+ * truncated or get invalid UTF-8 bytes.
+ */
+export async function fuzzImporter(
+  run: (input: string | Uint8Array) => unknown,
+  seeds: readonly Json[][],
+  encoding: FuzzEncoding,
+  runs = FUZZ_RUNS,
+): Promise<void> {
+  const encoder = new TextEncoder();
+  await fc.assert(
+    fc.asyncProperty(
+      fc.nat({ max: seeds.length - 1 }),
+      fc.array(fc.tuple(fc.nat(), mutation), { maxLength: 4 }),
+      fc.oneof(
+        fc.constant({ kind: 'none' as const }),
+        fc.record({
+          kind: fc.constant('truncate' as const),
+          at: fc.double({ min: 0, max: 1, noNaN: true }),
+        }),
+        fc.record({
+          kind: fc.constant('utf8' as const),
+          at: fc.double({ min: 0, max: 1, noNaN: true }),
+        }),
+        fc.record({ kind: fc.constant('huge' as const), pick: fc.nat() }),
+      ),
+      async (seedIndex, mutations, damage) => {
+        const records = seeds[seedIndex]!.slice();
+        for (const [which, m] of mutations) {
+          if (records.length === 0) break;
+          const i = which % records.length;
+          records[i] = mutate(records[i]!, m);
+        }
+        if (damage.kind === 'huge' && records.length > 0) {
+          const i = damage.pick % records.length;
+          records[i] = mutate(records[i]!, {
+            op: 'swap',
+            pick: damage.pick,
+            value: 'x'.repeat(10 * 1024 * 1024),
+          });
+        }
+        const text =
+          encoding === 'jsonl'
+            ? records.map((r) => JSON.stringify(r)).join('\n')
+            : JSON.stringify(records[0] ?? null);
+        let input: string | Uint8Array = deepen(text);
+        if (damage.kind === 'truncate')
+          input = input.slice(0, Math.floor(input.length * damage.at));
+        if (damage.kind === 'utf8') {
+          const bytes = encoder.encode(input as string);
+          const at = Math.floor(bytes.length * damage.at);
+          input = new Uint8Array([
+            ...bytes.subarray(0, at),
+            0xff,
+            0xc3,
+            0x28,
+            ...bytes.subarray(at),
+          ]);
+        }
+        const started = performance.now();
+        try {
+          await run(input);
+        } catch (e) {
+          if (!(e instanceof ImportError)) {
+            // fast-check reports the cause without its stack; keep where it came from.
+            throw new Error(`${String(e)}\n${(e as Error).stack ?? ''}`.slice(0, 4000));
+          }
+        }
+        const took = performance.now() - started;
+        expect(took, 'one input takes under 1 s').toBeLessThan(
+          damage.kind === 'huge' ? 5000 : 1000,
+        );
+        expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+        expect((Object.prototype as Record<string, unknown>)['polluted']).toBeUndefined();
+      },
+    ),
+    { numRuns: runs, seed: Number(process.env['FUZZ_SEED'] ?? 19) },
+  );
+}

@@ -1,0 +1,18 @@
+// Fuzzing the shared import path (front door, JSON Lines reader, skein events).
+// Each format's own fuzz test lives beside its importer test and uses the same
+// helper; `npm run fuzz` runs them all with FUZZ_RUNS=10000.
+import { describe, it } from 'vitest';
+import { generateRun, importAny } from '../../src/index.js';
+import { FUZZ_RUNS, fuzzImporter } from './helpers/import-fuzz.js';
+
+const seed = JSON.parse(JSON.stringify(generateRun({ seed: 3, events: 40 }))) as never[];
+
+describe('fuzz: skein events through importAny', () => {
+  it(`gives a result or an ImportError for ${FUZZ_RUNS} mutated JSONL inputs`, async () => {
+    await fuzzImporter((input) => importAny(input, { format: 'skein' }), [seed], 'jsonl');
+  }, 120_000);
+
+  it(`never throws anything but ImportError when detecting (${FUZZ_RUNS} inputs)`, async () => {
+    await fuzzImporter((input) => importAny(input), [seed], 'jsonl');
+  }, 120_000);
+});

@@ -1,0 +1,46 @@
+// Markdown as clean text in row summaries and search (issue 16).
+import { describe, expect, it } from 'vitest';
+import { markdownSummary, markdownToPlainText } from '../../src/core/display/markdown-text.js';
+
+describe('markdownToPlainText', () => {
+  it.each([
+    ['# Title', 'Title'],
+    ['### Deep heading ###', 'Deep heading'],
+    ['**bold** and __strong__', 'bold and strong'],
+    ['*em* and _em_ but snake_case_name stays', 'em and em but snake_case_name stays'],
+    ['2 * 3 * 4', '2 * 3 * 4'],
+    ['~~gone~~ kept', 'gone kept'],
+    ['run `ls -la` now', 'run ls -la now'],
+    ['``code with ` tick``', 'code with ` tick'],
+    ['`**not bold**`', '**not bold**'],
+    ['see [the docs](https://x.dev/a_(b)) here', 'see the docs here'],
+    ['![a chart](data:image/png;base64,xx)', 'a chart'],
+    ['[ref link][1]', 'ref link'],
+    ['<https://x.dev>', 'https://x.dev'],
+    ['- item one', 'item one'],
+    ['  2. second', '  second'],
+    ['- [x] done', 'done'],
+    ['> quoted **text**', 'quoted text'],
+    ['a\\*literal\\*', 'a*literal*'],
+    ['---', ''],
+    ['| a | b |\n|---|:-:|\n| 1 | 2 |', 'a  b\n1  2'],
+    ['Title\n=====', 'Title'],
+    ['```python\nprint("**x**")\n```', 'print("**x**")'],
+  ])('%j', (markdown, text) => {
+    expect(markdownToPlainText(markdown)).toBe(text);
+  });
+
+  it('keeps plain text as it is', () => {
+    const text = 'The build failed: exit 2 (see log).\nSecond line.';
+    expect(markdownToPlainText(text)).toBe(text);
+  });
+});
+
+describe('markdownSummary', () => {
+  it('is the first non-empty line, clean and cut', () => {
+    expect(markdownSummary('\n\n## Plan\n1. **Read** the file')).toBe('Plan');
+    expect(markdownSummary('```\ncode first\n```')).toBe('code first');
+    expect(markdownSummary(`**${'x'.repeat(200)}**`, 10)).toBe('xxxxxxxxx…');
+    expect(markdownSummary(42)).toBe('');
+  });
+});

@@ -1,0 +1,559 @@
+// The skein viewer (issue 22): open any agent log — a file (picker or drop,
+// several at once), `?src=<url>`, `?live=<url>`, `?list=<url>` — and see it as
+// a span tree and a transcript linked through one selection store.
+import {
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type DragEvent,
+  type ReactNode,
+} from 'react';
+import { VERSION } from '../src/index.js';
+import { SkeinTheme, useEventStream, useStoreSelector } from '../src/react.js';
+import { DiagnosticsPanel } from './diagnostics.js';
+import { formatBytes } from './format.js';
+import { RunHeader } from './header.js';
+import { KeyboardHelp } from './keyboard-help.js';
+import { ListingView, type ListingLog } from './listing.js';
+import { openLog, type LoadSession, type LoadState, type LoaderPort } from './load/client.js';
+import type { LoadFailure, LoadSource, SampleRef } from './load/protocol.js';
+import { Split } from './panes.js';
+import { RunView } from './run-view.js';
+import { SampleList } from './sample-list.js';
+import { nameOfUrl, readHash, readParams, writeHash } from './url-state.js';
+
+export interface ViewerAppProps {
+  /** The loader to use (default: a Web Worker, or the page itself where there is none). */
+  createPort?: () => LoaderPort;
+}
+
+interface Doc {
+  readonly key: number;
+  readonly session: LoadSession;
+  /** The URL it came from (`?src`, a listing), for the listing's current row. */
+  readonly url: string | null;
+}
+
+let nextKey = 1;
+
+/** A session that failed before it started (a dropped folder). */
+function failedSession(name: string, error: LoadFailure): LoadSession {
+  const state = {
+    name,
+    phase: 'error',
+    progress: { bytes: 0, total: null, events: 0, step: 'reading' },
+    format: null,
+    facts: {},
+    samples: null,
+    sample: null,
+    diagnostics: [],
+    error,
+    stream: undefined,
+  } as unknown as LoadState;
+  return {
+    getSnapshot: () => state,
+    subscribe: () => () => {},
+    cancel() {},
+    selectSample() {},
+    dispose() {},
+  };
+}
+
+function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  if (!el || !el.tagName) return false;
+  return (
+    el.isContentEditable ||
+    el.tagName === 'INPUT' ||
+    el.tagName === 'TEXTAREA' ||
+    el.tagName === 'SELECT'
+  );
+}
+
+export function ViewerApp({ createPort }: ViewerAppProps) {
+  const params = useMemo(() => readParams(location.search), []);
+  const initialHash = useRef(readHash(location.hash));
+  const [docs, setDocs] = useState<readonly Doc[]>([]);
+  const [currentKey, setCurrentKey] = useState<number | null>(null);
+  const [help, setHelp] = useState(false);
+  const [showDiagnostics, setShowDiagnostics] = useState(false);
+  const [dragging, setDragging] = useState(false);
+  const picker = useRef<HTMLInputElement>(null);
+
+  const add = useCallback(
+    (source: LoadSource | { failed: LoadFailure; name: string }, url: string | null = null) => {
+      const first = initialHash.current;
+      const session =
+        'failed' in source
+          ? failedSession(source.name, source.failed)
+          : openLog(source, {
+              ...(createPort ? { createPort } : {}),
+              ...(first.sample ? { sample: first.sample } : {}),
+            });
+      const doc: Doc = { key: nextKey++, session, url };
+      setDocs((d) => [...d, doc]);
+      setCurrentKey(doc.key);
+      return doc;
+    },
+    [createPort],
+  );
+
+  /** Opens files from the picker or a drop (several at once; each detected on its own). */
+  const openFiles = useCallback(
+    (files: Iterable<File>) => {
+      for (const file of files) add({ kind: 'file', file, name: file.name });
+    },
+    [add],
+  );
+
+  // What the URL asks to open, once.
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    if (params.src) add({ kind: 'url', url: params.src, name: nameOfUrl(params.src) }, params.src);
+    else if (params.demo)
+      add({ kind: 'demo', events: params.demo, name: `generated run (${params.demo} events)` });
+  }, [params, add]);
+
+  // (Workers end with the page; a session is disposed only when replaced.)
+  const docsRef = useRef(docs);
+  docsRef.current = docs;
+
+  const current = docs.find((d) => d.key === currentKey) ?? null;
+  const consumeInitial = useCallback(() => {
+    initialHash.current = { sample: null, event: null };
+  }, []);
+
+  const openListed = useCallback(
+    (log: ListingLog) => {
+      const existing = docsRef.current.find((d) => d.url === log.url);
+      if (existing) {
+        setCurrentKey(existing.key);
+      } else {
+        initialHash.current = { sample: null, event: null };
+        add({ kind: 'url', url: log.url, name: log.name }, log.url);
+      }
+      const q = new URLSearchParams(location.search);
+      q.set('src', log.url);
+      history.pushState(history.state, '', `${location.pathname}?${q}`);
+    },
+    [add],
+  );
+
+  // Global keys: ? help, o open, d diagnostics (not while typing).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
+      if (e.key === '?') {
+        e.preventDefault();
+        setHelp((h) => !h);
+      } else if (e.key === 'o') {
+        e.preventDefault();
+        picker.current?.click();
+      } else if (e.key === 'd') {
+        e.preventDefault();
+        setShowDiagnostics((s) => !s);
+      } else if (e.key === 'Escape') {
+        setShowDiagnostics(false);
+      }
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, []);
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    const items = [...e.dataTransfer.items];
+    const files: File[] = [];
+    items.forEach((item, i) => {
+      const entry = item.webkitGetAsEntry?.();
+      const file = item.getAsFile() ?? e.dataTransfer.files[i];
+      if (entry?.isDirectory) {
+        add({
+          name: entry.name,
+          failed: {
+            code: 'directory',
+            title: `${entry.name} is a folder`,
+            detail:
+              'The viewer opens log files. Drop the files inside the folder (several at once is fine), or run `skein view <folder>` to browse a folder of logs.',
+          },
+        });
+      } else if (file) files.push(file);
+    });
+    if (!items.length) files.push(...e.dataTransfer.files);
+    openFiles(files);
+  };
+
+  const sidebarParts: { title: string; body: ReactNode }[] = [];
+  if (params.list)
+    sidebarParts.push({
+      title: 'Folder',
+      body: <ListingView url={params.list} current={current?.url ?? null} onOpen={openListed} />,
+    });
+  if (docs.length > 1)
+    sidebarParts.push({
+      title: 'Open logs',
+      body: <DocList docs={docs} current={currentKey} onSelect={setCurrentKey} />,
+    });
+
+  return (
+    <SkeinTheme theme="auto" className="viewer">
+      {/* The whole page is a drop target, an addition to the "Open files" button. */}
+      {/* eslint-disable-next-line jsx-a11y/no-static-element-interactions */}
+      <div
+        className="viewer-root"
+        onDragEnter={(e) => {
+          if (e.dataTransfer.types.includes('Files')) setDragging(true);
+        }}
+        onDragOver={(e) => e.preventDefault()}
+        onDragLeave={(e) => {
+          if (e.currentTarget === e.target) setDragging(false);
+        }}
+        onDrop={onDrop}
+      >
+        <header className="viewer-bar">
+          <h1 className="viewer-brand">
+            skein{' '}
+            <span className="viewer-muted" data-testid="version">
+              {VERSION}
+            </span>
+          </h1>
+          <span className="viewer-spacer" />
+          <button type="button" className="viewer-button" onClick={() => picker.current?.click()}>
+            Open files…
+          </button>
+          <input
+            ref={picker}
+            type="file"
+            multiple
+            hidden
+            aria-label="Open log files"
+            data-testid="file-input"
+            onChange={(e) => {
+              if (e.target.files) openFiles([...e.target.files]);
+              e.target.value = '';
+            }}
+          />
+          <button
+            type="button"
+            className="viewer-button"
+            aria-keyshortcuts="?"
+            onClick={() => setHelp(true)}
+          >
+            Keys <kbd>?</kbd>
+          </button>
+        </header>
+        <main className="viewer-body">
+          {params.live ? (
+            <LiveRun url={params.live} initialEvent={initialHash.current.event} />
+          ) : current ? (
+            <DocView
+              key={current.key}
+              doc={current}
+              sidebar={sidebarParts}
+              initialEvent={initialHash.current.event}
+              consumeInitial={consumeInitial}
+              showDiagnostics={showDiagnostics}
+              setShowDiagnostics={setShowDiagnostics}
+            />
+          ) : (
+            <WithSidebar parts={sidebarParts}>
+              <Landing onOpen={() => picker.current?.click()} listing={params.list !== null} />
+            </WithSidebar>
+          )}
+        </main>
+        {dragging ? (
+          <div className="viewer-drop" aria-hidden="true">
+            Drop log files to open them
+          </div>
+        ) : null}
+        {help ? <KeyboardHelp onClose={() => setHelp(false)} /> : null}
+      </div>
+    </SkeinTheme>
+  );
+}
+
+function WithSidebar({
+  parts,
+  children,
+}: {
+  parts: { title: string; body: ReactNode }[];
+  children: ReactNode;
+}) {
+  if (!parts.length) return <>{children}</>;
+  return (
+    <Split
+      id="sidebar"
+      direction="row"
+      defaultSize={340}
+      min={180}
+      max={900}
+      label="Resize the sidebar"
+      first={
+        <nav className="viewer-sidebar" aria-label="Logs and samples">
+          {parts.map((p) => (
+            <section key={p.title} className="viewer-sidebar-part" aria-label={p.title}>
+              <h2 className="viewer-sidebar-title">{p.title}</h2>
+              {p.body}
+            </section>
+          ))}
+        </nav>
+      }
+      second={children}
+    />
+  );
+}
+
+function DocList({
+  docs,
+  current,
+  onSelect,
+}: {
+  docs: readonly Doc[];
+  current: number | null;
+  onSelect: (key: number) => void;
+}) {
+  return (
+    <ul className="viewer-doc-list">
+      {docs.map((d) => (
+        <DocItem key={d.key} doc={d} current={d.key === current} onSelect={onSelect} />
+      ))}
+    </ul>
+  );
+}
+
+function DocItem({
+  doc,
+  current,
+  onSelect,
+}: {
+  doc: Doc;
+  current: boolean;
+  onSelect: (key: number) => void;
+}) {
+  const s = useStoreSelector(doc.session, (x) => x);
+  return (
+    <li data-current={current ? '' : undefined}>
+      <button
+        type="button"
+        className="viewer-link"
+        aria-current={current ? 'true' : undefined}
+        onClick={() => onSelect(doc.key)}
+      >
+        {s.name}
+      </button>{' '}
+      <span className="viewer-muted">
+        {s.phase === 'error'
+          ? 'failed'
+          : s.phase === 'loading'
+            ? 'loading…'
+            : (s.format?.name ?? '')}
+      </span>
+    </li>
+  );
+}
+
+function Landing({ onOpen, listing }: { onOpen: () => void; listing: boolean }) {
+  return (
+    <div className="viewer-landing">
+      <h2>Open an agent log</h2>
+      <p>
+        {listing ? 'Choose a log in the folder, or drop' : 'Drop'} log files here, or{' '}
+        <button type="button" className="viewer-button viewer-button--primary" onClick={onOpen}>
+          choose files…
+        </button>
+      </p>
+      <p className="viewer-muted">
+        inspect_ai <code>.eval</code>/<code>.json</code>, OpenTelemetry traces, ACP sessions, Claude
+        Code sessions, Jupyter notebooks and kernel logs, defect, agex, cantus and skein event logs.
+        Files are read in your browser; nothing is uploaded.
+      </p>
+      <p className="viewer-muted">
+        Or look at a <a href="?demo=20000">generated run of 20,000 events</a>.
+      </p>
+    </div>
+  );
+}
+
+interface DocViewProps {
+  doc: Doc;
+  sidebar: { title: string; body: ReactNode }[];
+  initialEvent: string | null;
+  consumeInitial: () => void;
+  showDiagnostics: boolean;
+  setShowDiagnostics: (show: boolean) => void;
+}
+
+function DocView({
+  doc,
+  sidebar,
+  initialEvent,
+  consumeInitial,
+  showDiagnostics,
+  setShowDiagnostics,
+}: DocViewProps) {
+  const { session } = doc;
+  const s = useStoreSelector(session, (x) => x);
+  const multi = s.samples !== null && s.samples.length > 1;
+
+  // The selected sample lives in the URL (multi-sample logs only).
+  useEffect(() => {
+    if (multi && s.sample) writeHash({ sample: s.sample });
+  }, [multi, s.sample]);
+  // The initial deep link is for the first run shown only.
+  const [firstEvent] = useState(initialEvent);
+  useEffect(() => {
+    consumeInitial();
+  }, [consumeInitial]);
+
+  const selectSample = (sample: SampleRef) => {
+    writeHash({ sample, event: null });
+    session.selectSample(sample);
+  };
+  const showEvent = (uuid: string) => {
+    setShowDiagnostics(false);
+    setJump((j) => ({ uuid, n: (j?.n ?? 0) + 1 }));
+  };
+  const [jump, setJump] = useState<{ uuid: string; n: number } | null>(null);
+
+  const parts = multi
+    ? [
+        ...sidebar,
+        {
+          title: 'Samples',
+          body: <SampleList samples={s.samples!} selected={s.sample} onSelect={selectSample} />,
+        },
+      ]
+    : sidebar;
+
+  const sampleLabel = multi && s.sample ? String(s.sample.id) : null;
+  return (
+    <WithSidebar parts={parts}>
+      <div className="viewer-doc" data-phase={s.phase}>
+        <div className="viewer-doc-head">
+          <RunHeader
+            name={s.name}
+            format={s.format?.name ?? null}
+            facts={s.facts}
+            sample={sampleLabel}
+          />
+          <span className="viewer-spacer" />
+          {s.phase !== 'error' ? (
+            <button
+              type="button"
+              className="viewer-button"
+              aria-expanded={showDiagnostics}
+              aria-keyshortcuts="d"
+              onClick={() => setShowDiagnostics(!showDiagnostics)}
+              data-testid="diagnostics-toggle"
+            >
+              Diagnostics{s.phase === 'done' ? ` (${s.diagnostics.length})` : ''}
+            </button>
+          ) : null}
+        </div>
+        {s.phase === 'loading' ? (
+          <LoadProgress state={s} onCancel={() => session.cancel()} />
+        ) : null}
+        {s.phase === 'cancelled' ? (
+          <p className="viewer-note" role="status">
+            Cancelled: showing the {s.stream.length.toLocaleString()} events read before.
+          </p>
+        ) : null}
+        {s.error ? <LoadErrorView error={s.error} /> : null}
+        {s.stream && s.phase !== 'error' ? (
+          <div className="viewer-doc-main">
+            <RunView
+              key={sampleKey(s)}
+              stream={s.stream}
+              initialEvent={firstEvent}
+              navigate={jump}
+              loading={s.phase === 'loading'}
+              onEventChange={(uuid) => writeHash({ event: uuid })}
+            />
+            {showDiagnostics ? (
+              <DiagnosticsPanel
+                diagnostics={s.diagnostics}
+                stream={s.stream}
+                linkable={s.format?.id === 'inspect' || s.format?.id === 'skein'}
+                onShowEvent={showEvent}
+                onClose={() => setShowDiagnostics(false)}
+              />
+            ) : null}
+          </div>
+        ) : null}
+      </div>
+    </WithSidebar>
+  );
+}
+
+const streamKeys = new WeakMap<object, number>();
+function sampleKey(s: LoadState): number {
+  let k = streamKeys.get(s.stream);
+  if (k === undefined) streamKeys.set(s.stream, (k = nextKey++));
+  return k;
+}
+
+function LoadProgress({ state, onCancel }: { state: LoadState; onCancel: () => void }) {
+  const { bytes, total, events, step } = state.progress;
+  const verb = step === 'reading' ? 'Reading' : step === 'parsing' ? 'Parsing' : 'Loading';
+  return (
+    <div className="viewer-progress" role="status" data-testid="load-progress">
+      <span>
+        {verb} {state.name}: {formatBytes(bytes)}
+        {total ? ` of ${formatBytes(total)}` : ''} · {events.toLocaleString()} events
+      </span>
+      <progress
+        aria-label="Loading"
+        max={total ?? undefined}
+        value={total ? Math.min(bytes, total) : undefined}
+      />
+      <button type="button" className="viewer-button" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+function LoadErrorView({ error }: { error: LoadFailure }) {
+  return (
+    <div className="viewer-error" role="alert" data-code={error.code}>
+      <h3>{error.title}</h3>
+      <p>{error.detail}</p>
+      {error.path && error.path !== '$' ? (
+        <p className="viewer-muted">
+          At <code>{error.path}</code>
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function LiveRun({ url, initialEvent }: { url: string; initialEvent: string | null }) {
+  const live = useEventStream(url);
+  if (live === null) return <p className="viewer-note">Connecting to {url}…</p>;
+  return (
+    <div className="viewer-doc">
+      <div className="viewer-doc-head">
+        <RunHeader name={nameOfUrl(url)} format="live" facts={{ status: live.status }} />
+      </div>
+      {live.error ? (
+        <p className="viewer-note" role="status">
+          {live.error.message}
+        </p>
+      ) : null}
+      <div className="viewer-doc-main">
+        <RunView
+          key={`${live.streamId ?? ''}:${live.resets}`}
+          stream={live.stream}
+          live
+          initialEvent={initialEvent}
+          onEventChange={(uuid) => writeHash({ event: uuid })}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+// The messages between the viewer page and its loader (a Web Worker, or the
+// same code on the page where no Worker exists, as in jsdom tests). The loader
+// reads, detects, parses and imports; the page only appends event batches to
+// an EventStream, so it never blocks on a big log (issue 22).
+import type { Diagnostic, FormatId } from '../../src/index.js';
+
+/** Where a log comes from: a local file (picker, drop), a URL (`?src`, a listing) or a generated run (`?demo`). */
+export type LoadSource =
+  | { readonly kind: 'file'; readonly file: Blob; readonly name: string }
+  | { readonly kind: 'url'; readonly url: string; readonly name: string }
+  | { readonly kind: 'demo'; readonly events: number; readonly name: string };
+
+/** A sample of a multi-sample log. */
+export interface SampleRef {
+  readonly id: string | number;
+  readonly epoch: number;
+}
+
+/** One row of the sample list, read from the log's sample summary. */
+export interface SampleRow extends SampleRef {
+  /** The first score's value as the log has it (`'C'`, `0.5`, …), or `null`. */
+  readonly score: string | number | boolean | null;
+  /** That value as a number for sorting (`C` 1, `I` 0, `P` 0.5, as inspect's value_to_float), or `null`. */
+  readonly scoreValue: number | null;
+  /** Every score, `name: value`, for the title. */
+  readonly scores: string;
+  readonly tokens: number | null;
+  /** Seconds. */
+  readonly duration: number | null;
+  readonly error: string | null;
+  /** A limit the sample hit (`token`, `time`, …), or `null`. */
+  readonly limit: string | null;
+  /** The input, shortened, for filtering and the title. */
+  readonly input: string;
+}
+
+/** What the header shows; every field optional (formats carry different facts). */
+export interface RunFacts {
+  readonly task?: string;
+  readonly model?: string;
+  /** `success`, `error`, `cancelled`, `started`, or derived from the events (`ok`, `error`, `running`). */
+  readonly status?: string;
+  /** `name: value` strings of the run's (or sample's) scores. */
+  readonly scores?: readonly string[];
+  readonly tokens?: number;
+  /** Milliseconds. */
+  readonly durationMs?: number;
+  /** Events (latest versions) with a failed outcome. */
+  readonly failures?: number;
+}
+
+/**
+ * An error the user can act on: what the file is, what was expected, what to
+ * do. `code` is the catalogue code when an importer threw one.
+ */
+export interface LoadFailure {
+  readonly code: string;
+  readonly title: string;
+  readonly detail: string;
+  /** JSON path of the failure, when known. */
+  readonly path?: string;
+}
+
+/** Page → loader. */
+export type LoadRequest =
+  | { readonly type: 'open'; readonly source: LoadSource; readonly sample?: SampleRef }
+  | { readonly type: 'sample'; readonly sample: SampleRef };
+
+/** Loader → page. `session` numbers the load (a sample switch starts a new one). */
+export type LoadMessage =
+  | {
+      readonly type: 'progress';
+      readonly session: number;
+      readonly bytes: number;
+      readonly total: number | null;
+      readonly events: number;
+      readonly phase: 'reading' | 'parsing' | 'importing';
+    }
+  | {
+      readonly type: 'format';
+      readonly session: number;
+      readonly format: FormatId;
+      readonly name: string;
+    }
+  | {
+      readonly type: 'log';
+      readonly session: number;
+      readonly facts: RunFacts;
+      readonly samples: readonly SampleRow[];
+      readonly sample: SampleRef | null;
+    }
+  | {
+      readonly type: 'events';
+      readonly session: number;
+      /**
+       * The batch as JSON text (an array of events). Structured cloning an
+       * array of event objects costs the page ~100 µs an event to deserialize,
+       * in one task per message; a string crosses as one copy and the page
+       * parses it in its own slice (a few ms per batch), so a 300k-event log
+       * never blocks the page (issue 22, `viewer.open.*` in bench/browser).
+       */
+      readonly json: string;
+      /** Events in `json`. */
+      readonly count: number;
+    }
+  | {
+      readonly type: 'done';
+      readonly session: number;
+      readonly diagnostics: readonly Diagnostic[];
+      readonly facts: RunFacts;
+    }
+  | { readonly type: 'error'; readonly session: number; readonly error: LoadFailure };

@@ -1,0 +1,223 @@
+// One run's linked views: <SpanTree> and <Transcript> on one selection store
+// (and one tree feed), in resizable panes, with the swimlane below. A loaded
+// log can be replayed: <Player> plays the run into a stream of its own that
+// the same three views show, on the same selection store (its playhead is
+// the swimlane's). The selected event round-trips through `#event=`.
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createEventTreeFeed,
+  createSelectionStore,
+  eventTreeIndexOf,
+  type EventStream,
+  type EventTree,
+  type SelectionStore,
+} from '../src/index.js';
+import {
+  Player,
+  SpanTree,
+  Transcript,
+  useReplayPlayer,
+  useStoreSelector,
+  type TranscriptHandle,
+} from '../src/react.js';
+import { Split } from './panes.js';
+import { TimelineSlot } from './slots.js';
+
+export interface RunViewProps {
+  stream: EventStream;
+  /** A live run opens at its end and follows it; a log opens at its start. */
+  live?: boolean;
+  /** The event to show first (`#event=`). */
+  initialEvent?: string | null;
+  /** Go to this event (a new object each time: the diagnostics panel's links). */
+  navigate?: { readonly uuid: string; readonly n: number } | null;
+  /** Called with the selected event's uuid (to write `#event=`). */
+  onEventChange?: (uuid: string | null) => void;
+  /**
+   * The log is still loading: the timeline waits for the end. `<Swimlane>`
+   * lays out the whole run again at every tree snapshot it gets, which on a
+   * 300k-event log held the page for seconds while rows streamed in (issue
+   * 22; `viewer.open.*` in bench/browser). A live run is never "loading".
+   */
+  loading?: boolean;
+}
+
+/** The uuid of the event that shows node `key` in the transcript (a span's begin event). */
+export function eventOfKey(tree: EventTree, key: string | null): string | null {
+  if (key === null) return null;
+  const i = eventTreeIndexOf(tree, key);
+  return i >= 0 ? tree.events[i]!.uuid : key;
+}
+
+export function RunView(props: RunViewProps) {
+  const { stream, live = false, loading = false, initialEvent = null } = props;
+  const selection = useMemo(
+    () => createSelectionStore(initialEvent ? { selected: initialEvent } : {}),
+    // A new run (stream) gets a new store; the initial event is read once per run.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [stream],
+  );
+  const [replaying, setReplaying] = useState(false);
+  // Only a whole run replays: not a live one, not one still loading.
+  const canReplay = !live && !loading && TimelineSlot !== null;
+  if (replaying && canReplay)
+    return <ReplayRun {...props} selection={selection} onExit={() => setReplaying(false)} />;
+  return (
+    <LinkedViews
+      {...props}
+      selection={selection}
+      controls={
+        canReplay ? (
+          <div className="viewer-timeline-bar">
+            <button
+              type="button"
+              className="viewer-button"
+              onClick={() => setReplaying(true)}
+              data-testid="replay-start"
+            >
+              Replay
+            </button>
+          </div>
+        ) : null
+      }
+    />
+  );
+}
+
+/** The run replayed: the player's stream in the same views, its controls above the timeline. */
+function ReplayRun(props: RunViewProps & { selection: SelectionStore; onExit: () => void }) {
+  const { stream, selection, onExit } = props;
+  const events = useMemo(() => stream.toArray(), [stream]);
+  // Opens at the end (the whole run, as before the switch); Home or the
+  // scrubber go back.
+  const player = useReplayPlayer(events, { selection, initial: 'end' });
+  const shown = useStoreSelector(player, (s) => s.stream);
+  return (
+    <LinkedViews
+      {...props}
+      stream={shown}
+      replay
+      controls={
+        <div className="viewer-timeline-bar">
+          <div className="viewer-timeline-player">
+            <Player player={player} aria-label="Replay" />
+          </div>
+          <button
+            type="button"
+            className="viewer-button"
+            onClick={onExit}
+            data-testid="replay-exit"
+          >
+            Exit replay
+          </button>
+        </div>
+      }
+    />
+  );
+}
+
+interface LinkedViewsProps extends RunViewProps {
+  selection: SelectionStore;
+  /** Above the timeline: the replay button, or the player. */
+  controls: ReactNode;
+  /** The stream is a replay's (it grows and restarts as the player moves). */
+  replay?: boolean;
+}
+
+function LinkedViews({
+  stream,
+  live = false,
+  initialEvent = null,
+  navigate = null,
+  onEventChange,
+  loading = false,
+  selection,
+  controls,
+  replay = false,
+}: LinkedViewsProps) {
+  // A stream's feed pauses when its last view leaves and needs no dispose
+  // (disposing in an effect cleanup would end it under StrictMode's re-run).
+  const feed = useMemo(() => createEventTreeFeed(stream), [stream]);
+  const tree = useStoreSelector(feed, (s) => s.tree);
+  const selected = useStoreSelector(selection, (s) => s.selected);
+  const uuid = eventOfKey(tree, selected);
+  const onSelect = useCallback((id: string | null) => selection.select(id), [selection]);
+
+  const transcript = useRef<TranscriptHandle>(null);
+  useEffect(() => {
+    if (initialEvent && !replay)
+      void transcript.current?.scrollToEvent(initialEvent, { focus: false });
+    // Once per run, at mount: later selections come from the views.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => {
+    if (navigate) void transcript.current?.scrollToEvent(navigate.uuid);
+  }, [navigate]);
+
+  const report = useRef(onEventChange);
+  report.current = onEventChange;
+  const lastReported = useRef<string | null | undefined>(undefined);
+  useEffect(() => {
+    // Before the selected node has loaded, `uuid` is the key itself: report
+    // only what the tree resolved, or a plain event uuid.
+    if (lastReported.current === uuid) return;
+    lastReported.current = uuid;
+    report.current?.(uuid);
+  }, [uuid]);
+
+  const views = (
+    <Split
+      id="tree"
+      direction="row"
+      defaultSize={460}
+      min={160}
+      max={1200}
+      label="Resize the span tree"
+      first={
+        <section className="viewer-view" aria-label="Span tree">
+          <SpanTree feed={feed} selection={selection} aria-label="Span tree" />
+        </section>
+      }
+      second={
+        <section className="viewer-view" aria-label="Transcript">
+          <Transcript
+            ref={transcript}
+            stream={stream}
+            selectedId={uuid}
+            onSelect={onSelect}
+            openAt={live || replay ? 'auto' : 'start'}
+            aria-label="Transcript"
+          />
+        </section>
+      }
+    />
+  );
+  if (TimelineSlot === null) return <div className="viewer-run">{views}</div>;
+  const Slot = TimelineSlot;
+  return (
+    <div className="viewer-run">
+      <Split
+        id="timeline"
+        direction="column"
+        defaultSize={520}
+        min={120}
+        max={2000}
+        label="Resize the timeline"
+        first={views}
+        second={
+          <div className="viewer-timeline">
+            {controls}
+            {loading ? (
+              <section className="viewer-view viewer-timeline-wait" aria-label="Timeline">
+                <p className="viewer-note">The timeline is drawn when the log has loaded.</p>
+              </section>
+            ) : (
+              <Slot stream={stream} feed={feed} selection={selection} />
+            )}
+          </div>
+        }
+      />
+    </div>
+  );
+}

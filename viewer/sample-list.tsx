@@ -1,0 +1,184 @@
+// The sample list of a multi-sample log: sortable by id, epoch, score, tokens,
+// duration and errors, filterable; the selected sample is the current one.
+// Virtualized on the shared list engine (useListVirtualizer): a log of 10k
+// samples draws the rows in view, not 10k (issue 22). An ARIA table of rows
+// (divs on a CSS grid: table rows cannot be positioned one by one), with
+// `aria-rowcount`/`aria-rowindex` saying where each drawn row is.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useListVirtualizer } from '../src/react.js';
+import type { SampleRef, SampleRow } from './load/protocol.js';
+import { formatDuration, formatTokens } from './format.js';
+import { filterSamples, sortSamples, type SampleSort, type SampleSortKey } from './samples.js';
+import { sameSample } from './load/loader.js';
+
+const COLUMNS: { key: SampleSortKey; label: string; numeric?: boolean }[] = [
+  { key: 'id', label: 'Id' },
+  { key: 'epoch', label: 'Epoch', numeric: true },
+  { key: 'score', label: 'Score', numeric: true },
+  { key: 'tokens', label: 'Tokens', numeric: true },
+  { key: 'duration', label: 'Time', numeric: true },
+  { key: 'error', label: 'Error' },
+];
+
+export interface SampleListProps {
+  samples: readonly SampleRow[];
+  selected: SampleRef | null;
+  onSelect: (sample: SampleRef) => void;
+}
+
+/** Height of a sample row, px (one line; rows are not measured). */
+const ROW_HEIGHT = 26;
+/** Stable across renders: the virtualizer rebuilds its heights when it changes. */
+const rowHeight = () => ROW_HEIGHT;
+
+export function SampleList({ samples, selected, onSelect }: SampleListProps) {
+  const [sort, setSort] = useState<SampleSort>({ key: 'id', dir: 'asc' });
+  const [query, setQuery] = useState('');
+  const rows = useMemo(
+    () => sortSamples(filterSamples(samples, query), sort),
+    [samples, query, sort],
+  );
+  const toggle = (key: SampleSortKey) =>
+    setSort((s) =>
+      s.key === key
+        ? { key, dir: s.dir === 'asc' ? 'desc' : 'asc' }
+        : { key, dir: key === 'error' ? 'desc' : 'asc' },
+    );
+  const keyOf = (r: SampleRow) => `${String(r.id)}\u0000${r.epoch}`;
+  const current = useMemo(
+    () => (selected === null ? -1 : rows.findIndex((r) => sameSample(r, selected))),
+    [rows, selected],
+  );
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const list = useListVirtualizer({
+    count: rows.length,
+    rows,
+    estimateSize: rowHeight,
+    getKey: (i) => keyOf(rows[i]!),
+    scrollRef,
+    measure: false,
+    // The current sample's row stays drawn (its button keeps focus).
+    keepIndex: current,
+  });
+  // A deep link to sample 9,000 of 10,000 opens with its row in view.
+  const shown = useRef<string | null>(null);
+  useEffect(() => {
+    const row = rows[current];
+    if (!row || shown.current === keyOf(row)) return;
+    shown.current = keyOf(row);
+    // In view already (a click in the list): stay put. Else to the top: the
+    // viewport may not be measured yet at mount, so 'auto' could aim below
+    // its real bottom.
+    const el = scrollRef.current;
+    const drawn = list.items.find((it) => it.index === current);
+    const visible =
+      el !== null &&
+      drawn !== undefined &&
+      drawn.top + drawn.size > el.scrollTop &&
+      drawn.top < el.scrollTop + el.clientHeight;
+    if (!visible) list.scrollToIndex(current, 'start');
+    // Only when the current sample changes, not on every scroll.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [current, rows]);
+
+  return (
+    <div className="viewer-samples">
+      <div className="viewer-samples-bar">
+        <input
+          type="search"
+          className="viewer-input"
+          placeholder="Filter samples (text, has:error)"
+          aria-label="Filter samples"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
+        <span className="viewer-muted" aria-live="polite" data-testid="sample-count">
+          {rows.length === samples.length
+            ? `${samples.length} samples`
+            : `${rows.length} of ${samples.length}`}
+        </span>
+      </div>
+      <div
+        className="viewer-sample-table"
+        role="table"
+        aria-label="Samples"
+        aria-rowcount={rows.length + 1}
+      >
+        <div role="rowgroup">
+          <div role="row" aria-rowindex={1} className="viewer-sample-row viewer-sample-head">
+            {COLUMNS.map((c) => (
+              <div
+                key={c.key}
+                role="columnheader"
+                aria-sort={
+                  sort.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'
+                }
+                data-numeric={c.numeric ? '' : undefined}
+              >
+                <button type="button" className="viewer-sort" onClick={() => toggle(c.key)}>
+                  {c.label}
+                  <span aria-hidden="true">
+                    {sort.key === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+                  </span>
+                </button>
+              </div>
+            ))}
+          </div>
+        </div>
+        <div
+          ref={scrollRef}
+          className="viewer-scroll"
+          role="rowgroup"
+          onScroll={list.onScroll}
+          data-testid="sample-rows"
+        >
+          <div style={{ height: list.scrollSize, position: 'relative' }}>
+            {list.items.map((item) => {
+              const r = rows[item.index]!;
+              const isCurrent = item.index === current;
+              return (
+                <div
+                  key={item.key}
+                  role="row"
+                  aria-rowindex={item.index + 2}
+                  className="viewer-sample-row"
+                  data-current={isCurrent ? '' : undefined}
+                  data-sample={String(r.id)}
+                  data-index={item.index}
+                  title={r.input}
+                  style={{ transform: `translateY(${item.top}px)`, height: ROW_HEIGHT }}
+                >
+                  <div role="rowheader">
+                    <button
+                      type="button"
+                      className="viewer-link"
+                      aria-current={isCurrent ? 'true' : undefined}
+                      onClick={() => onSelect({ id: r.id, epoch: r.epoch })}
+                    >
+                      {String(r.id)}
+                    </button>
+                  </div>
+                  <div role="cell" data-numeric="">
+                    {r.epoch}
+                  </div>
+                  <div role="cell" data-numeric="" title={r.scores}>
+                    {r.score === null ? '' : String(r.score)}
+                  </div>
+                  <div role="cell" data-numeric="">
+                    {r.tokens === null ? '' : formatTokens(r.tokens)}
+                  </div>
+                  <div role="cell" data-numeric="">
+                    {r.duration === null ? '' : formatDuration(r.duration * 1000)}
+                  </div>
+                  <div role="cell" className="viewer-error-cell" title={r.error ?? r.limit ?? ''}>
+                    {r.error ? 'error' : r.limit ? `${r.limit} limit` : ''}
+                  </div>
+                </div>
+              );
+            })}
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}
