@@ -25,7 +25,13 @@ import {
   type Event,
   type MimeBundle,
 } from '../../src/index.js';
-import { Display, SkeinTheme, sandboxDocument, type Trust } from '../../src/react/index.js';
+import {
+  Display,
+  SkeinTheme,
+  preloadDisplay,
+  sandboxDocument,
+  type Trust,
+} from '../../src/react/index.js';
 import '../../src/styles.css';
 import { XSS_PAYLOADS, withOrigin } from './xss-payloads.js';
 
@@ -47,6 +53,10 @@ function record(url: unknown) {
   const text = String(url instanceof Request ? url.url : url);
   if (PROBE.test(text)) probe.requests.push(text);
 }
+
+// Every payload goes through the real renderers: the markdown parser and the
+// sanitizer, which otherwise load on first use, are loaded before any case.
+beforeAll(() => preloadDisplay());
 
 beforeAll(() => {
   (window as unknown as { __xss: unknown }).__xss = (...args: unknown[]) => probe.calls.push(args);
@@ -150,9 +160,16 @@ async function settle(container: HTMLElement, loads: Map<HTMLIFrameElement, numb
   const frames = () => [...container.querySelectorAll('iframe')];
   // Generous: the suite must not flake on a loaded 2-core CI machine.
   const deadline = performance.now() + 15_000;
-  while (frames().some((f) => !loads.get(f)) && performance.now() < deadline) await sleep(10);
-  await sleep(150);
-  await frame();
+  const unloaded = () => frames().some((f) => !loads.get(f));
+  // Wait until every frame has loaded and none appears for 150 ms more: a
+  // renderer loaded lazily, or React replacing a frame on a loaded machine,
+  // can add a frame after the first wait ended (CI failed once that way).
+  for (;;) {
+    while (unloaded() && performance.now() < deadline) await sleep(10);
+    await sleep(150);
+    await frame();
+    if (!unloaded() || performance.now() >= deadline) break;
+  }
   for (const f of frames()) {
     expect(loads.get(f), 'each sandboxed frame loads exactly once (no navigation)').toBe(1);
   }
