@@ -1,11 +1,13 @@
-// The markdown parser and the HTML sanitizer load on first use (issue 16):
-// until then markdown shows as its plain source and trusted HTML/SVG in their
-// untrusted forms; once loaded, every waiting renderer re-renders. This file
+// The markdown parser, the HTML sanitizer and the media renderers (HTML,
+// images, SVG, diffs) load on first use (issue 16): until then markdown shows
+// as its plain source, media as a one-line status, and trusted HTML/SVG in
+// their untrusted forms; once loaded, every waiting renderer re-renders. This file
 // must not preload: each test file gets fresh modules, so nothing is loaded
 // when it starts.
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { createLazyModule } from '../../src/react/display/lazy.js';
+import { mediaModule, sanitizerModule } from '../../src/react/display/loaders.js';
 import { Display, loadSanitizer, preloadDisplay } from '../../src/react/index.js';
 
 describe('lazy display parts', () => {
@@ -24,21 +26,32 @@ describe('lazy display parts', () => {
     expect(container.querySelector('[data-skein-pending]')).toBeNull();
   });
 
-  it('shows trusted HTML in the sandboxed frame until the sanitizer arrives, then inline', async () => {
+  it('holds the place of HTML with a status until its renderer arrives; trusted HTML shows in the sandboxed frame until the sanitizer arrives, then inline', async () => {
     const { container } = render(
       <Display
         bundle={{ data: { 'text/html': '<b>hi</b><img src=x onerror=alert(1)>' } }}
         trust="trusted"
       />,
     );
+    // First paint: a status, neither the markup as text nor a frame.
+    const status = screen.getByRole('status');
+    expect(status.textContent).toBe('Loading the HTML renderer…');
+    expect(status.getAttribute('aria-busy')).toBe('true');
+    expect(container.textContent).not.toContain('<b>');
+    await act(async () => {
+      await mediaModule.load();
+    });
+    // The renderer is here, the sanitizer (its own chunk) not yet.
+    expect(sanitizerModule.get()).toBeUndefined();
     expect(container.querySelector('iframe[sandbox=""]')).not.toBeNull();
     const bold = await screen.findByText('hi', {}, { timeout: 15_000 });
     expect(bold.tagName).toBe('B');
     expect(container.querySelector('iframe')).toBeNull();
     expect(container.querySelector('img')?.getAttribute('onerror')).toBeNull();
+    expect(screen.queryByRole('status')).toBeNull();
   });
 
-  it('preloadDisplay resolves once both parts are loaded; loadSanitizer gives the sanitizer', async () => {
+  it('preloadDisplay resolves once every part is loaded; loadSanitizer gives the sanitizer', async () => {
     await preloadDisplay();
     const sanitize = await loadSanitizer();
     expect(sanitize('<img src=x onerror=alert(1)><b>ok</b>')).toBe('<img><b>ok</b>');

@@ -441,20 +441,31 @@ describe('<Transcript> live', () => {
     });
     expect(container.querySelectorAll('.skein-transcript__body').length).toBeGreaterThan(0);
     const scroller = scrollerOf();
-    await act(async () => {
-      scroller.scrollTop = 4000;
-      fireEvent.scroll(scroller);
-    });
-    const far = rowsOf(container).filter((r) => Number(r.dataset['index']) > 60);
-    expect(far.length).toBeGreaterThan(0);
-    // Heads at once (nothing to parse), bodies after the scroll settles; rows
-    // are never given a height: they are measured.
-    expect(far.every((r) => r.querySelector('.skein-transcript__body') === null)).toBe(true);
-    expect(far[0]!.style.height).toBe('');
-    await act(async () => {
-      await new Promise((r) => setTimeout(r, 200));
-    });
-    expect(far[0]!.querySelector('.skein-transcript__body')).not.toBeNull();
+    // The settle timer on a fake clock: on a loaded machine, real time between
+    // the scroll and the first check could pass the 150 ms settle delay.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await act(async () => {
+        scroller.scrollTop = 4000;
+        fireEvent.scroll(scroller);
+      });
+      const far = rowsOf(container).filter((r) => Number(r.dataset['index']) > 60);
+      expect(far.length).toBeGreaterThan(0);
+      // Heads at once (nothing to parse), bodies after the scroll settles; rows
+      // are never given a height: they are measured.
+      expect(far.every((r) => r.querySelector('.skein-transcript__body') === null)).toBe(true);
+      expect(far[0]!.style.height).toBe('');
+      await act(async () => {
+        vi.advanceTimersByTime(100);
+      });
+      expect(far[0]!.querySelector('.skein-transcript__body')).toBeNull();
+      await act(async () => {
+        vi.advanceTimersByTime(100);
+      });
+      expect(far[0]!.querySelector('.skein-transcript__body')).not.toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('updates a pending event in place', async () => {

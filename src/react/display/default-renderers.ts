@@ -1,11 +1,38 @@
-import { DiffRenderer } from './renderers/diff.js';
-import { HtmlRenderer } from './renderers/html.js';
-import { ImageRenderer, SvgRenderer } from './renderers/image.js';
+import { createElement } from 'react';
+import { useLazyModule } from './lazy.js';
+import { mediaModule } from './loaders.js';
 import { JsonRenderer } from './renderers/json-tree.js';
 import { LatexRenderer } from './renderers/latex.js';
 import { MarkdownRenderer } from './renderers/markdown.js';
+import type * as Media from './renderers/media.js';
 import { PlainTextRenderer } from './renderers/plain-text.js';
-import type { DisplayRenderer } from './types.js';
+import type { DisplayRenderer, RendererComponent, RendererProps } from './types.js';
+
+/**
+ * A renderer from the media chunk (`renderers/media.ts`), loaded the first
+ * time one is shown (issue 16). Until it arrives, a one-line status holds the
+ * place: not the raw data, which for an image is a page of base64 and for
+ * HTML is markup that reads as if it were the output. `preloadDisplay()`
+ * loads the chunk ahead (server rendering, or no swap on first paint).
+ */
+function fromMedia(name: keyof typeof Media, what: string): RendererComponent {
+  function MediaRenderer(props: RendererProps) {
+    const media = useLazyModule(mediaModule);
+    if (media) return createElement(media[name], props);
+    return createElement(
+      'div',
+      { className: 'skein-display__loading', role: 'status', 'aria-busy': true },
+      `Loading the ${what} renderer…`,
+    );
+  }
+  MediaRenderer.displayName = name;
+  return MediaRenderer;
+}
+
+const HtmlRenderer = fromMedia('HtmlRenderer', 'HTML');
+const SvgRenderer = fromMedia('SvgRenderer', 'SVG');
+const ImageRenderer = fromMedia('ImageRenderer', 'image');
+const DiffRenderer = fromMedia('DiffRenderer', 'diff');
 
 // Ranks: lower wins (JupyterLab). Rich, readable forms first; markdown before
 // HTML because untrusted HTML only gets a fixed-height sandboxed frame, while

@@ -1,8 +1,8 @@
 import { createLazyModule } from './lazy.js';
 
-// The two heavy parts of the display stack, each a chunk of its own that
-// loads on first use (issue 16): a transcript without markdown or trusted HTML
-// never downloads them.
+// The parts of the display stack that load on first use, each a chunk of its
+// own (issue 16): a transcript without markdown, escape codes, trusted HTML or
+// rich media never downloads them.
 
 /** react-markdown + remark-gfm and skein's markdown components. */
 export const markdownModule = createLazyModule(() => import('./renderers/markdown-body.js'));
@@ -13,8 +13,11 @@ export const ansiModule = createLazyModule(() => import('./renderers/ansi.js'));
 /** DOMPurify with skein's rules (trusted HTML and SVG only). */
 export const sanitizerModule = createLazyModule(() => import('./sanitize.js'));
 
+/** The HTML, image, SVG and diff renderers (see `renderers/media.ts`). */
+export const mediaModule = createLazyModule(() => import('./renderers/media.js'));
+
 /**
- * Which parts {@link preloadDisplay} loads (both by default).
+ * Which parts {@link preloadDisplay} loads (all by default).
  *
  * @example
  * const options: PreloadDisplayOptions = { markdown: true, sanitizer: false };
@@ -26,13 +29,17 @@ export interface PreloadDisplayOptions {
   sanitizer?: boolean;
   /** The ANSI colour parser (`text/plain` with escape codes). */
   ansi?: boolean;
+  /** The HTML, image, SVG and diff renderers. */
+  media?: boolean;
 }
 
 /**
  * Loads the parts of `<Display>` that otherwise load on first use: the
  * markdown renderer (until it arrives, markdown shows as plain text), the ANSI
- * colour parser (until then, text/plain shows without its escape codes) and the
- * HTML sanitizer (until it arrives, trusted HTML waits). Await it before
+ * colour parser (until then, text/plain shows without its escape codes), the
+ * HTML sanitizer (until it arrives, trusted HTML waits) and the HTML, image,
+ * SVG and diff renderers (until they arrive, a one-line "loading" status holds
+ * their place). Await it before
  * `renderToString` on the server to send rendered markdown, and before
  * `hydrateRoot` on the client so both sides render the same; or call it early
  * in a client app to skip the plain-text first paint.
@@ -49,8 +56,9 @@ export interface PreloadDisplayOptions {
  * hydrateRoot(container, <Transcript events={events} />);
  */
 export async function preloadDisplay(options: PreloadDisplayOptions = {}): Promise<void> {
-  const { markdown = true, sanitizer = true, ansi = true } = options;
+  const { markdown = true, sanitizer = true, ansi = true, media = true } = options;
   await Promise.all([
+    media ? mediaModule.load() : undefined,
     markdown ? markdownModule.load() : undefined,
     sanitizer ? sanitizerModule.load() : undefined,
     ansi ? ansiModule.load() : undefined,
