@@ -21,6 +21,7 @@ export type { EventTreeBuilder, EventTreeBuilderOptions } from './incremental.js
 export { rowOfNode, visibleRow, visibleRows } from './visible-rows.js';
 export type { VisibleRow, VisibleRows } from './visible-rows.js';
 export { createEventTreeFeed } from './feed.js';
+export { sharedEventTreeFeed } from './shared-feed.js';
 export type {
   EventTreeFeed,
   EventTreeFeedOptions,

@@ -11,7 +11,7 @@ import {
 } from 'react';
 import {
   buildSpanTreeView,
-  createEventTreeFeed,
+  sharedEventTreeFeed,
   createSelectionStore,
   eventTreeIndexOf,
   expandSiblings,
@@ -150,7 +150,7 @@ const SSR_VIEWPORT = 600;
 export function SpanTree(props: SpanTreeProps) {
   const source = props.stream ?? props.events;
   const ownFeed = useMemo(
-    () => (props.feed === undefined && source !== undefined ? createEventTreeFeed(source) : null),
+    () => (props.feed === undefined && source !== undefined ? sharedEventTreeFeed(source) : null),
     [props.feed, source],
   );
   const feed = props.feed ?? ownFeed!;

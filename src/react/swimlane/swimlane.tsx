@@ -13,6 +13,7 @@ import {
 import {
   buildTimeline,
   createEventTreeFeed,
+  sharedEventTreeFeed,
   createSelectionStore,
   createSwimlaneIndex,
   fitViewport,
@@ -128,7 +129,7 @@ interface ViewState {
 function useSourceTimeline(props: SwimlaneSourceProps): { timeline: Timeline; loading: boolean } {
   const source = props.stream ?? props.events;
   const ownFeed = useMemo(
-    () => (props.feed === undefined && source !== undefined ? createEventTreeFeed(source) : null),
+    () => (props.feed === undefined && source !== undefined ? sharedEventTreeFeed(source) : null),
     [props.feed, source],
   );
   const feed = props.feed ?? ownFeed;

@@ -35,7 +35,9 @@ export type TranscriptSourceProps =
       /**
        * An event-tree feed (`createEventTreeFeed(source)`) shared with other
        * views (`<SpanTree feed>`): the tree is built once for all of them.
-       * Keep it stable (create it once per source).
+       * Keep it stable (create it once per source). Views given the same
+       * `stream`, `events` or `iterable` object share one feed without this
+       * (`sharedEventTreeFeed`); pass a feed of your own for other options.
        */
       feed: TranscriptFeed;
       stream?: never;

@@ -12,7 +12,7 @@ import {
 import {
   DEFAULT_HIDDEN_KINDS,
   buildTranscriptRows,
-  createTranscriptFeed,
+  sharedEventTreeFeed,
   sectionCounts,
   stepMatch,
   transcriptRowOfEvent,
@@ -90,14 +90,15 @@ export const Transcript = forwardRef(function Transcript(
 
   // --- source → feed → tree -------------------------------------------------
   const source = sourceOf(props);
-  // One feed per source object. Creating one has no side effects (a render
+  // One feed per source object, shared with the other views of the same
+  // source (`sharedEventTreeFeed`). Getting one has no side effects (a render
   // may run twice or be thrown away): it pulls from an iterable and
   // schedules work only once subscribed, after commit, and it lets go of its
   // source (stops its slices, `return()`s an iterator, leaves a stream) when
   // its last subscriber leaves — on unmount or when the source changes.
   const givenFeed = props.feed;
   const feed: TranscriptFeed = useMemo(
-    () => givenFeed ?? createTranscriptFeed(source!),
+    () => givenFeed ?? sharedEventTreeFeed(source!),
     [givenFeed, source],
   );
   const { tree, loading, failed, error, complete } = useStoreSelector(feed, (s) => s);

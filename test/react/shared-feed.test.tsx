@@ -1,0 +1,112 @@
+// Views given the same source share one feed (`sharedEventTreeFeed`): one
+// span tree for the run, and an async iterable (which can be read only once)
+// reaches every view whole.
+import { render, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { EventStream, sharedEventTreeFeed, type Event } from '../../src/core/index.js';
+import { SpanTree, Transcript } from '../../src/react/index.js';
+
+const T0 = Date.parse('2026-06-10T18:23:50Z');
+const ts = (s: number) => new Date(T0 + s * 1000).toISOString();
+const begin = (id: string, parent: string | null, at: number): Event =>
+  ({
+    event: 'span_begin',
+    uuid: `b-${id}`,
+    timestamp: ts(at),
+    id,
+    parent_id: parent,
+    span_id: id,
+    name: id,
+    type: 'agent',
+  }) as Event;
+const end = (id: string, at: number): Event =>
+  ({ event: 'span_end', uuid: `x-${id}`, timestamp: ts(at), id, span_id: id }) as Event;
+const note = (uuid: string, span: string, at: number): Event =>
+  ({ event: 'info', uuid, timestamp: ts(at), span_id: span, data: `note ${uuid}` }) as Event;
+
+const run: Event[] = [
+  begin('agent', null, 0),
+  note('n1', 'agent', 1),
+  begin('planner', 'agent', 1),
+  note('n2', 'planner', 2),
+  end('planner', 3),
+  begin('coder', 'agent', 3),
+  note('n3', 'coder', 4),
+  end('coder', 8),
+  end('agent', 9),
+];
+
+beforeEach(() => {
+  // jsdom has no layout (research/toolchain.md §2.4).
+  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(400);
+  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(600);
+});
+
+const treeKeys = () =>
+  screen
+    .getAllByRole('row')
+    .filter((r) => r.hasAttribute('aria-level'))
+    .map((r) => r.dataset['key']);
+
+describe('views of one source', () => {
+  it('two transcripts given one async iterable each show the whole run', async () => {
+    let pulled = 0;
+    async function* source(): AsyncGenerator<Event> {
+      for (const e of run) {
+        pulled++;
+        await Promise.resolve();
+        yield e;
+      }
+    }
+    const events = source();
+    render(
+      <div style={{ height: 400 }}>
+        <Transcript iterable={events} />
+        <Transcript iterable={events} />
+      </div>,
+    );
+    await waitFor(() => {
+      const feeds = screen.getAllByRole('feed');
+      expect(feeds).toHaveLength(2);
+      for (const feed of feeds) {
+        for (const n of ['note n1', 'note n2', 'note n3']) expect(feed.textContent).toContain(n);
+      }
+    });
+    expect(pulled).toBe(run.length);
+  });
+
+  it('a span tree and a transcript of one stream: one tree, both views whole', () => {
+    const stream = EventStream.from(run);
+    render(
+      <div style={{ height: 400 }}>
+        <SpanTree stream={stream} />
+        <Transcript stream={stream} />
+      </div>,
+    );
+    expect(treeKeys()).toEqual(['agent', 'planner', 'coder']);
+    expect(screen.getByRole('feed').textContent).toContain('note n3');
+    // Both read the snapshot of the one shared feed.
+    expect(sharedEventTreeFeed(stream).getSnapshot().tree.length).toBeGreaterThan(0);
+  });
+
+  it('share the feed while mounted and let it go when the last one unmounts', async () => {
+    const stream = EventStream.from(run);
+    const view = render(
+      <div style={{ height: 400 }}>
+        <SpanTree stream={stream} />
+        <Transcript stream={stream} />
+      </div>,
+    );
+    const feed = sharedEventTreeFeed(stream);
+    view.rerender(
+      <div style={{ height: 400 }}>
+        <SpanTree stream={stream} />
+      </div>,
+    );
+    await new Promise((r) => setTimeout(r, 0));
+    expect(sharedEventTreeFeed(stream)).toBe(feed);
+    view.unmount();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(sharedEventTreeFeed(stream)).not.toBe(feed);
+  });
+});
