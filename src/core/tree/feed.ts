@@ -473,12 +473,13 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<Event> {
  * second animation frame after the call, or after 200 ms where frames do not
  * come (a hidden tab) or do not exist (Node). The first background slice
  * must not land between the first render and its paint, nor right behind
- * that paint: a task queued from the first frame runs before anything else
- * queued in it, so the slice (8 ms, then a snapshot and a re-render with many
- * more rows) ran before anything that waited for the first paint
- * (`browser.spantree.mount.50k` counted it: in 12 paired mounts on a loaded
- * machine, medians 112–179 ms with it, 37–103 ms without). One frame later
- * costs a large run ~16 ms of its load time.
+ * that paint: queued from the first frame's callback (registered at mount,
+ * before anyone else's), the slice — 8 ms, then a snapshot and a re-render
+ * with many more rows — ran ahead of whatever else waited for that paint
+ * (in `browser.spantree.mount.50k`, in 12 of 12 mounts; medians of 12
+ * alternating mounts in four runs on a loaded machine: 66–179 ms with it,
+ * 37–103 ms without). One frame later costs a large run ~16 ms of its load
+ * time.
  */
 function afterPaint(task: () => void): void {
   let done = false;
