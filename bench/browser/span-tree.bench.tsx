@@ -2,7 +2,8 @@ import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { EventStream, createSelectionStore, generateRun, type Event } from 'skein';
 import { SpanTree } from 'skein/react';
-import { defineBrowserBench } from './context.js';
+import type { Metric } from '../harness.js';
+import { defineBrowserBench, type BrowserBenchContext } from './context.js';
 
 const T0 = Date.parse('2026-06-10T18:23:50Z');
 
@@ -36,41 +37,52 @@ async function settled(el: HTMLElement) {
 }
 
 /**
+ * Mounts a bare `<SpanTree stream>` on a ready stream of `n` events and
+ * records the time from the render call to its first rows painted, then its
+ * DOM rows once the whole run is folded in.
+ */
+async function mountMetrics(ctx: BrowserBenchContext, frame: Metric, n: number) {
+  const label = ctx.label(n);
+  const stream = EventStream.from(generateRun({ seed: 1, events: n, pendingRate: 0 }));
+  // bare (no <SkeinTheme>), from the render call to first rows painted.
+  const el = ctx.container(1000, 800);
+  const t0 = performance.now();
+  const root = createRoot(el);
+  flushSync(() => root.render(<SpanTree stream={stream} />));
+  await ctx.nextPaint();
+  const mount = performance.now() - t0;
+  if (el.querySelector('[role="row"][aria-level]') === null)
+    throw new Error('span tree painted no rows');
+  ctx.record(
+    { name: `browser.spantree.mount.${label}`, value: mount, unit: 'ms', n, target: '≤ 100 ms' },
+    frame,
+  );
+  await settled(el);
+  ctx.record({
+    name: `browser.spantree.dom-rows.${label}`,
+    value: el.querySelectorAll('[role="row"][aria-level]').length,
+    unit: 'count',
+    n,
+    target: '≤ 100',
+  });
+  root.unmount();
+  el.remove();
+}
+
+/**
  * `browser.spantree.*` (issue 17): mount of a bare `<SpanTree stream>` on a
- * ready 1M-event stream, toggling a 100k-span subtree, expand-all on 100k
- * spans.
+ * ready 1M-event stream (with `--quick` on 50k events too, the series the
+ * mount regression was followed on), toggling a 100k-span subtree,
+ * expand-all on 100k spans.
  */
 export default defineBrowserBench({
   name: 'browser.spantree',
   async run(ctx) {
     const frame = await ctx.frameBaseline();
     const n = ctx.size(1_000_000, 50_000);
-    const label = ctx.label(n);
-    const stream = EventStream.from(generateRun({ seed: 1, events: n, pendingRate: 0 }));
-
-    // mount: bare (no <SkeinTheme>), from the render call to first rows painted.
-    const el = ctx.container(1000, 800);
-    const t0 = performance.now();
-    const root = createRoot(el);
-    flushSync(() => root.render(<SpanTree stream={stream} />));
-    await ctx.nextPaint();
-    const mount = performance.now() - t0;
-    if (el.querySelector('[role="row"][aria-level]') === null)
-      throw new Error('span tree painted no rows');
-    ctx.record(
-      { name: `browser.spantree.mount.${label}`, value: mount, unit: 'ms', n, target: '≤ 100 ms' },
-      frame,
-    );
-    await settled(el);
-    ctx.record({
-      name: `browser.spantree.dom-rows.${label}`,
-      value: el.querySelectorAll('[role="row"][aria-level]').length,
-      unit: 'count',
-      n,
-      target: '≤ 100',
-    });
-    root.unmount();
-    el.remove();
+    await mountMetrics(ctx, frame, n);
+    // The issue's target is at 1M: measured in quick runs as well.
+    if (n !== 1_000_000) await mountMetrics(ctx, frame, 1_000_000);
 
     // toggle / expand-all on 100k spans.
     const spans = ctx.size(100_000, 20_000);

@@ -117,6 +117,9 @@ type TreeItem = TreeSpan | Event;
  * Builds the forest with `event_tree` semantics (research §2): one node per
  * span id (the last begin of an id wins), begins attached under `parent_id`
  * and other events under `span_id`, unknown or null → root, in file order.
+ * A span id begun twice is appended once per begin — the same node twice, as
+ * inspect's `_tree.py` does — on purpose, for parity with `timeline_build`;
+ * the span tree (src/core/tree/event-tree.ts) keeps the first begin instead.
  *
  * The fast path is one pass over the events that also maintains the
  * `containsModel` / `containsAgent` flags incrementally. It handles what

@@ -15,6 +15,8 @@ export type TranscriptKeyAction =
   | 'previous'
   | 'first'
   | 'last'
+  | 'page-down'
+  | 'page-up'
   | 'toggle'
   | 'find'
   | 'close-find'
@@ -47,6 +49,8 @@ export interface TranscriptKeyInput {
  *
  * - `j` / `ArrowDown`, `k` / `ArrowUp`: next / previous row;
  * - `Home` / `End`: first / last row;
+ * - `PageDown` / `PageUp`: the row one viewport down / up (the list engine's
+ *   `pageFrom`, so a page of tall rows moves by what is seen, not a row count);
  * - `Enter` / `Space`: expand or collapse the focused section;
  * - `/` or `Ctrl`/`Cmd`-`F`: open find; `Esc`: close it;
  * - in the find field, `Enter` / `Shift`-`Enter`: next / previous match.
@@ -54,6 +58,7 @@ export interface TranscriptKeyInput {
  * @example
  * transcriptKeyAction({ key: 'j' }); // 'next'
  * transcriptKeyAction({ key: 'f', metaKey: true }); // 'find'
+ * transcriptKeyAction({ key: 'PageDown' }); // 'page-down'
  * transcriptKeyAction({ key: 'j', inFind: true, findOpen: true }); // null
  */
 export function transcriptKeyAction(input: TranscriptKeyInput): TranscriptKeyAction | null {
@@ -78,6 +83,10 @@ export function transcriptKeyAction(input: TranscriptKeyInput): TranscriptKeyAct
       return 'first';
     case 'End':
       return 'last';
+    case 'PageDown':
+      return 'page-down';
+    case 'PageUp':
+      return 'page-up';
     case 'Enter':
     case ' ':
       return 'toggle';

@@ -18,14 +18,26 @@
  * - Events after a span's `span_end` that still carry its id are placed inside it.
  *
  * ## Where skein deviates, and why
- * - **Duplicate span ids.** inspect keys nodes by id in a dict comprehension,
- *   so the *last* begin wins the node, and then appends that one node once per
- *   begin: the subtree appears twice and the first begin event is lost. A flat
- *   pre-order array cannot hold a node twice, and keyed rows must be unique.
- *   skein keeps the **first** begin as the node; each later begin with the same
- *   id stays in the tree as a plain leaf, placed by its `parent_id`, with a
- *   `span_duplicate_id` diagnostic. Every event with that `span_id` goes to the
- *   first node.
+ * - **Duplicate span ids.** inspect keys nodes by id in a dict comprehension
+ *   (`nodes = {ev.id: EventTreeSpan(…, begin=ev) for ev in events if
+ *   isinstance(ev, SpanBeginEvent)}`), so the *last* begin wins the node, and
+ *   the forward pass then appends that one node once per begin
+ *   (`bucket(ev.parent_id).append(nodes[ev.id])`): the subtree appears twice,
+ *   each copy holding every event of the id, and the first begin event is
+ *   lost. A flat pre-order array cannot hold a node twice, and everything keyed
+ *   by node — `eventTreeNodeKey` (a begin's uuid), the selection store, find,
+ *   the cached node index, measured row heights — needs one node per key; two
+ *   copies would need synthetic keys for the second, and a selection made in
+ *   one copy would have to light up in both. skein keeps the **first** begin
+ *   as the node; each later begin with the same id stays in the tree as a
+ *   plain leaf, placed by its `parent_id`, with a `span_duplicate_id`
+ *   diagnostic. Every event with that `span_id` goes to the first node (as
+ *   inspect puts them in both copies), so nothing is lost or shown twice.
+ *   The timeline (`buildTimeline`, src/core/timeline/build.ts) follows inspect
+ *   exactly instead — the span twice, named by its last begin — because its
+ *   parity with inspect's `timeline_build` depends on it; so the swimlane
+ *   draws two rows where the span tree has one.
+ *   test/core/duplicate-span-id.test.ts pins both readings.
  * - **Second `span_end` for a span.** inspect overwrites `end` (last wins).
  *   skein keeps the **first** end (it pairs with the first begin) and drops the
  *   later one with a `span_end_duplicate` diagnostic.

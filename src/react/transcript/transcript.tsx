@@ -289,6 +289,7 @@ export const Transcript = forwardRef(function Transcript(
     focusedId,
     focusedRow: () => focusedRowRef.current,
     moveFocus,
+    pageFrom: virtual.pageFrom,
     toggleRow,
     select: setSelectedId,
     setFocusedId,

@@ -12,6 +12,8 @@ export interface RowEventsOptions {
   /** The focused row's index when it is not the event's target. */
   focusedRow: () => number;
   moveFocus: (row: number) => void;
+  /** The row a PageUp (-1) / PageDown (+1) moves focus to from `row` (the list's `pageFrom`). */
+  pageFrom: (row: number, direction: 1 | -1) => number;
   toggleRow: (row: number) => boolean;
   select: (uuid: string) => void;
   setFocusedId: (uuid: string) => void;
@@ -64,6 +66,13 @@ export function useRowEvents(o: RowEventsOptions): void {
         case 'last':
           o.moveFocus(rows.length - 1);
           break;
+        case 'page-down':
+        case 'page-up': {
+          if (rows.length === 0) return;
+          const to = o.pageFrom(r < 0 ? 0 : r, action === 'page-down' ? 1 : -1);
+          if (to >= 0) o.moveFocus(to);
+          break;
+        }
         case 'toggle':
           if (r < 0) return;
           if (!o.toggleRow(r)) o.select(tree.events[rows.node[r]!]!.uuid);
