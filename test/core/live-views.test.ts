@@ -9,9 +9,11 @@ import {
   buildSpanTreeView,
   buildTranscriptRows,
   createEventTreeBuilder,
+  createRowHeights,
   deepFreeze,
   generateRun,
   previousEventTree,
+  rowsContinued,
   sectionCounts,
   spanSummary,
   type Event,
@@ -97,6 +99,21 @@ function checkBatches(arrivals: readonly Event[], sizes: readonly number[], o: O
     if (before !== null && previousEventTree(tree) === before) resumed++;
     const expected = derive(buildEventTree(latestVersions(arrivals.slice(0, at))), o);
     expect(derive(tree, o)).toEqual(expected);
+    // The rows it says it shares with the last ones are those rows.
+    const rows = buildTranscriptRows(tree, o);
+    if (before !== null) {
+      const last = buildTranscriptRows(before, o);
+      const keep = rowsContinued(rows, last);
+      expect(Array.from(rows.node.subarray(0, keep))).toEqual(
+        Array.from(last.node.subarray(0, keep)),
+      );
+      expect(Array.from(rows.hasChildren.subarray(0, keep))).toEqual(
+        Array.from(last.hasChildren.subarray(0, keep)),
+      );
+      expect(Array.from(rows.expanded.subarray(0, keep))).toEqual(
+        Array.from(last.expanded.subarray(0, keep)),
+      );
+    }
     before = tree;
   }
   return resumed;
@@ -135,7 +152,7 @@ describe('live views: going on from the previous snapshot gives the full build',
         fc.boolean(),
         (seed, sizes, hideDefaults) => {
           const run = deepFreeze(generateRun({ seed, events: 400, pendingRate: 0.3 }));
-          const spanIds = run.flatMap((e) => (e.event === 'span_begin' ? [e.id] : []));
+          const spanIds = run.flatMap((e) => (e.event === 'span_begin' ? [String(e.id)] : []));
           const options: Options = {
             collapsed: new Set(spanIds.filter((_, i) => i % 7 === 3)),
             hiddenKinds: new Set(hideDefaults ? ['sample_init', 'sandbox', 'state', 'store'] : []),
@@ -165,4 +182,50 @@ describe('live views: going on from the previous snapshot gives the full build',
     expect(tree.change).toBeDefined();
     expect(derive(tree, options)).toEqual(derive(buildEventTree(latestVersions(run)), options));
   });
+});
+
+describe('createRowHeights: keeping the rows a list shares with its last heights', () => {
+  const dump = (h: ReturnType<typeof createRowHeights>) => {
+    const out: number[] = [h.count, h.total];
+    for (let r = 0; r <= h.count; r++) out.push(h.size(r), h.start(r));
+    for (let y = -5; y <= h.total + 5; y += 7) out.push(h.rowAt(y));
+    return out;
+  };
+
+  it('equals a full build from the same sizes (property)', () =>
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 90 }), { maxLength: 200 }),
+        fc.array(fc.integer({ min: 0, max: 90 }), { maxLength: 200 }),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 90 })), { maxLength: 10 }),
+        fc.nat(),
+        (first, second, measured, cut) => {
+          const before = createRowHeights(first.length, (r) => first[r]!);
+          // Measured after it was built: the kept rows carry what was measured.
+          for (const [r, size] of measured) before.set(r % Math.max(1, first.length), size);
+          const keep = first.length === 0 ? 0 : cut % (first.length + 1);
+          const count = keep + second.length;
+          const sizeOf = (r: number) => (r < keep ? before.size(r) : second[r - keep]!);
+          const asked: number[] = [];
+          const kept = createRowHeights(
+            count,
+            (r) => {
+              asked.push(r);
+              return sizeOf(r);
+            },
+            { heights: before, keep },
+          );
+          expect(dump(kept)).toEqual(dump(createRowHeights(count, sizeOf)));
+          expect(asked.every((r) => r >= keep)).toBe(true);
+          // Setting a height later works on the kept tree as on a full one.
+          if (count > 0) {
+            const full = createRowHeights(count, sizeOf);
+            kept.set(0, 13);
+            full.set(0, 13);
+            expect(dump(kept)).toEqual(dump(full));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    ));
 });

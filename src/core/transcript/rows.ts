@@ -17,6 +17,7 @@ import {
 import type { EventTree } from '../tree/event-tree.js';
 import { rowOfNode, visibleRows } from '../tree/visible-rows.js';
 import { OTHER_KIND, kindCode, previousEventTree, treeKinds } from '../tree/links.js';
+import { markRowsContinued } from '../list/carry.js';
 
 /**
  * Kinds hidden by default, as inspect's transcript hides them (its "debug"
@@ -250,6 +251,7 @@ function continueTranscriptRows(
     hiddenCount,
     hiddenByKind,
   });
+  markRowsContinued(rows, prev, keep);
   return { rows, perCode };
 }
 
