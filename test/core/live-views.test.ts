@@ -16,6 +16,8 @@ import {
   rowsContinued,
   sectionCounts,
   spanSummary,
+  spanTreeRows,
+  type Expansion,
   type Event,
   type EventTree,
   type SpanTreeView,
@@ -61,7 +63,15 @@ function viewColumns(view: SpanTreeView) {
 interface Options {
   collapsed: ReadonlySet<string>;
   hiddenKinds: ReadonlySet<string>;
+  /** For the span tree's rows: the same keys as exceptions, all open and all closed. */
+  expansions?: readonly Expansion[];
 }
+
+const expansionsOf = (collapsed: ReadonlySet<string>): Expansion[] => [
+  { all: true, except: new Set() },
+  { all: true, except: collapsed },
+  { all: false, except: collapsed },
+];
 
 /** Everything the views derive from `tree`, in a form `toEqual` compares. */
 function derive(tree: EventTree, o: Options) {
@@ -71,12 +81,21 @@ function derive(tree: EventTree, o: Options) {
     return [c.shown, c.hidden, [...c.hiddenByKind]];
   });
   const summaries = tree.spans.map((s) => spanSummary(tree, s.index));
+  const spans = buildSpanTreeView(tree, { mode: 'spans' });
+  const events = buildSpanTreeView(tree, { mode: 'events' });
+  const treeRows = (o.expansions ?? []).flatMap((x) =>
+    [spans, events].map((view) => {
+      const rows = spanTreeRows(view, x);
+      return [Array.from(rows.view), Array.from(rows.expanded)];
+    }),
+  );
   return {
     rows: columns(buildTranscriptRows(tree, o)),
     sections,
     summaries,
-    spans: viewColumns(buildSpanTreeView(tree, { mode: 'spans' })),
-    events: viewColumns(buildSpanTreeView(tree, { mode: 'events' })),
+    spans: viewColumns(spans),
+    events: viewColumns(events),
+    treeRows,
   };
 }
 
@@ -113,6 +132,17 @@ function checkBatches(arrivals: readonly Event[], sizes: readonly number[], o: O
       expect(Array.from(rows.expanded.subarray(0, keep))).toEqual(
         Array.from(last.expanded.subarray(0, keep)),
       );
+      for (const x of o.expansions ?? []) {
+        const now = spanTreeRows(buildSpanTreeView(tree), x);
+        const then = spanTreeRows(buildSpanTreeView(before), x);
+        const shared = rowsContinued(now, then);
+        expect(Array.from(now.view.subarray(0, shared))).toEqual(
+          Array.from(then.view.subarray(0, shared)),
+        );
+        expect(Array.from(now.expanded.subarray(0, shared))).toEqual(
+          Array.from(then.expanded.subarray(0, shared)),
+        );
+      }
     }
     before = tree;
   }
@@ -128,7 +158,10 @@ const optionsFor = (events: readonly Event[]) =>
       ]),
       fc.subarray(KINDS.concat(['sample_init', 'store'])),
     )
-    .map(([ids, kinds]): Options => ({ collapsed: new Set(ids), hiddenKinds: new Set(kinds) }));
+    .map(([ids, kinds]): Options => {
+      const collapsed = new Set(ids);
+      return { collapsed, hiddenKinds: new Set(kinds), expansions: expansionsOf(collapsed) };
+    });
 
 describe('live views: going on from the previous snapshot gives the full build', () => {
   it('after every batch of a random malformed feed (property)', () =>
@@ -153,9 +186,11 @@ describe('live views: going on from the previous snapshot gives the full build',
         (seed, sizes, hideDefaults) => {
           const run = deepFreeze(generateRun({ seed, events: 400, pendingRate: 0.3 }));
           const spanIds = run.flatMap((e) => (e.event === 'span_begin' ? [String(e.id)] : []));
+          const collapsed = new Set(spanIds.filter((_, i) => i % 7 === 3));
           const options: Options = {
-            collapsed: new Set(spanIds.filter((_, i) => i % 7 === 3)),
+            collapsed,
             hiddenKinds: new Set(hideDefaults ? ['sample_init', 'sandbox', 'state', 'store'] : []),
+            expansions: expansionsOf(collapsed),
           };
           checkBatches(run, sizes, options);
         },
@@ -165,7 +200,13 @@ describe('live views: going on from the previous snapshot gives the full build',
 
   it('resumes most snapshots of a generated run (the views are not all full builds)', () => {
     const run = deepFreeze(generateRun({ seed: 5, events: 2000, pendingRate: 0.1 }));
-    const options: Options = { collapsed: new Set(), hiddenKinds: new Set(['sandbox']) };
+    const ids = run.flatMap((e) => (e.event === 'span_begin' ? [String(e.id)] : []));
+    const collapsed = new Set(ids.filter((_, i) => i % 5 === 1));
+    const options: Options = {
+      collapsed,
+      hiddenKinds: new Set(['sandbox']),
+      expansions: expansionsOf(collapsed),
+    };
     const resumed = checkBatches(run, [50], options);
     expect(resumed).toBeGreaterThan(30);
   });

@@ -264,7 +264,27 @@ export function buildSpanTreeView(
   const view = out.finish(tree);
   if (views === undefined) viewCache.set(tree, (views = {}));
   views[mode] = view;
+  if (prev !== undefined) viewContinued.set(view, { previous: new WeakRef(prev), keep: k });
   return view;
+}
+
+/** Views that went on from an earlier view: it (weakly) and the nodes kept from it. */
+const viewContinued = new WeakMap<
+  SpanTreeView,
+  { previous: WeakRef<SpanTreeView>; keep: number }
+>();
+
+/**
+ * The view `view` went on from and how many of its first nodes it kept
+ * (their columns unchanged except `childCount` and `subtreeEnd` of node
+ * `keep - 1` and its ancestors), or `undefined`. Internal (`spanTreeRows`).
+ */
+export function viewContinues(
+  view: SpanTreeView,
+): { previous: SpanTreeView; keep: number } | undefined {
+  const c = viewContinued.get(view);
+  const previous = c?.previous.deref();
+  return previous === undefined ? undefined : { previous, keep: c!.keep };
 }
 
 /** The spans and events views of a tree, built once (a feed's views share them). */
