@@ -136,16 +136,14 @@ class FenwickHeights implements RowHeights {
     sizes.set(from.#sizes.subarray(0, keep));
     tree.set(from.#tree.subarray(0, keep + 1));
     let total = from.start(keep);
-    const children: number[] = [];
     for (let i = keep + 1; i <= count; i++) {
       const s = clean(sizeOf(i - 1));
       sizes[i - 1] = s;
       total += s;
+      // Node i's children are i - step for each power of two below its low
+      // bit: ascending, the order the full build pushes them in.
       let sum = s;
-      const low = i - (i & -i);
-      children.length = 0;
-      for (let j = i - 1; j > low; j -= j & -j) children.push(j);
-      for (let c = children.length - 1; c >= 0; c--) sum += tree[children[c]!]!;
+      for (let step = (i & -i) >> 1; step > 0; step >>= 1) sum += tree[i - step]!;
       tree[i] = sum;
     }
     this.total = total;
