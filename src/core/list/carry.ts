@@ -54,3 +54,36 @@ export function carrySizes(
   }
   return sizes;
 }
+
+/** Per rows object: the rows it continues and how many leading rows they share. */
+const continued = new WeakMap<object, { previous: WeakRef<object>; keep: number }>();
+
+/**
+ * Records that `rows` begins with the first `keep` rows of `previous`,
+ * unchanged (a live list rebuilt after a batch that landed at its end).
+ * Called by whoever builds `rows` (`buildTranscriptRows`, `spanTreeRows`).
+ *
+ * @example
+ * declare const before: object;
+ * declare const after: object;
+ * markRowsContinued(after, before, 120);
+ * rowsContinued(after, before); // 120
+ */
+export function markRowsContinued(rows: object, previous: object, keep: number): void {
+  continued.set(rows, { previous: new WeakRef(previous), keep });
+}
+
+/**
+ * How many leading rows `rows` shares unchanged with `previous`: what
+ * {@link markRowsContinued} recorded, or `0` when nothing was (a list keeps
+ * the heights of those rows instead of asking for them again).
+ *
+ * @example
+ * declare const before: object;
+ * declare const after: object;
+ * const keep = rowsContinued(after, before); // 0 unless recorded
+ */
+export function rowsContinued(rows: object, previous: object): number {
+  const c = continued.get(rows);
+  return c !== undefined && c.previous.deref() === previous ? c.keep : 0;
+}

@@ -45,15 +45,40 @@ export interface RowHeights {
 }
 
 /**
+ * Rows a new {@link RowHeights} takes from an earlier one: its first `keep`
+ * rows, with their heights as they are now (measured or estimated).
+ *
+ * @example
+ * declare const before: RowHeights;
+ * const kept: KeptHeights = { heights: before, keep: 1000 };
+ */
+export interface KeptHeights {
+  readonly heights: RowHeights;
+  readonly keep: number;
+}
+
+/**
  * Creates the heights of `count` rows, row `r` starting at `sizeOf(r)`. O(n).
+ * With `kept` (rows that did not change since `kept.heights` was made: a live
+ * list grown at its end, see `rowsContinued`), rows before `kept.keep` take
+ * their heights from there and `sizeOf` is called only for the rest:
+ * O(kept rows) in typed-array copies plus O((count − keep) log count). The
+ * result is what a full build from the same sizes gives (`total` up to float
+ * rounding when heights are fractional).
  *
  * @example
  * const heights = createRowHeights(3, () => 40);
  * heights.start(2); // 80
  * heights.rowAt(85); // 2
+ * const grown = createRowHeights(5, () => 40, { heights, keep: 3 });
+ * grown.total; // 200
  */
-export function createRowHeights(count: number, sizeOf: (r: number) => number): RowHeights {
-  return new FenwickHeights(Math.max(0, Math.floor(count)), sizeOf);
+export function createRowHeights(
+  count: number,
+  sizeOf: (r: number) => number,
+  kept?: KeptHeights,
+): RowHeights {
+  return new FenwickHeights(Math.max(0, Math.floor(count)), sizeOf, kept);
 }
 
 function clean(size: number): number {
@@ -69,26 +94,59 @@ class FenwickHeights implements RowHeights {
   /** Highest power of two ≤ count, for the descent in `rowAt`. */
   readonly #top: number;
 
-  constructor(count: number, sizeOf: (r: number) => number) {
+  constructor(count: number, sizeOf: (r: number) => number, kept?: KeptHeights) {
     this.count = count;
     const sizes = (this.#sizes = new Float64Array(count));
     const tree = (this.#tree = new Float64Array(count + 1));
-    let total = 0;
-    for (let r = 0; r < count; r++) {
-      const s = clean(sizeOf(r));
-      sizes[r] = s;
-      tree[r + 1] = s;
-      total += s;
+    const from = kept?.heights;
+    const keep =
+      from instanceof FenwickHeights ? Math.max(0, Math.min(kept!.keep, from.count, count)) : 0;
+    if (keep > 0) {
+      this.#resume(from as FenwickHeights, keep, sizeOf);
+    } else {
+      let total = 0;
+      for (let r = 0; r < count; r++) {
+        const s = clean(sizeOf(r));
+        sizes[r] = s;
+        tree[r + 1] = s;
+        total += s;
+      }
+      // O(n) construction: push each node's sum into its parent once.
+      for (let i = 1; i <= count; i++) {
+        const parent = i + (i & -i);
+        if (parent <= count) tree[parent]! += tree[i]!;
+      }
+      this.total = total;
     }
-    // O(n) construction: push each node's sum into its parent once.
-    for (let i = 1; i <= count; i++) {
-      const parent = i + (i & -i);
-      if (parent <= count) tree[parent]! += tree[i]!;
-    }
-    this.total = total;
     let top = 1;
     while (top * 2 <= count) top *= 2;
     this.#top = count === 0 ? 0 : top;
+  }
+
+  /**
+   * Takes rows `[0, keep)` from `from` and builds the rest: a node at or
+   * below `keep` sums only kept rows, so it is copied; each later node adds
+   * its children in the order the full build pushes them (ascending), so
+   * every node is the same number a full build makes.
+   */
+  #resume(from: FenwickHeights, keep: number, sizeOf: (r: number) => number): void {
+    const count = this.count;
+    const sizes = this.#sizes;
+    const tree = this.#tree;
+    sizes.set(from.#sizes.subarray(0, keep));
+    tree.set(from.#tree.subarray(0, keep + 1));
+    let total = from.start(keep);
+    for (let i = keep + 1; i <= count; i++) {
+      const s = clean(sizeOf(i - 1));
+      sizes[i - 1] = s;
+      total += s;
+      // Node i's children are i - step for each power of two below its low
+      // bit: ascending, the order the full build pushes them in.
+      let sum = s;
+      for (let step = (i & -i) >> 1; step > 0; step >>= 1) sum += tree[i - step]!;
+      tree[i] = sum;
+    }
+    this.total = total;
   }
 
   size(r: number): number {

@@ -2,7 +2,7 @@
 // scaled past the browser's element-height limit, visible ranges, scroll
 // anchoring and paging. Pure maths; `useListVirtualizer` (skein/react) draws.
 export { createRowHeights } from './heights.js';
-export type { RowHeights } from './heights.js';
+export type { KeptHeights, RowHeights } from './heights.js';
 export {
   MAX_SCROLL_SIZE,
   contentOffsetOf,
@@ -22,5 +22,5 @@ export {
   visibleRange,
 } from './window.js';
 export type { ListAlign, ScrollAnchor } from './window.js';
-export { carrySizes } from './carry.js';
+export { carrySizes, markRowsContinued, rowsContinued } from './carry.js';
 export type { KeyedSizes } from './carry.js';

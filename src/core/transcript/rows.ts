@@ -16,7 +16,8 @@ import {
 } from '../events/outcome.js';
 import type { EventTree } from '../tree/event-tree.js';
 import { rowOfNode, visibleRows } from '../tree/visible-rows.js';
-import { OTHER_KIND, kindCode, treeKinds } from '../tree/links.js';
+import { OTHER_KIND, kindCode, previousEventTree, treeKinds } from '../tree/links.js';
+import { markRowsContinued } from '../list/carry.js';
 
 /**
  * Kinds hidden by default, as inspect's transcript hides them (its "debug"
@@ -84,6 +85,182 @@ export function buildTranscriptRows(
 ): TranscriptRows {
   const collapsed = options.collapsed ?? EMPTY;
   const hidden = options.hiddenKinds ?? DEFAULT_HIDDEN_SET;
+  let built = rowsCache.get(tree);
+  const hit = built?.find((b) => b.collapsed === collapsed && b.hidden === hidden);
+  if (hit !== undefined) return hit.rows;
+  // A live snapshot: go on from the rows of the snapshot before it, built
+  // with the same options (the same Set objects).
+  const before = previousEventTree(tree);
+  const old =
+    before && rowsCache.get(before)?.find((b) => b.collapsed === collapsed && b.hidden === hidden);
+  const made =
+    old !== undefined && old.perCode !== null
+      ? continueTranscriptRows(tree, before!, old, collapsed, hidden)
+      : { rows: fullTranscriptRows(tree, collapsed, hidden), perCode: null };
+  if (built === undefined) rowsCache.set(tree, (built = []));
+  // A few option sets per tree (two views on one feed may differ).
+  if (built.length >= 4) built.shift();
+  built.push({
+    collapsed,
+    hidden,
+    rows: made.rows,
+    perCode: made.perCode ?? perCodeOf(tree, hidden),
+  });
+  return made.rows;
+}
+
+/** Rows built for a tree with some options, and its hidden events per kind code. */
+interface BuiltRows {
+  readonly collapsed: ReadonlySet<string>;
+  readonly hidden: ReadonlySet<string>;
+  readonly rows: TranscriptRows;
+  /** Hidden events per kind code; `null` when an unknown kind is hidden (counted by name). */
+  readonly perCode: Float64Array | null;
+}
+const rowsCache = new WeakMap<EventTree, BuiltRows[]>();
+
+/** Codes of the `hidden` kinds (1 per hidden code), or `null` when an unknown kind is hidden. */
+function hiddenCodes(hidden: ReadonlySet<string>): Uint8Array | null {
+  const codes = new Uint8Array(256);
+  for (const kind of hidden) {
+    const code = kindCode(kind);
+    if (code === OTHER_KIND) return null;
+    codes[code] = 1;
+  }
+  return codes;
+}
+
+/** Adds `sign` × the hidden events among nodes `[from, to)` of `tree` to `perCode`. */
+function countHidden(
+  tree: EventTree,
+  codes: Uint8Array,
+  from: number,
+  to: number,
+  sign: number,
+  perCode: Float64Array,
+): void {
+  const kinds = treeKinds(tree);
+  const spanIndex = tree.spanIndex;
+  for (let i = from; i < to; i++) {
+    const code = kinds[i]!;
+    if (codes[code] === 1 && spanIndex[i]! < 0) perCode[code] = perCode[code]! + sign;
+  }
+}
+
+function perCodeOf(tree: EventTree, hidden: ReadonlySet<string>): Float64Array | null {
+  const codes = hiddenCodes(hidden);
+  if (codes === null) return null;
+  const perCode = new Float64Array(256);
+  if (hidden.size > 0) countHidden(tree, codes, 0, tree.length, 1, perCode);
+  return perCode;
+}
+
+/**
+ * {@link buildTranscriptRows} of a live snapshot from the rows of the
+ * snapshot before it (issue 21): rows of nodes before `change.from` are
+ * copied (those nodes kept their place and kind), the walk resumes at
+ * `from`, and the hidden counts are corrected by what changed from there.
+ * O(rows copied) in typed-array copies plus O(nodes from `from` on).
+ */
+function continueTranscriptRows(
+  tree: EventTree,
+  before: EventTree,
+  old: BuiltRows,
+  collapsed: ReadonlySet<string>,
+  hidden: ReadonlySet<string>,
+): { rows: TranscriptRows; perCode: Float64Array } {
+  const from = tree.change!.from;
+  const codes = hiddenCodes(hidden)!;
+  const perCode = old.perCode!.slice();
+  if (hidden.size > 0) {
+    countHidden(before, codes, from, before.length, -1, perCode);
+    countHidden(tree, codes, from, tree.length, 1, perCode);
+  }
+  const prev = old.rows;
+  // Rows keep pre-order: those showing nodes before `from` come first.
+  let keep = 0;
+  for (let hi = prev.length; keep < hi;) {
+    const mid = (keep + hi) >>> 1;
+    if (prev.node[mid]! < from) keep = mid + 1;
+    else hi = mid;
+  }
+  const { depth, spanIndex, spans, subtreeEnd, parentIndex } = tree;
+  const kinds = treeKinds(tree);
+  const n = tree.length;
+  // Resume after the outermost collapsed ancestor of `from`, if any.
+  let i = from;
+  if (collapsed.size > 0) {
+    for (let a = from < n ? parentIndex[from]! : -1; a !== -1; a = parentIndex[a]!) {
+      if (collapsed.has(spans[spanIndex[a]!]!.id)) i = subtreeEnd[a]!;
+    }
+  }
+  const tailNode: number[] = [];
+  const tailFlags: number[] = [];
+  while (i < n) {
+    if (spanIndex[i]! < 0) {
+      if (codes[kinds[i]!] !== 1) {
+        tailNode.push(i);
+        tailFlags.push(0);
+      }
+      i++;
+      continue;
+    }
+    const end = subtreeEnd[i]!;
+    tailNode.push(i);
+    if (end > i + 1 && collapsed.size > 0 && collapsed.has(spans[spanIndex[i]!]!.id)) {
+      tailFlags.push(1);
+      i = end;
+      continue;
+    }
+    tailFlags.push(end > i + 1 ? 3 : 0);
+    i++;
+  }
+  const length = keep + tailNode.length;
+  const node = new Int32Array(length);
+  const rowDepth = new Int32Array(length);
+  const hasChildren = new Uint8Array(length);
+  const expanded = new Uint8Array(length);
+  node.set(prev.node.subarray(0, keep));
+  rowDepth.set(prev.depth.subarray(0, keep));
+  hasChildren.set(prev.hasChildren.subarray(0, keep));
+  expanded.set(prev.expanded.subarray(0, keep));
+  for (let k = 0; k < tailNode.length; k++) {
+    const r = keep + k;
+    const at = tailNode[k]!;
+    const flags = tailFlags[k]!;
+    node[r] = at;
+    rowDepth[r] = depth[at]!;
+    hasChildren[r] = flags & 1;
+    expanded[r] = flags >> 1;
+  }
+  let hiddenCount = 0;
+  const hiddenByKind = new Map<string, number>();
+  for (let code = 0; code < OTHER_KIND; code++) {
+    const c = perCode[code]!;
+    if (c > 0) {
+      hiddenByKind.set(KNOWN_EVENT_KINDS[code]!, c);
+      hiddenCount += c;
+    }
+  }
+  const rows: TranscriptRows = Object.freeze({
+    length,
+    node,
+    depth: rowDepth,
+    hasChildren,
+    expanded,
+    hiddenCount,
+    hiddenByKind,
+  });
+  markRowsContinued(rows, prev, keep);
+  return { rows, perCode };
+}
+
+/** {@link buildTranscriptRows} from scratch (the oracle of the live path). */
+function fullTranscriptRows(
+  tree: EventTree,
+  collapsed: ReadonlySet<string>,
+  hidden: ReadonlySet<string>,
+): TranscriptRows {
   const visible = visibleRows(tree, collapsed);
   const events = tree.events;
   const spanIndex = tree.spanIndex;
@@ -231,17 +408,32 @@ interface TreeSums {
 }
 const sumsCache = new WeakMap<EventTree, TreeSums>();
 
-/** Prefix sums over pre-order: a subtree's total is `sum[end] - sum[index]`. */
+/**
+ * Prefix sums over pre-order: a subtree's total is `sum[end] - sum[index]`.
+ * A live snapshot goes on from its previous snapshot's sums (issue 21):
+ * entries up to its first changed node are copied, so a batch costs a copy
+ * and O(nodes after the first change), not a pass over every event.
+ */
 function treeSums(tree: EventTree): TreeSums {
   let sums = sumsCache.get(tree);
   if (sums !== undefined) return sums;
   const n = tree.length;
   const tokens = new Float64Array(n + 1);
   const errors = new Int32Array(n + 1);
+  let start = 0;
+  const before = previousEventTree(tree);
+  const old = before === undefined ? undefined : sumsCache.get(before);
+  if (old !== undefined) {
+    const change = tree.change!;
+    // A new version (a pending call made final) changes its own sums.
+    start = Math.min(change.from, change.updated.length > 0 ? change.updated[0]! : n);
+    tokens.set(old.tokens.subarray(0, start + 1));
+    errors.set(old.errors.subarray(0, start + 1));
+  }
   // Only model, tool, error and unknown-kind events can have tokens or fail
   // (events/outcome.ts): the others are not read at all.
   const kinds = treeKinds(tree);
-  for (let i = 0; i < n; i++) {
+  for (let i = start; i < n; i++) {
     const code = kinds[i]!;
     let t = 0;
     let e = 0;

@@ -8,6 +8,7 @@
  * any number of events.
  */
 import type { EventTree } from '../tree/event-tree.js';
+import { OTHER_KIND, kindCode, previousEventTree, treeKinds } from '../tree/links.js';
 
 /**
  * The counts of one section, from {@link sectionCounts}.
@@ -27,12 +28,17 @@ export interface SectionCount {
   readonly hiddenByKind: ReadonlyMap<string, number>;
 }
 
-const cache = new WeakMap<EventTree, { key: string; count: (index: number) => SectionCount }>();
+const cache = new WeakMap<
+  EventTree,
+  { key: string; count: (index: number) => SectionCount; prefix: Int32Array[] }
+>();
 
 /**
  * A function giving the counts of the section at tree node `index` with the
  * kinds in `hiddenKinds` hidden. One O(n × hidden kinds) pass per tree and
- * filter (cached per tree), then O(hidden kinds) per section.
+ * filter (cached per tree; a live snapshot copies the previous snapshot's
+ * counts up to its first change and passes over the rest only), then
+ * O(hidden kinds) per section.
  *
  * @example
  * const count = sectionCounts(tree, new Set(['sample_init']));
@@ -52,10 +58,39 @@ export function sectionCounts(
   // prefix[k][i]: events of hidden kind k among nodes [0, i).
   const prefix = kinds.map(() => new Int32Array(n + 1));
   const running = new Int32Array(kinds.length);
-  for (let i = 0; i < n; i++) {
-    if (tree.spanIndex[i]! < 0 && kinds.length > 0) {
-      const k = slot.get(tree.events[i]!.event);
-      if (k !== undefined) running[k]!++;
+  // A live snapshot goes on from the previous snapshot's counts (issue 21):
+  // nodes before `change.from` kept their kinds (a new version keeps its
+  // kind), so their prefix is copied.
+  let start = 0;
+  const before = previousEventTree(tree);
+  const old = before === undefined ? undefined : cache.get(before);
+  if (old !== undefined && old.key === key) {
+    start = tree.change!.from;
+    for (let k = 0; k < kinds.length; k++) {
+      prefix[k]!.set(old.prefix[k]!.subarray(0, start + 1));
+      running[k] = old.prefix[k]![start]!;
+    }
+  }
+  // Kind codes, not event strings: a known kind is a byte compare.
+  const codes = treeKinds(tree);
+  const slotOfCode = new Int32Array(256).fill(-1);
+  let others = false;
+  for (const [kind, k] of slot) {
+    const code = kindCode(kind);
+    if (code === OTHER_KIND) others = true;
+    else slotOfCode[code] = k;
+  }
+  const spanIndex = tree.spanIndex;
+  for (let i = start; i < n; i++) {
+    if (spanIndex[i]! < 0 && kinds.length > 0) {
+      const code = codes[i]!;
+      const k =
+        code === OTHER_KIND
+          ? others
+            ? slot.get(tree.events[i]!.event)
+            : undefined
+          : slotOfCode[code]!;
+      if (k !== undefined && k >= 0) running[k]!++;
     }
     for (let k = 0; k < kinds.length; k++) prefix[k]![i + 1] = running[k]!;
   }
@@ -73,6 +108,6 @@ export function sectionCounts(
     }
     return { shown: end - index - 1 - hidden, hidden, hiddenByKind };
   };
-  cache.set(tree, { key, count });
+  cache.set(tree, { key, count, prefix });
   return count;
 }

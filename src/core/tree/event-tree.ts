@@ -131,6 +131,46 @@ export interface EventTree {
   readonly rootCount: number;
   /** What was repaired or dropped, sorted by input position (`path` is `$[i]`). */
   readonly diagnostics: readonly Diagnostic[];
+  /**
+   * What changed since the snapshot before this one (a live tree: an
+   * incremental builder or a feed), so a view can keep what it derived from
+   * that snapshot and redo only the rest (issue 21). Absent from a batch
+   * build and from a builder's first snapshot, or the first after a rebuild
+   * (a new version that moved an event): then everything may differ.
+   * `previousEventTree(tree)` is the snapshot it is relative to.
+   */
+  readonly change?: EventTreeChange;
+}
+
+/**
+ * How an {@link EventTree} snapshot differs from its builder's snapshot
+ * before it (`previousEventTree`). A live run grows at its end, so `from` is
+ * usually a few nodes from the end and `updated` short.
+ *
+ * @example
+ * declare const before: EventTree;
+ * const c = tree.change;
+ * // Nodes [0, c.from) are where they were: reuse what was derived from them.
+ * const keep = c !== undefined && previousEventTree(tree) === before ? c.from : 0;
+ */
+export interface EventTreeChange {
+  /**
+   * Every node before `from` is the previous snapshot's node at the same
+   * index, in the same place: same key, kind, `depth`, `parentIndex` and
+   * `spanIndex`, and the same `subtreeEnd` except for the ancestors of node
+   * `from` (the open spans a batch grew). From `from` on, anything may
+   * differ. `from` is below both lengths (or 0).
+   */
+  readonly from: number;
+  /**
+   * Nodes before `from` whose event is a new version (same kind and place:
+   * a pending event made final) or whose span object is new (its span ended,
+   * its begin was re-sent), ascending. The ancestors of node `from` are not
+   * listed: their span objects change whenever their subtree grows.
+   */
+  readonly updated: readonly number[];
+  /** The previous snapshot's `length`. */
+  readonly previousLength: number;
 }
 
 /**

@@ -7,8 +7,10 @@ export {
   eventTreeNodeKey,
   walkEventTree,
 } from './event-tree.js';
+export { previousEventTree } from './links.js';
 export type {
   EventTree,
+  EventTreeChange,
   EventTreeEventNode,
   EventTreeFilter,
   EventTreeNode,

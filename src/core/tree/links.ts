@@ -27,7 +27,7 @@ import {
   type SpanEndEvent,
   type StepEvent,
 } from '../events/types.js';
-import type { EventTree, EventTreeSpan } from './event-tree.js';
+import type { EventTree, EventTreeChange, EventTreeSpan } from './event-tree.js';
 
 /**
  * A diagnostic before formatting: slot first, so both builders can sort them
@@ -81,6 +81,30 @@ function cachedKindCode(kind: string): number {
 
 /** Kind codes per node of trees built here (`kinds[i]` for node `i`). */
 const treeKindCodes = new WeakMap<EventTree, Uint8Array>();
+
+/**
+ * The snapshot each resumed snapshot's `change` is relative to. Weak both
+ * ways: a chain of live snapshots must not keep every earlier one alive, and
+ * a tree stays plain data (`structuredClone` drops this).
+ */
+const treePrevious = new WeakMap<EventTree, WeakRef<EventTree>>();
+
+/**
+ * The tree `tree.change` is relative to (its builder's snapshot before it),
+ * while something still holds that tree; `undefined` otherwise, and for a
+ * tree without `change`. Views that derived something from that tree go on
+ * from `change.from` instead of starting over.
+ *
+ * @example
+ * const builder = createEventTreeBuilder({ events: stream.latest() });
+ * const before = builder.getSnapshot();
+ * builder.append(event);
+ * const after = builder.getSnapshot();
+ * previousEventTree(after) === before; // true
+ */
+export function previousEventTree(tree: EventTree): EventTree | undefined {
+  return tree.change === undefined ? undefined : treePrevious.get(tree)?.deref();
+}
 
 /**
  * The kind code of every node of `tree` (from its builder; computed once for
@@ -921,6 +945,8 @@ export class Placement {
       nodeEvents.length = nodeCount;
       for (let k = 0; k < tail.length; k++) nodeEvents[r + k] = tail[k]!;
     }
+    // Nodes before `r` whose event or span object changed (the change's `updated`).
+    let updated: number[] = [];
     if (r > 0) {
       // Before `r`, only the event of a replaced slot and the span object of
       // a span that ended (or whose begin was replaced) can differ.
@@ -928,6 +954,7 @@ export class Placement {
         const j = nodeOfSlot[s]!;
         if (j >= r) continue;
         nodeEvents[j] = events[s]!;
+        updated.push(j);
         const k = kind[s]! - 2;
         if (k >= 0) this.#touched.push(k);
       }
@@ -937,8 +964,21 @@ export class Placement {
         if (j >= r) continue;
         const at = spanIndex[j]!;
         spans[at] = span(containerOrigin[k]!, j, s, endSlot[k]!, spans[at]!.childCount);
+        updated.push(j);
       }
+      if (updated.length > 1) updated = [...new Set(updated)].sort((a, b) => a - b);
     }
+    // A resumed flatten says what it kept (issue 21): views derived from the
+    // last tree go on from `r` too. A first flatten (or one from scratch
+    // after a rebuild) has nothing to compare with.
+    const change: EventTreeChange | undefined =
+      last === null
+        ? undefined
+        : Object.freeze({
+            from: Math.max(0, r),
+            updated: Object.freeze(updated),
+            previousLength: last.tree.length,
+          });
     const tree: EventTree = Object.freeze({
       length: nodeCount,
       events: nodeEvents,
@@ -949,8 +989,10 @@ export class Placement {
       spans: Object.freeze(resumable ? spans.slice() : spans),
       rootCount,
       diagnostics,
+      ...(change === undefined ? {} : { change }),
     });
     treeKindCodes.set(tree, nodeKinds);
+    if (last !== null) treePrevious.set(tree, new WeakRef(last.tree));
     if (resumable) {
       this.#spansWork = spans;
       this.#last = { tree, kinds: nodeKinds };

@@ -16,6 +16,7 @@
  *   expanded by id: "expand all" does not open them (`Expansion`).
  */
 import type { EventTree } from './event-tree.js';
+import { previousEventTree } from './links.js';
 
 /** A view node showing one tree node. */
 export const VIEW_NODE = 0;
@@ -154,6 +155,41 @@ export class ViewEmitter {
     return v;
   }
 
+  /**
+   * Starts from the first `k` nodes of `prev` (a view of an earlier snapshot
+   * whose nodes before them did not change): copies them and reopens the
+   * nodes still open after node `k - 1` (it and its ancestors), with the
+   * children they had so far.
+   */
+  resume(prev: SpanTreeView, k: number): void {
+    while (this.node.length < k) this.#grow();
+    this.node.set(prev.node.subarray(0, k));
+    this.type.set(prev.type.subarray(0, k));
+    this.depth.set(prev.depth.subarray(0, k));
+    this.parent.set(prev.parent.subarray(0, k));
+    this.subtreeEnd.set(prev.subtreeEnd.subarray(0, k));
+    this.posInSet.set(prev.posInSet.subarray(0, k));
+    this.childCount.set(prev.childCount.subarray(0, k));
+    this.count.set(prev.count.subarray(0, k));
+    this.ordinal.set(prev.ordinal.subarray(0, k));
+    this.folded.set(prev.folded.subarray(0, k));
+    this.dim.set(prev.dim.subarray(0, k));
+    this.length = k;
+    const open = this.#open;
+    if (k === 0) return;
+    // Node k - 1 has no children yet (they would come after it); each of its
+    // ancestors has as many as the position of the one on this chain.
+    let child = k - 1;
+    this.childCount[child] = 0;
+    const chain = [child];
+    for (let p = prev.parent[child]!; p !== -1; child = p, p = prev.parent[p]!) {
+      this.childCount[p] = prev.posInSet[child]!;
+      chain.push(p);
+    }
+    this.rootCount = prev.posInSet[child]!;
+    for (let c = chain.length - 1; c >= 0; c--) open.push(chain[c]!);
+  }
+
   finish(tree: EventTree): SpanTreeView {
     const open = this.#open;
     while (open.length > 0) this.subtreeEnd[open.pop()!] = this.length;
@@ -192,21 +228,67 @@ export function buildSpanTreeView(
   options: SpanTreeViewOptions = {},
 ): SpanTreeView {
   const mode = options.mode ?? 'spans';
-  if (mode === 'spans') {
-    const out = new ViewEmitter(tree.spans.length);
-    const depth = tree.depth;
-    // A span's parent is always a span, so tree depth is view depth.
-    for (const span of tree.spans) out.emit(span.index, VIEW_NODE, depth[span.index]!, false);
-    return out.finish(tree);
+  if (mode === 'outline') return buildOutline(tree);
+  let views = viewCache.get(tree);
+  const hit = views?.[mode];
+  if (hit !== undefined) return hit;
+  // A live snapshot goes on from the view of the snapshot before it (issue
+  // 21): in these modes view nodes follow tree order, so the view nodes of
+  // tree nodes before `change.from` are copied and the rest emitted.
+  const before = previousEventTree(tree);
+  const prev = before === undefined ? undefined : viewCache.get(before)?.[mode];
+  const spans = mode === 'spans';
+  const out = new ViewEmitter(spans ? tree.spans.length : tree.length);
+  let k = 0;
+  if (prev !== undefined) {
+    const from = tree.change!.from;
+    for (let hi = prev.length; k < hi;) {
+      const mid = (k + hi) >>> 1;
+      if (prev.node[mid]! < from) k = mid + 1;
+      else hi = mid;
+    }
+    out.resume(prev, k);
   }
-  if (mode === 'events') {
-    const out = new ViewEmitter(tree.length);
-    const depth = tree.depth;
-    for (let i = 0; i < tree.length; i++) out.emit(i, VIEW_NODE, depth[i]!, false);
-    return out.finish(tree);
+  const depth = tree.depth;
+  if (spans) {
+    // A span's parent is always a span, so tree depth is view depth; view
+    // node `v` is span `v`.
+    const list = tree.spans;
+    for (let s = k; s < list.length; s++) {
+      const i = list[s]!.index;
+      out.emit(i, VIEW_NODE, depth[i]!, false);
+    }
+  } else {
+    for (let i = k; i < tree.length; i++) out.emit(i, VIEW_NODE, depth[i]!, false);
   }
-  return buildOutline(tree);
+  const view = out.finish(tree);
+  if (views === undefined) viewCache.set(tree, (views = {}));
+  views[mode] = view;
+  if (prev !== undefined) viewContinued.set(view, { previous: new WeakRef(prev), keep: k });
+  return view;
 }
+
+/** Views that went on from an earlier view: it (weakly) and the nodes kept from it. */
+const viewContinued = new WeakMap<
+  SpanTreeView,
+  { previous: WeakRef<SpanTreeView>; keep: number }
+>();
+
+/**
+ * The view `view` went on from and how many of its first nodes it kept
+ * (their columns unchanged except `childCount` and `subtreeEnd` of node
+ * `keep - 1` and its ancestors), or `undefined`. Internal (`spanTreeRows`).
+ */
+export function viewContinues(
+  view: SpanTreeView,
+): { previous: SpanTreeView; keep: number } | undefined {
+  const c = viewContinued.get(view);
+  const previous = c?.previous.deref();
+  return previous === undefined ? undefined : { previous, keep: c!.keep };
+}
+
+/** The spans and events views of a tree, built once (a feed's views share them). */
+const viewCache = new WeakMap<EventTree, { spans?: SpanTreeView; events?: SpanTreeView }>();
 
 function isScoring(tree: EventTree, i: number): boolean {
   const s = tree.spanIndex[i]!;

@@ -5,7 +5,8 @@
  * node's siblings).
  */
 import { isExpanded, withExpanded, type Expansion } from '../selection/selection-store.js';
-import { spanTreeViewKey, type SpanTreeView } from './outline.js';
+import { markRowsContinued } from '../list/carry.js';
+import { spanTreeViewKey, viewContinues, type SpanTreeView } from './outline.js';
 
 /**
  * Visible rows: row `r` shows view node `view[r]`; `expanded[r]` is 1 when
@@ -35,13 +36,66 @@ export interface SpanTreeRows {
  * const rows = spanTreeRows(view, { all: true, except: new Set() });
  */
 export function spanTreeRows(view: SpanTreeView, expansion: Expansion): SpanTreeRows {
+  let built = rowsCache.get(view);
+  const hit = built?.find((b) => b.expansion === expansion);
+  if (hit !== undefined) return hit.rows;
+  // A live view that went on from an earlier one (issue 21): go on from that
+  // view's rows under the same expansion (the same object).
+  const c = viewContinues(view);
+  const old =
+    c === undefined ? undefined : rowsCache.get(c.previous)?.find((b) => b.expansion === expansion);
+  const rows =
+    old !== undefined && c!.keep > 0
+      ? flattenRows(view, expansion, c!.keep - 1, old.rows)
+      : flattenRows(view, expansion, 0, null);
+  if (built === undefined) rowsCache.set(view, (built = []));
+  if (built.length >= 4) built.shift();
+  built.push({ expansion, rows });
+  return rows;
+}
+
+const rowsCache = new WeakMap<SpanTreeView, { expansion: Expansion; rows: SpanTreeRows }[]>();
+
+/**
+ * The rows of `view` from view node `start` on, after the rows of `before`
+ * (rows of an earlier view that kept every node up to `start`) that show
+ * nodes before it; from scratch when `before` is `null`.
+ */
+function flattenRows(
+  view: SpanTreeView,
+  expansion: Expansion,
+  start: number,
+  before: SpanTreeRows | null,
+): SpanTreeRows {
   const n = view.length;
-  const rowView = new Int32Array(n);
-  const expanded = new Uint8Array(n);
   const { childCount, subtreeEnd, folded } = view;
   const plain = expansion.except.size === 0;
+  const isOpen = (v: number) => {
+    const f = folded[v] === 1;
+    return plain ? !f && expansion.all : isExpanded(expansion, spanTreeViewKey(view, v), f);
+  };
   let r = 0;
-  let v = 0;
+  let v = start;
+  let keep = 0;
+  if (before !== null) {
+    // Rows keep view order: those of nodes before `start` come first.
+    for (let hi = before.length; keep < hi;) {
+      const mid = (keep + hi) >>> 1;
+      if (before.view[mid]! < start) keep = mid + 1;
+      else hi = mid;
+    }
+    // Go on after the outermost closed ancestor of `start`, if any.
+    for (let p = view.parent[start]!; p !== -1; p = view.parent[p]!) {
+      if (!isOpen(p)) v = subtreeEnd[p]!;
+    }
+    r = keep;
+  }
+  const rowView = new Int32Array(keep + n - v);
+  const expanded = new Uint8Array(keep + n - v);
+  if (before !== null) {
+    rowView.set(before.view.subarray(0, keep));
+    expanded.set(before.expanded.subarray(0, keep));
+  }
   while (v < n) {
     rowView[r] = v;
     if (childCount[v]! > 0) {
@@ -57,11 +111,13 @@ export function spanTreeRows(view: SpanTreeView, expansion: Expansion): SpanTree
     r++;
     v++;
   }
-  return Object.freeze({
+  const rows: SpanTreeRows = Object.freeze({
     length: r,
     view: rowView.subarray(0, r),
     expanded: expanded.subarray(0, r),
   });
+  if (before !== null) markRowsContinued(rows, before, keep);
+  return rows;
 }
 
 /**

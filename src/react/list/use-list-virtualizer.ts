@@ -7,6 +7,7 @@ import {
   firstWindow,
   pageTarget,
   rowScrollTop,
+  rowsContinued,
   scrollSpace,
   scrollTopOf,
   visibleRange,
@@ -245,19 +246,37 @@ export function useListVirtualizer(options: ListVirtualizerOptions): ListVirtual
   );
 
   // Rebuilt when the rows change (O(rows), typed arrays only); measurements
-  // then update it in place and bump `version`.
+  // then update it in place and bump `version`. Rows that continue the last
+  // committed ones (a live list grown at its end: `rowsContinued`) keep the
+  // heights of the rows they share with them, measured or estimated, so a
+  // batch asks only the new rows for theirs (issue 21).
+  const committed = useRef<{ rows: unknown; heights: RowHeights; measuring: boolean } | null>(null);
   const heights = useMemo(
     () => {
-      if (!measuring) return createRowHeights(count, estimateSize);
+      const last = committed.current;
+      const keep =
+        last !== null &&
+        last.measuring === measuring &&
+        typeof rows === 'object' &&
+        rows !== null &&
+        typeof last.rows === 'object' &&
+        last.rows !== null
+          ? rowsContinued(rows, last.rows)
+          : 0;
+      const kept = keep > 0 ? { heights: last!.heights, keep } : undefined;
+      if (!measuring) return createRowHeights(count, estimateSize, kept);
       // Nothing measured by key yet (a mount): skip the lookups.
       if (options.sizes === undefined && byKey.current === null)
-        return createRowHeights(count, guess);
-      return createRowHeights(count, (r) => sizes.get(r) || guess(r));
+        return createRowHeights(count, guess, kept);
+      return createRowHeights(count, (r) => sizes.get(r) || guess(r), kept);
     },
     // `rows` stands for the rows' content.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [count, rows, sizes, guess, estimateSize, measuring],
   );
+  useLayoutEffect(() => {
+    committed.current = { rows, heights, measuring };
+  }, [rows, heights, measuring]);
   const [, setVersion] = useState(0);
   const bump = useCallback(() => setVersion((v) => v + 1), []);
 
