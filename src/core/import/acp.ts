@@ -56,6 +56,7 @@ import {
   type ImportOptions,
   type JsonRecord,
   safeJson,
+  valueText,
 } from './guards.js';
 import { Probe, type ImportInput } from './probe.js';
 import { INVENTED_KEY, SyntheticClock, type EventSink } from './sink.js';
@@ -206,14 +207,14 @@ function toolContentText(content: unknown[]): string {
     const type = own(item, 'type');
     if (type === 'content') out.push(blockText(own(item, 'content')));
     else if (type === 'diff') {
-      const path = String(own(item, 'path') ?? '');
+      const path = valueText(own(item, 'path'));
       const oldText = own(item, 'oldText');
       const newText = own(item, 'newText');
       const lines = [typeof oldText === 'string' ? `--- ${path}` : '--- /dev/null', `+++ ${path}`];
       if (typeof oldText === 'string') for (const l of oldText.split('\n')) lines.push(`-${l}`);
       if (typeof newText === 'string') for (const l of newText.split('\n')) lines.push(`+${l}`);
       out.push(lines.join('\n'));
-    } else if (type === 'terminal') out.push(`[terminal ${String(own(item, 'terminalId'))}]`);
+    } else if (type === 'terminal') out.push(`[terminal ${valueText(own(item, 'terminalId'))}]`);
     else out.push(safeJson(item));
   }
   return out.join('\n');
@@ -226,7 +227,7 @@ function planMarkdown(entries: unknown[]): string {
     if (!isRecord(e)) continue;
     const status = own(e, 'status');
     const box = status === 'completed' ? '[x]' : '[ ]';
-    const text = String(own(e, 'content') ?? '').replace(/\n/g, ' ');
+    const text = valueText(own(e, 'content')).replace(/\n/g, ' ');
     const priority = own(e, 'priority');
     const notes = [
       status === 'in_progress' ? 'in progress' : undefined,
@@ -701,7 +702,9 @@ class AcpImporter implements IncrementalImporter {
       return;
     }
     const kind = own(update, 'sessionUpdate');
-    const chunk = typeof kind === 'string' ? CHUNK_KINDS[kind] : undefined;
+    // An own key only: `__proto__` or `constructor` as a kind is no chunk.
+    const chunk =
+      typeof kind === 'string' && Object.hasOwn(CHUNK_KINDS, kind) ? CHUNK_KINDS[kind] : undefined;
     if (!chunk) this.#endRun();
     if (typeof kind !== 'string') {
       this.#ctx.warn(upath, 'missing_field', 'sessionUpdate');

@@ -52,6 +52,7 @@ import {
   type ImportOptions,
   type JsonRecord,
   safeJson,
+  valueText,
 } from './guards.js';
 import { Probe, type ImportInput } from './probe.js';
 import { INVENTED_KEY, SyntheticClock, type EventSink } from './sink.js';
@@ -159,7 +160,7 @@ function toolContentText(content: unknown[]): string {
       typeof own(inner, 'text') === 'string'
     )
       out.push(own(inner, 'text') as string);
-    else if (own(item, 'type') === 'diff') out.push(`diff ${String(own(item, 'path'))}`);
+    else if (own(item, 'type') === 'diff') out.push(`diff ${valueText(own(item, 'path'))}`);
     else out.push(safeJson(item));
   }
   return out.join('\n');

@@ -82,20 +82,23 @@ function bundleData(data: JsonRecord): Record<string, unknown> {
   return out;
 }
 
-const KNOWN_OUTPUT_KEYS: Record<string, ReadonlySet<string>> = {
-  execute_result: new Set(['output_type', 'execution_count', 'data', 'metadata']),
-  display_data: new Set(['output_type', 'data', 'metadata', 'transient']),
-  update_display_data: new Set(['output_type', 'data', 'metadata', 'transient']),
-  stream: new Set(['output_type', 'name', 'text']),
-  error: new Set(['output_type', 'ename', 'evalue', 'traceback']),
-};
+// A Map, not an object: an output type of `__proto__` or `constructor` is
+// unknown, not a key of Object.prototype.
+const KNOWN_OUTPUT_KEYS = new Map<string, ReadonlySet<string>>([
+  ['execute_result', new Set(['output_type', 'execution_count', 'data', 'metadata'])],
+  ['display_data', new Set(['output_type', 'data', 'metadata', 'transient'])],
+  ['update_display_data', new Set(['output_type', 'data', 'metadata', 'transient'])],
+  ['stream', new Set(['output_type', 'name', 'text'])],
+  ['error', new Set(['output_type', 'ename', 'evalue', 'traceback'])],
+]);
 
 function extraKeys(record: JsonRecord, known: ReadonlySet<string>): JsonObject | undefined {
   let extra: JsonObject | undefined;
   for (const key of Object.keys(record)) {
     if (known.has(key)) continue;
     extra ??= {};
-    extra[key] = record[key];
+    // `__proto__` as a key is data: define it rather than assign it.
+    Object.defineProperty(extra, key, { value: record[key], enumerable: true, writable: true });
   }
   return extra;
 }
@@ -122,7 +125,8 @@ function outputEvent(
     timestamp: at.timestamp,
     span_id: at.span,
   };
-  const extra = KNOWN_OUTPUT_KEYS[type] ? extraKeys(output, KNOWN_OUTPUT_KEYS[type]) : undefined;
+  const known = KNOWN_OUTPUT_KEYS.get(type);
+  const extra = known ? extraKeys(output, known) : undefined;
   const jupyter: JsonObject = { output_type: type };
   if (extra) jupyter['extra'] = extra;
   let event: Event;
