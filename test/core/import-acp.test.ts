@@ -210,12 +210,25 @@ describe('ACP importer: own fixtures', () => {
         ),
         update(`{"sessionUpdate":"plan","entries":[{"content":{"a":1},"status":"pending"}]}`),
         update('{"sessionUpdate":"__proto__","content":{"type":"text","text":"hi"}}'),
+        `{"jsonrpc":"2.0","id":7,"method":"terminal/create","params":{"sessionId":"s","command":"ls","args":["-l",${deep}]}}`,
+        `{"jsonrpc":"2.0","id":7,"error":{"code":${deep},"message":"no"}}`,
       ].join('\n'),
     );
     const result = String(field(tool(r.events, 'c1'), 'result'));
     expect(result).toContain('+++ [value nested too deep to show as text]');
     expect(result).toContain('[terminal [1,2]]');
     expect(r.events.some((e) => e.event === 'message')).toBe(false);
+    expect(r.events.find((e) => e.event === 'sandbox')).toMatchObject({
+      cmd: 'ls -l [value nested too deep to show as text]',
+    });
+    expect(
+      field(
+        r.events.find((e) => e.event === 'error'),
+        'error',
+      ),
+    ).toMatchObject({
+      message: 'terminal/create: no (code [value nested too deep to show as text])',
+    });
   });
 });
 

@@ -547,7 +547,7 @@ class AcpImporter implements IncrementalImporter {
           event: 'error',
           ...this.#base(path),
           error: {
-            message: `${pending ? `${pending.method}: ` : ''}${message}${code !== undefined ? ` (code ${String(code)})` : ''}`,
+            message: `${pending ? `${pending.method}: ` : ''}${message}${code !== undefined ? ` (code ${valueText(code)})` : ''}`,
             traceback: '',
             traceback_ansi: '',
           },
@@ -662,7 +662,7 @@ class AcpImporter implements IncrementalImporter {
     const command = own(p, 'command');
     if (typeof command === 'string') {
       const args = own(p, 'args');
-      draft.cmd = [command, ...(Array.isArray(args) ? args.map(String) : [])].join(' ');
+      draft.cmd = [command, ...(Array.isArray(args) ? args.map(valueText) : [])].join(' ');
     }
     draft.metadata = { acp: { method, params: p } as JsonObject };
     return this.#add(draft, path, true);

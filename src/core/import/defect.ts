@@ -592,7 +592,7 @@ class DefectImporter implements IncrementalImporter {
     if (own(o, 'kind') === 'cancelled') approval.decision = 'terminate';
     else if (isRecord(option) && typeof own(option, 'allows') === 'boolean')
       approval.decision = own(option, 'allows') ? 'approve' : 'reject';
-    else approval.decision = /reject|deny/i.test(String(optionId)) ? 'reject' : 'approve';
+    else approval.decision = /reject|deny/i.test(valueText(optionId)) ? 'reject' : 'approve';
     if (isRecord(option) && typeof own(option, 'name') === 'string')
       approval.explanation = own(option, 'name') as string;
     approval.metadata = { ...approval.metadata, defect_outcome: (outcome ?? null) as never };
