@@ -367,19 +367,16 @@ class AcpImporter implements IncrementalImporter {
       this.#closeTurn(undefined, path);
     }
     const n = ++this.#turns;
-    const begin = this.#add<SpanBeginEvent>(
+    const begin = this.#sink.openSpan(
       {
-        event: 'span_begin',
+        id: `turn-${n}`,
         uuid: this.#sink.uuid(`turn:${n}`),
         timestamp: this.#clock.next(),
-        id: `turn-${n}`,
-        span_id: `turn-${n}`,
         type: 'turn',
         name: `turn ${n}`,
         ...(typeof sessionId === 'string' ? { metadata: { session_id: sessionId } } : {}),
       },
-      path,
-      true,
+      { open: true, timeInvented: path },
     );
     this.#turn = { begin, request };
     return this.#turn;
@@ -398,18 +395,12 @@ class AcpImporter implements IncrementalImporter {
     const usage = result ? own(result, 'usage') : undefined;
     if (usage !== undefined) metadata['usage'] = usage;
     begin.metadata = metadata;
-    this.#sink.close(begin);
     this.#turn = undefined;
-    this.#add(
-      {
-        event: 'span_end',
-        uuid: this.#sink.uuid(`turn-end:${begin.id}`),
-        timestamp: this.#clock.next(),
-        id: begin.id,
-        span_id: begin.id,
-      },
-      path,
-    );
+    this.#sink.closeSpan(begin, {
+      uuid: this.#sink.uuid(`turn-end:${begin.id}`),
+      timestamp: this.#clock.next(),
+      timeInvented: path,
+    });
   }
 
   // --- JSON-RPC --------------------------------------------------------------
