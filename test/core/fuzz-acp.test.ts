@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
 import { importAcp, importAny } from '../../src/index.js';
-import { FUZZ_RUNS, fuzzImporter } from './helpers/import-fuzz.js';
+import { fuzzImporter, fuzzShare } from './helpers/import-fuzz.js';
 
 const seed = (name: string) =>
   readFileSync(new URL(`../fixtures/acp/${name}`, import.meta.url), 'utf8')
@@ -13,12 +13,15 @@ const seed = (name: string) =>
 
 const seeds = [seed('session.jsonl'), seed('agent-only.jsonl'), seed('v2-draft.jsonl')];
 
+// FUZZ_RUNS inputs for the importer, shared by its 2 properties.
+const runs = fuzzShare(2);
+
 describe('fuzz: ACP importer', () => {
-  it(`gives a result or an ImportError for ${FUZZ_RUNS} mutated sessions`, async () => {
-    await fuzzImporter((input) => importAcp(input), seeds, 'jsonl');
+  it(`gives a result or an ImportError for ${runs} mutated sessions`, async () => {
+    await fuzzImporter((input) => importAcp(input), seeds, 'jsonl', runs);
   }, 300_000);
 
-  it(`detection and import through importAny agree without throwing (${FUZZ_RUNS} inputs)`, async () => {
-    await fuzzImporter((input) => importAny(input), seeds, 'jsonl');
+  it(`detection and import through importAny agree without throwing (${runs} inputs)`, async () => {
+    await fuzzImporter((input) => importAny(input), seeds, 'jsonl', runs);
   }, 300_000);
 });

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
 import { importAgex, importAny } from '../../src/index.js';
-import { FUZZ_RUNS, fuzzImporter } from './helpers/import-fuzz.js';
+import { fuzzImporter, fuzzShare } from './helpers/import-fuzz.js';
 
 const lines = (name: string) =>
   readFileSync(`test/fixtures/agex/${name}`, 'utf8')
@@ -16,12 +16,15 @@ const mime = JSON.parse(readFileSync('test/fixtures/agex/mime-stream.json', 'utf
   events: never[];
 };
 
+// FUZZ_RUNS inputs for the importer, shared by its 2 properties.
+const runs = fuzzShare(2);
+
 describe('fuzz: agex', () => {
-  it(`gives a result or an ImportError for ${FUZZ_RUNS} mutated JSONL inputs`, async () => {
-    await fuzzImporter((input) => importAgex(input), seeds, 'jsonl');
+  it(`gives a result or an ImportError for ${runs} mutated JSONL inputs`, async () => {
+    await fuzzImporter((input) => importAgex(input), seeds, 'jsonl', runs);
   }, 300_000);
 
-  it(`gives a result or an ImportError for ${FUZZ_RUNS} mutated mime-stream documents through detection`, async () => {
-    await fuzzImporter((input) => importAny(input), [[mime as never]], 'json');
+  it(`gives a result or an ImportError for ${runs} mutated mime-stream documents through detection`, async () => {
+    await fuzzImporter((input) => importAny(input), [[mime as never]], 'json', runs);
   }, 300_000);
 });

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
 import { importAny, importCantus } from '../../src/index.js';
-import { FUZZ_RUNS, fuzzImporter } from './helpers/import-fuzz.js';
+import { fuzzImporter, fuzzShare } from './helpers/import-fuzz.js';
 
 const read = (name: string) => readFileSync(`test/fixtures/cantus/${name}`, 'utf8');
 const tagged = read('tagged.jsonl')
@@ -15,12 +15,15 @@ const tagged = read('tagged.jsonl')
 const run = JSON.parse(read('run.json')) as never;
 const steps = JSON.parse(read('introspection.json')) as never;
 
+// FUZZ_RUNS inputs for the importer, shared by its 2 properties.
+const runs = fuzzShare(2);
+
 describe('fuzz: cantus', () => {
-  it(`gives a result or an ImportError for ${FUZZ_RUNS} mutated JSONL inputs`, async () => {
-    await fuzzImporter((input) => importCantus(input), [tagged], 'jsonl');
+  it(`gives a result or an ImportError for ${runs} mutated JSONL inputs`, async () => {
+    await fuzzImporter((input) => importCantus(input), [tagged], 'jsonl', runs);
   }, 300_000);
 
-  it(`gives a result or an ImportError for ${FUZZ_RUNS} mutated documents through detection`, async () => {
-    await fuzzImporter((input) => importAny(input), [[run], [steps]], 'json');
+  it(`gives a result or an ImportError for ${runs} mutated documents through detection`, async () => {
+    await fuzzImporter((input) => importAny(input), [[run], [steps]], 'json', runs);
   }, 300_000);
 });

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
 import { importAny, importClaudeCode } from '../../src/index.js';
-import { FUZZ_RUNS, fuzzImporter } from './helpers/import-fuzz.js';
+import { fuzzImporter, fuzzShare } from './helpers/import-fuzz.js';
 
 const lines = (name: string) =>
   readFileSync(new URL(`../fixtures/claude-code/${name}`, import.meta.url), 'utf8')
@@ -15,12 +15,15 @@ const lines = (name: string) =>
 
 const seeds = ['session.jsonl', 'with-subagent.jsonl', 'agent-f00d.jsonl'].map(lines);
 
+// FUZZ_RUNS inputs for the importer, shared by its 3 properties.
+const runs = fuzzShare(3);
+
 describe('fuzz: claude-code', () => {
-  it(`gives a result or an ImportError for ${FUZZ_RUNS} mutated sessions`, async () => {
-    await fuzzImporter((input) => importClaudeCode(input), seeds, 'jsonl');
+  it(`gives a result or an ImportError for ${runs} mutated sessions`, async () => {
+    await fuzzImporter((input) => importClaudeCode(input), seeds, 'jsonl', runs);
   }, 300_000);
 
-  it(`… with sub-agent files folded in (${FUZZ_RUNS} inputs)`, async () => {
+  it(`… with sub-agent files folded in (${runs} inputs)`, async () => {
     const session = readFileSync(
       new URL('../fixtures/claude-code/with-subagent.jsonl', import.meta.url),
       'utf8',
@@ -32,10 +35,11 @@ describe('fuzz: claude-code', () => {
         }),
       [seeds[2]!],
       'jsonl',
+      runs,
     );
   }, 300_000);
 
-  it(`through the front door (${FUZZ_RUNS} inputs)`, async () => {
-    await fuzzImporter((input) => importAny(input), seeds, 'jsonl');
+  it(`through the front door (${runs} inputs)`, async () => {
+    await fuzzImporter((input) => importAny(input), seeds, 'jsonl', runs);
   }, 300_000);
 });

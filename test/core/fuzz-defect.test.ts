@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
 import { importAny, importDefect } from '../../src/index.js';
-import { FUZZ_RUNS, fuzzImporter } from './helpers/import-fuzz.js';
+import { fuzzImporter, fuzzShare } from './helpers/import-fuzz.js';
 
 const seed = (name: string) =>
   readFileSync(new URL(`../fixtures/defect/${name}`, import.meta.url), 'utf8')
@@ -14,12 +14,15 @@ const seed = (name: string) =>
 
 const seeds = [seed('events.jsonl'), seed('journal.jsonl')];
 
+// FUZZ_RUNS inputs for the importer, shared by its 2 properties.
+const runs = fuzzShare(2);
+
 describe('fuzz: defect importer', () => {
-  it(`gives a result or an ImportError for ${FUZZ_RUNS} mutated logs`, async () => {
-    await fuzzImporter((input) => importDefect(input), seeds, 'jsonl');
+  it(`gives a result or an ImportError for ${runs} mutated logs`, async () => {
+    await fuzzImporter((input) => importDefect(input), seeds, 'jsonl', runs);
   }, 300_000);
 
-  it(`detection and import through importAny agree without throwing (${FUZZ_RUNS} inputs)`, async () => {
-    await fuzzImporter((input) => importAny(input), seeds, 'jsonl');
+  it(`detection and import through importAny agree without throwing (${runs} inputs)`, async () => {
+    await fuzzImporter((input) => importAny(input), seeds, 'jsonl', runs);
   }, 300_000);
 });

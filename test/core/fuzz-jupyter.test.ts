@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
 import { importAny, importJupyter } from '../../src/index.js';
-import { FUZZ_RUNS, fuzzImporter } from './helpers/import-fuzz.js';
+import { fuzzImporter, fuzzShare } from './helpers/import-fuzz.js';
 
 const own = (name: string) =>
   readFileSync(new URL(`../fixtures/jupyter/${name}`, import.meta.url), 'utf8');
@@ -11,16 +11,19 @@ const messages = own('iopub.jsonl')
   .filter((l) => l.trim())
   .map((l) => JSON.parse(l) as never);
 
+// FUZZ_RUNS inputs for the importer, shared by its 3 properties.
+const runs = fuzzShare(3);
+
 describe('fuzz: Jupyter', () => {
-  it(`notebooks: a result or an ImportError for ${FUZZ_RUNS} mutated inputs`, async () => {
-    await fuzzImporter((input) => importJupyter(input), [[notebook]], 'json');
+  it(`notebooks: a result or an ImportError for ${runs} mutated inputs`, async () => {
+    await fuzzImporter((input) => importJupyter(input), [[notebook]], 'json', runs);
   }, 300_000);
 
-  it(`iopub logs: a result or an ImportError for ${FUZZ_RUNS} mutated inputs`, async () => {
-    await fuzzImporter((input) => importJupyter(input), [messages], 'jsonl');
+  it(`iopub logs: a result or an ImportError for ${runs} mutated inputs`, async () => {
+    await fuzzImporter((input) => importJupyter(input), [messages], 'jsonl', runs);
   }, 300_000);
 
-  it(`through the front door (${FUZZ_RUNS} inputs)`, async () => {
-    await fuzzImporter((input) => importAny(input), [[notebook]], 'json');
+  it(`through the front door (${runs} inputs)`, async () => {
+    await fuzzImporter((input) => importAny(input), [[notebook]], 'json', runs);
   }, 300_000);
 });

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
 import { importAny, importOpenHands } from '../../src/index.js';
-import { FUZZ_RUNS, fuzzImporter } from './helpers/import-fuzz.js';
+import { fuzzImporter, fuzzShare } from './helpers/import-fuzz.js';
 
 const read = (name: string) =>
   readFileSync(new URL(`../fixtures/openhands/${name}`, import.meta.url), 'utf8');
@@ -18,16 +18,19 @@ const trajectory = JSON.parse(read('trajectory-v0.json')) as never[];
 const v1 = lines(read('events-v1.jsonl'));
 const wrapped = lines(read('wrapped.jsonl'));
 
+// FUZZ_RUNS inputs for the importer, shared by its 3 properties.
+const runs = fuzzShare(3);
+
 describe('fuzz: openhands', () => {
-  it(`gives a result or an ImportError for ${FUZZ_RUNS} mutated V0 trajectories`, async () => {
-    await fuzzImporter((input) => importOpenHands(input), [[trajectory]], 'json');
+  it(`gives a result or an ImportError for ${runs} mutated V0 trajectories`, async () => {
+    await fuzzImporter((input) => importOpenHands(input), [[trajectory]], 'json', runs);
   }, 300_000);
 
-  it(`… and for ${FUZZ_RUNS} mutated JSON Lines (V0, V1, wrapped)`, async () => {
-    await fuzzImporter((input) => importOpenHands(input), [trajectory, v1, wrapped], 'jsonl');
+  it(`… and for ${runs} mutated JSON Lines (V0, V1, wrapped)`, async () => {
+    await fuzzImporter((input) => importOpenHands(input), [trajectory, v1, wrapped], 'jsonl', runs);
   }, 300_000);
 
-  it(`through the front door (${FUZZ_RUNS} inputs)`, async () => {
-    await fuzzImporter((input) => importAny(input), [v1, trajectory], 'jsonl');
+  it(`through the front door (${runs} inputs)`, async () => {
+    await fuzzImporter((input) => importAny(input), [v1, trajectory], 'jsonl', runs);
   }, 300_000);
 });

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
 import { importAny } from '../../src/index.js';
-import { FUZZ_RUNS, fuzzImporter } from './helpers/import-fuzz.js';
+import { fuzzImporter, fuzzShare } from './helpers/import-fuzz.js';
 
 const read = (name: string) =>
   readFileSync(new URL(`../fixtures/otlp/${name}`, import.meta.url), 'utf8');
@@ -20,12 +20,15 @@ const lines = read('exports-children-first.json.txt')
   .filter((l) => l.trim() !== '')
   .map((l) => JSON.parse(l) as never);
 
+// FUZZ_RUNS inputs for the importer, shared by its 2 properties.
+const runs = fuzzShare(2);
+
 describe('fuzz: otlp', () => {
-  it(`gives a result or an ImportError for ${FUZZ_RUNS} mutated exports`, async () => {
-    await fuzzImporter((input) => importAny(input, { format: 'otlp' }), docs, 'json');
+  it(`gives a result or an ImportError for ${runs} mutated exports`, async () => {
+    await fuzzImporter((input) => importAny(input, { format: 'otlp' }), docs, 'json', runs);
   }, 300_000);
 
-  it(`… and for ${FUZZ_RUNS} mutated JSONL of exports`, async () => {
-    await fuzzImporter((input) => importAny(input, { format: 'otlp' }), [lines], 'jsonl');
+  it(`… and for ${runs} mutated JSONL of exports`, async () => {
+    await fuzzImporter((input) => importAny(input, { format: 'otlp' }), [lines], 'jsonl', runs);
   }, 300_000);
 });

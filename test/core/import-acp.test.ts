@@ -198,6 +198,38 @@ describe('ACP importer: own fixtures', () => {
     ]);
     expect(r.diagnostics.filter((d) => d.code === 'acp_unknown_record')).toHaveLength(2);
   });
+
+  it('shows hostile values in tool content as JSON text: nested thousands deep, or a prototype key as a kind', () => {
+    const deep = '['.repeat(5000) + '1' + ']'.repeat(5000);
+    const update = (u: string) =>
+      `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":${u}}}`;
+    const r = importAcp(
+      [
+        update(
+          `{"sessionUpdate":"tool_call","toolCallId":"c1","title":"t","status":"completed","content":[{"type":"diff","path":${deep},"newText":"x"},{"type":"terminal","terminalId":[1,2]}]}`,
+        ),
+        update(`{"sessionUpdate":"plan","entries":[{"content":{"a":1},"status":"pending"}]}`),
+        update('{"sessionUpdate":"__proto__","content":{"type":"text","text":"hi"}}'),
+        `{"jsonrpc":"2.0","id":7,"method":"terminal/create","params":{"sessionId":"s","command":"ls","args":["-l",${deep}]}}`,
+        `{"jsonrpc":"2.0","id":7,"error":{"code":${deep},"message":"no"}}`,
+      ].join('\n'),
+    );
+    const result = String(field(tool(r.events, 'c1'), 'result'));
+    expect(result).toContain('+++ [value nested too deep to show as text]');
+    expect(result).toContain('[terminal [1,2]]');
+    expect(r.events.some((e) => e.event === 'message')).toBe(false);
+    expect(r.events.find((e) => e.event === 'sandbox')).toMatchObject({
+      cmd: 'ls -l [value nested too deep to show as text]',
+    });
+    expect(
+      field(
+        r.events.find((e) => e.event === 'error'),
+        'error',
+      ),
+    ).toMatchObject({
+      message: 'terminal/create: no (code [value nested too deep to show as text])',
+    });
+  });
 });
 
 describeFixtures('ACP importer: real captures (../shared/fixtures/acp)', () => {

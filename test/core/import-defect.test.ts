@@ -195,4 +195,17 @@ describe('defect importer', () => {
     expect(isDefect('{"type":"taskStart","name":"x"}')).toBe(false);
     expect(detectFormat(own('events.jsonl')).format).toBe('defect');
   });
+
+  it('reads a permission option id nested thousands deep as text, not a stack overflow', () => {
+    const deep = '['.repeat(5000) + '"deny"' + ']'.repeat(5000);
+    const r = importDefect(
+      [
+        '{"type":"turn_started"}',
+        '{"type":"tool_call_started","id":"t1","name":"edit_file","fields":{}}',
+        '{"type":"policy_decision","id":"t1","decision":{"kind":"ask","options":[]}}',
+        `{"type":"permission_resolved","id":"t1","outcome":{"kind":"selected","option_id":${deep}}}`,
+      ].join('\n'),
+    );
+    expect(r.events.find((e) => e.event === 'approval')).toMatchObject({ decision: 'approve' });
+  });
 });

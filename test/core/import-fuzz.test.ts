@@ -3,16 +3,19 @@
 // helper; `npm run fuzz` runs them all with FUZZ_RUNS=10000.
 import { describe, it } from 'vitest';
 import { generateRun, importAny } from '../../src/index.js';
-import { FUZZ_RUNS, fuzzImporter } from './helpers/import-fuzz.js';
+import { fuzzImporter, fuzzShare } from './helpers/import-fuzz.js';
 
 const seed = JSON.parse(JSON.stringify(generateRun({ seed: 3, events: 40 }))) as never[];
 
+// FUZZ_RUNS inputs for the importer, shared by its 2 properties.
+const runs = fuzzShare(2);
+
 describe('fuzz: skein events through importAny', () => {
-  it(`gives a result or an ImportError for ${FUZZ_RUNS} mutated JSONL inputs`, async () => {
-    await fuzzImporter((input) => importAny(input, { format: 'skein' }), [seed], 'jsonl');
+  it(`gives a result or an ImportError for ${runs} mutated JSONL inputs`, async () => {
+    await fuzzImporter((input) => importAny(input, { format: 'skein' }), [seed], 'jsonl', runs);
   }, 120_000);
 
-  it(`never throws anything but ImportError when detecting (${FUZZ_RUNS} inputs)`, async () => {
-    await fuzzImporter((input) => importAny(input), [seed], 'jsonl');
+  it(`never throws anything but ImportError when detecting (${runs} inputs)`, async () => {
+    await fuzzImporter((input) => importAny(input), [seed], 'jsonl', runs);
   }, 120_000);
 });

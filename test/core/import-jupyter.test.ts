@@ -81,6 +81,29 @@ describe('Jupyter notebooks', () => {
     expect(r.diagnostics.map((d) => d.code)).toContain('jupyter_unknown_output');
   });
 
+  it('reads an output type or key named like a prototype member as data', () => {
+    const nb = JSON.parse(notebook) as { cells: { outputs?: Record<string, unknown>[] }[] };
+    const outputs = nb.cells.find((c) => c.outputs?.length)!.outputs!;
+    outputs.push(
+      { output_type: '__proto__', text: 'a' },
+      { output_type: 'constructor', text: 'b' },
+      JSON.parse(
+        '{"output_type":"stream","name":"stdout","text":"c","__proto__":{"x":1}}',
+      ) as never,
+    );
+    const r = importJupyter(JSON.stringify(nb));
+    const unknown = r.diagnostics.filter((d) => d.code === 'jupyter_unknown_output');
+    expect(unknown.map((d) => d.message).join(' ')).toMatch(/__proto__[\s\S]*constructor/);
+    const stream = r.events.find(
+      (e) => (jupyterMeta(e)?.['extra'] as Record<string, unknown> | undefined)?.['__proto__'],
+    );
+    expect(
+      Object.getOwnPropertyDescriptor(jupyterMeta(stream!)!['extra'], '__proto__')?.value,
+    ).toEqual({
+      x: 1,
+    });
+  });
+
   it('uses recorded execution times and invents the rest in order, flagged', () => {
     const r = importJupyter(notebook);
     const load = r.events.find(

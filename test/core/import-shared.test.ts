@@ -269,6 +269,84 @@ describe('EventSink', () => {
     ]);
     expect(shared).toEqual({ a: 1, skein_invented: ['id'], b: 2 });
   });
+
+  it('opens and closes spans: ids from a key or given, parent left out when unset, invented times flagged', () => {
+    const ctx = new ImportContext();
+    const sink = new EventSink(ctx, { seed: 's' });
+    const turn = sink.openSpan(
+      { key: 'turn:1', timestamp: t0, parent_id: null, type: 'turn', name: 'turn 1' },
+      { timeInvented: '$[0]' },
+    );
+    const cell = sink.openSpan({
+      id: 'cell-1',
+      uuid: 'u-cell',
+      timestamp: t0,
+      type: 'cell',
+      name: 'In [1]',
+      metadata: { n: 1 },
+    });
+    sink.closeSpan(cell, { uuid: 'u-cell-end', timestamp: t0 });
+    sink.closeSpan(turn, { timestamp: t0, timeInvented: '$[1]' });
+    expect(sink.finish()).toEqual([
+      {
+        event: 'span_begin',
+        uuid: sink.uuid('turn:1:begin'),
+        timestamp: t0,
+        span_id: sink.uuid('turn:1'),
+        id: sink.uuid('turn:1'),
+        parent_id: null,
+        type: 'turn',
+        name: 'turn 1',
+        metadata: { skein_invented: ['timestamp'] },
+      },
+      {
+        event: 'span_begin',
+        uuid: 'u-cell',
+        timestamp: t0,
+        span_id: 'cell-1',
+        id: 'cell-1',
+        type: 'cell',
+        name: 'In [1]',
+        metadata: { n: 1 },
+      },
+      { event: 'span_end', uuid: 'u-cell-end', timestamp: t0, span_id: 'cell-1', id: 'cell-1' },
+      {
+        event: 'span_end',
+        uuid: sink.uuid(`${sink.uuid('turn:1')}:end`),
+        timestamp: t0,
+        span_id: sink.uuid('turn:1'),
+        id: sink.uuid('turn:1'),
+        metadata: { skein_invented: ['timestamp'] },
+      },
+    ]);
+    expect('parent_id' in cell).toBe(false);
+    expect(ctx.inventedCount('timestamp')).toBe(2);
+  });
+
+  it('closes an open span_begin with its end, and leaves a closed one unchanged', () => {
+    const sink = new EventSink(new ImportContext(), { seed: 's' });
+    const open = sink.openSpan(
+      { key: 'a', timestamp: t0, type: 'agent', name: 'a' },
+      { open: true },
+    );
+    const closed = sink.openSpan({ key: 'b', timestamp: t0, type: 'agent', name: 'b' });
+    const first = sink.drain();
+    expect(first.map((e) => [e.event, e.pending ?? false])).toEqual([
+      ['span_begin', true],
+      ['span_begin', false],
+    ]);
+    sink.closeSpan(open, { timestamp: t0 });
+    sink.closeSpan(closed, { timestamp: t0 });
+    expect(sink.isOpen(open)).toBe(false);
+    // The open begin comes again, final; the closed one does not.
+    expect(
+      sink.drain().map((e) => [e.event, e.pending ?? false, (e as { id: string }).id]),
+    ).toEqual([
+      ['span_begin', false, open.id],
+      ['span_end', false, open.id],
+      ['span_end', false, closed.id],
+    ]);
+  });
 });
 
 describe('SyntheticClock', () => {

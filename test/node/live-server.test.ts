@@ -398,4 +398,60 @@ describe('createEventStreamWebSocketHandler', () => {
     });
     expect(status).toBe(401);
   });
+
+  /** Attaches `wsHandler` to a fresh server; its port. */
+  async function upgradeServer(wsHandler: ReturnType<typeof createEventStreamWebSocketHandler>) {
+    const server = new RestartableServer(() => (_req, res) => res.writeHead(404).end());
+    const port = await server.start();
+    server.server!.on('upgrade', wsHandler);
+    cleanups.push(() => server.stop());
+    return port;
+  }
+
+  /** The response to a refused upgrade: status and headers. */
+  const refused = (port: number, headers: Record<string, string>) =>
+    new Promise<http.IncomingMessage>((resolve, reject) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/`, { headers });
+      ws.on('unexpected-response', (_req, res) => resolve(res));
+      ws.on('open', () => reject(new Error('upgraded')));
+      ws.on('error', () => {});
+    });
+
+  it('checks CORS as the SSE handlers do: a foreign origin 403, an allowed one gets its headers on a 401', async () => {
+    const closed = await upgradeServer(createEventStreamWebSocketHandler(new EventStream()));
+    expect((await refused(closed, { Origin: 'https://evil.example' })).statusCode).toBe(403);
+    const port = await upgradeServer(
+      createEventStreamWebSocketHandler(new EventStream(), {
+        cors: { origin: ['https://app.example'] },
+        authorize: () => 401,
+      }),
+    );
+    const res = await refused(port, { Origin: 'https://app.example' });
+    expect(res.statusCode).toBe(401);
+    expect(res.headers['access-control-allow-origin']).toBe('https://app.example');
+  });
+
+  it('counts its connections and ends them on close() with the reason shutdown', async () => {
+    const ends: ConnectionCloseInfo[] = [];
+    const wsHandler = createEventStreamWebSocketHandler(EventStream.from(liveEvents(3)), {
+      onConnectionClose: (info) => ends.push(info),
+    });
+    const port = await upgradeServer(wsHandler);
+    const codes: number[] = [];
+    const frames: string[] = [];
+    const sockets = [0, 1].map(() => {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/`);
+      ws.on('message', (data) => frames.push(String(data)));
+      ws.on('close', (code) => codes.push(code));
+      return ws;
+    });
+    cleanups.push(() => sockets.forEach((s) => s.terminate()));
+    await until(() => wsHandler.connections === 2, 'two connections');
+    await until(() => frames.filter((f) => f.includes('"live"')).length === 2, 'both live');
+    await wsHandler.close();
+    expect(wsHandler.connections).toBe(0);
+    expect(ends.map((e) => e.reason)).toEqual(['shutdown', 'shutdown']);
+    await until(() => codes.length === 2, 'both closed');
+    expect(codes).toEqual([1001, 1001]);
+  });
 });

@@ -56,6 +56,7 @@ import {
   type ImportOptions,
   type JsonRecord,
   safeJson,
+  valueText,
 } from './guards.js';
 import { Probe, type ImportInput } from './probe.js';
 import { INVENTED_KEY, SyntheticClock, type EventSink } from './sink.js';
@@ -206,14 +207,14 @@ function toolContentText(content: unknown[]): string {
     const type = own(item, 'type');
     if (type === 'content') out.push(blockText(own(item, 'content')));
     else if (type === 'diff') {
-      const path = String(own(item, 'path') ?? '');
+      const path = valueText(own(item, 'path'));
       const oldText = own(item, 'oldText');
       const newText = own(item, 'newText');
       const lines = [typeof oldText === 'string' ? `--- ${path}` : '--- /dev/null', `+++ ${path}`];
       if (typeof oldText === 'string') for (const l of oldText.split('\n')) lines.push(`-${l}`);
       if (typeof newText === 'string') for (const l of newText.split('\n')) lines.push(`+${l}`);
       out.push(lines.join('\n'));
-    } else if (type === 'terminal') out.push(`[terminal ${String(own(item, 'terminalId'))}]`);
+    } else if (type === 'terminal') out.push(`[terminal ${valueText(own(item, 'terminalId'))}]`);
     else out.push(safeJson(item));
   }
   return out.join('\n');
@@ -226,7 +227,7 @@ function planMarkdown(entries: unknown[]): string {
     if (!isRecord(e)) continue;
     const status = own(e, 'status');
     const box = status === 'completed' ? '[x]' : '[ ]';
-    const text = String(own(e, 'content') ?? '').replace(/\n/g, ' ');
+    const text = valueText(own(e, 'content')).replace(/\n/g, ' ');
     const priority = own(e, 'priority');
     const notes = [
       status === 'in_progress' ? 'in progress' : undefined,
@@ -366,19 +367,16 @@ class AcpImporter implements IncrementalImporter {
       this.#closeTurn(undefined, path);
     }
     const n = ++this.#turns;
-    const begin = this.#add<SpanBeginEvent>(
+    const begin = this.#sink.openSpan(
       {
-        event: 'span_begin',
+        id: `turn-${n}`,
         uuid: this.#sink.uuid(`turn:${n}`),
         timestamp: this.#clock.next(),
-        id: `turn-${n}`,
-        span_id: `turn-${n}`,
         type: 'turn',
         name: `turn ${n}`,
         ...(typeof sessionId === 'string' ? { metadata: { session_id: sessionId } } : {}),
       },
-      path,
-      true,
+      { open: true, timeInvented: path },
     );
     this.#turn = { begin, request };
     return this.#turn;
@@ -397,18 +395,12 @@ class AcpImporter implements IncrementalImporter {
     const usage = result ? own(result, 'usage') : undefined;
     if (usage !== undefined) metadata['usage'] = usage;
     begin.metadata = metadata;
-    this.#sink.close(begin);
     this.#turn = undefined;
-    this.#add(
-      {
-        event: 'span_end',
-        uuid: this.#sink.uuid(`turn-end:${begin.id}`),
-        timestamp: this.#clock.next(),
-        id: begin.id,
-        span_id: begin.id,
-      },
-      path,
-    );
+    this.#sink.closeSpan(begin, {
+      uuid: this.#sink.uuid(`turn-end:${begin.id}`),
+      timestamp: this.#clock.next(),
+      timeInvented: path,
+    });
   }
 
   // --- JSON-RPC --------------------------------------------------------------
@@ -546,7 +538,7 @@ class AcpImporter implements IncrementalImporter {
           event: 'error',
           ...this.#base(path),
           error: {
-            message: `${pending ? `${pending.method}: ` : ''}${message}${code !== undefined ? ` (code ${String(code)})` : ''}`,
+            message: `${pending ? `${pending.method}: ` : ''}${message}${code !== undefined ? ` (code ${valueText(code)})` : ''}`,
             traceback: '',
             traceback_ansi: '',
           },
@@ -661,7 +653,7 @@ class AcpImporter implements IncrementalImporter {
     const command = own(p, 'command');
     if (typeof command === 'string') {
       const args = own(p, 'args');
-      draft.cmd = [command, ...(Array.isArray(args) ? args.map(String) : [])].join(' ');
+      draft.cmd = [command, ...(Array.isArray(args) ? args.map(valueText) : [])].join(' ');
     }
     draft.metadata = { acp: { method, params: p } as JsonObject };
     return this.#add(draft, path, true);
@@ -701,7 +693,9 @@ class AcpImporter implements IncrementalImporter {
       return;
     }
     const kind = own(update, 'sessionUpdate');
-    const chunk = typeof kind === 'string' ? CHUNK_KINDS[kind] : undefined;
+    // An own key only: `__proto__` or `constructor` as a kind is no chunk.
+    const chunk =
+      typeof kind === 'string' && Object.hasOwn(CHUNK_KINDS, kind) ? CHUNK_KINDS[kind] : undefined;
     if (!chunk) this.#endRun();
     if (typeof kind !== 'string') {
       this.#ctx.warn(upath, 'missing_field', 'sessionUpdate');

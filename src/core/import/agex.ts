@@ -97,7 +97,7 @@ import {
   typeName,
   type ImportOptions,
   type JsonRecord,
-  safeJson,
+  valueText,
 } from './guards.js';
 import { Probe, type ImportInput } from './probe.js';
 import type { EventSink } from './sink.js';
@@ -332,16 +332,6 @@ function str(rec: JsonRecord, a: string, b?: string): string | undefined {
 function num(rec: JsonRecord, a: string, b?: string): number | undefined {
   const v = own(rec, a) ?? (b === undefined ? undefined : own(rec, b));
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}
-
-function text(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === undefined || value === null) return '';
-  try {
-    return safeJson(value) ?? '';
-  } catch {
-    return String(value);
-  }
 }
 
 const CODE_EMISSIONS = new Map<string, string>([
@@ -688,7 +678,7 @@ class AgexImporter implements IncrementalImporter {
         const message =
           str(record, 'errorMessage', 'error_message') ??
           (isRecord(raw) ? str(raw, 'message') : undefined) ??
-          (raw === undefined ? str(record, 'message') : text(raw)) ??
+          (raw === undefined ? str(record, 'message') : valueText(raw)) ??
           '';
         const metadata: JsonObject = { agex_event: 'error' };
         const recoverable = own(record, 'recoverable');

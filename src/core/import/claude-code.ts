@@ -32,6 +32,7 @@ import type {
   MessageEvent,
   ModelEvent,
   ModelUsage,
+  SpanBeginEvent,
   ToolCall,
   ToolEvent,
 } from '../events/types.js';
@@ -159,7 +160,7 @@ const SPAWNING_TOOLS = new Set(['Task', 'Agent']);
 
 interface Agent {
   span: string;
-  begin: Event;
+  begin: SpanBeginEvent;
   lastTime: string;
 }
 
@@ -177,7 +178,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
   const toolOfAgent = new Map<string, ToolEvent>(); // agentId → spawning tool
   const agentOfRecord = new Map<string, string>(); // record uuid → agent key
   let lastSidechainAgent: string | undefined;
-  let turn: { span: string; begin: Event; lastTime: string } | undefined;
+  let turn: { span: string; begin: SpanBeginEvent; lastTime: string } | undefined;
   let turnCount = 0;
   let lastUuid: string | undefined;
   let allSidechain = true;
@@ -193,13 +194,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
 
   const closeTurn = () => {
     if (!turn) return;
-    sink.add({
-      event: 'span_end',
-      uuid: sink.uuid(`${turn.span}:end`),
-      timestamp: turn.lastTime,
-      span_id: turn.span,
-      id: turn.span,
-    });
+    sink.closeSpan(turn.begin, { timestamp: turn.lastTime });
     turn = undefined;
   };
 
@@ -242,25 +237,21 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
         }
       }
     }
-    const span = sink.uuid(`agent:${key}`);
     const input = tool?.arguments ?? {};
     const name =
       (typeof input['subagent_type'] === 'string' && input['subagent_type']) ||
       (typeof input['description'] === 'string' && input['description']) ||
       'sub-agent';
     if (!tool) ctx.info(path, 'claude_code_agent_unlinked', key);
-    const begin = sink.add({
-      event: 'span_begin',
-      uuid: sink.uuid(`agent:${key}:begin`),
+    const begin = sink.openSpan({
+      key: `agent:${key}`,
       timestamp: time,
-      // inspect's rule (research/inspect_ai.md §1.6): a span_begin's span_id is its own id.
-      span_id: span,
-      id: span,
       parent_id: tool?.span_id ?? null,
       type: 'agent',
       name,
       metadata: { claude_code: { agent_id: agentId ?? key } },
     });
+    const span = begin.id;
     agent = { span, begin, lastTime: time };
     agents.set(key, agent);
     if (tool) {
@@ -367,19 +358,17 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
             if (!agent && !isMeta && !sidechain) {
               closeTurn();
               turnCount++;
-              const span = sink.uuid(`turn:${baseUuid}`);
-              const begin = sink.add({
-                event: 'span_begin',
-                uuid: sink.uuid(`turn:${baseUuid}:begin`),
-                timestamp: time,
-                span_id: span,
-                id: span,
-                parent_id: null,
-                type: 'turn',
-                name: `turn ${turnCount}`,
-              });
-              if (invented) sink.invent(begin, 'timestamp', path);
-              turn = { span, begin, lastTime: time };
+              const begin = sink.openSpan(
+                {
+                  key: `turn:${baseUuid}`,
+                  timestamp: time,
+                  parent_id: null,
+                  type: 'turn',
+                  name: `turn ${turnCount}`,
+                },
+                { timeInvented: invented ? path : undefined },
+              );
+              turn = { span: begin.id, begin, lastTime: time };
             }
             const m: MessageEvent = {
               event: 'message',
@@ -533,16 +522,8 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
     end() {
       for (const model of models.values()) sink.close(model);
       closeTurn();
-      for (const agent of agents.values()) {
-        const span = agent.span;
-        sink.add({
-          event: 'span_end',
-          uuid: sink.uuid(`${span}:end`),
-          timestamp: agent.lastTime,
-          span_id: span,
-          id: span,
-        });
-      }
+      for (const agent of agents.values())
+        sink.closeSpan(agent.begin, { timestamp: agent.lastTime });
       let open = 0;
       for (const tool of tools.values()) if (sink.isOpen(tool)) open++;
       if (open) ctx.info('$', 'claude_code_tools_unanswered', open);

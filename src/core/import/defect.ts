@@ -52,6 +52,7 @@ import {
   type ImportOptions,
   type JsonRecord,
   safeJson,
+  valueText,
 } from './guards.js';
 import { Probe, type ImportInput } from './probe.js';
 import { INVENTED_KEY, SyntheticClock, type EventSink } from './sink.js';
@@ -159,7 +160,7 @@ function toolContentText(content: unknown[]): string {
       typeof own(inner, 'text') === 'string'
     )
       out.push(own(inner, 'text') as string);
-    else if (own(item, 'type') === 'diff') out.push(`diff ${String(own(item, 'path'))}`);
+    else if (own(item, 'type') === 'diff') out.push(`diff ${valueText(own(item, 'path'))}`);
     else out.push(safeJson(item));
   }
   return out.join('\n');
@@ -247,6 +248,11 @@ class DefectImporter implements IncrementalImporter {
     else draft.metadata = { [INVENTED_KEY]: ['timestamp'] };
     this.#ctx.invent('timestamp', path);
     this.#sink.add(draft, { open });
+    return this.#track(draft, scope);
+  }
+
+  /** Counts an added event in the scope's open turn (for `turn_aborted`). */
+  #track<E extends Event>(draft: E, scope: Scope): E {
     if (scope.turn) scope.turnEvents.push(draft);
     return draft;
   }
@@ -346,19 +352,19 @@ class DefectImporter implements IncrementalImporter {
     }
     const n = ++scope.turns;
     const id = `${scope.prefix}turn-${n}`;
-    const begin: SpanBeginEvent = {
-      event: 'span_begin',
-      uuid: this.#sink.uuid(`turn:${id}`),
-      timestamp: this.#clock.next(),
-      id,
-      span_id: id,
-      type: 'turn',
-      name: `turn ${n}`,
-      ...(scope.agent ? { parent_id: scope.agent.id } : {}),
-    };
-    scope.turnEvents = [];
+    const begin = this.#sink.openSpan(
+      {
+        id,
+        uuid: this.#sink.uuid(`turn:${id}`),
+        timestamp: this.#clock.next(),
+        parent_id: scope.agent?.id,
+        type: 'turn',
+        name: `turn ${n}`,
+      },
+      { open: true, timeInvented: path },
+    );
+    scope.turnEvents = [begin];
     scope.turn = begin;
-    this.#add(begin, path, scope, true);
   }
 
   #closeTurn(scope: Scope, rec: JsonRecord | undefined, path: string, aborted: boolean): void {
@@ -374,15 +380,12 @@ class DefectImporter implements IncrementalImporter {
     const usage = rec ? own(rec, 'usage') : undefined;
     if (usage !== undefined) metadata['usage'] = usage;
     begin.metadata = metadata;
-    this.#sink.close(begin);
-    const end: Event = {
-      event: 'span_end',
+    const end = this.#sink.closeSpan(begin, {
       uuid: this.#sink.uuid(`turn-end:${begin.id}`),
       timestamp: this.#clock.next(),
-      id: begin.id,
-      span_id: begin.id,
-    };
-    this.#add(end, path, scope);
+      timeInvented: path,
+    });
+    this.#track(end, scope);
     scope.turn = undefined;
   }
 
@@ -589,7 +592,7 @@ class DefectImporter implements IncrementalImporter {
     if (own(o, 'kind') === 'cancelled') approval.decision = 'terminate';
     else if (isRecord(option) && typeof own(option, 'allows') === 'boolean')
       approval.decision = own(option, 'allows') ? 'approve' : 'reject';
-    else approval.decision = /reject|deny/i.test(String(optionId)) ? 'reject' : 'approve';
+    else approval.decision = /reject|deny/i.test(valueText(optionId)) ? 'reject' : 'approve';
     if (isRecord(option) && typeof own(option, 'name') === 'string')
       approval.explanation = own(option, 'name') as string;
     approval.metadata = { ...approval.metadata, defect_outcome: (outcome ?? null) as never };
@@ -691,17 +694,18 @@ class DefectImporter implements IncrementalImporter {
     let tool = this.#tools.get(toolId);
     if (!tool) this.#ctx.warn(path, 'defect_unresolved_parent', toolId);
     const id = `agent:${toolId}`;
-    const begin: SpanBeginEvent = {
-      event: 'span_begin',
-      uuid: this.#sink.uuid(`agent:${toolId}`),
-      timestamp: this.#clock.next(),
-      id,
-      span_id: id,
-      type: 'agent',
-      name: agentType,
-      ...(tool?.span_id ? { parent_id: tool.span_id } : {}),
-    };
-    this.#add(begin, path, this.#root, true);
+    const begin = this.#sink.openSpan(
+      {
+        id,
+        uuid: this.#sink.uuid(`agent:${toolId}`),
+        timestamp: this.#clock.next(),
+        parent_id: tool?.span_id || undefined,
+        type: 'agent',
+        name: agentType,
+      },
+      { open: true, timeInvented: path },
+    );
+    this.#track(begin, this.#root);
     const scope = newScope(begin, `${toolId}/`);
     this.#agents.set(toolId, scope);
     if (tool) {
@@ -716,19 +720,12 @@ class DefectImporter implements IncrementalImporter {
 
   #closeAgent(scope: Scope, path: string): void {
     this.#endScope(scope, path);
-    const begin = scope.agent!;
-    this.#sink.close(begin);
-    this.#add(
-      {
-        event: 'span_end',
-        uuid: this.#sink.uuid(`agent-end:${begin.id}`),
-        timestamp: this.#clock.next(),
-        id: begin.id,
-        span_id: begin.id,
-      },
-      path,
-      this.#root,
-    );
+    const end = this.#sink.closeSpan(scope.agent!, {
+      uuid: this.#sink.uuid(`agent-end:${scope.agent!.id}`),
+      timestamp: this.#clock.next(),
+      timeInvented: path,
+    });
+    this.#track(end, this.#root);
   }
 
   // --- journal.jsonl ----------------------------------------------------------------

@@ -269,3 +269,17 @@ export function safeJson(value: unknown, indent?: number): string {
     throw e;
   }
 }
+
+/**
+ * A value where text is expected: a string as it is, nothing as `''`, anything
+ * else as its {@link safeJson} text. `String(value)` is no substitute: on an
+ * array nested thousands deep it overflows the stack.
+ *
+ * @example
+ * import { valueText } from 'src/core/import/guards.js';
+ * valueText(['a', 1]); // '["a",1]'
+ */
+export function valueText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return value === undefined || value === null ? '' : safeJson(value);
+}

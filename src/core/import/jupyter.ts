@@ -24,7 +24,14 @@
 // Times: notebooks store none, except JupyterLab's optional execution timing
 // (`cell.metadata.execution["iopub.execute_input"]`, `["shell.execute_reply"]`),
 // which is used when present. Otherwise times are invented in order and flagged.
-import type { DisplayEvent, ErrorEvent, Event, InfoEvent, JsonObject } from '../events/types.js';
+import type {
+  DisplayEvent,
+  ErrorEvent,
+  Event,
+  InfoEvent,
+  JsonObject,
+  SpanBeginEvent,
+} from '../events/types.js';
 import { ImportError, jsonPath } from '../errors.js';
 import {
   isRecord,
@@ -75,20 +82,23 @@ function bundleData(data: JsonRecord): Record<string, unknown> {
   return out;
 }
 
-const KNOWN_OUTPUT_KEYS: Record<string, ReadonlySet<string>> = {
-  execute_result: new Set(['output_type', 'execution_count', 'data', 'metadata']),
-  display_data: new Set(['output_type', 'data', 'metadata', 'transient']),
-  update_display_data: new Set(['output_type', 'data', 'metadata', 'transient']),
-  stream: new Set(['output_type', 'name', 'text']),
-  error: new Set(['output_type', 'ename', 'evalue', 'traceback']),
-};
+// A Map, not an object: an output type of `__proto__` or `constructor` is
+// unknown, not a key of Object.prototype.
+const KNOWN_OUTPUT_KEYS = new Map<string, ReadonlySet<string>>([
+  ['execute_result', new Set(['output_type', 'execution_count', 'data', 'metadata'])],
+  ['display_data', new Set(['output_type', 'data', 'metadata', 'transient'])],
+  ['update_display_data', new Set(['output_type', 'data', 'metadata', 'transient'])],
+  ['stream', new Set(['output_type', 'name', 'text'])],
+  ['error', new Set(['output_type', 'ename', 'evalue', 'traceback'])],
+]);
 
 function extraKeys(record: JsonRecord, known: ReadonlySet<string>): JsonObject | undefined {
   let extra: JsonObject | undefined;
   for (const key of Object.keys(record)) {
     if (known.has(key)) continue;
     extra ??= {};
-    extra[key] = record[key];
+    // `__proto__` as a key is data: define it rather than assign it.
+    Object.defineProperty(extra, key, { value: record[key], enumerable: true, writable: true });
   }
   return extra;
 }
@@ -115,7 +125,8 @@ function outputEvent(
     timestamp: at.timestamp,
     span_id: at.span,
   };
-  const extra = KNOWN_OUTPUT_KEYS[type] ? extraKeys(output, KNOWN_OUTPUT_KEYS[type]) : undefined;
+  const known = KNOWN_OUTPUT_KEYS.get(type);
+  const extra = known ? extraKeys(output, known) : undefined;
   const jupyter: JsonObject = { output_type: type };
   if (extra) jupyter['extra'] = extra;
   let event: Event;
@@ -269,18 +280,18 @@ function importNotebook(doc: JsonRecord, options: ImportOptions): ImportResult {
     if (count !== null) cellMeta['execution_count'] = count;
     const extra = extraKeys(cell, CELL_KEYS);
     if (extra) cellMeta['extra'] = extra;
-    const spanBegin = sink.add({
-      event: 'span_begin',
-      uuid: sink.uuid(`${path}:begin`),
-      timestamp: begin.t,
-      span_id: spanId,
-      id: spanId,
-      parent_id: null,
-      type: 'cell',
-      name,
-      metadata: { jupyter: cellMeta },
-    });
-    if (begin.invented) sink.invent(spanBegin, 'timestamp', path);
+    const spanBegin = sink.openSpan(
+      {
+        id: spanId,
+        uuid: sink.uuid(`${path}:begin`),
+        timestamp: begin.t,
+        parent_id: null,
+        type: 'cell',
+        name,
+        metadata: { jupyter: cellMeta },
+      },
+      { timeInvented: begin.invented ? path : undefined },
+    );
     const source = multiline(own(cell, 'source'));
     if (source !== undefined && source !== '') {
       const at = time(started);
@@ -332,14 +343,11 @@ function importNotebook(doc: JsonRecord, options: ImportOptions): ImportResult {
       });
     }
     const end = time(ended);
-    const spanEnd = sink.add({
-      event: 'span_end',
+    sink.closeSpan(spanBegin, {
       uuid: sink.uuid(`${path}:end`),
       timestamp: end.t,
-      span_id: spanId,
-      id: spanId,
+      timeInvented: end.invented ? path : undefined,
     });
-    if (end.invented) sink.invent(spanEnd, 'timestamp', path);
   }
   return { format: 'jupyter', events: sink.finish(), diagnostics: ctx.finish() };
 }
@@ -392,7 +400,7 @@ function readMessage(record: unknown): Message | undefined {
 
 interface Request {
   span: string;
-  begin: Event;
+  begin: SpanBeginEvent;
   lastStream: Map<string, Event>;
   outputs: Event[];
   clearOnNext: boolean;
@@ -422,23 +430,25 @@ function iopubImporter(options: ImportOptions): IncrementalImporter {
     let req = requests.get(key);
     if (req) return req;
     const at = timeOf(m);
-    const span = sink.uuid(`request:${key}`);
-    const begin = sink.add(
+    const begin = sink.openSpan(
       {
-        event: 'span_begin',
-        uuid: sink.uuid(`request:${key}:begin`),
+        key: `request:${key}`,
         timestamp: at.t,
-        span_id: span,
-        id: span,
         parent_id: null,
         type: 'cell',
         name: 'In [ ]',
         metadata: { jupyter: { parent_msg_id: m.parent ?? null } },
       },
-      { open: true },
+      { open: true, timeInvented: at.invented ? path : undefined },
     );
-    if (at.invented) sink.invent(begin, 'timestamp', path);
-    req = { span, begin, lastStream: new Map(), outputs: [], clearOnNext: false, ended: false };
+    req = {
+      span: begin.id,
+      begin,
+      lastStream: new Map(),
+      outputs: [],
+      clearOnNext: false,
+      ended: false,
+    };
     requests.set(key, req);
     return req;
   };
@@ -465,15 +475,7 @@ function iopubImporter(options: ImportOptions): IncrementalImporter {
     if (req.ended) return;
     req.ended = true;
     const at = m ? timeOf(m) : { t: lastTime || clock.next(), invented: !m };
-    const e = sink.add({
-      event: 'span_end',
-      uuid: sink.uuid(`${req.span}:end`),
-      timestamp: at.t,
-      span_id: req.span,
-      id: req.span,
-    });
-    if (at.invented) sink.invent(e, 'timestamp', path);
-    sink.close(req.begin);
+    sink.closeSpan(req.begin, { timestamp: at.t, timeInvented: at.invented ? path : undefined });
     for (const o of req.outputs) sink.close(o);
   };
 
@@ -497,7 +499,7 @@ function iopubImporter(options: ImportOptions): IncrementalImporter {
           const code = typeof m.content['code'] === 'string' ? m.content['code'] : '';
           const count = m.content['execution_count'];
           if (typeof count === 'number') {
-            (req.begin as { name: string }).name = `In [${count}]`;
+            req.begin.name = `In [${count}]`;
             sink.touch(req.begin);
           }
           const at = timeOf(m);

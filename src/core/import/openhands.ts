@@ -224,6 +224,13 @@ function stopReason(v: unknown): string {
   return r;
 }
 
+/** When and where a record happened: its time (its own or invented) and its JSON path. */
+interface At {
+  time: string;
+  invented: boolean;
+  path: string;
+}
+
 interface Scope {
   span: string;
   kind: 'turn' | 'agent';
@@ -231,6 +238,17 @@ interface Scope {
   lastTime: string;
   /** The delegate tool call that spawned an agent span. */
   tool?: ToolEvent;
+}
+
+/** An observation with no tool to complete. */
+interface Observation {
+  /** The action it names, when that is not in the file. */
+  missing: string | undefined;
+  callId: string | undefined;
+  toolName: string | undefined;
+  result: string | Content[];
+  error: { type: string; message: string } | undefined;
+  meta: JsonObject;
 }
 
 const V0_ACTION_KEYS = new Set([
@@ -274,15 +292,17 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
 
   const spanId = () => stack[stack.length - 1]?.span ?? null;
 
-  const add = <E extends Event>(e: E, open = false): E => {
-    sink.add(e, { open });
+  /** Counts an added event in the open turn (for an abort) and its scopes' ends. */
+  const track = <E extends Event>(e: E): E => {
     if (stack.length && stack[0]!.kind === 'turn') turnEvents.push(e);
     touchScope(e.timestamp);
     return e;
   };
 
+  const add = <E extends Event>(e: E, open = false): E => track(sink.add(e, { open }));
+
   /** The record's time: its own (an offset added when it has none), else invented. */
-  const timeOf = (rec: JsonRecord, path: string): { time: string; invented: boolean } => {
+  const timeOf = (rec: JsonRecord, path: string): At => {
     const raw = str(own(rec, 'timestamp'));
     if (raw !== undefined) {
       const ms = parseTimestampMs(raw);
@@ -299,31 +319,23 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
         }
         clock.observe(time);
         lastTime = time;
-        return { time, invented: false };
+        return { time, invented: false, path };
       }
     }
     const time = lastTime ? lastTime : clock.next();
     lastTime = time;
-    return { time, invented: true };
+    return { time, invented: true, path };
   };
 
-  const stamp = (e: Event, invented: boolean, path: string) => {
-    if (invented) sink.invent(e, 'timestamp', path);
+  const stamp = (e: Event, at: At) => {
+    if (at.invented) sink.invent(e, 'timestamp', at.path);
   };
 
   const touchScope = (time: string) => {
     for (const s of stack) s.lastTime = time;
   };
 
-  const endSpan = (scope: Scope) => {
-    sink.add({
-      event: 'span_end',
-      uuid: sink.uuid(`${scope.span}:end`),
-      timestamp: scope.lastTime,
-      span_id: scope.span,
-      id: scope.span,
-    });
-  };
+  const endSpan = (scope: Scope) => sink.closeSpan(scope.begin, { timestamp: scope.lastTime });
 
   const closeTurn = () => {
     while (stack.length) {
@@ -334,22 +346,20 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     turnEvents = [];
   };
 
-  const openTurn = (key: string, time: string, invented: boolean, path: string) => {
+  const openTurn = (key: string, at: At) => {
     closeTurn();
     turnCount++;
-    const span = sink.uuid(`turn:${key}`);
-    const begin = sink.add({
-      event: 'span_begin',
-      uuid: sink.uuid(`turn:${key}:begin`),
-      timestamp: time,
-      span_id: span,
-      id: span,
-      parent_id: null,
-      type: 'turn',
-      name: `turn ${turnCount}`,
-    } satisfies SpanBeginEvent);
-    stamp(begin, invented, path);
-    stack.push({ span, kind: 'turn', begin, lastTime: time });
+    const begin = sink.openSpan(
+      {
+        key: `turn:${key}`,
+        timestamp: at.time,
+        parent_id: null,
+        type: 'turn',
+        name: `turn ${turnCount}`,
+      },
+      { timeInvented: at.invented ? at.path : undefined },
+    );
+    stack.push({ span: begin.id, kind: 'turn', begin, lastTime: at.time });
     turnEvents.push(begin);
   };
 
@@ -358,24 +368,17 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     openModel = undefined;
   };
 
-  const info = (
-    key: string,
-    time: string,
-    invented: boolean,
-    path: string,
-    data: unknown,
-    meta?: JsonObject,
-  ) => {
+  const info = (key: string, at: At, data: unknown, meta?: JsonObject) => {
     const e = add({
       event: 'info',
       uuid: sink.uuid(`info:${key}`),
-      timestamp: time,
+      timestamp: at.time,
       span_id: spanId(),
       source: 'openhands',
       data,
       ...(meta ? { metadata: { openhands: meta } } : {}),
     });
-    stamp(e, invented, path);
+    stamp(e, at);
     return e;
   };
 
@@ -383,16 +386,14 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     key: string,
     role: MessageEvent['role'],
     content: string | Content[],
-    time: string,
-    invented: boolean,
-    path: string,
+    at: At,
     meta: JsonObject,
     source?: string,
   ) => {
     const m = add({
       event: 'message',
       uuid: sink.uuid(`message:${key}`),
-      timestamp: time,
+      timestamp: at.time,
       span_id: spanId(),
       role,
       content,
@@ -400,16 +401,59 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       ...(source ? { source } : {}),
       metadata: { openhands: meta },
     } satisfies MessageEvent);
-    stamp(m, invented, path);
+    stamp(m, at);
     return m;
   };
+
+  /** The run's answer (a `finish` action): an assistant message, its call remembered. */
+  const answer = (
+    key: string,
+    text: string,
+    at: At,
+    meta: JsonObject,
+    callId: string | undefined,
+  ) => {
+    if (callId !== undefined) finishCalls.add(callId);
+    message(
+      key,
+      'assistant',
+      text,
+      at,
+      { ...meta, ...(callId ? { tool_call_id: callId } : {}) },
+      'finish',
+    );
+  };
+
+  const compaction = (key: string, at: At, meta: JsonObject) =>
+    stamp(
+      add({
+        event: 'compaction',
+        uuid: sink.uuid(`compaction:${key}`),
+        timestamp: at.time,
+        span_id: spanId(),
+        type: 'summary',
+        metadata: { openhands: meta },
+      }),
+      at,
+    );
+
+  const failure = (key: string, text: string, at: At, meta: JsonObject) =>
+    stamp(
+      add({
+        event: 'error',
+        uuid: sink.uuid(`error:${key}`),
+        timestamp: at.time,
+        span_id: spanId(),
+        error: { message: text, traceback: '', traceback_ansi: '' },
+        metadata: { openhands: meta },
+      }),
+      at,
+    );
 
   const newModel = (
     responseId: string,
     name: string,
-    time: string,
-    invented: boolean,
-    path: string,
+    at: At,
     meta: JsonObject,
     open: boolean,
   ): ModelEvent => {
@@ -417,7 +461,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       {
         event: 'model',
         uuid: sink.uuid(`model:${responseId}`),
-        timestamp: time,
+        timestamp: at.time,
         span_id: spanId(),
         model: name,
         input: [],
@@ -429,13 +473,13 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
           choices: [{ message: { role: 'assistant', content: [], tool_calls: [] } }],
           completion: '',
         },
-        completed: time,
+        completed: at.time,
         call_id: responseId,
         metadata: { openhands: meta },
       } satisfies ModelEvent,
       open,
     );
-    stamp(model, invented, path);
+    stamp(model, at);
     models.set(responseId, model);
     return model;
   };
@@ -471,9 +515,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
   const v0Model = (
     rec: JsonRecord,
     key: string,
-    time: string,
-    invented: boolean,
-    path: string,
+    at: At,
     fallback: { text: string; call?: ToolCall },
   ): ModelEvent | undefined => {
     const meta = isRecord(own(rec, 'tool_call_metadata'))
@@ -491,9 +533,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     const model = newModel(
       responseId,
       name,
-      time,
-      invented,
-      path,
+      at,
       {
         ...(response ? rest(response, new Set(['choices', 'model'])) : {}),
         ...(metrics ? { llm_metrics: metrics } : {}),
@@ -561,16 +601,14 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     callId: string | undefined,
     fn: string,
     args: JsonObject,
-    time: string,
-    invented: boolean,
-    path: string,
+    at: At,
     meta: JsonObject,
     actionKey: string,
   ): ToolEvent => {
     const tool: ToolEvent = {
       event: 'tool',
       uuid: sink.uuid(`tool:${key}`),
-      timestamp: time,
+      timestamp: at.time,
       span_id: spanId(),
       type: 'function',
       id: callId ?? `openhands-${key}`,
@@ -581,12 +619,12 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       metadata: { openhands: meta },
     };
     add(tool, true);
-    stamp(tool, invented, path);
-    if (callId === undefined) sink.invent(tool, 'id', path);
+    stamp(tool, at);
+    if (callId === undefined) sink.invent(tool, 'id', at.path);
     toolsByAction.set(actionKey, tool);
     if (callId !== undefined) {
       if (toolsByCall.has(callId) && sink.isOpen(toolsByCall.get(callId)!))
-        ctx.info(path, 'openhands_duplicate_call', callId);
+        ctx.info(at.path, 'openhands_duplicate_call', callId);
       toolsByCall.set(callId, tool);
     }
     return tool;
@@ -614,21 +652,19 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
   };
 
   const openAgent = (tool: ToolEvent, name: string, key: string, time: string) => {
-    const span = sink.uuid(`agent:${key}`);
-    const begin = add({
-      event: 'span_begin',
-      uuid: sink.uuid(`agent:${key}:begin`),
-      timestamp: time,
-      span_id: span,
-      id: span,
-      parent_id: tool.span_id ?? null,
-      type: 'agent',
-      name,
-    } satisfies SpanBeginEvent);
+    const begin = track(
+      sink.openSpan({
+        key: `agent:${key}`,
+        timestamp: time,
+        parent_id: tool.span_id ?? null,
+        type: 'agent',
+        name,
+      }),
+    );
     tool.agent = name;
-    tool.agent_span_id = span;
+    tool.agent_span_id = begin.id;
     sink.touch(tool);
-    stack.push({ span, kind: 'agent', begin, lastTime: time, tool });
+    stack.push({ span: begin.id, kind: 'agent', begin, lastTime: time, tool });
   };
 
   /** Closes the agent span a delegate tool opened (and any still open inside it). */
@@ -651,59 +687,27 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     }
   };
 
-  const unpaired = (
-    ref: string | undefined,
-    key: string,
-    callId: string | undefined,
-    toolName: string | undefined,
-    result: string | Content[],
-    error: { type: string; message: string } | undefined,
-    time: string,
-    invented: boolean,
-    path: string,
-    meta: JsonObject,
-    raw: JsonRecord,
-  ) => {
+  const unpaired = (key: string, at: At, raw: JsonRecord, obs: Observation) => {
+    const { callId, toolName } = obs;
     if (callId !== undefined && finishCalls.has(callId)) {
       // The finish call's observation: the answer is already shown.
-      info(key, time, invented, path, raw);
+      info(key, at, raw);
       return;
     }
-    if (ref !== undefined) ctx.info(path, 'openhands_observation_unpaired', ref);
+    if (obs.missing !== undefined) ctx.info(at.path, 'openhands_observation_unpaired', obs.missing);
     if (callId !== undefined || toolName !== undefined) {
-      const tool = newTool(
-        key,
-        callId,
-        toolName ?? 'tool',
-        {},
-        time,
-        invented,
-        path,
-        {},
-        `obs:${key}`,
-      );
-      complete(tool, result, time, error, meta);
+      const tool = newTool(key, callId, toolName ?? 'tool', {}, at, {}, `obs:${key}`);
+      complete(tool, obs.result, at.time, obs.error, obs.meta);
       return;
     }
-    if (error) {
-      const e = add({
-        event: 'error',
-        uuid: sink.uuid(`error:${key}`),
-        timestamp: time,
-        span_id: spanId(),
-        error: { message: error.message, traceback: '', traceback_ansi: '' },
-        metadata: { openhands: meta },
-      });
-      stamp(e, invented, path);
-      return;
-    }
-    info(key, time, invented, path, raw);
+    if (obs.error) failure(key, obs.error.message, at, obs.meta);
+    else info(key, at, raw);
   };
 
   // --- V0 ------------------------------------------------------------------
 
   const v0Action = (rec: JsonRecord, key: string, path: string, meta: JsonObject) => {
-    const { time, invented } = timeOf(rec, path);
+    const at = timeOf(rec, path);
     const action = rec['action'] as string;
     const source = str(rec['source']);
     const argsRaw = own(rec, 'args');
@@ -720,7 +724,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     const toolArgs = rest(args, new Set(['thought']));
 
     if (action === 'message' && source === 'user') {
-      if (!stack.some((s) => s.kind === 'agent')) openTurn(key, time, invented, path);
+      if (!stack.some((s) => s.kind === 'agent')) openTurn(key, at);
       const text = str(args['content']) ?? str(rec['message']) ?? '';
       const images = Array.isArray(args['image_urls'])
         ? args['image_urls'].filter((u) => typeof u === 'string')
@@ -728,19 +732,11 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       const content: string | Content[] = images.length
         ? [{ type: 'text', text }, ...images.map((u) => image(u as string))]
         : text;
-      message(key, 'user', content, time, invented, path, info0);
+      message(key, 'user', content, at, info0);
       return;
     }
     if (action === 'system') {
-      message(
-        key,
-        'system',
-        str(args['content']) ?? str(rec['message']) ?? '',
-        time,
-        invented,
-        path,
-        info0,
-      );
+      message(key, 'system', str(args['content']) ?? str(rec['message']) ?? '', at, info0);
       return;
     }
     if (action === 'message' || action === 'finish') {
@@ -748,32 +744,13 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
         action === 'finish'
           ? str(args['final_thought']) || str(args['message']) || str(rec['message']) || thought
           : (str(args['content']) ?? str(rec['message']) ?? '');
-      const model = v0Model(rec, key, time, invented, path, { text });
-      if (action === 'finish') {
-        if (callId !== undefined) finishCalls.add(callId);
-        message(
-          key,
-          'assistant',
-          text,
-          time,
-          invented,
-          path,
-          { ...info0, ...(callId ? { tool_call_id: callId } : {}) },
-          'finish',
-        );
-      } else if (!model) message(key, 'assistant', text, time, invented, path, info0);
+      const model = v0Model(rec, key, at, { text });
+      if (action === 'finish') answer(key, text, at, info0, callId);
+      else if (!model) message(key, 'assistant', text, at, info0);
       return;
     }
     if (action === 'condensation') {
-      const e = add({
-        event: 'compaction',
-        uuid: sink.uuid(`compaction:${key}`),
-        timestamp: time,
-        span_id: spanId(),
-        type: 'summary',
-        metadata: { openhands: info0 },
-      });
-      stamp(e, invented, path);
+      compaction(key, at, info0);
       return;
     }
     if (callId !== undefined || (source === 'agent' && TOOL_ACTIONS.has(action))) {
@@ -784,37 +761,21 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
         arguments: toolArgs as JsonObject,
         type: 'function',
       };
-      const model = v0Model(rec, key, time, invented, path, { text: thought, call });
+      const model = v0Model(rec, key, at, { text: thought, call });
       if (!model && thought)
-        message(key, 'assistant', thought, time, invented, path, {
-          id: meta['id'] ?? null,
-          thought: true,
-        });
+        message(key, 'assistant', thought, at, { id: meta['id'] ?? null, thought: true });
       const toolMeta: JsonObject = { ...meta, action, ...(thought ? { thought } : {}) };
       if (tcm) toolMeta['tool_call_metadata'] = rest(tcm, new Set(['model_response']));
-      const tool = newTool(
-        key,
-        callId,
-        fn,
-        toolArgs as JsonObject,
-        time,
-        invented,
-        path,
-        toolMeta,
-        key,
-      );
-      if (action === 'delegate') {
-        const agent = str(args['agent']) ?? 'delegate';
-        openAgent(tool, agent, key, time);
-      }
+      const tool = newTool(key, callId, fn, toolArgs as JsonObject, at, toolMeta, key);
+      if (action === 'delegate') openAgent(tool, str(args['agent']) ?? 'delegate', key, at.time);
       return;
     }
     // recall, change_agent_state, unknown actions: kept as they came.
-    info(key, time, invented, path, rec);
+    info(key, at, rec);
   };
 
   const v0Observation = (rec: JsonRecord, key: string, path: string, meta: JsonObject) => {
-    const { time, invented } = timeOf(rec, path);
+    const at = timeOf(rec, path);
     const observation = rec['observation'] as string;
     const rawContent = own(rec, 'content');
     const content = str(rawContent) ?? (rawContent === undefined ? '' : safeJson(rawContent));
@@ -840,41 +801,36 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
           (callId !== undefined ? toolsByCall.get(callId) : undefined));
     if (tool) {
       if (observation === 'delegate') closeAgent(tool);
-      complete(tool, content, time, error, obsMeta);
+      complete(tool, content, at.time, error, obsMeta);
       return;
     }
     if (observation === 'agent_state_changed') {
       const extras = isRecord(rec['extras']) ? rec['extras'] : {};
       if (extras['agent_state'] === 'stopped') abortTurn();
-      info(key, time, invented, path, rec);
+      info(key, at, rec);
       return;
     }
     // The cause is in the file but is no tool (a recall for a user message,
     // a null observation): kept quietly as it came.
     const missing = ref !== undefined && !seenKeys.has(`#${ref}`);
     if (!error && (!missing || observation === 'null')) {
-      info(key, time, invented, path, rec);
+      info(key, at, rec);
       return;
     }
-    unpaired(
-      missing ? ref : undefined,
-      key,
+    unpaired(key, at, rec, {
+      missing: missing ? ref : undefined,
       callId,
-      str(tcm?.['function_name']),
-      content,
+      toolName: str(tcm?.['function_name']),
+      result: content,
       error,
-      time,
-      invented,
-      path,
-      obsMeta,
-      rec,
-    );
+      meta: obsMeta,
+    });
   };
 
   // --- V1 ------------------------------------------------------------------
 
   const v1Event = (rec: JsonRecord, key: string, path: string, meta: JsonObject) => {
-    const { time, invented } = timeOf(rec, path);
+    const at = timeOf(rec, path);
     const kind = rec['kind'] as string;
     const source = str(rec['source']);
     const full: JsonObject = { ...meta, ...rest(rec, V1_KEYS) };
@@ -892,15 +848,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       let model = models.get(responseId);
       if (model !== openModel) closeOpenModel();
       if (!model) {
-        model = newModel(
-          responseId,
-          'unknown',
-          time,
-          invented,
-          path,
-          { llm_response_id: responseId },
-          true,
-        );
+        model = newModel(responseId, 'unknown', at, { llm_response_id: responseId }, true);
         const content = model.output.choices[0]!.message.content as Content[];
         const reasoning = str(rec['reasoning_content']);
         if (reasoning) content.push({ type: 'reasoning', reasoning });
@@ -933,22 +881,12 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
         ...(parsed.error ? { parse_error: parsed.error } : {}),
       });
       choice.stop_reason = 'tool_calls';
-      model.completed = time;
+      model.completed = at.time;
       sink.touch(model);
       const actionKind = isRecord(actionRaw) ? str(actionRaw['kind']) : undefined;
       if (fn === 'finish' || actionKind === 'FinishAction') {
-        if (callId) finishCalls.add(callId);
         const text = str(args['message']) ?? textOf(contentOf(rec['thought']));
-        message(
-          key,
-          'assistant',
-          text,
-          time,
-          invented,
-          path,
-          { ...full, ...(callId ? { tool_call_id: callId } : {}) },
-          'finish',
-        );
+        answer(key, text, at, full, callId || undefined);
         return;
       }
       const toolMeta = rest(
@@ -956,7 +894,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
         new Set(['thought', 'tool_call', 'reasoning_content', 'thinking_blocks', 'action']),
       );
       if (actionKind) toolMeta['action_kind'] = actionKind;
-      newTool(key, callId, fn, args, time, invented, path, toolMeta, key);
+      newTool(key, callId, fn, args, at, toolMeta, key);
       return;
     }
     closeOpenModel();
@@ -974,11 +912,11 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       const msgRest = rest(msg, new Set(['role', 'content', 'reasoning_content']));
       if (Object.keys(msgRest).length) keep['llm_message'] = msgRest;
       if (source === 'user' && (role === undefined || role === 'user')) {
-        if (!stack.some((s) => s.kind === 'agent')) openTurn(key, time, invented, path);
-        message(key, 'user', content, time, invented, path, keep);
+        if (!stack.some((s) => s.kind === 'agent')) openTurn(key, at);
+        message(key, 'user', content, at, keep);
       } else {
         const r = role === 'system' || role === 'user' || role === 'tool' ? role : 'assistant';
-        message(key, r, content, time, invented, path, keep);
+        message(key, r, content, at, keep);
       }
       return;
     }
@@ -987,9 +925,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
         key,
         'system',
         contentOf(isRecord(rec['system_prompt']) ? [rec['system_prompt']] : rec['system_prompt']),
-        time,
-        invented,
-        path,
+        at,
         rest(full, new Set(['system_prompt'])),
       );
       return;
@@ -1026,54 +962,29 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
         (callId !== undefined ? toolsByCall.get(callId) : undefined) ??
         (actionId !== undefined ? toolsByAction.get(`#${actionId}`) : undefined);
       if (tool) {
-        complete(tool, result, time, error, obsMeta);
+        complete(tool, result, at.time, error, obsMeta);
         return;
       }
-      unpaired(
-        actionId ?? callId,
-        key,
+      unpaired(key, at, rec, {
+        missing: actionId ?? callId,
         callId,
-        str(rec['tool_name']),
+        toolName: str(rec['tool_name']),
         result,
         error,
-        time,
-        invented,
-        path,
-        obsMeta,
-        rec,
-      );
+        meta: obsMeta,
+      });
       return;
     }
     if (kind === 'Condensation') {
-      const e = add({
-        event: 'compaction',
-        uuid: sink.uuid(`compaction:${key}`),
-        timestamp: time,
-        span_id: spanId(),
-        type: 'summary',
-        metadata: { openhands: full },
-      });
-      stamp(e, invented, path);
+      compaction(key, at, full);
       return;
     }
     if (kind === 'ConversationErrorEvent') {
-      const e = add({
-        event: 'error',
-        uuid: sink.uuid(`error:${key}`),
-        timestamp: time,
-        span_id: spanId(),
-        error: {
-          message: str(rec['detail']) ?? str(rec['code']) ?? 'conversation error',
-          traceback: '',
-          traceback_ansi: '',
-        },
-        metadata: { openhands: full },
-      });
-      stamp(e, invented, path);
+      failure(key, str(rec['detail']) ?? str(rec['code']) ?? 'conversation error', at, full);
       return;
     }
     // State updates, pauses, condensation requests, unknown kinds: kept quietly.
-    info(key, time, invented, path, rec);
+    info(key, at, rec);
   };
 
   /** A unique key for a record: its id (V0 `#n`, V1 `#id`), else its path. */
@@ -1103,8 +1014,8 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       if (!isRecord(raw) || !shapeOf({ source: w['source'], ...raw })) {
         ctx.warn(jsonPath(path, 'raw'), 'openhands_not_an_event', typeName(raw));
         closeOpenModel();
-        const { time, invented } = timeOf(w, path);
-        info(keyOf(w, path), time, invented, path, w);
+        const at = timeOf(w, path);
+        info(keyOf(w, path), at, w);
         return;
       }
       // The wrapper's id, source and time fill what the raw event lacks.
@@ -1121,8 +1032,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       if (history) {
         const others = rest(value as JsonRecord, new Set(['history']));
         if (Object.keys(others).length) {
-          const { time, invented } = timeOf(value as JsonRecord, path);
-          info(`${path}:run`, time, invented, path, others);
+          info(`${path}:run`, timeOf(value as JsonRecord, path), others);
         }
         for (let i = 0; i < history.length; i++)
           pushRecord(history[i], jsonPath(jsonPath(path, 'history'), i));
@@ -1136,8 +1046,8 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
           : typeName(value),
       );
       const rec = isRecord(value) ? value : {};
-      const { time, invented } = timeOf(rec, path);
-      info(isRecord(value) ? keyOf(value, path) : path, time, invented, path, value);
+      const at = timeOf(rec, path);
+      info(isRecord(value) ? keyOf(value, path) : path, at, value);
       return;
     }
     const rec = value as JsonRecord;

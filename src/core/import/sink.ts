@@ -13,7 +13,7 @@
 // Sources upsert (ACP `tool_call_update`, defect `ToolCallProgress`, streamed
 // chunks), so importers keep a draft, change it, and `touch` it; they never
 // emit a second event for the same thing.
-import type { Event } from '../events/types.js';
+import type { Event, JsonObject, SpanBeginEvent, SpanEndEvent } from '../events/types.js';
 import { stampEventTime } from '../events/event-time.js';
 import { cloneJson, deepFreeze } from '../events/freeze.js';
 import { timestampMs } from '../events/timestamp.js';
@@ -191,6 +191,78 @@ export class EventSink {
       : [what];
     draft.metadata = old ? { ...old, [INVENTED_KEY]: flags } : { [INVENTED_KEY]: flags };
     this.#ctx.invent(what, path);
+  }
+
+  /**
+   * Opens a span: adds its `span_begin` (inspect's rule, research/inspect_ai.md
+   * §1.6: a span_begin's `span_id` is its own `id`). Its ids come either from
+   * `key` (the span id `uuid(key)`, the event's `uuid(key + ':begin')`) or are
+   * given as `id` and `uuid`. `parent_id` is left out when undefined.
+   * `timeInvented` is the JSON path of the record whose time the importer made
+   * up for the span (flagged as {@link invent} does).
+   *
+   * @example
+   * declare const sink: EventSink;
+   * const turn = sink.openSpan({
+   *   key: 'turn:1',
+   *   timestamp: '2026-03-02T10:00:00Z',
+   *   parent_id: null,
+   *   type: 'turn',
+   *   name: 'turn 1',
+   * });
+   * sink.closeSpan(turn, { timestamp: '2026-03-02T10:00:05Z' });
+   */
+  openSpan(
+    span: (
+      { key: string; id?: never; uuid?: never } | { id: string; uuid: string; key?: never }
+    ) & {
+      timestamp: string;
+      parent_id?: string | null;
+      type: string;
+      name: string;
+      metadata?: JsonObject;
+    },
+    options?: { open?: boolean; timeInvented?: string },
+  ): SpanBeginEvent {
+    const key = span.key;
+    const id = key === undefined ? span.id! : this.uuid(key);
+    const begin: SpanBeginEvent = {
+      event: 'span_begin',
+      uuid: key === undefined ? span.uuid! : this.uuid(`${key}:begin`),
+      timestamp: span.timestamp,
+      span_id: id,
+      id,
+      ...(span.parent_id !== undefined ? { parent_id: span.parent_id } : {}),
+      type: span.type,
+      name: span.name,
+      ...(span.metadata ? { metadata: span.metadata } : {}),
+    };
+    this.add(begin, options);
+    if (options?.timeInvented !== undefined) this.invent(begin, 'timestamp', options.timeInvented);
+    return begin;
+  }
+
+  /**
+   * Closes a span: its `span_begin` becomes final (when it was added open) and
+   * its `span_end` is added, by default with the uuid of `` `${id}:end` ``.
+   * `timeInvented` as in {@link openSpan}.
+   */
+  closeSpan(
+    begin: SpanBeginEvent,
+    end: { timestamp: string; uuid?: string; timeInvented?: string },
+  ): SpanEndEvent {
+    if (this.isOpen(begin)) this.close(begin);
+    const id = begin.id;
+    const draft: SpanEndEvent = {
+      event: 'span_end',
+      uuid: end.uuid ?? this.uuid(`${id}:end`),
+      timestamp: end.timestamp,
+      span_id: id,
+      id,
+    };
+    this.add(draft);
+    if (end.timeInvented !== undefined) this.invent(draft, 'timestamp', end.timeInvented);
+    return draft;
   }
 
   /**

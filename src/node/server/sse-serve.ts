@@ -1,10 +1,10 @@
 /**
- * What the two SSE handlers share — the Node one (`sse.ts`) and the Fetch one
- * (`fetch.ts`) — so each keeps only its transport: the admission of a
- * request (preflight, method, CORS, auth), the SSE writer of a session's
- * messages, and the running sessions behind a handler's `streamId`,
- * `connections` and `close()`. No Node built-ins: the Fetch handler runs on
- * edge runtimes. Internal.
+ * What the live handlers share — the Node SSE one (`sse.ts`), the Fetch one
+ * (`fetch.ts`) and the WebSocket one (`websocket.ts`) — so each keeps only its
+ * transport: the admission of a request (preflight, method, CORS, auth), the
+ * SSE writer of a session's messages (not for WebSockets), and the running
+ * sessions behind a handler's `streamId`, `connections` and `close()`. No
+ * Node built-ins: the Fetch handler runs on edge runtimes. Internal.
  */
 import {
   checkAuth,

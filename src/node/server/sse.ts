@@ -5,12 +5,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { constants, createGzip, type Gzip } from 'node:zlib';
-import {
-  resolveOptions,
-  type EventStreamHandlerOptions,
-  type Refusal,
-  type RequestView,
-} from './options.js';
+import { resolveOptions, type EventStreamHandlerOptions, type Refusal } from './options.js';
+import { nodeRequestView } from './node-request.js';
 import { SSE_HEADERS, sse } from './sse-text.js';
 import { toSource, type LiveSourceInput } from './resolve-source.js';
 import { admitRequest, createSessions, sseSink } from './sse-serve.js';
@@ -34,17 +30,6 @@ export interface EventStreamHandler {
   readonly connections: number;
   /** Ends every open connection with the close reason `shutdown`; resolves when they ended. */
   close(): Promise<void>;
-}
-
-function viewOf(req: IncomingMessage): RequestView {
-  return {
-    method: req.method ?? 'GET',
-    url: req.url ?? '/',
-    header: (name) => {
-      const value = req.headers[name];
-      return Array.isArray(value) ? value[0] : value;
-    },
-  };
 }
 
 function refuse(res: ServerResponse, refusal: Refusal): void {
@@ -96,7 +81,7 @@ export function createEventStreamHandler(
   const sessions = createSessions(source, resolved, options);
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const view = viewOf(req);
+    const view = nodeRequestView(req);
     const admission = await admitRequest(view, req, options);
     if ('refusal' in admission) return refuse(res, admission.refusal);
     const { cors, head } = admission.admitted;

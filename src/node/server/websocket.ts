@@ -35,17 +35,15 @@ type WebSocketServerClass = new (options: {
   perMessageDeflate: false;
 }) => WebSocketServer;
 import {
-  checkAuth,
-  corsHeaders,
-  isRefusal,
-  requestedResume,
   resolveOptions,
   type EventStreamHandlerOptions,
   type Refusal,
   type RequestView,
 } from './options.js';
+import { nodeRequestView } from './node-request.js';
 import { toSource, type LiveSourceInput } from './resolve-source.js';
-import { startSession, type Session, type SessionSink } from './session.js';
+import type { SessionSink } from './session.js';
+import { admitRequest, createSessions } from './sse-serve.js';
 
 /**
  * Options of {@link createEventStreamWebSocketHandler}: the handler options,
@@ -77,8 +75,10 @@ export interface EventStreamWebSocketHandler {
 }
 
 const STATUS_TEXT: Record<number, string> = {
+  204: 'No Content',
   401: 'Unauthorized',
   403: 'Forbidden',
+  405: 'Method Not Allowed',
   500: 'Internal Server Error',
 };
 
@@ -94,8 +94,9 @@ function refuseUpgrade(socket: Duplex, refusal: Refusal): void {
  * Serves `source` over WebSockets with the semantics of
  * `createEventStreamHandler`: hello with the stream id, history after `?from=`,
  * `live`, the tail; heartbeats (`{type:'ping'}` frames); a bound on unsent
- * bytes (`slow_client`); `authorize` and CORS checked before the upgrade
- * (refusals are plain 401/403 responses). Attach it to a server's `upgrade`
+ * bytes (`slow_client`); `authorize` and CORS checked before the upgrade, as
+ * the SSE handlers check them (refusals are plain 401/403 responses, with the
+ * CORS headers of an allowed origin). Attach it to a server's `upgrade`
  * event; `ws` must be installed (or passed as `WebSocketServer`).
  *
  * @example
@@ -111,7 +112,7 @@ export function createEventStreamWebSocketHandler(
 ): EventStreamWebSocketHandler {
   const source = toSource(input);
   const resolved = resolveOptions(options);
-  const sessions = new Set<Session>();
+  const sessions = createSessions(source, resolved, options);
   let wss: Promise<WebSocketServer> | null = null;
   const server = (): Promise<WebSocketServer> =>
     (wss ??= (async () => {
@@ -122,24 +123,15 @@ export function createEventStreamWebSocketHandler(
     })());
 
   const upgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
-    const view: RequestView = {
-      method: req.method ?? 'GET',
-      url: req.url ?? '/',
-      header: (name) => {
-        const value = req.headers[name];
-        return Array.isArray(value) ? value[0] : value;
-      },
-    };
-    const cors = corsHeaders(view, options.cors);
-    if (isRefusal(cors)) return refuseUpgrade(socket, cors);
-    const denied = await checkAuth(req, options.authorize);
-    if (denied !== null) return refuseUpgrade(socket, denied);
+    const view = nodeRequestView(req);
+    const admission = await admitRequest(view, req, options);
+    if ('refusal' in admission) return refuseUpgrade(socket, admission.refusal);
     const ws = await server();
     if (socket.destroyed) return;
-    ws.handleUpgrade(req, socket, head, (client) => serve(client, requestedResume(view)));
+    ws.handleUpgrade(req, socket, head, (client) => serve(client, view));
   };
 
-  const serve = (client: WebSocket, requested: string | null): void => {
+  const serve = (client: WebSocket, view: RequestView): void => {
     const abort = new AbortController();
     let closed = false;
     const onGone = () => {
@@ -176,26 +168,13 @@ export function createEventStreamWebSocketHandler(
       },
       closed: () => closed,
     };
-    const session = startSession(source, requested, sink, resolved, abort.signal);
-    sessions.add(session);
-    void session.done.then((info) => {
-      sessions.delete(session);
+    void sessions.serve(view, sink, abort.signal, () => {
       if (!closed) client.close(1000);
-      options.onConnectionClose?.(info);
     });
   };
 
-  const handler = ((req: IncomingMessage, socket: Duplex, head: Buffer) => {
+  const handler = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     upgrade(req, socket, head).catch(() => socket.destroy());
-  }) as EventStreamWebSocketHandler;
-  Object.defineProperties(handler, {
-    streamId: { get: () => source.streamId, enumerable: true },
-    connections: { get: () => sessions.size, enumerable: true },
-  });
-  handler.close = async () => {
-    const running = [...sessions];
-    for (const s of running) s.stop('shutdown');
-    await Promise.all(running.map((s) => s.done));
   };
-  return handler;
+  return sessions.expose(handler);
 }
