@@ -185,6 +185,9 @@ describe('<Swimlane> in Chromium', () => {
     await userEvent.keyboard('0');
     await expect.poll(() => ranges.at(-1)).toBeNull();
 
+    // The toolbar comes first (the branches toggle), then the bars.
+    await userEvent.tab();
+    expect((document.activeElement as Element).textContent).toBe('Branches');
     await userEvent.tab();
     const focused = document.activeElement as Element;
     expect(focused.classList.contains('skein-swimlane__bar')).toBe(true);
