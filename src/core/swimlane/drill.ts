@@ -80,6 +80,7 @@ export function findSpanPath(root: TimelineSpan, spanId: string): TimelineSpan[]
  *
  * @example
  * declare const span: TimelineSpan;
+ * declare function openSpan(spanId: string): void;
  * if (canDrillInto(span)) openSpan(span.id);
  */
 export function canDrillInto(span: TimelineSpan): boolean {
