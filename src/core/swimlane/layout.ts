@@ -943,7 +943,8 @@ export function idleSegments(
   if (n === 0) return whole;
   // Content is usually in time order already: sort only when it is not.
   const sortedCopy = (list: number[]): Float64Array => {
-    const out = Float64Array.from(list);
+    // The constructor copies an array directly; `Float64Array.from` iterates.
+    const out = new Float64Array(list);
     for (let i = 1; i < out.length; i++) if (out[i]! < out[i - 1]!) return out.sort();
     return out;
   };
