@@ -1,7 +1,6 @@
 import {
   Fragment,
   useCallback,
-  useDeferredValue,
   useEffect,
   useMemo,
   useRef,
@@ -557,19 +556,35 @@ export function Swimlane(props: SwimlaneProps) {
     [axis, viewOptions],
   );
   // The overview reads every bar (O(bars)): it follows the first paint
-  // (deferred, `null` on the server and the hydrating render alike) so a big
-  // run's first bars never wait for it.
-  const densityIndex = useDeferredValue(compact ? null : index, null);
-  const density = useMemo(
-    () =>
-      densityIndex === null
-        ? null
-        : swimlaneDensity(
-            densityIndex,
-            projectViewport(densityIndex.axis, fitViewport(densityIndex.axis), viewOptions),
-          ),
-    [densityIndex, viewOptions],
-  );
+  // (`null` on the server and the hydrating render alike) so a big run's
+  // first bars never wait for it. Computed in a task after the commit, not
+  // in a deferred render: a deferred render is restarted by every urgent
+  // update (each zoom step), and its memo with it, so on a 100k-span run the
+  // pass ran again and again while the user zoomed (issue 18, zoom p95).
+  const [densityOf, setDensityOf] = useState<{
+    index: typeof index;
+    viewOptions: typeof viewOptions;
+    value: Uint32Array;
+  } | null>(null);
+  useEffect(() => {
+    if (compact) return;
+    // After the next frame is painted: a frame callback, then a task.
+    let task: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      task = setTimeout(() => {
+        const fitted = projectViewport(index.axis, fitViewport(index.axis), viewOptions);
+        setDensityOf({ index, viewOptions, value: swimlaneDensity(index, fitted) });
+      }, 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(task);
+    };
+  }, [index, viewOptions, compact]);
+  const density =
+    densityOf !== null && densityOf.index === index && densityOf.viewOptions === viewOptions
+      ? densityOf.value
+      : null;
   const onMinimap = (e: ReactPointerEvent<HTMLDivElement>) => {
     if (e.type === 'pointerdown') capture(e.currentTarget, e.pointerId);
     else if (e.buttons !== 1) return;
