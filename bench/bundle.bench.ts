@@ -15,6 +15,10 @@ const root = fileURLToPath(new URL('./bundle-app/', import.meta.url));
  * production mode from the sources (bench/bundle-app/*.tsx import `skein/react`
  * by name, as users do). `bundle.<app>.total` adds the chunks loaded on demand
  * (markdown, the HTML sanitizer); it is not a target, it shows what moved out.
+ * `bundle.swimlane.own` (issue 18, ≤ 15 kB): the swimlane's own code
+ * (`src/core/swimlane/`, `src/react/swimlane/`), split into a chunk of its
+ * own in a second build of the same app, without the core it shares with
+ * the other views (timeline, events, list engine, selection store).
  * Sizes do not vary between runs, so `--quick` measures the same thing.
  */
 export default defineBench({
@@ -41,5 +45,20 @@ export default defineBench({
       });
       ctx.record({ name: `bundle.${name}.total`, value: kB(size.total - blank.total), unit: 'kB' });
     }
+    const own = await measureApp({
+      root,
+      entry: `${root}swimlane.tsx`,
+      alias: skeinAliases,
+      plugins: [react()],
+      groups: [{ name: 'swimlane-own', test: /[\\/]src[\\/](core|react)[\\/]swimlane[\\/]/ }],
+    });
+    const ownBytes = own.named['swimlane-own'];
+    if (ownBytes === undefined) throw new Error('bundle.swimlane.own: no swimlane chunk was split');
+    ctx.record({
+      name: 'bundle.swimlane.own',
+      value: kB(ownBytes),
+      unit: 'kB',
+      target: '≤ 15 kB',
+    });
   },
 });

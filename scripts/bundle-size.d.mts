@@ -3,6 +3,8 @@ export interface BundleSize {
   total: number;
   chunks: number;
   lazy: string[];
+  /** Gzip bytes of the chunks of each `groups` name. */
+  named: Record<string, number>;
 }
 export declare function bundleSize(result: unknown): BundleSize;
 export declare function measureApp(options: {
@@ -11,5 +13,7 @@ export declare function measureApp(options: {
   outDir?: string;
   alias?: unknown;
   plugins?: unknown[];
+  /** Modules whose id matches `test` go to a chunk `name` of their own (without their dependencies). */
+  groups?: Array<{ name: string; test: RegExp }>;
 }): Promise<BundleSize>;
 export declare const kB: (bytes: number) => number;

@@ -12,6 +12,7 @@ import { gzipSync } from 'node:zlib';
  * @property {number} total gzip bytes of every JS chunk
  * @property {number} chunks number of JS chunks
  * @property {string[]} lazy file names of the chunks not in the initial set
+ * @property {Record<string, number>} named gzip bytes of the chunks of each `groups` name (see {@link measureApp})
  */
 
 /**
@@ -35,16 +36,19 @@ export function bundleSize(result) {
   const gz = (chunk) => gzipSync(chunk.code, { level: 9 }).length;
   let initialBytes = 0;
   let totalBytes = 0;
+  const named = {};
   for (const chunk of chunks.values()) {
     const size = gz(chunk);
     totalBytes += size;
     if (initial.has(chunk.fileName)) initialBytes += size;
+    if (chunk.name) named[chunk.name] = (named[chunk.name] ?? 0) + size;
   }
   return {
     initial: initialBytes,
     total: totalBytes,
     chunks: chunks.size,
     lazy: [...chunks.keys()].filter((name) => !initial.has(name)),
+    named,
   };
 }
 
@@ -52,11 +56,15 @@ export function bundleSize(result) {
  * Builds an app with Vite in production mode and returns its sizes: `entry`
  * (a .tsx file) as the only input, or the app's index.html when omitted.
  * Written to `outDir` when given (to serve it), else kept in memory.
+ * `groups` (`[{ name, test }]`) puts the modules whose id matches `test`
+ * into a chunk of their own, without their dependencies, so `named[name]` is
+ * the gzip size of just that code, minified as in the app (e.g. a
+ * component's own modules apart from the core it shares).
  *
- * @param {{ root: string, entry?: string, outDir?: string, alias?: unknown, plugins?: unknown[] }} options
+ * @param {{ root: string, entry?: string, outDir?: string, alias?: unknown, plugins?: unknown[], groups?: Array<{ name: string, test: RegExp }> }} options
  * @returns {Promise<BundleSize>}
  */
-export async function measureApp({ root, entry, outDir, alias, plugins = [] }) {
+export async function measureApp({ root, entry, outDir, alias, plugins = [], groups }) {
   const { build } = await import('vite');
   // Production React whatever NODE_ENV says: Vitest sets it to `test`, and
   // Vite and the React plugin would then build React's development code and
@@ -79,7 +87,12 @@ export async function measureApp({ root, entry, outDir, alias, plugins = [] }) {
         target: 'es2022',
         minify: true,
         modulePreload: false,
-        rolldownOptions: entry ? { input: entry } : {},
+        rolldownOptions: {
+          ...(entry ? { input: entry } : {}),
+          ...(groups
+            ? { output: { codeSplitting: { groups, includeDependenciesRecursively: false } } }
+            : {}),
+        },
       },
     });
   } finally {

@@ -174,3 +174,63 @@ export function fanOutTimeline(options: FanOutOptions): Timeline {
     },
   };
 }
+
+/** Renames the ids of a fan-out's sub-agents under `prefix` (ids stay unique when nested). */
+function prefixed(spans: readonly TimelineItem[], prefix: string): TimelineSpan[] {
+  return spans.map((item) => ({
+    ...(item as TimelineSpan),
+    id: `${prefix}/${item.type === 'span' ? item.id : ''}`,
+  }));
+}
+
+/**
+ * A run with nesting to drill into: three sequential `planner` agents, each
+ * fanning out six `worker`/`search`/`review` sub-agents; the second planner
+ * has a branch (`retry`) of two sub-agents. Span ids: `planner-<i>`,
+ * `planner-<i>/agent-<j>`, `retry`.
+ */
+export function nestedTimeline(): Timeline {
+  const base = Date.parse('2026-06-10T18:23:50Z');
+  const planners = [0, 1, 2].map((i): TimelineSpan => {
+    const start = base + i * 30_000;
+    const inner = fanOutTimeline({ agents: 6, parallelism: 2, seed: 10 + i, start, errorEvery: 0 });
+    const retry = fanOutTimeline({ agents: 2, parallelism: 1, seed: 5, start: start + 4000 });
+    const branches: TimelineSpan[] =
+      i === 1
+        ? [
+            {
+              ...retry.root,
+              id: 'retry',
+              name: 'retry',
+              spanType: 'branch',
+              branchedFrom: 'a1',
+              content: prefixed(retry.root.content, 'retry'),
+            },
+          ]
+        : [];
+    return {
+      type: 'span',
+      id: `planner-${i}`,
+      name: 'planner',
+      spanType: 'agent',
+      content: prefixed(inner.root.content, `planner-${i}`),
+      branches,
+      utility: false,
+      toolInvoked: false,
+    };
+  });
+  return {
+    name: 'Default',
+    description: '',
+    root: {
+      type: 'span',
+      id: 'main',
+      name: 'main',
+      spanType: 'agent',
+      content: planners,
+      branches: [],
+      utility: false,
+      toolInvoked: false,
+    },
+  };
+}

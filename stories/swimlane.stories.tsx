@@ -7,8 +7,14 @@ import {
   generateRun,
   type Timeline,
 } from '../src/core/index.js';
-import { AsciiSwimlane, SkeinTheme, SpanTree, Swimlane } from '../src/react/index.js';
-import { fanOutEvents, fanOutTimeline } from './swimlane-fixtures.js';
+import {
+  AsciiSwimlane,
+  SkeinTheme,
+  SpanTree,
+  Swimlane,
+  type SwimlaneProps,
+} from '../src/react/index.js';
+import { fanOutEvents, fanOutTimeline, nestedTimeline } from './swimlane-fixtures.js';
 import { useProducedStream } from './producer.js';
 
 const meta = {
@@ -22,18 +28,25 @@ type Story = StoryObj<typeof meta>;
 
 const frame = { height: 360, padding: 8 };
 const barsOf = (el: HTMLElement) => el.querySelectorAll('rect.skein-swimlane__bar');
+
+/** The story's swimlane in a 360 px frame (most stories draw just that). */
+const framed = (args: SwimlaneProps) => (
+  <div style={frame}>
+    <Swimlane {...args} />
+  </div>
+);
+
+/** The swimlane of a play function's canvas, by accessible name (any when omitted). */
+const findLane = (canvasElement: HTMLElement, name?: string) =>
+  within(canvasElement).findByRole('application', name === undefined ? {} : { name });
 const generated = buildTimeline(generateRun({ seed: 7, events: 1500, pendingRate: 0 }));
 
 /** A generated run: main agent, sub-agents, tools, errors and compaction markers. */
 export const Small: Story = {
   args: { timeline: generated },
-  render: (args) => (
-    <div style={frame}>
-      <Swimlane {...args} />
-    </div>
-  ),
+  render: framed,
   play: async ({ canvasElement }) => {
-    const lane = await within(canvasElement).findByRole('application', { name: 'Swimlane' });
+    const lane = await findLane(canvasElement, 'Swimlane');
     await waitFor(() => expect(barsOf(lane).length).toBeGreaterThan(2));
     lane.focus();
     await userEvent.keyboard('+');
@@ -44,13 +57,9 @@ export const Small: Story = {
 /** Parallel sub-agents of one name packed into numbered lanes. */
 export const ParallelAgents: Story = {
   args: { timeline: fanOutTimeline({ agents: 60, parallelism: 6 }) },
-  render: (args) => (
-    <div style={frame}>
-      <Swimlane {...args} />
-    </div>
-  ),
+  render: framed,
   play: async ({ canvasElement }) => {
-    const lane = await within(canvasElement).findByRole('application');
+    const lane = await findLane(canvasElement);
     await waitFor(() =>
       expect(lane.querySelector('.skein-swimlane__row[data-key="main/worker-2"]')).not.toBeNull(),
     );
@@ -73,19 +82,41 @@ function branchTimeline(): Timeline {
   };
 }
 
-/** A branch (an alternative trajectory) shown as its own `↳` row with a fork marker. */
+/** A branch (an alternative trajectory): on demand (the Branches toggle), its own `↳` row with a fork marker. */
 export const Branches: Story = {
   args: { timeline: branchTimeline() },
-  render: (args) => (
-    <div style={frame}>
-      <Swimlane {...args} />
-    </div>
-  ),
+  render: framed,
   play: async ({ canvasElement }) => {
-    const lane = await within(canvasElement).findByRole('application');
+    const lane = await findLane(canvasElement);
+    // Branches show on demand: hidden until the toggle is pressed.
+    expect(lane.querySelector('.skein-swimlane__row[data-kind="branch"]')).toBeNull();
+    await userEvent.click(within(lane).getByRole('button', { name: 'Branches' }));
     await waitFor(() =>
       expect(lane.querySelector('.skein-swimlane__row[data-kind="branch"]')).not.toBeNull(),
     );
+  },
+};
+
+/**
+ * Nested sub-agents to drill into: double-click a planner bar (or select it
+ * and press "Open planner"); the breadcrumbs or Backspace lead back out.
+ */
+export const DrillIn: Story = {
+  args: { timeline: nestedTimeline(), 'aria-label': 'Nested run' },
+  render: framed,
+  play: async ({ canvasElement }) => {
+    const lane = await findLane(canvasElement, 'Nested run');
+    const planner = await waitFor(() => {
+      const bar = lane.querySelector('rect.skein-swimlane__bar[data-span-id="planner-1"]');
+      expect(bar).not.toBeNull();
+      return bar!;
+    });
+    await userEvent.click(planner);
+    await userEvent.click(await within(lane).findByRole('button', { name: 'Open planner' }));
+    const path = within(lane).getByRole('navigation', { name: 'Drill path' });
+    await waitFor(() => expect(path.textContent).toBe('mainplanner'));
+    await userEvent.click(within(path).getByRole('button', { name: 'main' }));
+    await waitFor(() => expect(path.textContent).toBe('main'));
   },
 };
 
@@ -94,13 +125,9 @@ export const HoursOfIdle: Story = {
   args: {
     timeline: fanOutTimeline({ agents: 48, parallelism: 4, idleEvery: 4, idleMs: 3 * 3600_000 }),
   },
-  render: (args) => (
-    <div style={frame}>
-      <Swimlane {...args} />
-    </div>
-  ),
+  render: framed,
   play: async ({ canvasElement }) => {
-    const lane = await within(canvasElement).findByRole('application');
+    const lane = await findLane(canvasElement);
     await waitFor(() => expect(lane.querySelectorAll('.skein-swimlane__break').length).toBe(2));
     expect(lane.querySelector('.skein-swimlane__break title')!.textContent).toBe('3h idle');
   },
@@ -121,7 +148,7 @@ export const HundredThousandSpans: Story = {
   args: { timeline: generated },
   render: () => <HundredK />,
   play: async ({ canvasElement }) => {
-    const lane = await within(canvasElement).findByRole('application', { name: '100k spans' });
+    const lane = await findLane(canvasElement, '100k spans');
     await waitFor(() => expect(lane.querySelector('.skein-swimlane__strip')).not.toBeNull(), {
       timeout: 60_000,
     });
@@ -145,7 +172,7 @@ export const Live_: Story = {
   args: { timeline: generated },
   render: () => <Live />,
   play: async ({ canvasElement }) => {
-    const lane = await within(canvasElement).findByRole('application', { name: 'Live run' });
+    const lane = await findLane(canvasElement, 'Live run');
     await waitFor(() => expect(barsOf(lane).length).toBeGreaterThan(20), { timeout: 20_000 });
   },
 };
@@ -171,7 +198,7 @@ export const DashboardTile: Story = {
     </div>
   ),
   play: async ({ canvasElement }) => {
-    const lane = await within(canvasElement).findByRole('application', { name: 'Run tile' });
+    const lane = await findLane(canvasElement, 'Run tile');
     await waitFor(() => expect(lane.hasAttribute('data-compact')).toBe(true));
     const rect = lane.getBoundingClientRect();
     expect(rect.width).toBeLessThanOrEqual(300.5);
@@ -207,7 +234,7 @@ export const LinkedViews: Story = {
   args: { timeline: generated },
   render: () => <Linked />,
   play: async ({ canvasElement }) => {
-    const lane = await within(canvasElement).findByRole('application', { name: 'Linked swimlane' });
+    const lane = await findLane(canvasElement, 'Linked swimlane');
     await waitFor(() => expect(barsOf(lane).length).toBeGreaterThan(3));
     const bar = [...barsOf(lane)].find((b) => b.getAttribute('data-kind') === 'agent')!;
     await userEvent.click(bar);

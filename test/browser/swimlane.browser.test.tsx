@@ -86,6 +86,20 @@ describe('<Swimlane> in Chromium', () => {
     expect(root.hasAttribute('data-compact')).toBe(false);
   });
 
+  it('draws the minimap density after the first paint, once, and keeps it while zooming', async () => {
+    const { root } = mount(small());
+    // Not in the first render (as on the server): it follows the paint.
+    expect(root.querySelector('.skein-swimlane__density')).toBeNull();
+    await expect.poll(() => root.querySelector('.skein-swimlane__density')).not.toBeNull();
+    const path = root.querySelector('.skein-swimlane__density')!.getAttribute('d');
+    const lane = root.querySelector('.skein-swimlane__lane')!;
+    const rect = lane.getBoundingClientRect();
+    wheel(lane, { deltaY: -240, clientX: rect.left + rect.width / 2, clientY: rect.top + 5 });
+    expect(root.hasAttribute('data-fitted')).toBe(false);
+    // The overview is of the whole run: zooming does not change it.
+    expect(root.querySelector('.skein-swimlane__density')!.getAttribute('d')).toBe(path);
+  });
+
   it('zooms around the pointer with the wheel, pans with Shift+wheel, fits on double-click', async () => {
     const { root, ranges } = mount(small());
     await expect.poll(() => bars(root).length).toBeGreaterThan(10);
@@ -185,6 +199,9 @@ describe('<Swimlane> in Chromium', () => {
     await userEvent.keyboard('0');
     await expect.poll(() => ranges.at(-1)).toBeNull();
 
+    // The toolbar comes first (the branches toggle), then the bars.
+    await userEvent.tab();
+    expect((document.activeElement as Element).textContent).toBe('Branches');
     await userEvent.tab();
     const focused = document.activeElement as Element;
     expect(focused.classList.contains('skein-swimlane__bar')).toBe(true);

@@ -6,7 +6,7 @@
  * those reads to a property load. Empty spans start at `+Infinity` and end at
  * `-Infinity`, like inspect's `datetime.max` / `datetime.min` sentinels.
  */
-import { spanEndTime, spanStartTime, spanTotalTokens } from '../timeline/metrics.js';
+import { spanTimesInto, spanTimesOut, spanTokensLight } from '../timeline/metrics.js';
 import type { TimelineSpan } from '../timeline/types.js';
 
 /**
@@ -30,7 +30,33 @@ export interface SpanExtent {
   readonly tokensAll: number;
 }
 
-const CONTENT_ONLY = { includeBranches: false } as const;
+/**
+ * Times now, tokens when read: a layout places every span by its times
+ * before the first paint, and tokens need the whole metrics pass (which
+ * {@link spanTimesInto} avoids), so they wait until a label asks.
+ */
+class Extent implements SpanExtent {
+  readonly timeStart: number;
+  readonly timeEnd: number;
+  readonly timeStartAll: number;
+  readonly timeEndAll: number;
+  readonly #span: TimelineSpan;
+  constructor(span: TimelineSpan) {
+    this.#span = span;
+    spanTimesInto(span, false);
+    this.timeStart = spanTimesOut.start;
+    this.timeEnd = spanTimesOut.end;
+    spanTimesInto(span, true);
+    this.timeStartAll = spanTimesOut.start;
+    this.timeEndAll = spanTimesOut.end;
+  }
+  get tokens(): number {
+    return spanTokensLight(this.#span, false);
+  }
+  get tokensAll(): number {
+    return spanTokensLight(this.#span, true);
+  }
+}
 
 /**
  * Returns a memoized `extentOf(span)`, one per layout or render call.
@@ -46,14 +72,7 @@ export function createExtentCache(): (span: TimelineSpan) => SpanExtent {
   return (span) => {
     let extent = cache.get(span);
     if (extent === undefined) {
-      extent = {
-        timeStart: spanStartTime(span, CONTENT_ONLY),
-        timeEnd: spanEndTime(span, CONTENT_ONLY),
-        tokens: spanTotalTokens(span, CONTENT_ONLY),
-        timeStartAll: spanStartTime(span),
-        timeEndAll: spanEndTime(span),
-        tokensAll: spanTotalTokens(span),
-      };
+      extent = new Extent(span);
       cache.set(span, extent);
     }
     return extent;

@@ -10,6 +10,8 @@ export type {
   SwimlaneMarkerKind,
   TimeSegment,
 } from './layout.js';
+export { canDrillInto, drillTimeline, findSpanPath } from './drill.js';
+export type { SwimlaneCrumb, SwimlaneDrill } from './drill.js';
 export { createTimeScale } from './time-scale.js';
 export type { TimeScale, TimeScaleOptions, TimeScalePiece, TimeTick } from './time-scale.js';
 export { renderTimelineAscii, formatTokenCount } from './ascii.js';

@@ -23,12 +23,14 @@ import type {
 import type { Timeline, TimelineSpan } from '../timeline/types.js';
 import {
   IDLE_THRESHOLD_MS,
-  spanEndTime,
+  knownSpanIdleTime,
   spanIdleTime,
-  spanStartTime,
-  spanTotalTokens,
+  spanTimesInto,
+  spanItemTimes,
+  spanTimesOut,
+  spanTokensLight,
 } from '../timeline/metrics.js';
-import { createExtentCache, type SpanExtent } from './extent.js';
+import { createExtentCache } from './extent.js';
 import { checkOption } from './options.js';
 
 /**
@@ -270,6 +272,38 @@ function siftDown(heap: Int32Array, size: number, key: Float64Array | null): num
   return size;
 }
 
+/**
+ * Positions `0..n-1` in start order, then end, then position (stable).
+ * Content is usually nearly in time order (parallel agents start a few ms
+ * apart), so an insertion sort does it in about one pass; past a budget of
+ * moves (input far from sorted) it falls back to the engine's sort.
+ * @internal
+ * @example
+ * import { startOrder } from 'src/core/swimlane/layout.js';
+ * startOrder([5, 1, 1], [6, 3, 2]); // [2, 1, 0]
+ */
+export function startOrder(starts: readonly number[], ends: readonly number[]): number[] {
+  const n = starts.length;
+  const order = new Array<number>(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  const after = (a: number, b: number) => starts[a]! - starts[b]! || ends[a]! - ends[b]! || a - b;
+  let budget = 16 * n + 64;
+  for (let i = 1; i < n; i++) {
+    const value = order[i]!;
+    let j = i - 1;
+    while (j >= 0 && after(order[j]!, value) > 0) {
+      order[j + 1] = order[j]!;
+      j--;
+      if (--budget < 0) {
+        order[j + 1] = value;
+        return order.sort(after);
+      }
+    }
+    order[j + 1] = value;
+  }
+  return order;
+}
+
 /** `12345` → `12,345`, locale-independent (a layout must not depend on the machine). */
 function groupDigits(n: number): string {
   return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -321,7 +355,7 @@ function makeBar(span: TimelineSpan, source: RowSource, i: number): SwimlaneBar 
       name: span.name,
       timeStart: source.starts[i]!,
       timeEnd: source.ends[i]!,
-      tokens: spanTotalTokens(span, CONTENT_ONLY),
+      tokens: spanTokensLight(span, false),
       utility: span.utility,
     };
     source.made[i] = made;
@@ -465,6 +499,7 @@ export function layoutSwimlane(
   const wantErrors = kinds.has('error');
   const wantCompactions = kinds.has('compaction');
   const wantEventMarkers = wantErrors || wantCompactions;
+  const wantBranches = kinds.has('branch');
   const markerDepth = options.markerDepth ?? 'direct';
   const idleThresholdMs = checkOption(
     'idleThresholdMs',
@@ -517,7 +552,10 @@ export function layoutSwimlane(
   };
 
   const collectEventMarkers = (span: TimelineSpan, level: number, out: SwimlaneMarker[]): void => {
-    for (const item of span.content) {
+    // Index loop: the visible rows of a 100k-span run scan every event once.
+    const content = span.content;
+    for (let i = 0; i < content.length; i++) {
+      const item = content[i]!;
       if (item.type === 'event') eventMarker(span, item.event, out);
       else if (markerDepth === 'recursive' || (markerDepth === 'children' && level === 0)) {
         collectEventMarkers(item, level + 1, out);
@@ -549,9 +587,10 @@ export function layoutSwimlane(
   /** Markers of a row's spans, in content order then by time (read when the row is drawn). */
   const markersOf = (spans: readonly TimelineSpan[]): SwimlaneMarker[] => {
     const out: SwimlaneMarker[] = [];
-    for (const span of spans) {
+    for (let k = 0; k < spans.length; k++) {
+      const span = spans[k]!;
       if (wantEventMarkers) collectEventMarkers(span, 0, out);
-      if (kinds.has('branch')) {
+      if (wantBranches && span.branches.length > 0) {
         for (const branch of span.branches) {
           const extent = extentOf(branch);
           out.push({
@@ -592,7 +631,7 @@ export function layoutSwimlane(
       get tokens() {
         if (tokens === undefined) {
           tokens = 0;
-          for (const span of source.spans) tokens += spanTotalTokens(span, CONTENT_ONLY);
+          for (const span of source.spans) tokens += spanTokensLight(span, false);
         }
         return tokens;
       },
@@ -609,8 +648,9 @@ export function layoutSwimlane(
     const starts = new Float64Array(spans.length);
     const ends = new Float64Array(spans.length);
     spans.forEach((span, i) => {
-      starts[i] = spanStartTime(span, CONTENT_ONLY);
-      ends[i] = spanEndTime(span, CONTENT_ONLY);
+      spanTimesInto(span, false);
+      starts[i] = spanTimesOut.start;
+      ends[i] = spanTimesOut.end;
     });
     return { spans, starts, ends, made: new Array<SwimlaneBar | undefined>(spans.length) };
   };
@@ -637,24 +677,45 @@ export function layoutSwimlane(
   ): void => {
     const depth = parentDepth + 1;
     const groups = new Map<string, Group>();
+    const byName = new Map<string, Group>();
     // Index loops: this scan visits every span of the run once.
     for (let k = 0; k < nodes.length; k++) {
-      const content = nodes[k]!.content;
+      const node = nodes[k]!;
+      // Null for a leaf (no child spans): nothing to place.
+      const times = spanItemTimes(node);
+      if (times === null) continue;
+      const content = node.content;
       for (let c = 0; c < content.length; c++) {
         const item = content[c]!;
         if (item.type === 'event' || (item.utility && !includeUtility)) continue;
-        const start = spanStartTime(item, CONTENT_ONLY);
+        let start: number;
+        let end: number;
+        if (item.branches.length === 0) {
+          // Its times with branches are its content's: already in the parent's pass.
+          start = times.itemStarts[c]!;
+          end = times.itemEnds[c]!;
+        } else {
+          spanTimesInto(item, false);
+          start = spanTimesOut.start;
+          end = spanTimesOut.end;
+        }
         // An empty span has no place in time (inspect's builder drops them too).
         if (!Number.isFinite(start)) continue;
-        const key = item.name.toLowerCase();
-        let group = groups.get(key);
+        // By the name as written first: a big run repeats a few names, and
+        // lower-casing each of 100k of them costs more than the lookup.
+        let group = byName.get(item.name);
         if (group === undefined) {
-          group = { name: item.name, spans: [], starts: [], ends: [] };
-          groups.set(key, group);
+          const key = item.name.toLowerCase();
+          group = groups.get(key);
+          if (group === undefined) {
+            group = { name: item.name, spans: [], starts: [], ends: [] };
+            groups.set(key, group);
+          }
+          byName.set(item.name, group);
         }
         group.spans.push(item);
         group.starts.push(start);
-        group.ends.push(spanEndTime(item, CONTENT_ONLY));
+        group.ends.push(end);
       }
     }
 
@@ -662,16 +723,7 @@ export function layoutSwimlane(
     for (const [lowerName, group] of groups) {
       const { name, starts, ends } = group;
       const n = starts.length;
-      // Start order, then end (stable). Content is usually nearly in time
-      // order, which the engine's merge sort handles in about one pass.
-      const order: number[] = [];
-      for (let i = 0; i < n; i++) order.push(i);
-      let sorted = true;
-      for (let i = 1; i < n && sorted; i++) {
-        const d = starts[i]! - starts[i - 1]! || ends[i]! - ends[i - 1]!;
-        if (d < 0) sorted = false;
-      }
-      if (!sorted) order.sort((a, b) => starts[a]! - starts[b]! || ends[a]! - ends[b]! || a - b);
+      const order = startOrder(starts, ends);
       const sortedStarts = new Float64Array(n);
       const sortedEnds = new Float64Array(n);
       for (let i = 0; i < n; i++) {
@@ -804,7 +856,7 @@ export function layoutSwimlane(
     };
   }
 
-  const segments = idleSegments(root, extentOf, timeStart, timeEnd, idleThresholdMs);
+  const segments = idleSegments(root, timeStart, timeEnd, idleThresholdMs);
   let idleMs = 0;
   for (const s of segments) if (s.idle) idleMs += s.timeEnd - s.timeStart;
   return { timeStart, timeEnd, rows, segments, idleMs };
@@ -819,21 +871,21 @@ export function layoutSwimlane(
  *
  * A span whose events leave no gap over the threshold stands for all of
  * them as one interval (its extent is covered at both ends), so only spans
- * that may hold a gap are opened: those longer than the threshold with
- * inspect idle time (`spanIdleTime`, §3.4). inspect's gaps run from the
- * previous child's end, never shorter than the gap in the union, so zero
- * idle time proves there is none over 5 minutes. Most runs open no span at
- * all, and a run with gaps opens only the spans around them.
+ * that may hold a gap are opened: those longer than the threshold, unless
+ * their inspect idle time (`spanIdleTime`, §3.4) is already known to be
+ * zero. inspect's gaps run from the previous child's end, never shorter than
+ * the gap in the union, so zero idle time proves there is none over 5
+ * minutes. The proof is used only when known: computing it needs every
+ * span's metrics, which costs more than opening the span (issue 18's mount
+ * time at 100k spans). Times come from `spanTimesInto`, which caches no leaf.
  * @internal
  * @example
  * import { idleSegments } from 'src/core/swimlane/layout.js';
- * import { createExtentCache } from 'src/core/swimlane/extent.js';
  * declare const timeline: Timeline;
- * idleSegments(timeline.root, createExtentCache(), 0, 1000, 300_000);
+ * idleSegments(timeline.root, 0, 1000, 300_000);
  */
 export function idleSegments(
   root: TimelineSpan,
-  extentOf: (span: TimelineSpan) => SpanExtent,
   timeStart: number,
   timeEnd: number,
   threshold: number,
@@ -850,34 +902,54 @@ export function idleSegments(
     startList.push(Math.min(timeEnd, Math.max(timeStart, start)));
     endList.push(Math.min(timeEnd, Math.max(timeStart, start, end)));
   };
-  const addSpan = (span: TimelineSpan) => {
-    const { timeStartAll: start, timeEndAll: end } = extentOf(span);
+  const addSpan = (span: TimelineSpan, start: number, end: number) => {
     if (!Number.isFinite(start)) return; // empty
-    if (end - start <= threshold || (threshold >= IDLE_THRESHOLD_MS && spanIdleTime(span) === 0)) {
+    // The idle-time proof only where the metrics are already known: computing
+    // them for it would cost more than opening the span.
+    if (
+      end - start <= threshold ||
+      (threshold >= IDLE_THRESHOLD_MS && knownSpanIdleTime(span) === 0)
+    ) {
       add(start, end);
     } else stack.push(span);
   };
   const stack: TimelineSpan[] = [];
-  addSpan(root);
+  const addSpanOf = (span: TimelineSpan) => {
+    spanTimesInto(span, true);
+    addSpan(span, spanTimesOut.start, spanTimesOut.end);
+  };
+  addSpanOf(root);
   while (stack.length > 0) {
     const span = stack.pop()!;
-    for (const item of span.content) {
+    const content = span.content;
+    // A node's item times come from the pass that placed the rows.
+    const times = spanItemTimes(span);
+    for (let c = 0; c < content.length; c++) {
+      const item = content[c]!;
       if (item.type === 'span') {
-        addSpan(item);
+        if (times !== null) addSpan(item, times.itemStarts[c]!, times.itemEnds[c]!);
+        else addSpanOf(item);
         continue;
       }
       const event = item.event;
       const start = eventTime(event);
       if (!Number.isFinite(start)) continue;
       // inspect's end time (§3.1, events/outcome.ts): `completed` for model and tool events only.
-      add(start, eventEnd(event) ?? start);
+      add(start, times !== null ? times.itemEnds[c]! : (eventEnd(event) ?? start));
     }
-    for (const branch of span.branches) addSpan(branch);
+    for (const branch of span.branches) addSpanOf(branch);
   }
   const n = startList.length;
   if (n === 0) return whole;
-  const starts = Float64Array.from(startList).sort();
-  const ends = Float64Array.from(endList).sort();
+  // Content is usually in time order already: sort only when it is not.
+  const sortedCopy = (list: number[]): Float64Array => {
+    // The constructor copies an array directly; `Float64Array.from` iterates.
+    const out = new Float64Array(list);
+    for (let i = 1; i < out.length; i++) if (out[i]! < out[i - 1]!) return out.sort();
+    return out;
+  };
+  const starts = sortedCopy(startList);
+  const ends = sortedCopy(endList);
 
   const segments: TimeSegment[] = [];
   let cursor = timeStart; // start of the current active segment

@@ -247,6 +247,266 @@ function stats(span: TimelineSpan): Stats {
   return cache.get(span)!;
 }
 
+// --- Times and tokens without idle time, for a layout pass ------------------
+//
+// A layout needs every bar's start and end before its first paint (and a
+// drawn bar's tokens), but not idle time. Filling the metrics cache for that
+// costs a WeakMap entry and a record per span, and the root's idle time
+// needs every span's (hundreds of ms at 100k spans, issue 18), so these have
+// their own path: a leaf span (events only, no branches: most spans of a big
+// run) is read straight from its events and never cached; only spans with
+// child spans or branches are, in `timesCache`, with times and tokens from
+// one post-order pass. The values are the ones `stats` gives (the same
+// min/max folds and sums, in the same order).
+
+interface Times {
+  start: number;
+  end: number;
+  contentStart: number;
+  contentEnd: number;
+  tokens: number;
+  contentTokens: number;
+  /**
+   * Start and end of each content item (a child span with its branches), so
+   * a layout reading a node's children after its times needs no second pass
+   * over their events.
+   */
+  itemStarts: Float64Array;
+  itemEnds: Float64Array;
+}
+
+const timesCache = new WeakMap<TimelineSpan, Times>();
+
+/** Scratch result of {@link leafTimes}. */
+let leafStart = 0;
+let leafEnd = 0;
+
+/**
+ * The start and end of a leaf span's events into `leafStart`/`leafEnd`;
+ * `false` (and nothing written) when the span has child spans or branches.
+ */
+function leafTimes(span: TimelineSpan): boolean {
+  if (span.branches.length > 0) return false;
+  const content = span.content;
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < content.length; i++) {
+    const item = content[i]!;
+    if (item.type !== 'event') return false;
+    const s = eventTime(item.event);
+    const e = endOf(item.event, s);
+    if (s < min) min = s;
+    if (e > max) max = e;
+  }
+  leafStart = min;
+  leafEnd = max;
+  return true;
+}
+
+/** A span with events only and no branches (read directly, never cached). */
+function isLeaf(span: TimelineSpan): boolean {
+  if (span.branches.length > 0) return false;
+  const content = span.content;
+  for (let i = 0; i < content.length; i++) if (content[i]!.type !== 'event') return false;
+  return true;
+}
+
+/** Whether a span item's times are known without computing a subtree. */
+function knownTimes(span: TimelineSpan): boolean {
+  return timesCache.has(span) || cache.has(span);
+}
+
+/** The tokens of a leaf span (events only). */
+function leafTokens(span: TimelineSpan): number {
+  let tokens = 0;
+  for (const item of span.content)
+    if (item.type === 'event') tokens += eventCountedTokens(item.event);
+  return tokens;
+}
+
+/**
+ * Folds the items of `list` into `foldStart`/`foldEnd`/`foldTokens` (the
+ * times of their spans all known or leaves).
+ */
+let foldStart = 0;
+let foldEnd = 0;
+let foldTokens = 0;
+function foldTimes(
+  list: readonly TimelineItem[],
+  itemStarts: Float64Array | null,
+  itemEnds: Float64Array | null,
+): void {
+  let min = foldStart;
+  let max = foldEnd;
+  let tokens = foldTokens;
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i]!;
+    let s: number;
+    let e: number;
+    if (item.type === 'event') {
+      s = eventTime(item.event);
+      e = endOf(item.event, s);
+      tokens += eventCountedTokens(item.event);
+    } else {
+      const st = timesCache.get(item) ?? cache.get(item);
+      if (st !== undefined) {
+        s = st.start;
+        e = st.end;
+        tokens += st.tokens;
+      } else {
+        leafTimes(item);
+        s = leafStart;
+        e = leafEnd;
+        tokens += leafTokens(item);
+      }
+    }
+    if (itemStarts !== null) {
+      itemStarts[i] = s;
+      itemEnds![i] = e;
+    }
+    if (s < min) min = s;
+    if (e > max) max = e;
+  }
+  foldStart = min;
+  foldEnd = max;
+  foldTokens = tokens;
+}
+
+/** The times of a span that is not a leaf, cached (iterative post-order, as `stats`). */
+function nodeTimes(span: TimelineSpan): Times {
+  const spans: TimelineSpan[] = [span];
+  const next: number[] = [0];
+  while (spans.length > 0) {
+    const top = spans.length - 1;
+    const current = spans[top]!;
+    const content = current.content;
+    const total = content.length + current.branches.length;
+    let i = next[top]!;
+    let pushed = false;
+    while (i < total) {
+      const item = i < content.length ? content[i]! : current.branches[i - content.length]!;
+      i++;
+      if (item.type === 'span' && !knownTimes(item) && !isLeaf(item)) {
+        next[top] = i;
+        spans.push(item);
+        next.push(0);
+        pushed = true;
+        break;
+      }
+    }
+    if (pushed) continue;
+    spans.pop();
+    next.pop();
+    if (timesCache.has(current)) continue;
+    foldStart = Number.POSITIVE_INFINITY;
+    foldEnd = Number.NEGATIVE_INFINITY;
+    foldTokens = 0;
+    const itemStarts = new Float64Array(content.length);
+    const itemEnds = new Float64Array(content.length);
+    foldTimes(content, itemStarts, itemEnds);
+    const contentStart = foldStart;
+    const contentEnd = foldEnd;
+    const contentTokens = foldTokens;
+    foldTimes(current.branches, null, null);
+    timesCache.set(current, {
+      start: foldStart,
+      end: foldEnd,
+      tokens: foldTokens,
+      contentStart,
+      contentEnd,
+      contentTokens,
+      itemStarts,
+      itemEnds,
+    });
+  }
+  return timesCache.get(span)!;
+}
+
+/**
+ * Where {@link spanTimesInto} writes: the span's start and end (epoch ms).
+ * @internal
+ * @example
+ * import { spanTimesInto, spanTimesOut } from 'src/core/timeline/metrics.js';
+ * declare const span: TimelineSpan;
+ * spanTimesInto(span, false);
+ * const duration = spanTimesOut.end - spanTimesOut.start;
+ */
+export const spanTimesOut = { start: 0, end: 0 };
+
+/**
+ * A span's start and end, exactly {@link spanStartTime} and
+ * {@link spanEndTime} (`includeBranches` as their option), written to
+ * {@link spanTimesOut} — the allocation-free path for a layout that reads
+ * every span of a run once: leaf spans are never cached, so reading 100k
+ * of them costs one pass over their events and nothing else.
+ * @internal
+ * @example
+ * import { spanTimesInto, spanTimesOut } from 'src/core/timeline/metrics.js';
+ * declare const span: TimelineSpan;
+ * spanTimesInto(span, true);
+ * new Date(spanTimesOut.start).toISOString();
+ */
+export function spanTimesInto(span: TimelineSpan, includeBranches: boolean): void {
+  const known = timesCache.get(span) ?? cache.get(span);
+  if (known === undefined && leafTimes(span)) {
+    spanTimesOut.start = leafStart;
+    spanTimesOut.end = leafEnd;
+    return;
+  }
+  const t = known ?? nodeTimes(span);
+  spanTimesOut.start = includeBranches ? t.start : t.contentStart;
+  spanTimesOut.end = includeBranches ? t.end : t.contentEnd;
+}
+
+/**
+ * The times of a span's content items (epoch ms; a child span with its
+ * branches, an event from its start to its end), or `null` for a leaf span
+ * (events only, no branches), whose items are cheap to read directly. Filled
+ * by the same pass as {@link spanTimesInto}.
+ * @internal
+ * @example
+ * import { spanItemTimes } from 'src/core/timeline/metrics.js';
+ * declare const span: TimelineSpan;
+ * const times = spanItemTimes(span); // { itemStarts, itemEnds } | null
+ */
+export function spanItemTimes(
+  span: TimelineSpan,
+): { readonly itemStarts: Float64Array; readonly itemEnds: Float64Array } | null {
+  const known = timesCache.get(span);
+  if (known !== undefined) return known;
+  return isLeaf(span) ? null : nodeTimes(span);
+}
+
+/**
+ * A span's total tokens, exactly {@link spanTotalTokens}, through the same
+ * path as {@link spanTimesInto} (no idle time, leaves uncached): a drawn
+ * bar's tokens without a metrics pass over the rest of the run.
+ * @internal
+ * @example
+ * import { spanTokensLight } from 'src/core/timeline/metrics.js';
+ * declare const span: TimelineSpan;
+ * spanTokensLight(span, false);
+ */
+export function spanTokensLight(span: TimelineSpan, includeBranches: boolean): number {
+  const known = timesCache.get(span) ?? cache.get(span);
+  if (known === undefined && leafTimes(span)) return leafTokens(span);
+  const t = known ?? nodeTimes(span);
+  return includeBranches ? t.tokens : t.contentTokens;
+}
+
+/**
+ * A span's idle time (as {@link spanIdleTime}) if its metrics are already
+ * computed, else `undefined`: for shortcuts that must not start a pass.
+ * @internal
+ * @example
+ * import { knownSpanIdleTime } from 'src/core/timeline/metrics.js';
+ * declare const span: TimelineSpan;
+ * knownSpanIdleTime(span) === 0; // proves no gap over 5 minutes
+ */
+export function knownSpanIdleTime(span: TimelineSpan): number | undefined {
+  return cache.get(span)?.idle;
+}
+
 /**
  * The earliest start (epoch ms) over a span's content (and branches).
  * An empty span gives `+Infinity`, the analogue of inspect's `datetime.max`

@@ -1,7 +1,6 @@
 import {
   Fragment,
   useCallback,
-  useDeferredValue,
   useEffect,
   useMemo,
   useRef,
@@ -12,8 +11,11 @@ import {
 } from 'react';
 import {
   buildTimeline,
+  canDrillInto,
   createEventTreeFeed,
   sharedEventTreeFeed,
+  drillTimeline,
+  findSpanPath,
   createSelectionStore,
   createSwimlaneIndex,
   fitViewport,
@@ -38,11 +40,13 @@ import {
   type SwimlaneProjection,
   type SwimlaneRow,
   type SwimlaneViewport,
+  type SwimlaneCrumb,
   type Timeline,
 } from '../../core/index.js';
 import { useListVirtualizer } from '../list/use-list-virtualizer.js';
 import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.js';
 import { useStoreSelector } from '../use-store-selector.js';
+import { useControllable } from '../use-controllable.js';
 import { formatDuration } from '../span-tree/facts.js';
 
 /**
@@ -80,8 +84,26 @@ export type SwimlaneProps = SwimlaneSourceProps & {
    * Default `'auto'`: compact below 420×160 px.
    */
   compact?: boolean | 'auto';
-  /** Layout options (`showBranches`, `includeUtility`, `idleThresholdMs`, …). */
+  /** Layout options (`includeUtility`, `idleThresholdMs`, …; `showBranches` is the prop below). */
   layout?: SwimlaneLayoutOptions;
+  /**
+   * Show each branch as a row under the span it forked from, controlled.
+   * Default (uncontrolled): `defaultShowBranches`, else `layout.showBranches`, else `false`;
+   * the "Branches" button toggles it.
+   */
+  showBranches?: boolean;
+  defaultShowBranches?: boolean;
+  onShowBranchesChange?: (show: boolean) => void;
+  /**
+   * The span drilled into (its id), controlled: it becomes the view's root and
+   * breadcrumbs lead back out. `null` shows the whole run. An id not in the
+   * timeline shows the whole run too.
+   */
+  drill?: string | null;
+  /** The initial drilled span (default `null`). */
+  defaultDrill?: string | null;
+  /** Called with the span drilled into (`null`: back to the whole run). */
+  onDrillChange?: (spanId: string | null) => void;
   /** The replay time to draw (epoch ms); overrides the store's `playhead`. */
   playhead?: number | null;
   /** Row height, px (default 24; compact: what fits, 4–16). */
@@ -97,6 +119,7 @@ export type SwimlaneProps = SwimlaneSourceProps & {
 };
 
 const AXIS_HEIGHT = 22;
+const TOOLBAR_HEIGHT = 26;
 const MINIMAP_HEIGHT = 22;
 const COMPACT_AXIS = 14;
 const LABEL_FONT = 11;
@@ -190,11 +213,23 @@ function localX(e: { clientX: number }, el: Element): number {
  * <Swimlane stream={stream} selection={selection} onRangeChange={showRange} />
  */
 export function Swimlane(props: SwimlaneProps) {
-  const { timeline, loading } = useSourceTimeline(props);
+  const { timeline: run, loading } = useSourceTimeline(props);
   const layoutOptions = props.layout;
+  const [showBranches, setShowBranches] = useControllable(
+    props.showBranches,
+    props.defaultShowBranches ?? layoutOptions?.showBranches ?? false,
+    props.onShowBranchesChange,
+  );
+  const [drillId, setDrillId] = useControllable(
+    props.drill,
+    props.defaultDrill ?? null,
+    props.onDrillChange,
+  );
+  const drill = useMemo(() => drillTimeline(run, drillId), [run, drillId]);
+  const timeline = drill.timeline;
   const layout = useMemo(
-    () => layoutSwimlane(timeline, { showBranches: true, ...layoutOptions }),
-    [timeline, layoutOptions],
+    () => layoutSwimlane(timeline, { ...layoutOptions, showBranches }),
+    [timeline, layoutOptions, showBranches],
   );
   const index = useMemo(() => createSwimlaneIndex(layout), [layout]);
   const axis = index.axis;
@@ -203,6 +238,7 @@ export function Swimlane(props: SwimlaneProps) {
   const store = props.selection ?? ownStore;
   const sel = useStoreSelector(store, (s) => s);
   const playhead = props.playhead !== undefined ? props.playhead : sel.playhead;
+  const selected = sel.selected;
 
   // --- size ------------------------------------------------------------------
   const rootRef = useRef<HTMLDivElement | null>(null);
@@ -234,7 +270,8 @@ export function Swimlane(props: SwimlaneProps) {
   const barWidth = Math.max(40, size.width - labelWidth - 2);
   const axisHeight = compact ? COMPACT_AXIS : AXIS_HEIGHT;
   const minimapHeight = compact ? 0 : MINIMAP_HEIGHT;
-  const bodyHeight = Math.max(8, size.height - axisHeight - minimapHeight - 2);
+  const toolbarHeight = compact ? 0 : TOOLBAR_HEIGHT;
+  const bodyHeight = Math.max(8, size.height - toolbarHeight - axisHeight - minimapHeight - 2);
   const rows = layout.rows;
   const rowHeight = compact
     ? Math.max(4, Math.min(16, Math.floor(bodyHeight / Math.max(1, rows.length))))
@@ -284,6 +321,25 @@ export function Swimlane(props: SwimlaneProps) {
     },
     [axis, viewOptions, controlled, onRangeChange],
   );
+  /** Drills into a span (or back out with `null`), showing it whole. */
+  const drillTo = useCallback(
+    (spanId: string | null) => {
+      setDrillId(spanId);
+      if (!controlled) setOwn({ viewport: null, pinned: false });
+      onRangeChange?.(null);
+    },
+    [setDrillId, controlled, onRangeChange],
+  );
+  /** The span of a bar if drilling into it shows more, else `null`. */
+  const drillable = useCallback(
+    (spanId: string | null): string | null => {
+      if (spanId === null || spanId === drill.timeline.root.id) return null;
+      const path = findSpanPath(drill.timeline.root, spanId);
+      return path !== null && canDrillInto(path[path.length - 1]!) ? spanId : null;
+    },
+    [drill],
+  );
+
   // Interactions read the latest projection without re-binding listeners.
   const live = useRef({ p, setViewport, compact, labelWidth });
   live.current = { p, setViewport, compact, labelWidth };
@@ -300,7 +356,7 @@ export function Swimlane(props: SwimlaneProps) {
     scrollRef,
     overscan: 2,
     measure: false,
-    initialViewportSize: Math.max(1, initial.height - axisHeight - minimapHeight),
+    initialViewportSize: Math.max(1, initial.height - toolbarHeight - axisHeight - minimapHeight),
   });
   const first = list.items.length > 0 ? list.items[0]!.index : 0;
   const last = list.items.length > 0 ? list.items[list.items.length - 1]!.index : -1;
@@ -472,7 +528,13 @@ export function Swimlane(props: SwimlaneProps) {
     else if (e.key === '-' || e.key === '_')
       next = zoomViewport(axis, p.viewport, 1 / ZOOM_STEP, center, viewOptions);
     else if (e.key === '0') next = null;
-    else if (e.key === 'Escape') {
+    else if (e.key === 'Backspace' && drill.crumbs.length > 1) {
+      e.preventDefault();
+      // One level up; the first crumb is the whole run.
+      const up = drill.crumbs.length - 2;
+      drillTo(up === 0 ? null : drill.crumbs[up]!.spanId);
+      return;
+    } else if (e.key === 'Escape') {
       setBrush(null);
       setActive(false);
       return;
@@ -495,19 +557,35 @@ export function Swimlane(props: SwimlaneProps) {
     [axis, viewOptions],
   );
   // The overview reads every bar (O(bars)): it follows the first paint
-  // (deferred, `null` on the server and the hydrating render alike) so a big
-  // run's first bars never wait for it.
-  const densityIndex = useDeferredValue(compact ? null : index, null);
-  const density = useMemo(
-    () =>
-      densityIndex === null
-        ? null
-        : swimlaneDensity(
-            densityIndex,
-            projectViewport(densityIndex.axis, fitViewport(densityIndex.axis), viewOptions),
-          ),
-    [densityIndex, viewOptions],
-  );
+  // (`null` on the server and the hydrating render alike) so a big run's
+  // first bars never wait for it. Computed in a task after the commit, not
+  // in a deferred render: a deferred render is restarted by every urgent
+  // update (each zoom step), and its memo with it, so on a 100k-span run the
+  // pass ran again and again while the user zoomed (issue 18, zoom p95).
+  const [densityOf, setDensityOf] = useState<{
+    index: typeof index;
+    viewOptions: typeof viewOptions;
+    value: Uint32Array;
+  } | null>(null);
+  useEffect(() => {
+    if (compact) return;
+    // After the next frame is painted: a frame callback, then a task.
+    let task: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      task = setTimeout(() => {
+        const fitted = projectViewport(index.axis, fitViewport(index.axis), viewOptions);
+        setDensityOf({ index, viewOptions, value: swimlaneDensity(index, fitted) });
+      }, 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(task);
+    };
+  }, [index, viewOptions, compact]);
+  const density =
+    densityOf !== null && densityOf.index === index && densityOf.viewOptions === viewOptions
+      ? densityOf.value
+      : null;
   const onMinimap = (e: ReactPointerEvent<HTMLDivElement>) => {
     if (e.type === 'pointerdown') capture(e.currentTarget, e.pointerId);
     else if (e.buttons !== 1) return;
@@ -518,7 +596,12 @@ export function Swimlane(props: SwimlaneProps) {
     setViewport(panViewport(axis, p.viewport, p.x(t) - p.width / 2, viewOptions));
   };
 
-  const selected = sel.selected;
+  const selectedKey = sel.selected;
+  // The selected span, if it can be opened: one search per selection, not per frame.
+  const openable = useMemo(() => {
+    const id = drillable(selected);
+    return id === null ? null : { spanId: id, name: findName(drill.timeline.root, id) ?? id };
+  }, [drillable, selected, drill]);
   const playheadX = playhead == null ? null : p.x(playhead - axis.origin);
   const label = props['aria-label'] ?? 'Swimlane';
   const hiddenRows = compact ? Math.max(0, rows.length - Math.floor(bodyHeight / rowHeight)) : 0;
@@ -546,8 +629,24 @@ export function Swimlane(props: SwimlaneProps) {
       onBlur={(e) => {
         if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setActive(false);
       }}
-      onDoubleClick={() => setViewport(null)}
+      onDoubleClick={(e) => {
+        // The bar under the pointer (hit-tested: a label may cover it).
+        const at = rowAt(e);
+        const hit = at === null || at.x < 0 ? null : hitTestSwimlane(index, p, at.row, at.x);
+        const into = drillable(hit?.type === 'bar' ? hit.bar.spanId : null);
+        if (into !== null) drillTo(into);
+        else setViewport(null);
+      }}
     >
+      {!compact && (
+        <Toolbar
+          crumbs={drill.crumbs}
+          open={openable}
+          showBranches={showBranches}
+          onDrill={drillTo}
+          onShowBranches={setShowBranches}
+        />
+      )}
       <div
         className="skein-swimlane__axis"
         style={{ height: axisHeight, paddingLeft: labelWidth }}
@@ -604,7 +703,7 @@ export function Swimlane(props: SwimlaneProps) {
                 labelWidth={labelWidth}
                 width={barWidth}
                 compact={compact}
-                selected={selected}
+                selected={selectedKey}
                 focused={sel.focused}
                 breaks={ticks.breaks}
                 onFocusBar={(key) => store.focus(key)}
@@ -660,6 +759,72 @@ export function Swimlane(props: SwimlaneProps) {
           ? ''
           : `Showing ${formatDuration(p.viewport.end - p.viewport.start)} of ${formatDuration(axis.duration)}`}
       </span>
+    </div>
+  );
+}
+
+/** The name of the span with `spanId` under `root`, if any. */
+function findName(root: Timeline['root'], spanId: string): string | null {
+  const path = findSpanPath(root, spanId);
+  return path === null ? null : path[path.length - 1]!.name;
+}
+
+interface ToolbarProps {
+  crumbs: readonly SwimlaneCrumb[];
+  /** The selected span when it can be drilled into. */
+  open: { spanId: string; name: string } | null;
+  showBranches: boolean;
+  onDrill: (spanId: string | null) => void;
+  onShowBranches: (show: boolean) => void;
+}
+
+/**
+ * Breadcrumbs of the drill (the run's root first, the current view last,
+ * `aria-current`), a button to open the selected span, and the branches
+ * toggle. Plain buttons: Tab reaches them, Enter and Space press them.
+ */
+function Toolbar({ crumbs, open, showBranches, onDrill, onShowBranches }: ToolbarProps) {
+  return (
+    <div className="skein-swimlane__toolbar" style={{ height: TOOLBAR_HEIGHT }}>
+      <nav aria-label="Drill path" className="skein-swimlane__crumbs">
+        <ol>
+          {crumbs.map((crumb, i) => (
+            <li key={crumb.spanId}>
+              {i < crumbs.length - 1 ? (
+                <button
+                  type="button"
+                  className="skein-swimlane__crumb"
+                  onClick={() => onDrill(i === 0 ? null : crumb.spanId)}
+                >
+                  {crumb.label}
+                </button>
+              ) : (
+                <span className="skein-swimlane__crumb" aria-current="location">
+                  {crumb.label}
+                </span>
+              )}
+            </li>
+          ))}
+        </ol>
+      </nav>
+      {open !== null && (
+        <button
+          type="button"
+          className="skein-swimlane__open"
+          aria-label={`Open ${open.name}`}
+          onClick={() => onDrill(open.spanId)}
+        >
+          Open {open.name} ›
+        </button>
+      )}
+      <button
+        type="button"
+        className="skein-swimlane__toggle"
+        aria-pressed={showBranches}
+        onClick={() => onShowBranches(!showBranches)}
+      >
+        Branches
+      </button>
     </div>
   );
 }

@@ -385,7 +385,7 @@ export function layoutSwimlaneOracle(
     };
   }
 
-  const segments = idleSegments(root, extentOf, timeStart, timeEnd, idleThresholdMs);
+  const segments = idleSegments(root, timeStart, timeEnd, idleThresholdMs);
   let idleMs = 0;
   for (const s of segments) if (s.idle) idleMs += s.timeEnd - s.timeStart;
   return { timeStart, timeEnd, rows, segments, idleMs };
