@@ -212,25 +212,30 @@ function computeOne(span: TimelineSpan): Stats {
   };
 }
 
-function stats(span: TimelineSpan): Stats {
-  const known = cache.get(span);
-  if (known !== undefined) return known;
-  // Iterative post-order over the uncached part of the subtree: a span is
-  // computed once all its child spans and branches are.
-  const spans: TimelineSpan[] = [span];
+/**
+ * Visits `root` and the sub-spans `enter` admits (through content, then
+ * branches), each after all of its admitted child spans: an explicit stack,
+ * because runs nest thousands of spans deep.
+ */
+function postOrder(
+  root: TimelineSpan,
+  enter: (span: TimelineSpan) => boolean,
+  visit: (span: TimelineSpan) => void,
+): void {
+  const spans: TimelineSpan[] = [root];
   const next: number[] = [0];
   while (spans.length > 0) {
     const top = spans.length - 1;
     const current = spans[top]!;
     const content = current.content;
-    let i = next[top]!;
-    let pushed = false;
     // Positions [0, content.length) are content, then branches.
     const total = content.length + current.branches.length;
+    let i = next[top]!;
+    let pushed = false;
     while (i < total) {
       const item = i < content.length ? content[i]! : current.branches[i - content.length]!;
       i++;
-      if (item.type === 'span' && !cache.has(item)) {
+      if (item.type === 'span' && enter(item)) {
         next[top] = i;
         spans.push(item);
         next.push(0);
@@ -241,9 +246,23 @@ function stats(span: TimelineSpan): Stats {
     if (pushed) continue;
     spans.pop();
     next.pop();
-    // A span reachable twice (shared object) is computed once.
-    if (!cache.has(current)) cache.set(current, computeOne(current));
+    visit(current);
   }
+}
+
+function stats(span: TimelineSpan): Stats {
+  const known = cache.get(span);
+  if (known !== undefined) return known;
+  // Post-order over the uncached part of the subtree: a span is computed
+  // once all its child spans and branches are.
+  postOrder(
+    span,
+    (item) => !cache.has(item),
+    (current) => {
+      // A span reachable twice (shared object) is computed once.
+      if (!cache.has(current)) cache.set(current, computeOne(current));
+    },
+  );
   return cache.get(span)!;
 }
 
@@ -372,53 +391,36 @@ function foldTimes(
   foldTokens = tokens;
 }
 
-/** The times of a span that is not a leaf, cached (iterative post-order, as `stats`). */
+/** The times of a span that is not a leaf, cached (post-order, as `stats`). */
 function nodeTimes(span: TimelineSpan): Times {
-  const spans: TimelineSpan[] = [span];
-  const next: number[] = [0];
-  while (spans.length > 0) {
-    const top = spans.length - 1;
-    const current = spans[top]!;
-    const content = current.content;
-    const total = content.length + current.branches.length;
-    let i = next[top]!;
-    let pushed = false;
-    while (i < total) {
-      const item = i < content.length ? content[i]! : current.branches[i - content.length]!;
-      i++;
-      if (item.type === 'span' && !knownTimes(item) && !isLeaf(item)) {
-        next[top] = i;
-        spans.push(item);
-        next.push(0);
-        pushed = true;
-        break;
-      }
-    }
-    if (pushed) continue;
-    spans.pop();
-    next.pop();
-    if (timesCache.has(current)) continue;
-    foldStart = Number.POSITIVE_INFINITY;
-    foldEnd = Number.NEGATIVE_INFINITY;
-    foldTokens = 0;
-    const itemStarts = new Float64Array(content.length);
-    const itemEnds = new Float64Array(content.length);
-    foldTimes(content, itemStarts, itemEnds);
-    const contentStart = foldStart;
-    const contentEnd = foldEnd;
-    const contentTokens = foldTokens;
-    foldTimes(current.branches, null, null);
-    timesCache.set(current, {
-      start: foldStart,
-      end: foldEnd,
-      tokens: foldTokens,
-      contentStart,
-      contentEnd,
-      contentTokens,
-      itemStarts,
-      itemEnds,
-    });
-  }
+  postOrder(
+    span,
+    (item) => !knownTimes(item) && !isLeaf(item),
+    (current) => {
+      if (timesCache.has(current)) return;
+      const content = current.content;
+      foldStart = Number.POSITIVE_INFINITY;
+      foldEnd = Number.NEGATIVE_INFINITY;
+      foldTokens = 0;
+      const itemStarts = new Float64Array(content.length);
+      const itemEnds = new Float64Array(content.length);
+      foldTimes(content, itemStarts, itemEnds);
+      const contentStart = foldStart;
+      const contentEnd = foldEnd;
+      const contentTokens = foldTokens;
+      foldTimes(current.branches, null, null);
+      timesCache.set(current, {
+        start: foldStart,
+        end: foldEnd,
+        tokens: foldTokens,
+        contentStart,
+        contentEnd,
+        contentTokens,
+        itemStarts,
+        itemEnds,
+      });
+    },
+  );
   return timesCache.get(span)!;
 }
 
