@@ -5,35 +5,21 @@ import { render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { EventStream, sharedEventTreeFeed, type Event } from '../../src/core/index.js';
 import { SpanTree, Transcript } from '../../src/react/index.js';
+import { begin, end, info } from '../core/helpers/tree-oracle.js';
 
-const T0 = Date.parse('2026-06-10T18:23:50Z');
-const ts = (s: number) => new Date(T0 + s * 1000).toISOString();
-const begin = (id: string, parent: string | null, at: number): Event =>
-  ({
-    event: 'span_begin',
-    uuid: `b-${id}`,
-    timestamp: ts(at),
-    id,
-    parent_id: parent,
-    span_id: id,
-    name: id,
-    type: 'agent',
-  }) as Event;
-const end = (id: string, at: number): Event =>
-  ({ event: 'span_end', uuid: `x-${id}`, timestamp: ts(at), id, span_id: id }) as Event;
-const note = (uuid: string, span: string, at: number): Event =>
-  ({ event: 'info', uuid, timestamp: ts(at), span_id: span, data: `note ${uuid}` }) as Event;
+// Span times do not matter here: the tree's shape and the events' text do.
+const note = (uuid: string, span: string): Event => info(uuid, span, { data: `note ${uuid}` });
 
 const run: Event[] = [
-  begin('agent', null, 0),
-  note('n1', 'agent', 1),
-  begin('planner', 'agent', 1),
-  note('n2', 'planner', 2),
-  end('planner', 3),
-  begin('coder', 'agent', 3),
-  note('n3', 'coder', 4),
-  end('coder', 8),
-  end('agent', 9),
+  begin('b-agent', 'agent', null),
+  note('n1', 'agent'),
+  begin('b-planner', 'planner', 'agent'),
+  note('n2', 'planner'),
+  end('x-planner', 'planner'),
+  begin('b-coder', 'coder', 'agent'),
+  note('n3', 'coder'),
+  end('x-coder', 'coder'),
+  end('x-agent', 'agent'),
 ];
 
 beforeEach(() => {
