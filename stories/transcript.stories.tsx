@@ -39,6 +39,8 @@ export const EveryKind: Story = {
     const canvas = within(canvasElement);
     const feed = await canvas.findByRole('feed');
     await waitFor(() => expect(feed.querySelectorAll('article').length).toBeGreaterThan(3));
+    // The first rows paint before the whole run is folded in (`aria-busy`).
+    await waitFor(() => expect(feed.getAttribute('aria-busy')).toBe('false'));
     expect(feed.querySelector('article')!.getAttribute('aria-setsize')).toBe(
       String(new Set(sample.filter((e) => e.event !== 'span_end').map((e) => e.uuid)).size),
     );
