@@ -42,6 +42,7 @@ export {
   createSwimlaneIndex,
   hitTestSwimlane,
   swimlaneDensity,
+  swimlaneLabelFits,
   windowSwimlane,
 } from './visible.js';
 export type {
