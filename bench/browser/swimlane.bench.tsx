@@ -78,7 +78,28 @@ export default defineBrowserBench({
       },
       frame,
     );
+    // p95 of 80 frames is quantized to whole vsyncs (16.7 / 33.3 ms): the
+    // mean interval and the count of frames over 20 ms tell A/B runs apart.
+    const intervals = stats.intervals;
+    ctx.record({
+      name: `browser.swimlane.zoom-frame-mean.${label}`,
+      value: intervals.reduce((a, b) => a + b, 0) / Math.max(1, intervals.length),
+      unit: 'ms',
+      n,
+    });
+    ctx.record({
+      name: `browser.swimlane.zoom-frames-over-20ms.${label}`,
+      value: intervals.filter((x) => x > 20).length,
+      unit: 'count',
+      n,
+    });
     steps.sort((a, b) => a - b);
+    ctx.record({
+      name: `browser.swimlane.zoom-step-p95.${label}`,
+      value: steps[Math.floor(steps.length * 0.95)]!,
+      unit: 'ms',
+      n,
+    });
     ctx.record(
       {
         name: `browser.swimlane.zoom-step.${label}`,

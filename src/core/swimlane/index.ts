@@ -42,7 +42,6 @@ export {
   createSwimlaneIndex,
   hitTestSwimlane,
   swimlaneDensity,
-  swimlaneLabelFits,
   windowSwimlane,
 } from './visible.js';
 export type {

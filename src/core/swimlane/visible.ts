@@ -220,24 +220,6 @@ export interface SwimlaneWindowOptions {
 }
 
 /**
- * Whether a bar `widthPx` wide holds its label `name` (the rule of
- * {@link windowSwimlane}; a view that moves drawn bars without windowing
- * again re-checks its labels with it).
- *
- * @example
- * swimlaneLabelFits('explore', 120, { fontSize: 11 }); // true
- */
-export function swimlaneLabelFits(
-  name: string,
-  widthPx: number,
-  options: Pick<SwimlaneWindowOptions, 'fontSize' | 'measureText' | 'labelPadding'> = {},
-): boolean {
-  const fontSize = options.fontSize ?? 11;
-  const width = options.measureText?.(name, fontSize) ?? name.length * fontSize * 0.6;
-  return widthPx >= width + (options.labelPadding ?? 8);
-}
-
-/**
  * The drawing of a window: for each visible row, the bars, density strips
  * and markers that overlap the projection's viewport, in px.
  *
@@ -259,6 +241,9 @@ export function windowSwimlane(
   const rowEnd = Math.min(rows.length, options.rowEnd ?? rows.length);
   const minBar = options.minBarWidth ?? 1;
   const mergePx = options.markerMergePx ?? 4;
+  const fontSize = options.fontSize ?? 11;
+  const measure = options.measureText ?? ((t: string, f: number) => t.length * f * 0.6);
+  const padding = options.labelPadding ?? 8;
   const { start, end } = p.viewport;
   const out: SwimlaneDrawRow[] = [];
   for (let r = rowStart; r < rowEnd; r++) {
@@ -277,7 +262,7 @@ export function windowSwimlane(
       const x1 = p.x(ri.ends[i]!);
       if (x1 - x0 >= minBar) {
         const bar = rowBar(data, i);
-        const fits = swimlaneLabelFits(bar.name, x1 - x0, options);
+        const fits = x1 - x0 >= measure(bar.name, fontSize) + padding;
         bars.push({ row: r, index: i, bar, x0, x1, label: fits ? bar.name : null });
         i++;
         continue;

@@ -1,5 +1,5 @@
 import {
-  memo,
+  Fragment,
   useCallback,
   useEffect,
   useMemo,
@@ -27,7 +27,6 @@ import {
   projectViewport,
   swimlaneBarDetails,
   swimlaneDensity,
-  swimlaneLabelFits,
   swimlaneTicks,
   windowSwimlane,
   zoomViewport,
@@ -37,7 +36,6 @@ import {
   type SelectionStore,
   type SwimlaneDrawBar,
   type SwimlaneDrawRow,
-  type SwimlaneIndex,
   type SwimlaneLayoutOptions,
   type SwimlaneProjection,
   type SwimlaneRow,
@@ -129,74 +127,6 @@ const ZOOM_STEP = 1.5;
 const MIN_BAR = 6;
 /** Opacity of the three density levels of strips. */
 const STRIP_OPACITY = [0.35, 0.6, 0.9];
-/**
- * While the view moves, bars drawn at one projection are reused under one
- * transform until the zoom leaves `[1/ZOOM_BAND, ZOOM_BAND]` of it or the
- * view shows time outside what was drawn (see {@link Basis}).
- */
-const ZOOM_BAND = 2;
-/** Bars are drawn this far (a fraction of the width) beyond each side of the view. */
-const OVERDRAW = 0.5;
-/** ms without a zoom or pan after which the bars are drawn again, exactly. */
-const SETTLE_MS = 120;
-
-/**
- * Where the bars were last drawn (issue 18, zoom frame time). Redrawing
- * the bars at every zoom step made React set `x`/`width` on every drawn bar
- * and the browser lay them out again; most steps only move and stretch what
- * is already drawn. So the bars are windowed at `p` over a range widened by
- * `margin` px each side, and later projections draw them through
- * `viewX = s · x + tx`. That is exact where no idle gap lies inside the
- * drawn range (gaps keep their width at every zoom, so across a gap the
- * map is not affine): `affine` says so, and only then is the basis reused.
- * `settled` ties the basis to the settle count: once the view rests, the
- * bars are drawn again at the exact projection (labels, strips, rounding).
- */
-interface Basis {
-  readonly p: SwimlaneProjection;
-  /** `p` with its viewport widened by `margin` px each side: what is windowed. */
-  readonly drawn: SwimlaneProjection;
-  readonly margin: number;
-  readonly affine: boolean;
-  readonly index: SwimlaneIndex;
-  readonly settled: number;
-}
-
-/** `viewX = s · (basis viewX) + tx`. */
-interface Zoom {
-  readonly s: number;
-  readonly tx: number;
-}
-
-const IDENTITY: Zoom = { s: 1, tx: 0 };
-
-function makeBasis(index: SwimlaneIndex, p: SwimlaneProjection, settled: number): Basis {
-  const margin = Math.round(p.width * OVERDRAW);
-  const viewport = { start: p.invert(-margin), end: p.invert(p.width + margin) };
-  const affine = !index.axis.gaps.some(([s, e]) => s < viewport.end && e > viewport.start);
-  return { p, drawn: { ...p, viewport }, margin, affine, index, settled };
-}
-
-/** How `p` draws the bars of `basis`, or `null` when they must be drawn again. */
-function reuseBasis(
-  basis: Basis | null,
-  p: SwimlaneProjection,
-  index: SwimlaneIndex,
-  settled: number,
-): Zoom | null {
-  if (basis === null || basis.index !== index || basis.settled !== settled) return null;
-  if (basis.p === p) return IDENTITY;
-  if (!basis.affine || basis.p.width !== p.width || basis.p.gapWidth !== p.gapWidth) return null;
-  const s = p.k / basis.p.k;
-  if (!(s <= ZOOM_BAND && s >= 1 / ZOOM_BAND)) return null;
-  // The view must lie inside the drawn time (or past the run's ends, where
-  // nothing is drawn anyway).
-  const { start, end } = basis.drawn.viewport;
-  if (p.viewport.start < start && start > 0) return null;
-  if (p.viewport.end > end && end < index.axis.duration) return null;
-  const t = basis.p.viewport.start;
-  return { s, tx: p.x(t) - s * basis.p.x(t) };
-}
 
 /**
  * A row's density strips as one SVG path per density level (bars per px:
@@ -371,12 +301,7 @@ export function Swimlane(props: SwimlaneProps) {
     const width = state.viewport.end - state.viewport.start;
     viewport = { start: axis.duration - width, end: axis.duration };
   }
-  const p = useMemo(
-    () => projectViewport(axis, { start: viewport.start, end: viewport.end }, viewOptions),
-    // The numbers, not the object: a render that does not move the view
-    // (hover, selection) keeps the projection and so the drawn bars.
-    [axis, viewport.start, viewport.end, viewOptions],
-  );
+  const p = projectViewport(axis, viewport, viewOptions);
   const fitted = state.viewport === null || isFitted(axis, p.viewport, viewOptions);
 
   const onRangeChange = props.onRangeChange;
@@ -435,24 +360,9 @@ export function Swimlane(props: SwimlaneProps) {
   });
   const first = list.items.length > 0 ? list.items[0]!.index : 0;
   const last = list.items.length > 0 ? list.items[list.items.length - 1]!.index : -1;
-  // Bars: reused under a transform while the view moves near where they
-  // were drawn, windowed again when it leaves that or comes to rest.
-  const [settled, setSettled] = useState(0);
-  const basisRef = useRef<Basis | null>(null);
-  let zoom = reuseBasis(basisRef.current, p, index, settled);
-  if (zoom === null) {
-    basisRef.current = makeBasis(index, p, settled);
-    zoom = IDENTITY;
-  }
-  const basis = basisRef.current!;
-  useEffect(() => {
-    if (basis.p === p) return;
-    const timer = setTimeout(() => setSettled((n) => n + 1), SETTLE_MS);
-    return () => clearTimeout(timer);
-  }, [basis, p]);
   const drawn = useMemo(
     () =>
-      windowSwimlane(index, basis.drawn, {
+      windowSwimlane(index, p, {
         rowStart: first,
         rowEnd: last + 1,
         fontSize: LABEL_FONT,
@@ -460,7 +370,7 @@ export function Swimlane(props: SwimlaneProps) {
         // (≤ one element per MIN_BAR px per row, strips one path per density).
         minBarWidth: compact ? 2 : MIN_BAR,
       }).rows,
-    [index, basis, first, last, compact],
+    [index, p, first, last, compact],
   );
   const ticks = useMemo(() => swimlaneTicks(axis, p), [axis, p]);
 
@@ -523,16 +433,11 @@ export function Swimlane(props: SwimlaneProps) {
   const [brush, setBrush] = useState<[number, number] | null>(null);
   const dragMoved = useRef(false);
   /** A click on a bar element (the pointer path above hit-tests the rest). */
-  // Stable: the memoized bars of a row (RowBars) keep them across zoom steps.
-  const onSelectBar = useCallback(
-    (key: string) => {
-      if (dragMoved.current) return;
-      store.focus(key);
-      select(key);
-    },
-    [store, select],
-  );
-  const onFocusBar = useCallback((key: string) => store.focus(key), [store]);
+  const onSelectBar = (key: string) => {
+    if (dragMoved.current) return;
+    store.focus(key);
+    select(key);
+  };
 
   const onPointerDown = (e: ReactPointerEvent<HTMLDivElement>, mode: 'pan' | 'brush') => {
     if (e.button !== 0) return;
@@ -801,9 +706,7 @@ export function Swimlane(props: SwimlaneProps) {
                 selected={selectedKey}
                 focused={sel.focused}
                 breaks={ticks.breaks}
-                zoom={zoom}
-                margin={basis.margin}
-                onFocusBar={onFocusBar}
+                onFocusBar={(key) => store.focus(key)}
                 onSelectBar={onSelectBar}
               />
             );
@@ -1006,10 +909,6 @@ interface RowProps {
   selected: string | null;
   focused: string | null;
   breaks: ReturnType<typeof swimlaneTicks>['breaks'];
-  /** How the row's drawn bars map to the current view. */
-  zoom: Zoom;
-  /** px drawn beyond each side of the view (bars are clipped there). */
-  margin: number;
   onFocusBar: (key: string) => void;
   onSelectBar: (key: string) => void;
 }
@@ -1024,16 +923,12 @@ function Row({
   selected,
   focused,
   breaks,
-  zoom,
-  margin,
   onFocusBar,
   onSelectBar,
 }: RowProps) {
   const data = row.data;
   const barHeight = Math.max(2, Math.min(height - (compact ? 1 : 8), 16));
   const y = (height - barHeight) / 2;
-  const { s, tx } = zoom;
-  const moved = s !== 1 || tx !== 0;
   return (
     <div
       className="skein-swimlane__row"
@@ -1069,57 +964,61 @@ function Row({
             height={height}
           />
         ))}
-        {/* The bars are drawn past the view's sides (the margin): clipped
-            here, so they never cover the row labels. */}
-        <svg x={-2} width={width + 4} height={height} className="skein-swimlane__bars">
-          <g
-            transform={`translate(${tx + 2} 0)${s !== 1 ? ` scale(${s} 1)` : ''}`}
-            data-moved={moved ? '' : undefined}
-          >
-            <RowBars
-              row={row}
-              y={y}
-              barHeight={barHeight}
-              min={-margin - 2}
-              max={width + margin + 2}
-              compact={compact}
-              selected={selected}
-              focused={focused}
-              onFocusBar={onFocusBar}
-              onSelectBar={onSelectBar}
+        {stripPaths(row, y, barHeight).map((d, level) =>
+          d === '' ? null : (
+            <path
+              key={level}
+              className="skein-swimlane__strip"
+              data-density={level}
+              d={d}
+              style={{ opacity: STRIP_OPACITY[level] }}
             />
-          </g>
-        </svg>
-        {!compact &&
-          row.bars.map((b) => {
-            // Labels move with their bar but never stretch: placed at each
-            // step, and shown when they fit the bar's current width.
-            const x0 = s * b.x0 + tx;
-            const x1 = s * b.x1 + tx;
-            if (x1 < 0 || x0 > width) return null;
-            const label = moved
-              ? swimlaneLabelFits(b.bar.name, x1 - x0, { fontSize: LABEL_FONT })
-                ? b.bar.name
-                : null
-              : b.label;
-            if (label === null) return null;
-            return (
-              <text
-                key={`${b.bar.spanId}:${b.index}`}
-                className="skein-swimlane__bar-label"
-                x={Math.max(x0, 0) + 4}
-                y={height / 2}
-                dominantBaseline="central"
-                aria-hidden="true"
-              >
-                {label}
-              </text>
-            );
-          })}
+          ),
+        )}
+        {row.bars.map((b) => {
+          const x0 = Math.max(-2, b.x0);
+          const x1 = Math.min(width + 2, b.x1);
+          const id = b.bar.spanId;
+          return (
+            <Fragment key={`${id}:${b.index}`}>
+              <rect
+                className="skein-swimlane__bar"
+                data-span-id={id}
+                data-kind={data.kind}
+                data-utility={b.bar.utility ? '' : undefined}
+                data-selected={selected === id ? '' : undefined}
+                role="button"
+                aria-label={barText(b.bar, data.label)}
+                aria-pressed={selected === id}
+                tabIndex={compact ? -1 : 0}
+                x={x0}
+                y={y}
+                width={Math.max(1, x1 - x0)}
+                height={barHeight}
+                rx={2}
+                onFocus={() => {
+                  if (focused !== id) onFocusBar(id);
+                }}
+                onClick={() => onSelectBar(id)}
+              />
+              {b.label !== null && !compact && (
+                <text
+                  className="skein-swimlane__bar-label"
+                  x={Math.max(x0, 0) + 4}
+                  y={height / 2}
+                  dominantBaseline="central"
+                  aria-hidden="true"
+                >
+                  {b.label}
+                </text>
+              )}
+            </Fragment>
+          );
+        })}
         {row.markers.map((m) => {
           // One element per marker (no wrapper, no <title>: the tooltip
           // comes from hit-testing), so a dense row stays cheap.
-          const cx = s * m.x + tx;
+          const cx = m.x;
           const r = Math.max(2, barHeight / 3);
           const kind = m.marker.kind;
           const key = `m${m.index}`;
@@ -1144,84 +1043,6 @@ function Row({
     </div>
   );
 }
-
-interface RowBarsProps {
-  row: SwimlaneDrawRow;
-  y: number;
-  barHeight: number;
-  /** Bars are clipped to `[min, max]` px (the drawn range plus a little). */
-  min: number;
-  max: number;
-  compact: boolean;
-  selected: string | null;
-  focused: string | null;
-  onFocusBar: (key: string) => void;
-  onSelectBar: (key: string) => void;
-}
-
-/**
- * A row's strips and bars at the projection they were windowed at. Memoized:
- * while the view zooms or pans near that projection only the transform of
- * the group around it changes, and React leaves these elements alone.
- */
-const RowBars = memo(function RowBars({
-  row,
-  y,
-  barHeight,
-  min,
-  max,
-  compact,
-  selected,
-  focused,
-  onFocusBar,
-  onSelectBar,
-}: RowBarsProps) {
-  const data = row.data;
-  return (
-    <>
-      {stripPaths(row, y, barHeight).map((d, level) =>
-        d === '' ? null : (
-          <path
-            key={level}
-            className="skein-swimlane__strip"
-            data-density={level}
-            d={d}
-            style={{ opacity: STRIP_OPACITY[level] }}
-          />
-        ),
-      )}
-      {row.bars.map((b) => {
-        const x0 = Math.max(min, b.x0);
-        const x1 = Math.min(max, b.x1);
-        const id = b.bar.spanId;
-        return (
-          <rect
-            key={`${id}:${b.index}`}
-            className="skein-swimlane__bar"
-            data-span-id={id}
-            data-kind={data.kind}
-            data-utility={b.bar.utility ? '' : undefined}
-            data-selected={selected === id ? '' : undefined}
-            role="button"
-            aria-label={barText(b.bar, data.label)}
-            aria-pressed={selected === id}
-            tabIndex={compact ? -1 : 0}
-            x={x0}
-            y={y}
-            width={Math.max(1, x1 - x0)}
-            height={barHeight}
-            rx={2}
-            vectorEffect="non-scaling-stroke"
-            onFocus={() => {
-              if (focused !== id) onFocusBar(id);
-            }}
-            onClick={() => onSelectBar(id)}
-          />
-        );
-      })}
-    </>
-  );
-});
 
 interface MinimapProps {
   /** Bars per px of the fitted view; `null` until computed. */
