@@ -14,7 +14,9 @@ import { defineBrowserBench } from './context.js';
  * - `dom-nodes.100k`: elements drawn after mount (≤ 2,000);
  * - `zoom-frame-p95.100k`: p95 frame interval while zooming continuously
  *   by wheel around the middle (target < 20 ms), and `zoom-step.100k`, the
- *   median work of one wheel step (≤ 8 ms).
+ *   median work of one wheel step (≤ 8 ms); `zoom-frame-mean`,
+ *   `zoom-frames-over-20ms` and `zoom-step-p95` (no targets) tell paired
+ *   runs apart where the p95 of 80 frames only takes whole vsyncs.
  */
 export default defineBrowserBench({
   name: 'browser.swimlane',
@@ -78,7 +80,28 @@ export default defineBrowserBench({
       },
       frame,
     );
+    // p95 of 80 frames is quantized to whole vsyncs (16.7 / 33.3 ms): the
+    // mean interval and the count of frames over 20 ms tell A/B runs apart.
+    const intervals = stats.intervals;
+    ctx.record({
+      name: `browser.swimlane.zoom-frame-mean.${label}`,
+      value: intervals.reduce((a, b) => a + b, 0) / Math.max(1, intervals.length),
+      unit: 'ms',
+      n,
+    });
+    ctx.record({
+      name: `browser.swimlane.zoom-frames-over-20ms.${label}`,
+      value: intervals.filter((x) => x > 20).length,
+      unit: 'count',
+      n,
+    });
     steps.sort((a, b) => a - b);
+    ctx.record({
+      name: `browser.swimlane.zoom-step-p95.${label}`,
+      value: steps[Math.floor(steps.length * 0.95)]!,
+      unit: 'ms',
+      n,
+    });
     ctx.record(
       {
         name: `browser.swimlane.zoom-step.${label}`,
