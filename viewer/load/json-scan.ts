@@ -1,7 +1,6 @@
-// Byte-level helpers for the streaming open of a big inspect `.json` log
-// (issue 22): a JSON structure scanner that finds where values begin and end
-// without building them, and a fast search for the byte patterns that make a
-// log need resolution before its events can be read one by one.
+// A byte-level JSON structure scanner for the streaming open of a big inspect
+// `.json` log (issue 22): it finds where values begin and end without
+// building them.
 //
 // The scanner checks structure (strings, escapes, nesting, the commas and
 // colons between members) but not the values it skips: whoever uses a range
@@ -156,41 +155,3 @@ export const BYTE = {
   OPEN_ARRAY,
   CLOSE_ARRAY,
 } as const;
-
-const enc = new TextEncoder();
-
-/**
- * Whether `bytes` hold `pattern`, searched from its byte at `anchor` (the
- * rarest one in the text searched: the native TypedArray `indexOf` skips
- * from one occurrence to the next, and only those are compared in full).
- */
-export function hasBytes(bytes: Uint8Array, pattern: Uint8Array, anchor: number): boolean {
-  const a = pattern[anchor]!;
-  const last = bytes.length - pattern.length + anchor;
-  for (let i = bytes.indexOf(a, anchor); i >= 0 && i <= last; i = bytes.indexOf(a, i + 1)) {
-    let k = 0;
-    const s = i - anchor;
-    while (k < pattern.length && bytes[s + k] === pattern[k]) k++;
-    if (k === pattern.length) return true;
-  }
-  return false;
-}
-
-const REF_PATTERNS: readonly [Uint8Array, number][] = [
-  // `attachment://` and `tc://` both end in `://`; `/` is rare in event JSON.
-  [enc.encode('attachment://'), 11],
-  [enc.encode('tc://'), 3],
-  // `"input_refs"` and `"call_refs"`: anchored on the `f` of `refs`.
-  [enc.encode('"input_refs"'), 9],
-  [enc.encode('"call_refs"'), 8],
-];
-
-/**
- * True when an inspect log's bytes may need resolution before its events
- * can be read one by one: they hold an `attachment://` or `tc://` ref (the
- * same test as the importer's `hasRefPrefix`, on bytes) or a model event's
- * `input_refs` / `call_refs` into the sample's pools.
- */
-export function mayHoldRefs(bytes: Uint8Array): boolean {
-  return REF_PATTERNS.some(([pattern, anchor]) => hasBytes(bytes, pattern, anchor));
-}
