@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateRun, type Event } from '../../src/index.js';
 import { inspectJsonLog } from '../../bench/inspect-log.js';
+import { BYTE, JsonScanner, ScanError } from '../../viewer/load/json-scan.js';
 import { createLoader } from '../../viewer/load/loader.js';
 import type { LoadMessage } from '../../viewer/load/protocol.js';
 
@@ -217,5 +218,36 @@ describe('streaming open of a one-sample inspect .json log', () => {
     const files = readdirSync(real).filter((f) => f.endsWith('.json'));
     expect(files.length).toBeGreaterThan(0);
     for (const f of files) await expectSameAsImporter(new Uint8Array(readFileSync(join(real, f))));
+  });
+});
+
+describe('JsonScanner', () => {
+  const scan = (text: string) => new JsonScanner(enc.encode(text));
+  it('skips strings with escaped quotes and backslashes, and nested values', () => {
+    const text = '\uFEFF {"a\\"b": ["x\\\\", {"y": "\\"]}"}, 1.5e3, null], "c": -2}';
+    const s = scan(text);
+    s.expect(BYTE.OPEN_OBJECT);
+    expect(s.key()).toBe('a"b');
+    const [start, end] = s.value();
+    const bytes = enc.encode(text);
+    expect(JSON.parse(new TextDecoder().decode(bytes.subarray(start, end)))).toEqual([
+      'x\\',
+      { y: '"]}' },
+      1500,
+      null,
+    ]);
+    expect(s.next(BYTE.CLOSE_OBJECT)).toBe(true);
+    expect(s.key()).toBe('c');
+    expect(s.value()).toEqual([bytes.length - 3, bytes.length - 1]);
+    expect(s.next(BYTE.CLOSE_OBJECT)).toBe(false);
+    expect(s.peek()).toBe(-1);
+  });
+  it('throws a ScanError on a cut-off or misplaced value', () => {
+    expect(() => scan('["abc').value()).toThrow(ScanError);
+    // Depth only: mismatched brackets are left to the JSON.parse of the range.
+    expect(scan('{"a": [1, 2}]').value()).toEqual([0, 13]);
+    expect(() => scan('[[1]').value()).toThrow(ScanError);
+    expect(() => scan(', 1').value()).toThrow(ScanError);
+    expect(() => scan('{"a" 1}').key()).toThrow(ScanError);
   });
 });
