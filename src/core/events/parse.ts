@@ -1007,6 +1007,7 @@ export function parseEvents(
  * once an event with a valid timestamp has been parsed.
  *
  * @example
+ * import { createEventsParser } from 'src/core/events/parse.js';
  * declare const first: unknown[];
  * declare const rest: unknown[];
  * const parser = createEventsParser({ path: '$.samples[0].events', uuidSeed: 'run/task/1/1' });

@@ -327,6 +327,7 @@ function sampleContexts(
  * must derive the same uuids (the viewer's streaming open).
  *
  * @example
+ * import { inspectUuidSeed } from 'src/core/import/inspect-log.js';
  * inspectUuidSeed({ run_id: 'r1', task: 'popularity' }, 3, 1); // 'r1/popularity/3/1'
  * @internal
  */
