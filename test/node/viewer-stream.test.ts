@@ -14,13 +14,29 @@ import type { LoadMessage } from '../../viewer/load/protocol.js';
 
 const enc = new TextEncoder();
 
+/**
+ * A file read in 64 KiB chunks, as a browser reads a Blob (node's Blob
+ * streams give one chunk): the loader then sees the file arrive.
+ */
+function chunkedFile(bytes: Uint8Array): Blob {
+  return {
+    size: bytes.length,
+    stream: () => {
+      let at = 0;
+      return new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (at >= bytes.length) return controller.close();
+          controller.enqueue(bytes.slice(at, (at += 65536)));
+        },
+      });
+    },
+  } as unknown as Blob;
+}
+
 async function run(bytes: Uint8Array, streamInspect: boolean, name = 'log.json') {
   const messages: LoadMessage[] = [];
   const loader = createLoader((m) => messages.push(m), { streamInspect });
-  await loader.handle({
-    type: 'open',
-    source: { kind: 'file', file: new Blob([bytes as Uint8Array<ArrayBuffer>]), name },
-  });
+  await loader.handle({ type: 'open', source: { kind: 'file', file: chunkedFile(bytes), name } });
   return { messages: messages.filter((m) => m.type !== 'progress'), all: messages, loader };
 }
 
@@ -68,6 +84,30 @@ describe('streaming open of a one-sample inspect .json log', () => {
     const first = r.messages.find((m) => m.type === 'events');
     expect(first?.type === 'events' && first.count).toBe(500);
     expect(outcome(r.messages).events).toHaveLength(2300);
+  });
+
+  it('posts the first events before the rest of the file is read', async () => {
+    const bytes = inspectJsonLog(run1(3000, 2));
+    const file = chunkedFile(bytes);
+    let read = 0;
+    const stream = file.stream.bind(file);
+    (file as { stream: () => ReadableStream<Uint8Array> }).stream = () =>
+      stream().pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, controller) {
+            read += chunk.length;
+            controller.enqueue(chunk);
+          },
+        }),
+      );
+    let readAtFirst = -1;
+    const loader = createLoader((m) => {
+      if (m.type === 'events' && readAtFirst < 0) readAtFirst = read;
+    });
+    await loader.handle({ type: 'open', source: { kind: 'file', file, name: 'log.json' } });
+    expect(readAtFirst).toBeGreaterThan(0);
+    expect(readAtFirst).toBeLessThan(bytes.length / 4);
+    expect(read).toBe(bytes.length);
   });
 
   it('derives the same uuids (and the same capped diagnostics) for events without one', async () => {

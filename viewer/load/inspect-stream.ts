@@ -13,6 +13,9 @@ import { BYTE, JsonScanner, ScanError } from './json-scan.js';
 /** The log is not one this reader can stream exactly as the importer reads it. */
 export class NotStreamable extends Error {}
 
+/** The bytes so far end before the events asked for: `extend` the reader and ask again. */
+export class NeedMoreBytes extends Error {}
+
 const utf8 = new TextDecoder('utf-8');
 /**
  * An escape that decodes to a character of `attachment://` or `tc://` (and
@@ -42,7 +45,7 @@ export class InspectEventReader {
   #escapes = false;
 
   private constructor(
-    readonly bytes: Uint8Array,
+    public bytes: Uint8Array,
     readonly spec: InspectEvalSpec,
     readonly id: string | number,
     readonly epoch: number,
@@ -102,16 +105,30 @@ export class InspectEventReader {
   }
 
   /**
-   * The next (up to) `n` events, parsed JSON, or `null` after the last.
+   * Goes on over `bytes`, a longer prefix of the same file (the reader was
+   * opened on the part read so far).
+   */
+  extend(bytes: Uint8Array): void {
+    this.bytes = bytes;
+    this.#scan.bytes = bytes;
+  }
+
+  /**
+   * The next (up to) `n` events, parsed JSON, or `null` after the last. With
+   * `partial` (more bytes are to come), running off the end of the bytes
+   * throws NeedMoreBytes and leaves the reader where it was.
    * Throws NotStreamable when the events text holds an attachment or pool
    * ref (the importer resolves those first) or is not valid JSON.
    */
-  next(n: number): unknown[] | null {
+  next(n: number, partial = false): unknown[] | null {
     if (this.#close >= 0) return null;
     const scan = this.#scan;
+    const from = scan.pos;
     if (this.#first) {
+      const c = scan.peek();
+      if (c < 0 && partial) throw new NeedMoreBytes();
       this.#first = false;
-      if (scan.peek() === BYTE.CLOSE_ARRAY) {
+      if (c === BYTE.CLOSE_ARRAY) {
         this.#close = scan.pos++;
         return null;
       }
@@ -131,7 +148,14 @@ export class InspectEventReader {
         }
       }
     } catch (e) {
-      if (e instanceof ScanError) throw new NotStreamable(e.message);
+      if (e instanceof ScanError) {
+        if (partial) {
+          scan.pos = from;
+          this.#close = -1;
+          throw new NeedMoreBytes();
+        }
+        throw new NotStreamable(e.message);
+      }
       throw e;
     }
     const text = utf8.decode(bytes.subarray(start, end));

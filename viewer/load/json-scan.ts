@@ -27,10 +27,10 @@ const utf8 = new TextDecoder('utf-8');
 /** A cursor over JSON bytes. */
 export class JsonScanner {
   pos: number;
-  constructor(
-    readonly bytes: Uint8Array,
-    pos = 0,
-  ) {
+  /** The bytes scanned; a reader may swap in a longer prefix of the same text as it arrives. */
+  bytes: Uint8Array;
+  constructor(bytes: Uint8Array, pos = 0) {
+    this.bytes = bytes;
     this.pos = pos;
   }
 

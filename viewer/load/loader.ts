@@ -33,7 +33,12 @@ import {
 import { createEventsParser } from '../../src/core/events/parse.js';
 import { inspectUuidSeed } from '../../src/core/import/inspect-log.js';
 import { LoadError, explainFailure, isZipHead } from './explain.js';
-import { InspectEventReader, NotStreamable, STREAMED_EVENTS_PATH } from './inspect-stream.js';
+import {
+  InspectEventReader,
+  NeedMoreBytes,
+  NotStreamable,
+  STREAMED_EVENTS_PATH,
+} from './inspect-stream.js';
 import type {
   LoadMessage,
   LoadRequest,
@@ -110,6 +115,23 @@ export function createLoader(
       const lineFormat = done ? null : lineFormatOf(head, source.name);
       if (lineFormat !== null) {
         await openLines(id, source, reader, head, lineFormat, progress);
+      } else if (
+        streaming &&
+        !done &&
+        total !== null &&
+        head.length < total &&
+        !isZipHead(head) &&
+        isInspectLog(head)
+      ) {
+        // A big inspect `.json`: its first events may be streamed before the
+        // rest of the file is read.
+        const growing = new GrowingBytes(reader, head, total, progress, () => id !== session);
+        post({ type: 'format', session: id, format: 'inspect', name: 'inspect_ai log' });
+        if (await streamInspect(id, head, progress, growing)) return;
+        const bytes = await growing.all();
+        if (id !== session) return;
+        head = bytes;
+        await openWhole(id, source, bytes, sample, progress, false);
       } else {
         const rest = done ? [] : await readRest(reader, progress, () => id !== session);
         if (id !== session) return;
@@ -166,6 +188,7 @@ export function createLoader(
     bytes: Uint8Array,
     sample: SampleRef | undefined,
     progress: Progress,
+    stream = streaming,
   ) {
     progress.phase('parsing');
     // An inspect log is recognised from its head (or zip directory) alone:
@@ -183,7 +206,7 @@ export function createLoader(
     }
     if (format === 'inspect') {
       post({ type: 'format', session: id, format, name: detected.name ?? 'inspect_ai log' });
-      if (streaming && !isZipHead(bytes) && (await streamInspect(id, bytes, progress))) return;
+      if (stream && !isZipHead(bytes) && (await streamInspect(id, bytes, progress))) return;
       const inspect = await importInspectLog(bytes);
       if (id !== session) return;
       const samples = inspect.samples.map(sampleRow);
@@ -265,8 +288,20 @@ export function createLoader(
    * ref, an invalid event or document further on) posts `reset`, so the
    * page drops what it got and the importer's path starts over.
    */
-  async function streamInspect(id: number, bytes: Uint8Array, progress: Progress) {
-    const reader = InspectEventReader.open(bytes);
+  async function streamInspect(
+    id: number,
+    bytes: Uint8Array,
+    progress: Progress,
+    growing?: GrowingBytes,
+  ) {
+    let reader = InspectEventReader.open(bytes);
+    // On the part read so far: try again on twice as much, up to the whole.
+    while (!reader && growing && !growing.complete) {
+      const tried = growing.view.length;
+      while (!growing.complete && growing.view.length < 2 * tried) await growing.more();
+      if (id !== session) return true;
+      reader = InspectEventReader.open(growing.view);
+    }
     if (!reader) return false;
     progress.phase('importing');
     const seed = inspectUuidSeed(reader.spec, reader.id, reader.epoch);
@@ -281,13 +316,31 @@ export function createLoader(
     let posted = false;
     try {
       let slice = Date.now();
-      for (let raw; (raw = reader.next(BATCH_EVENTS)) !== null;) {
+      for (;;) {
+        let raw: unknown[] | null;
+        if (growing && !growing.complete) {
+          try {
+            raw = reader.next(BATCH_EVENTS, true);
+          } catch (e) {
+            if (!(e instanceof NeedMoreBytes)) throw e;
+            await growing.more();
+            if (id !== session) return true;
+            reader.extend(growing.view);
+            continue;
+          }
+        } else raw = reader.next(BATCH_EVENTS);
+        if (raw === null) break;
         const events = parser.push(raw);
         // A timestamp repair that looked past these events: the importer,
         // which sees them all, may have repaired it otherwise.
         if (parser.shortLookAhead) throw new NotStreamable('a timestamp repair looked ahead');
         batcher.add(events);
         posted = true;
+        if (growing && !growing.complete) {
+          // The first rows are out: read the rest, then go on over all of it.
+          reader.extend(await growing.all());
+          if (id !== session) return true;
+        }
         if (Date.now() - slice >= YIELD_MS) {
           // Lets a new request (another file, a sample) in between.
           await new Promise((resolve) => setTimeout(resolve, 0));
@@ -295,6 +348,7 @@ export function createLoader(
           slice = Date.now();
         }
       }
+      const whole = reader.bytes;
       const rest = reader.rest();
       if (reader.restNeedsResolution(rest)) throw new NotStreamable('refs in the rest');
       // The header, the summary and the sample's other fields, as the
@@ -317,7 +371,7 @@ export function createLoader(
       const ref = { id: only.id, epoch: only.epoch };
       let full: Promise<InspectLog> | undefined;
       log = {
-        inspect: () => (full ??= importInspectLog(bytes)),
+        inspect: () => (full ??= importInspectLog(whole)),
         facts: headerFacts(inspect.header),
         samples,
       };
@@ -450,6 +504,58 @@ async function readRest(
     if (next.done) return out;
     out.push(next.value);
     progress.bytes(next.value.length);
+  }
+}
+
+/**
+ * A file read into one buffer of its announced size, chunk by chunk, so a
+ * reader can work on the part read so far (`view`) while more arrives. More
+ * bytes than announced go on in a list (`all` joins them).
+ */
+class GrowingBytes {
+  #buf: Uint8Array;
+  #filled: number;
+  #extra: Uint8Array[] | null = null;
+  complete = false;
+  constructor(
+    readonly reader: ChunkReader,
+    head: Uint8Array,
+    total: number,
+    readonly progress: Progress,
+    readonly cancelled: () => boolean,
+  ) {
+    this.#buf = new Uint8Array(Math.max(total, head.length));
+    this.#buf.set(head);
+    this.#filled = head.length;
+  }
+  get view(): Uint8Array {
+    return this.#buf.subarray(0, this.#filled);
+  }
+  /** Reads one more chunk (or learns the end). */
+  async more(): Promise<void> {
+    if (this.complete) return;
+    if (this.cancelled()) {
+      this.complete = true;
+      return;
+    }
+    const next = await this.reader.read();
+    if (next.done) {
+      this.complete = true;
+      return;
+    }
+    const chunk = next.value;
+    this.progress.bytes(chunk.length);
+    if (this.#extra || this.#filled + chunk.length > this.#buf.length) {
+      (this.#extra ??= []).push(chunk);
+    } else {
+      this.#buf.set(chunk, this.#filled);
+      this.#filled += chunk.length;
+    }
+  }
+  /** Everything, once read to the end. */
+  async all(): Promise<Uint8Array> {
+    while (!this.complete) await this.more();
+    return this.#extra ? concat([this.view, ...this.#extra]) : this.view;
   }
 }
 
