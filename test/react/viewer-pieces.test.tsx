@@ -7,7 +7,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { EventStream, generateRun } from '../../src/index.js';
 import { DiagnosticsPanel } from '../../viewer/diagnostics.js';
 import { KeyboardHelp } from '../../viewer/keyboard-help.js';
-import { inThreadPort, openLog } from '../../viewer/load/client.js';
+import { inThreadPort, openLog, type LoaderPort } from '../../viewer/load/client.js';
+import type { LoadMessage } from '../../viewer/load/protocol.js';
 import type { SampleRow } from '../../viewer/load/protocol.js';
 import { Split } from '../../viewer/panes.js';
 import { SampleList } from '../../viewer/sample-list.js';
@@ -206,6 +207,43 @@ describe('openLog on the page (no Worker)', () => {
     await vi.waitFor(() => expect(session.getSnapshot().phase).toBe('done'), { timeout: 10_000 });
     expect(session.getSnapshot().stream).not.toBe(old);
     expect(session.getSnapshot().stream.at(0)!.uuid).toBe('two-1-e0');
+  });
+
+  it('a reset drops the events and facts of the load so far; what follows is shown', async () => {
+    let port!: LoaderPort;
+    const session = openLog(
+      { kind: 'file', file: new Blob(['{}']), name: 'x.json' },
+      {
+        createPort: () =>
+          (port = { postMessage() {}, terminate() {}, onmessage: null } as LoaderPort),
+      },
+    );
+    const send = (m: LoadMessage) => port.onmessage?.({ data: m } as MessageEvent<LoadMessage>);
+    const batch = (uuids: string[]) =>
+      JSON.stringify(
+        uuids.map((uuid) => ({ event: 'info', uuid, timestamp: '2026-01-01T00:00:00Z', data: 1 })),
+      );
+    send({ type: 'events', session: 1, json: batch(['a', 'b']), count: 2 });
+    send({ type: 'done', session: 0, diagnostics: [], facts: {} }); // an older session: ignored
+    await vi.waitFor(() => expect(session.getSnapshot().stream.length).toBe(2));
+    const before = session.getSnapshot().stream;
+    send({ type: 'reset', session: 1 });
+    send({
+      type: 'log',
+      session: 1,
+      facts: { task: 't' },
+      samples: [],
+      sample: null,
+    });
+    send({ type: 'events', session: 1, json: batch(['c']), count: 1 });
+    send({ type: 'done', session: 1, diagnostics: [], facts: { model: 'm' } });
+    await vi.waitFor(() => expect(session.getSnapshot().phase).toBe('done'));
+    const s = session.getSnapshot();
+    expect(s.stream).not.toBe(before);
+    expect(s.stream.length).toBe(1);
+    expect(s.stream.at(0)!.uuid).toBe('c');
+    expect(s.facts).toEqual({ task: 't', model: 'm' });
+    expect(s.progress.events).toBe(1);
   });
 
   it('cancel stops a load and keeps what arrived', () => {

@@ -187,6 +187,16 @@ export function openLog(source: LoadSource, options: LoadSessionOptions = {}): L
         state.stream.close();
         set({ phase: 'error', error: m.error });
         break;
+      case 'reset':
+        set({
+          stream: new EventStream(),
+          facts: {},
+          samples: null,
+          diagnostics: [],
+          error: null,
+          progress: { ...state.progress, events: 0 },
+        });
+        break;
       default:
         break;
     }

@@ -30,7 +30,15 @@ import {
   type InspectLogHeader,
   type InspectSampleSummary,
 } from '../../src/index.js';
+import { createEventsParser } from '../../src/core/events/parse.js';
+import { inspectUuidSeed } from '../../src/core/import/inspect-log.js';
 import { LoadError, explainFailure, isZipHead } from './explain.js';
+import {
+  InspectEventReader,
+  NeedMoreBytes,
+  NotStreamable,
+  STREAMED_EVENTS_PATH,
+} from './inspect-stream.js';
 import type {
   LoadMessage,
   LoadRequest,
@@ -49,15 +57,33 @@ const BATCH_EVENTS = 500;
 const BATCH_MS = 50;
 /** The head read before choosing a path (what the sniffs look at). */
 const HEAD_BYTES = 64 * 1024;
+/** The importer's default cap on diagnostics per code. */
+const MAX_DIAGNOSTICS = 100;
+/** A streaming open lets requests in at least this often (ms). */
+const YIELD_MS = 100;
 
 /**
  * A loader over `post` (the worker's `postMessage`, or a callback on the
  * page). `handle` takes the page's requests; an `open` replaces whatever was
  * open.
  */
-export function createLoader(post: (message: LoadMessage) => void) {
+export function createLoader(
+  post: (message: LoadMessage) => void,
+  options: {
+    /**
+     * Stream a one-sample inspect `.json` log's events (default true); false
+     * takes the importer's path for every inspect log (tests and benches
+     * compare the two).
+     */
+    streamInspect?: boolean;
+  } = {},
+) {
+  const streaming = options.streamInspect ?? true;
   let session = 0;
-  let log: { inspect: InspectLog; facts: RunFacts; samples: SampleRow[] } | null = null;
+  // `inspect` is a function: after a streaming open the whole log is
+  // imported only if another sample is asked for.
+  let log: { inspect: () => Promise<InspectLog>; facts: RunFacts; samples: SampleRow[] } | null =
+    null;
 
   const startSession = () => ++session;
 
@@ -89,6 +115,23 @@ export function createLoader(post: (message: LoadMessage) => void) {
       const lineFormat = done ? null : lineFormatOf(head, source.name);
       if (lineFormat !== null) {
         await openLines(id, source, reader, head, lineFormat, progress);
+      } else if (
+        streaming &&
+        !done &&
+        total !== null &&
+        head.length < total &&
+        !isZipHead(head) &&
+        isInspectLog(head)
+      ) {
+        // A big inspect `.json`: its first events may be streamed before the
+        // rest of the file is read.
+        const growing = new GrowingBytes(reader, head, total, progress, () => id !== session);
+        post({ type: 'format', session: id, format: 'inspect', name: 'inspect_ai log' });
+        if (await streamInspect(id, head, progress, growing)) return;
+        const bytes = await growing.all();
+        if (id !== session) return;
+        head = bytes;
+        await openWhole(id, source, bytes, sample, progress, false);
       } else {
         const rest = done ? [] : await readRest(reader, progress, () => id !== session);
         if (id !== session) return;
@@ -145,6 +188,7 @@ export function createLoader(post: (message: LoadMessage) => void) {
     bytes: Uint8Array,
     sample: SampleRef | undefined,
     progress: Progress,
+    stream = streaming,
   ) {
     progress.phase('parsing');
     // An inspect log is recognised from its head (or zip directory) alone:
@@ -162,10 +206,15 @@ export function createLoader(post: (message: LoadMessage) => void) {
     }
     if (format === 'inspect') {
       post({ type: 'format', session: id, format, name: detected.name ?? 'inspect_ai log' });
+      if (stream && !isZipHead(bytes) && (await streamInspect(id, bytes, progress))) return;
       const inspect = await importInspectLog(bytes);
       if (id !== session) return;
       const samples = inspect.samples.map(sampleRow);
-      log = { inspect, facts: headerFacts(inspect.header), samples };
+      log = {
+        inspect: () => Promise.resolve(inspect),
+        facts: headerFacts(inspect.header),
+        samples,
+      };
       const chosen = pickSample(samples, sample);
       post({ type: 'log', session: id, facts: log.facts, samples, sample: chosen });
       if (chosen) await loadSample(id, chosen, progress);
@@ -213,24 +262,138 @@ export function createLoader(post: (message: LoadMessage) => void) {
   async function loadSample(id: number, ref: SampleRef, progress: Progress) {
     const current = log!;
     progress.phase('importing');
-    const { events, diagnostics } = await current.inspect.sample(ref.id, ref.epoch);
+    const inspect = await current.inspect();
+    const { events, diagnostics } = await inspect.sample(ref.id, ref.epoch);
     if (id !== session) return;
     const facts = new FactsTracker();
     const batcher = new Batcher(post, id, progress, facts);
     batcher.add(events);
     batcher.flush();
-    const row = current.samples.find((s) => sameSample(s, ref));
     post({
       type: 'done',
       session: id,
-      diagnostics: [...current.inspect.diagnostics, ...diagnostics],
-      facts: {
-        ...facts.facts(),
-        ...current.facts,
-        ...(row?.scores ? { scores: row.scores.split(', ') } : {}),
-        ...(row?.error ? { status: 'error' } : {}),
-      },
+      diagnostics: [...inspect.diagnostics, ...diagnostics],
+      facts: sampleFacts(facts, current.facts, current.samples, ref),
     });
+  }
+
+  /**
+   * The streaming open of a one-sample inspect `.json` log (issue 22): posts
+   * the first events after parsing only them, instead of after importing the
+   * whole log, then the same `log` and `done` the importer's path posts (in
+   * that order: the summary and the sample's other fields follow its events
+   * in the file). Returns false when the log is not streamable; the caller
+   * then takes the importer's path. Every check that can fail on the
+   * first events is made before they are posted; one that fails later (a
+   * ref, an invalid event or document further on) posts `reset`, so the
+   * page drops what it got and the importer's path starts over.
+   */
+  async function streamInspect(
+    id: number,
+    bytes: Uint8Array,
+    progress: Progress,
+    growing?: GrowingBytes,
+  ) {
+    let reader = InspectEventReader.open(bytes);
+    // On the part read so far: try again on twice as much, up to the whole.
+    while (!reader && growing && !growing.complete) {
+      const tried = growing.view.length;
+      while (!growing.complete && growing.view.length < 2 * tried) await growing.more();
+      if (id !== session) return true;
+      reader = InspectEventReader.open(growing.view);
+    }
+    if (!reader) return false;
+    progress.phase('importing');
+    const seed = inspectUuidSeed(reader.spec, reader.id, reader.epoch);
+    const parser = createEventsParser({
+      path: STREAMED_EVENTS_PATH,
+      uuidSeed: seed,
+      maxDiagnosticsPerCode: MAX_DIAGNOSTICS,
+      adopt: true,
+    });
+    const facts = new FactsTracker();
+    const batcher = new Batcher(post, id, progress, facts);
+    let posted = false;
+    try {
+      let slice = Date.now();
+      for (;;) {
+        let raw: unknown[] | null;
+        if (growing && !growing.complete) {
+          try {
+            raw = reader.next(BATCH_EVENTS, true);
+          } catch (e) {
+            if (!(e instanceof NeedMoreBytes)) throw e;
+            await growing.more();
+            if (id !== session) return true;
+            reader.extend(growing.view);
+            continue;
+          }
+        } else raw = reader.next(BATCH_EVENTS);
+        if (raw === null) break;
+        const events = parser.push(raw);
+        // A timestamp repair that looked past these events: the importer,
+        // which sees them all, may have repaired it otherwise.
+        if (parser.shortLookAhead) throw new NotStreamable('a timestamp repair looked ahead');
+        batcher.add(events);
+        posted = true;
+        if (growing && !growing.complete) {
+          // The first rows are out: read the rest, then go on over all of it.
+          reader.extend(await growing.all());
+          if (id !== session) return true;
+        }
+        if (Date.now() - slice >= YIELD_MS) {
+          // Lets a new request (another file, a sample) in between.
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          if (id !== session) return true;
+          slice = Date.now();
+        }
+      }
+      const whole = reader.bytes;
+      const rest = reader.rest();
+      if (reader.restNeedsResolution(rest)) throw new NotStreamable('refs in the rest');
+      // The header, the summary and the sample's other fields, as the
+      // importer reads them (its checks and diagnostics included).
+      const inspect = await importInspectLog(rest, { maxDiagnosticsPerCode: MAX_DIAGNOSTICS });
+      const only = inspect.samples.length === 1 ? inspect.samples[0]! : null;
+      if (
+        !only ||
+        only.id !== reader.id ||
+        only.epoch !== reader.epoch ||
+        inspectUuidSeed(inspect.header.eval, only.id, only.epoch) !== seed
+      )
+        throw new NotStreamable('the document disagrees with its head');
+      const empty = await inspect.sample(only.id, only.epoch);
+      if (empty.events.length) throw new NotStreamable('events in the rest');
+      const diagnostics = [...inspect.diagnostics, ...empty.diagnostics, ...parser.finish()];
+      if (id !== session) return true;
+      batcher.flush();
+      const samples = inspect.samples.map(sampleRow);
+      const ref = { id: only.id, epoch: only.epoch };
+      let full: Promise<InspectLog> | undefined;
+      log = {
+        inspect: () => (full ??= importInspectLog(whole)),
+        facts: headerFacts(inspect.header),
+        samples,
+      };
+      post({ type: 'log', session: id, facts: log.facts, samples, sample: ref });
+      post({
+        type: 'done',
+        session: id,
+        diagnostics,
+        facts: sampleFacts(facts, log.facts, samples, ref),
+      });
+      return true;
+    } catch {
+      // Whatever failed, the importer's path gives the answer (its events,
+      // or the error it explains).
+      if (id !== session) return true;
+      log = null;
+      if (posted) {
+        progress.resetEvents();
+        post({ type: 'reset', session: id });
+      }
+      return false;
+    }
   }
 
   return {
@@ -344,6 +507,58 @@ async function readRest(
   }
 }
 
+/**
+ * A file read into one buffer of its announced size, chunk by chunk, so a
+ * reader can work on the part read so far (`view`) while more arrives. More
+ * bytes than announced go on in a list (`all` joins them).
+ */
+class GrowingBytes {
+  #buf: Uint8Array;
+  #filled: number;
+  #extra: Uint8Array[] | null = null;
+  complete = false;
+  constructor(
+    readonly reader: ChunkReader,
+    head: Uint8Array,
+    total: number,
+    readonly progress: Progress,
+    readonly cancelled: () => boolean,
+  ) {
+    this.#buf = new Uint8Array(Math.max(total, head.length));
+    this.#buf.set(head);
+    this.#filled = head.length;
+  }
+  get view(): Uint8Array {
+    return this.#buf.subarray(0, this.#filled);
+  }
+  /** Reads one more chunk (or learns the end). */
+  async more(): Promise<void> {
+    if (this.complete) return;
+    if (this.cancelled()) {
+      this.complete = true;
+      return;
+    }
+    const next = await this.reader.read();
+    if (next.done) {
+      this.complete = true;
+      return;
+    }
+    const chunk = next.value;
+    this.progress.bytes(chunk.length);
+    if (this.#extra || this.#filled + chunk.length > this.#buf.length) {
+      (this.#extra ??= []).push(chunk);
+    } else {
+      this.#buf.set(chunk, this.#filled);
+      this.#filled += chunk.length;
+    }
+  }
+  /** Everything, once read to the end. */
+  async all(): Promise<Uint8Array> {
+    while (!this.complete) await this.more();
+    return this.#extra ? concat([this.view, ...this.#extra]) : this.view;
+  }
+}
+
 function concat(parts: readonly Uint8Array[], length = parts.reduce((n, p) => n + p.length, 0)) {
   if (parts.length === 1) return parts[0]!;
   const out = new Uint8Array(length);
@@ -401,6 +616,10 @@ class Progress {
   events(n: number) {
     this.#events += n;
     this.maybe();
+  }
+  /** After a `reset`: the events posted so far no longer count. */
+  resetEvents() {
+    this.#events = 0;
   }
   phase(phase: 'reading' | 'parsing' | 'importing') {
     this.#phase = phase;
@@ -584,6 +803,22 @@ export function sampleRow(s: InspectSampleSummary): SampleRow {
     error: summary.status === 'error' ? summary.error : null,
     limit: summary.status === 'limit' ? summary.error : null,
     input: textOf(s.input).slice(0, 300),
+  };
+}
+
+/** A sample's `done` facts: its events', the log's, and its summary's scores and error. */
+function sampleFacts(
+  facts: FactsTracker,
+  log: RunFacts,
+  samples: readonly SampleRow[],
+  ref: SampleRef,
+): RunFacts {
+  const row = samples.find((s) => sameSample(s, ref));
+  return {
+    ...facts.facts(),
+    ...log,
+    ...(row?.scores ? { scores: row.scores.split(', ') } : {}),
+    ...(row?.error ? { status: 'error' } : {}),
   };
 }
 

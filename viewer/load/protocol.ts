@@ -109,4 +109,12 @@ export type LoadMessage =
       readonly diagnostics: readonly Diagnostic[];
       readonly facts: RunFacts;
     }
-  | { readonly type: 'error'; readonly session: number; readonly error: LoadFailure };
+  | { readonly type: 'error'; readonly session: number; readonly error: LoadFailure }
+  /**
+   * Drop every `events` (and `log`) message of this session received so far:
+   * the load starts over. A streaming open posts it when it meets, after its
+   * first events, something only the whole-log import reads exactly (an
+   * attachment ref, an invalid document further on); that import's messages
+   * follow.
+   */
+  | { readonly type: 'reset'; readonly session: number };

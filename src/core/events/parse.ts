@@ -407,6 +407,10 @@ interface Context {
   lastTimestamp: string | undefined;
   /** The raw array being parsed, for the look-ahead of a timestamp repair. */
   raw: readonly unknown[] | undefined;
+  /** Index (in the whole list) of `raw[0]`: non-zero when the list arrives in pieces. */
+  offset: number;
+  /** Set when a repair's look-ahead reached the end of a piece (later pieces were not seen). */
+  shortLookAhead: boolean;
   /** JSON path of the array (parseEvents) or of the event (parseEvent). */
   base: string;
   /** Index of the event being parsed, or -1 when `base` is the event's own path. */
@@ -433,6 +437,8 @@ function makeContext(options: ParseEventOptions | undefined): Context {
     defaultTimestamp: options?.defaultTimestamp ?? EPOCH,
     lastTimestamp: undefined,
     raw: undefined,
+    offset: 0,
+    shortLookAhead: false,
     base: options?.path ?? '$',
     index: -1,
   };
@@ -531,12 +537,13 @@ function repairTimestamp(ctx: Context): string {
   if (ctx.lastTimestamp !== undefined) return ctx.lastTimestamp;
   const raw = ctx.raw;
   if (raw !== undefined) {
-    for (let j = ctx.index + 1; j < raw.length; j++) {
+    for (let j = ctx.index - ctx.offset + 1; j < raw.length; j++) {
       const candidate = raw[j];
       if (isPlainObject(candidate) && typeof candidate.timestamp === 'string') {
         if (!Number.isNaN(parseTimestampMs(candidate.timestamp))) return candidate.timestamp;
       }
     }
+    ctx.shortLookAhead = true;
   }
   return ctx.defaultTimestamp;
 }
@@ -986,4 +993,50 @@ export function parseEvents(
     events.push(parseOne(ctx, list[i]));
   }
   return { events, diagnostics: finish(ctx) };
+}
+
+/**
+ * A {@link parseEvents} over a list that arrives in pieces (a loader that
+ * parses a big log's events as it finds them): `push` parses the next
+ * elements, numbering them on from the previous piece, and `finish` returns
+ * the diagnostics, capped over the whole list. Pushing a list in pieces gives
+ * the events and diagnostics `parseEvents` gives for the whole list, except
+ * for one repair: an event without a timestamp before any event that has one
+ * looks ahead only within its own piece. `shortLookAhead` says when that
+ * happened (the result may then differ from `parseEvents`'); it cannot happen
+ * once an event with a valid timestamp has been parsed.
+ *
+ * @example
+ * import { createEventsParser } from 'src/core/events/parse.js';
+ * declare const first: unknown[];
+ * declare const rest: unknown[];
+ * const parser = createEventsParser({ path: '$.samples[0].events', uuidSeed: 'run/task/1/1' });
+ * const events = [...parser.push(first), ...parser.push(rest)];
+ * const diagnostics = parser.finish();
+ * @internal
+ */
+export function createEventsParser(options?: ParseEventOptions): {
+  push(list: readonly unknown[]): Event[];
+  readonly shortLookAhead: boolean;
+  finish(): Diagnostic[];
+} {
+  const ctx = makeContext(options);
+  let next = 0;
+  return {
+    push(list) {
+      ctx.raw = list;
+      ctx.offset = next;
+      const events: Event[] = [];
+      for (let i = 0; i < list.length; i++) {
+        ctx.index = next + i;
+        events.push(parseOne(ctx, list[i]));
+      }
+      next += list.length;
+      return events;
+    },
+    get shortLookAhead() {
+      return ctx.shortLookAhead;
+    },
+    finish: () => finish(ctx),
+  };
 }

@@ -315,13 +315,26 @@ function sampleContexts(
   header: InspectLogHeader,
   max: number,
 ): (id: unknown, epoch: unknown) => SampleContext {
-  const spec = header.eval;
-  const evalId = String(spec.eval_id ?? spec.run_id ?? '');
-  const taskId = String(spec.task_id ?? spec.task ?? '');
   return (id, epoch) => ({
-    uuidSeed: `${evalId}/${taskId}/${String(id)}/${String(epoch)}`,
+    uuidSeed: inspectUuidSeed(header.eval, id, epoch),
     maxDiagnosticsPerCode: max,
   });
+}
+
+/**
+ * The `uuidSeed` the importer gives `parseEvents` for a sample's events
+ * (`eval/task/id/epoch`), for a reader that parses those events itself and
+ * must derive the same uuids (the viewer's streaming open).
+ *
+ * @example
+ * import { inspectUuidSeed } from 'src/core/import/inspect-log.js';
+ * inspectUuidSeed({ run_id: 'r1', task: 'popularity' }, 3, 1); // 'r1/popularity/3/1'
+ * @internal
+ */
+export function inspectUuidSeed(spec: InspectEvalSpec, id: unknown, epoch: unknown): string {
+  const evalId = String(spec.eval_id ?? spec.run_id ?? '');
+  const taskId = String(spec.task_id ?? spec.task ?? '');
+  return `${evalId}/${taskId}/${String(id)}/${String(epoch)}`;
 }
 
 function notFound(id: string | number, epoch: number): ImportError {

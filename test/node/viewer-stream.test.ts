@@ -1,0 +1,293 @@
+// The viewer loader's streaming open of a one-sample inspect `.json` log
+// (issue 22): what it posts must end up equal to the importer's path — the
+// same events (derived uuids included), `log` and `done` — and every log it
+// cannot stream exactly takes that path, before its first events (fallback)
+// or after them (a `reset`, then the importer's messages).
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generateRun, type Event } from '../../src/index.js';
+import { inspectJsonLog } from '../../bench/inspect-log.js';
+import { BYTE, JsonScanner, ScanError } from '../../viewer/load/json-scan.js';
+import { createLoader } from '../../viewer/load/loader.js';
+import type { LoadMessage } from '../../viewer/load/protocol.js';
+
+const enc = new TextEncoder();
+
+/**
+ * A file read in 64 KiB chunks, as a browser reads a Blob (node's Blob
+ * streams give one chunk): the loader then sees the file arrive.
+ */
+function chunkedFile(bytes: Uint8Array): Blob {
+  return {
+    size: bytes.length,
+    stream: () => {
+      let at = 0;
+      return new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (at >= bytes.length) return controller.close();
+          controller.enqueue(bytes.slice(at, (at += 65536)));
+        },
+      });
+    },
+  } as unknown as Blob;
+}
+
+async function run(bytes: Uint8Array, streamInspect: boolean, name = 'log.json') {
+  const messages: LoadMessage[] = [];
+  const loader = createLoader((m) => messages.push(m), { streamInspect });
+  await loader.handle({ type: 'open', source: { kind: 'file', file: chunkedFile(bytes), name } });
+  return { messages: messages.filter((m) => m.type !== 'progress'), all: messages, loader };
+}
+
+/** What the page ends up with: the messages after the last `reset`, by kind. */
+function outcome(messages: readonly LoadMessage[]) {
+  let at = messages.length - 1;
+  while (at >= 0 && messages[at]!.type !== 'reset') at--;
+  const kept = messages.slice(at + 1);
+  return {
+    events: kept.flatMap((m) => (m.type === 'events' ? (JSON.parse(m.json) as Event[]) : [])),
+    log: kept.filter((m) => m.type === 'log'),
+    done: kept.filter((m) => m.type === 'done'),
+    error: kept.filter((m) => m.type === 'error'),
+  };
+}
+
+/** The streamed and the importer's outcomes are equal; returns how the stream went. */
+async function expectSameAsImporter(bytes: Uint8Array) {
+  const streamed = await run(bytes, true);
+  const full = await run(bytes, false);
+  expect(outcome(streamed.messages)).toEqual(outcome(full.messages));
+  const kinds = streamed.messages.map((m) => m.type);
+  return {
+    streamed: kinds.indexOf('events') >= 0 && kinds.indexOf('events') < kinds.indexOf('log'),
+    reset: kinds.includes('reset'),
+    messages: streamed.messages,
+    full: full.messages,
+  };
+}
+
+const run1 = (n: number, seed = 1) => generateRun({ seed, events: n, pendingRate: 0 });
+type Mutable = Record<string, unknown>;
+const edit = (events: readonly Event[], f: (e: Mutable, i: number) => Mutable | void) =>
+  events.map((e, i) => {
+    const copy = JSON.parse(JSON.stringify(e)) as Mutable;
+    return (f(copy, i) ?? copy) as unknown as Event;
+  });
+
+describe('streaming open of a one-sample inspect .json log', () => {
+  it('posts the first events before the log, and ends equal to the importer', async () => {
+    const r = await expectSameAsImporter(inspectJsonLog(run1(2300)));
+    expect(r.streamed).toBe(true);
+    expect(r.reset).toBe(false);
+    // The first batch is 500 events, posted before anything of the summary.
+    const first = r.messages.find((m) => m.type === 'events');
+    expect(first?.type === 'events' && first.count).toBe(500);
+    expect(outcome(r.messages).events).toHaveLength(2300);
+  });
+
+  it('posts the first events before the rest of the file is read', async () => {
+    const bytes = inspectJsonLog(run1(3000, 2));
+    const file = chunkedFile(bytes);
+    let read = 0;
+    const stream = file.stream.bind(file);
+    (file as { stream: () => ReadableStream<Uint8Array> }).stream = () =>
+      stream().pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, controller) {
+            read += chunk.length;
+            controller.enqueue(chunk);
+          },
+        }),
+      );
+    let readAtFirst = -1;
+    const loader = createLoader((m) => {
+      if (m.type === 'events' && readAtFirst < 0) readAtFirst = read;
+    });
+    await loader.handle({ type: 'open', source: { kind: 'file', file, name: 'log.json' } });
+    expect(readAtFirst).toBeGreaterThan(0);
+    expect(readAtFirst).toBeLessThan(bytes.length / 4);
+    expect(read).toBe(bytes.length);
+  });
+
+  it('derives the same uuids (and the same capped diagnostics) for events without one', async () => {
+    const events = edit(run1(1200, 7), (e, i) => {
+      if (i % 3 !== 1) delete e['uuid'];
+    });
+    const r = await expectSameAsImporter(inspectJsonLog(events));
+    expect(r.streamed).toBe(true);
+    const done = outcome(r.messages).done[0];
+    const codes = done?.type === 'done' ? done.diagnostics.map((d) => d.code) : [];
+    expect(codes.filter((c) => c === 'uuid_derived')).toHaveLength(100);
+    expect(codes).toContain('diagnostics_truncated');
+  });
+
+  it('repairs missing timestamps as the importer does', async () => {
+    // The first events lack one: repaired from a later event in the same batch.
+    const events = edit(run1(900, 3), (e, i) => {
+      if (i < 5 || i % 97 === 0) delete e['timestamp'];
+    });
+    const r = await expectSameAsImporter(inspectJsonLog(events));
+    expect(r.streamed).toBe(true);
+  });
+
+  it('takes the importer’s path when the first batch has no timestamp to repair from', async () => {
+    const events = edit(run1(800, 3), (e, i) => {
+      if (i < 600) delete e['timestamp'];
+    });
+    const r = await expectSameAsImporter(inspectJsonLog(events));
+    expect(r.streamed).toBe(false);
+    expect(r.reset).toBe(false);
+  });
+
+  it('reads NaN and Infinity tokens in events as the importer does', async () => {
+    const text = new TextDecoder()
+      .decode(inspectJsonLog(run1(700, 4)))
+      .replace(/"input_tokens":(\d+)/, '"input_tokens":NaN');
+    expect(text).toContain('NaN');
+    const r = await expectSameAsImporter(enc.encode(text));
+    expect(r.streamed).toBe(true);
+  });
+
+  it('falls back before posting when the first events hold an attachment ref', async () => {
+    const events = edit(run1(800, 5), (e, i) => {
+      if (i === 3) e['extra'] = 'attachment://abc';
+    });
+    const r = await expectSameAsImporter(inspectJsonLog(events));
+    expect(r.streamed).toBe(false);
+    expect(r.reset).toBe(false);
+  });
+
+  it('resets and takes the importer’s path on a ref or a pool ref further on', async () => {
+    for (const change of [
+      (e: Mutable) => void (e['extra'] = 'tc://abc'),
+      (e: Mutable) => ({ ...e, event: 'model', input_refs: [[0, 1]] }),
+    ]) {
+      const events = edit(run1(1500, 6), (e, i) => (i === 1200 ? change(e) : undefined));
+      const r = await expectSameAsImporter(inspectJsonLog(events));
+      expect(r.reset).toBe(true);
+      // After the reset, the importer's order: the log before its events.
+      const after = r.messages.slice(r.messages.findIndex((m) => m.type === 'reset'));
+      const kinds = after.map((m) => m.type);
+      expect(kinds.indexOf('log')).toBeLessThan(kinds.indexOf('events'));
+    }
+  });
+
+  it('reads a log with refs outside its events as the importer does', async () => {
+    const doc = JSON.parse(new TextDecoder().decode(inspectJsonLog(run1(900, 12)))) as {
+      samples: Mutable[];
+    };
+    // A ref in the sample's messages (after its events, as inspect writes them),
+    // and one dangling in a pool: the importer reports it, so must the stream.
+    Object.assign(doc.samples[0]!, {
+      output: { text: 'attachment://aaa' },
+      attachments: { aaa: 'resolved' },
+      events_data: { messages: [{ role: 'user', content: 'attachment://gone' }], calls: [] },
+    });
+    const plain = await expectSameAsImporter(enc.encode(JSON.stringify(doc)));
+    expect(plain.streamed).toBe(true);
+    expect(plain.reset).toBe(false);
+    const done = outcome(plain.messages).done[0];
+    expect(done?.type === 'done' && done.diagnostics.map((d) => d.code)).toContain(
+      'dangling_attachment',
+    );
+    // A ref spelled with an escape in the events: the importer's text search
+    // misses it, its walk (the log has refs elsewhere) does not.
+    const escaped = JSON.stringify(doc).replace(
+      '"event":"',
+      '"note":"attachment\\u003a//aaa","event":"',
+    );
+    const r = await expectSameAsImporter(enc.encode(escaped));
+    expect(r.reset).toBe(true);
+    const events = outcome(r.messages).events as unknown as Mutable[];
+    expect(events.some((e) => e['note'] === 'resolved')).toBe(true);
+  });
+
+  it('resets when the document turns out invalid after the first events', async () => {
+    const bytes = inspectJsonLog(run1(1500, 8));
+    const cut = bytes.subarray(0, bytes.length - 40);
+    const r = await expectSameAsImporter(cut);
+    expect(r.reset).toBe(true);
+    expect(outcome(r.messages).error).toHaveLength(1);
+  });
+
+  it('resets when the header says one sample and the log holds two', async () => {
+    const doc = JSON.parse(new TextDecoder().decode(inspectJsonLog(run1(900, 9)))) as {
+      samples: Mutable[];
+    };
+    doc.samples.push({ ...doc.samples[0]!, id: 2, events: [] });
+    const r = await expectSameAsImporter(enc.encode(JSON.stringify(doc)));
+    expect(r.reset).toBe(true);
+    const log = outcome(r.messages).log[0];
+    expect(log?.type === 'log' && log.samples).toHaveLength(2);
+  });
+
+  it('takes the importer’s path for a multi-sample header and for an .eval', async () => {
+    const doc = JSON.parse(new TextDecoder().decode(inspectJsonLog(run1(900, 10)))) as {
+      eval: { dataset: { samples: number } };
+    };
+    doc.eval.dataset.samples = 2;
+    const multi = await expectSameAsImporter(enc.encode(JSON.stringify(doc)));
+    expect(multi.streamed).toBe(false);
+    expect(multi.reset).toBe(false);
+    const zip = new Uint8Array(
+      readFileSync(new URL('../fixtures/inspect/zstd-zip64.eval', import.meta.url)),
+    );
+    const z = await expectSameAsImporter(zip);
+    expect(z.streamed).toBe(false);
+    expect(outcome(z.messages).events.length).toBeGreaterThan(0);
+  });
+
+  it('loads another sample request from the whole log after a streaming open', async () => {
+    const bytes = inspectJsonLog(run1(700, 11));
+    const { messages, all, loader } = await run(bytes, true);
+    const before = outcome(messages).events;
+    all.length = 0;
+    await loader.handle({ type: 'sample', sample: { id: 1, epoch: 1 } });
+    const again = outcome(all.filter((m) => m.type !== 'progress'));
+    expect(again.events).toEqual(before);
+    expect(again.done).toHaveLength(1);
+  });
+
+  const real = join(process.cwd(), '../shared/fixtures/inspect_ai/logs');
+  it('ends equal to the importer on the real inspect .json fixtures', async () => {
+    if (!existsSync(real)) {
+      console.log(`skipped: ${real} is absent`);
+      return;
+    }
+    const files = readdirSync(real).filter((f) => f.endsWith('.json'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) await expectSameAsImporter(new Uint8Array(readFileSync(join(real, f))));
+  });
+});
+
+describe('JsonScanner', () => {
+  const scan = (text: string) => new JsonScanner(enc.encode(text));
+  it('skips strings with escaped quotes and backslashes, and nested values', () => {
+    const text = '\uFEFF {"a\\"b": ["x\\\\", {"y": "\\"]}"}, 1.5e3, null], "c": -2}';
+    const s = scan(text);
+    s.expect(BYTE.OPEN_OBJECT);
+    expect(s.key()).toBe('a"b');
+    const [start, end] = s.value();
+    const bytes = enc.encode(text);
+    expect(JSON.parse(new TextDecoder().decode(bytes.subarray(start, end)))).toEqual([
+      'x\\',
+      { y: '"]}' },
+      1500,
+      null,
+    ]);
+    expect(s.next(BYTE.CLOSE_OBJECT)).toBe(true);
+    expect(s.key()).toBe('c');
+    expect(s.value()).toEqual([bytes.length - 3, bytes.length - 1]);
+    expect(s.next(BYTE.CLOSE_OBJECT)).toBe(false);
+    expect(s.peek()).toBe(-1);
+  });
+  it('throws a ScanError on a cut-off or misplaced value', () => {
+    expect(() => scan('["abc').value()).toThrow(ScanError);
+    // Depth only: mismatched brackets are left to the JSON.parse of the range.
+    expect(scan('{"a": [1, 2}]').value()).toEqual([0, 13]);
+    expect(() => scan('[[1]').value()).toThrow(ScanError);
+    expect(() => scan(', 1').value()).toThrow(ScanError);
+    expect(() => scan('{"a" 1}').key()).toThrow(ScanError);
+  });
+});
