@@ -149,30 +149,35 @@ export function fanOutEvents(options: FanOutOptions): Event[] {
 
 /** The same run as a ready timeline (what `buildTimeline(fanOutEvents(o))` gives, built directly). */
 export function fanOutTimeline(options: FanOutOptions): Timeline {
-  const content: TimelineItem[] = agentsOf(options).map((agent): TimelineSpan => ({
+  return rootTimeline(
+    agentsOf(options).map((agent) =>
+      agentSpan(agent.id, agent.name, [{ type: 'event', event: modelEvent(agent, agent.id) }]),
+    ),
+  );
+}
+
+/** An agent span of `content` (and `branches`). */
+function agentSpan(
+  id: string,
+  name: string,
+  content: TimelineItem[],
+  branches: TimelineSpan[] = [],
+): TimelineSpan {
+  return {
     type: 'span',
-    id: agent.id,
-    name: agent.name,
+    id,
+    name,
     spanType: 'agent',
-    content: [{ type: 'event', event: modelEvent(agent, agent.id) }],
-    branches: [],
+    content,
+    branches,
     utility: false,
     toolInvoked: false,
-  }));
-  return {
-    name: 'Default',
-    description: '',
-    root: {
-      type: 'span',
-      id: 'main',
-      name: 'main',
-      spanType: 'agent',
-      content,
-      branches: [],
-      utility: false,
-      toolInvoked: false,
-    },
   };
+}
+
+/** A timeline whose root agent `main` holds `content`. */
+function rootTimeline(content: TimelineItem[]): Timeline {
+  return { name: 'Default', description: '', root: agentSpan('main', 'main', content) };
 }
 
 /** Renames the ids of a fan-out's sub-agents under `prefix` (ids stay unique when nested). */
@@ -208,29 +213,12 @@ export function nestedTimeline(): Timeline {
             },
           ]
         : [];
-    return {
-      type: 'span',
-      id: `planner-${i}`,
-      name: 'planner',
-      spanType: 'agent',
-      content: prefixed(inner.root.content, `planner-${i}`),
+    return agentSpan(
+      `planner-${i}`,
+      'planner',
+      prefixed(inner.root.content, `planner-${i}`),
       branches,
-      utility: false,
-      toolInvoked: false,
-    };
+    );
   });
-  return {
-    name: 'Default',
-    description: '',
-    root: {
-      type: 'span',
-      id: 'main',
-      name: 'main',
-      spanType: 'agent',
-      content: planners,
-      branches: [],
-      utility: false,
-      toolInvoked: false,
-    },
-  };
+  return rootTimeline(planners);
 }
