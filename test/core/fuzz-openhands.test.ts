@@ -17,6 +17,7 @@ const lines = (text: string) =>
 const trajectory = JSON.parse(read('trajectory-v0.json')) as never[];
 const v1 = lines(read('events-v1.jsonl'));
 const wrapped = lines(read('wrapped.jsonl'));
+const delegates = lines(read('delegate-v1.jsonl'));
 
 // FUZZ_RUNS inputs for the importer, shared by its 3 properties.
 const runs = fuzzShare(3);
@@ -26,8 +27,13 @@ describe('fuzz: openhands', () => {
     await fuzzImporter((input) => importOpenHands(input), [[trajectory]], 'json', runs);
   }, 300_000);
 
-  it(`… and for ${runs} mutated JSON Lines (V0, V1, wrapped)`, async () => {
-    await fuzzImporter((input) => importOpenHands(input), [trajectory, v1, wrapped], 'jsonl', runs);
+  it(`… and for ${runs} mutated JSON Lines (V0, V1, V1 sub-agents, wrapped)`, async () => {
+    await fuzzImporter(
+      (input) => importOpenHands(input),
+      [trajectory, v1, wrapped, delegates],
+      'jsonl',
+      runs,
+    );
   }, 300_000);
 
   it(`through the front door (${runs} inputs)`, async () => {

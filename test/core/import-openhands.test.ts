@@ -21,6 +21,7 @@ const own = (name: string) =>
 const v0 = own('trajectory-v0.json');
 const v1 = own('events-v1.jsonl');
 const wrapped = own('wrapped.jsonl');
+const delegateV1 = own('delegate-v1.jsonl');
 
 const of = <E extends Event>(events: readonly Event[], kind: string) =>
   events.filter((e) => e.event === kind) as E[];
@@ -220,6 +221,87 @@ describe('OpenHands V1 SDK events', () => {
     }
     for (const e of imp.end()) stream.append(e);
     expect(stream.latest()).toEqual(importOpenHands(v1).events);
+  });
+});
+
+describe('OpenHands V1 delegation (task and delegate tools)', () => {
+  const meta = (e: Event) => oh(e) ?? {};
+
+  it('puts each sub-agent in an agent span under the call that spawned it', async () => {
+    const r = await checkImport(delegateV1, 'openhands', { filename: 'events.jsonl' });
+    expect(r.dump).toMatchSnapshot();
+    const tools = new Map(of<ToolEvent>(r.events, 'tool').map((t) => [t.id, t]));
+    const agents = spans(r.events).filter((s) => s.type === 'agent');
+    expect(agents.map((s) => s.name)).toEqual([
+      'code-explorer',
+      'bash-runner',
+      'lodging',
+      'activities',
+      'general-purpose',
+    ]);
+    const task = tools.get('toolu_task1')!;
+    expect(task).toMatchObject({ agent: 'code-explorer', agent_span_id: agents[0]!.id });
+    expect(task.result).toContain('add() returns a - b');
+    expect(agents[0]!.parent_id).toBe(task.span_id);
+    expect(meta(agents[0]!)).toMatchObject({
+      subagent_type: 'code-explorer',
+      description: 'Find the failing test',
+      task_id: 'task_00000001',
+      status: 'completed',
+    });
+    // The span holds the task the sub-agent was sent; its own events are in another file.
+    const inside = r.events.filter((e) => e.span_id === agents[0]!.id);
+    expect(inside.map((e) => e.event)).toEqual(['span_begin', 'message', 'span_end']);
+    expect(inside[1]).toMatchObject({ role: 'user', content: expect.stringContaining('pytest') });
+    // The parent's own events stay in the turn.
+    const turn = spans(r.events).find((s) => s.type === 'turn')!;
+    expect(of(r.events, 'model').every((m) => m.span_id === turn.id)).toBe(true);
+  });
+
+  it('delegate: one span per sub-agent, typed by the earlier spawn; spawn alone opens none', () => {
+    const { events } = importOpenHands(delegateV1);
+    const tools = new Map(of<ToolEvent>(events, 'tool').map((t) => [t.id, t]));
+    expect(tools.get('toolu_spawn')!.agent_span_id).toBeUndefined();
+    const deleg = tools.get('toolu_deleg')!;
+    const under = spans(events).filter((s) => s.parent_id === deleg.span_id && s.type === 'agent');
+    const mine = under.filter((s) => ['lodging', 'activities'].includes(s.name));
+    expect(mine.map((s) => [s.name, meta(s)['agent_type']])).toEqual([
+      ['lodging', 'researcher'],
+      ['activities', 'default'],
+    ]);
+    expect(deleg).toMatchObject({ agent: 'lodging, activities', agent_span_id: mine[0]!.id });
+    // Both end with the delegate observation (parallel sub-agents).
+    const ends = of<Event & { id: string }>(events, 'span_end').filter((e) =>
+      mine.some((s) => s.id === e.id),
+    );
+    expect(ends.map((e) => e.timestamp)).toEqual([deleg.completed, deleg.completed]);
+  });
+
+  it('a background task runs until task_output reports it finished; an unanswered one until the log ends', () => {
+    const r = importOpenHands(delegateV1);
+    const agents = spans(r.events).filter((s) => s.type === 'agent');
+    const endOf = (id: string) =>
+      of<Event & { id: string }>(r.events, 'span_end').find((e) => e.id === id)!;
+    const bg = agents.find((s) => s.name === 'bash-runner')!;
+    const output = of<ToolEvent>(r.events, 'tool').find((t) => t.id === 'toolu_out')!;
+    expect(endOf(bg.id).timestamp).toBe(output.completed);
+    expect(meta(bg)).toMatchObject({ task_id: 'task_00000002', status: 'completed' });
+    const last = agents.find((s) => s.name === 'general-purpose')!;
+    expect(endOf(last.id)).toBeDefined();
+    expect(
+      r.diagnostics.find((d) => d.code === 'openhands_delegate_unfinished')?.message,
+    ).toContain('general-purpose');
+  });
+
+  it('streams like the whole file', () => {
+    const imp = openHandsFormat.incremental({});
+    const stream = new EventStream();
+    for (const { value, path } of readJsonLines(delegateV1, new ImportContext())) {
+      imp.push(value, path);
+      for (const e of imp.drain()) stream.append(e);
+    }
+    for (const e of imp.end()) stream.append(e);
+    expect(stream.latest()).toEqual(importOpenHands(delegateV1).events);
   });
 });
 

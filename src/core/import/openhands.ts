@@ -34,7 +34,13 @@
 // - `finish` → the answer, an assistant `message`; agent messages → assistant
 //   `message` (a `model` event when the log recorded the call's metrics);
 // - `delegate` → a tool event plus an `agent` span under it that holds the
-//   delegate's events until the delegate observation;
+//   delegate's events until the delegate observation; V1 `task` calls
+//   (`TaskAction`, `openhands-tools/openhands/tools/task/`) and `delegate`
+//   calls (`DelegateAction` with `tasks`, `openhands-tools/.../delegate/`) →
+//   an `agent` span per sub-agent under the call, holding the task it was
+//   sent, until the observation (or, for a background task, a `task_output`
+//   with its `task_id` and a finished status): V1 sub-agents are conversations
+//   of their own, persisted apart, so their events are not in this log;
 // - condensation → `compaction`; the agent stopped by the user
 //   (`agent_state_changed` to `stopped`) → every event of the turn marked
 //   `metadata.aborted: true`;
@@ -61,6 +67,7 @@ import {
   own,
   safeJson,
   typeName,
+  valueText,
   type ImportOptions,
   type JsonRecord,
 } from './guards.js';
@@ -240,6 +247,17 @@ interface Scope {
   tool?: ToolEvent;
 }
 
+/**
+ * A V1 sub-agent span (a `task` or `delegate` call). Its events live in a
+ * conversation of their own, persisted apart from the parent's log, so the
+ * span holds the task it was given and stays off the scope stack.
+ */
+interface SubAgent {
+  begin: SpanBeginEvent;
+  /** The TaskToolSet task id, once an observation names it. */
+  taskId?: string;
+}
+
 /** An observation with no tool to complete. */
 interface Observation {
   /** The action it names, when that is not in the file. */
@@ -280,6 +298,10 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
   const finishCalls = new Set<string>(); // finish tool calls (answered by the message)
   const models = new Map<string, ModelEvent>(); // response id → model event
   const seenKeys = new Set<string>();
+  const subAgents = new Map<string, SubAgent[]>(); // V1 tool uuid → its sub-agent spans
+  const background = new Map<string, SubAgent>(); // task id → a background task still running
+  const openSubAgents = new Set<SubAgent>();
+  const agentTypes = new Map<string, string>(); // DelegateAction spawn: id → agent type
   let turnEvents: Event[] = [];
   let turnCount = 0;
   let lastTime = '';
@@ -338,6 +360,10 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
   const endSpan = (scope: Scope) => sink.closeSpan(scope.begin, { timestamp: scope.lastTime });
 
   const closeTurn = () => {
+    for (const sub of openSubAgents) {
+      ctx.info('$', 'openhands_delegate_unfinished', sub.begin.name);
+      endSubAgent(sub, stack[0]?.lastTime ?? lastTime);
+    }
     while (stack.length) {
       const scope = stack.pop()!;
       if (scope.kind === 'agent') ctx.info('$', 'openhands_delegate_unfinished', scope.begin.name);
@@ -667,6 +693,149 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     stack.push({ span: begin.id, kind: 'agent', begin, lastTime: time, tool });
   };
 
+  /**
+   * V1: opens a sub-agent span under the `task`/`delegate` call `tool`, with
+   * the task it was sent as its first message (the sub-conversation starts
+   * with it, `sender` the parent).
+   */
+  const openSubAgent = (
+    tool: ToolEvent,
+    name: string,
+    task: string,
+    key: string,
+    at: At,
+    meta: JsonObject,
+  ): SubAgent => {
+    const begin = track(
+      sink.openSpan(
+        {
+          key: `agent:${key}`,
+          timestamp: at.time,
+          parent_id: tool.span_id ?? null,
+          type: 'agent',
+          name,
+          metadata: { openhands: meta },
+        },
+        { open: true, timeInvented: at.invented ? at.path : undefined },
+      ),
+    );
+    const m = track(
+      sink.add({
+        event: 'message',
+        uuid: sink.uuid(`message:${key}`),
+        timestamp: at.time,
+        span_id: begin.id,
+        role: 'user',
+        content: task,
+        message_id: `${key}:task`,
+        metadata: { openhands: { task: true } },
+      } satisfies MessageEvent),
+    );
+    stamp(m, at);
+    const sub: SubAgent = { begin };
+    openSubAgents.add(sub);
+    const list = subAgents.get(tool.uuid);
+    if (list) list.push(sub);
+    else subAgents.set(tool.uuid, [sub]);
+    return sub;
+  };
+
+  /** V1: the sub-agent spans of a `task` call (`TaskAction`) or a `delegate` call (`DelegateAction`). */
+  const v1SubAgents = (
+    tool: ToolEvent,
+    actionKind: string | undefined,
+    args: JsonObject,
+    key: string,
+    at: At,
+  ) => {
+    const task = str(args['prompt']);
+    if (actionKind === 'TaskAction' || (actionKind === undefined && tool.function === 'task')) {
+      if (task === undefined) return;
+      const type = str(args['subagent_type']) ?? 'general-purpose';
+      const meta: JsonObject = { subagent_type: type };
+      for (const k of ['description', 'resume', 'run_in_background'] as const)
+        if (args[k] !== undefined && args[k] !== null) meta[k] = args[k];
+      openSubAgent(tool, type, task, key, at, meta);
+      tool.agent = type;
+    } else if (actionKind === 'DelegateAction' || tool.function === 'delegate') {
+      const ids = args['ids'];
+      const types = args['agent_types'];
+      if (args['command'] === 'spawn' && Array.isArray(ids)) {
+        // Spawning only creates the sub-conversations; they run when delegated to.
+        ids.forEach((id, i) => {
+          const type = Array.isArray(types) ? str(types[i])?.trim() : undefined;
+          if (typeof id === 'string') agentTypes.set(id, type || 'default');
+        });
+        return;
+      }
+      const tasks = args['tasks'];
+      if (args['command'] !== 'delegate' || !isRecord(tasks)) return;
+      const names: string[] = [];
+      for (const id of Object.keys(tasks)) {
+        const meta: JsonObject = { agent_id: id, agent_type: agentTypes.get(id) ?? 'default' };
+        openSubAgent(tool, id, valueText(tasks[id]), `${key}:${id}`, at, meta);
+        names.push(id);
+      }
+      if (!names.length) return;
+      tool.agent = names.join(', ');
+    } else return;
+    // One span per sub-agent; the call points at the first.
+    tool.agent_span_id = subAgents.get(tool.uuid)![0]!.begin.id;
+    sink.touch(tool);
+  };
+
+  const endSubAgent = (sub: SubAgent, time: string) => {
+    if (!openSubAgents.delete(sub)) return;
+    if (sub.taskId !== undefined && background.get(sub.taskId) === sub)
+      background.delete(sub.taskId);
+    sink.closeSpan(sub.begin, { timestamp: time });
+  };
+
+  /**
+   * V1: an observation of a call with sub-agents ends their spans, unless it
+   * says a background task is still running (then a later `task_output` or
+   * `task_stop` observation naming its task id ends it).
+   */
+  const v1SubAgentsAnswered = (tool: ToolEvent, obs: JsonRecord, time: string) => {
+    const taskId = str(obs['task_id']);
+    const status = str(obs['status']);
+    const subs = subAgents.get(tool.uuid);
+    if (subs) {
+      for (const sub of subs) {
+        if (!openSubAgents.has(sub)) continue;
+        if (taskId !== undefined || status !== undefined) {
+          const begin = sink.revise(sub.begin);
+          const prior = isRecord(begin.metadata?.['openhands']) ? begin.metadata['openhands'] : {};
+          begin.metadata = {
+            ...(begin.metadata ?? {}),
+            openhands: {
+              ...prior,
+              ...(taskId !== undefined ? { task_id: taskId } : {}),
+              ...(status !== undefined ? { status } : {}),
+            },
+          };
+          sub.begin = begin;
+          sink.touch(begin);
+        }
+        if (status === 'running' && taskId !== undefined) {
+          sub.taskId = taskId;
+          background.set(taskId, sub);
+        } else endSubAgent(sub, time);
+      }
+      return;
+    }
+    // task_output / task_stop: the status of a background task.
+    const sub = taskId !== undefined ? background.get(taskId) : undefined;
+    if (sub && status !== undefined && status !== 'running') {
+      const begin = sink.revise(sub.begin);
+      const prior = isRecord(begin.metadata?.['openhands']) ? begin.metadata['openhands'] : {};
+      begin.metadata = { ...(begin.metadata ?? {}), openhands: { ...prior, status } };
+      sub.begin = begin;
+      sink.touch(begin);
+      endSubAgent(sub, time);
+    }
+  };
+
   /** Closes the agent span a delegate tool opened (and any still open inside it). */
   const closeAgent = (tool: ToolEvent) => {
     const at = stack.findIndex((s) => s.kind === 'agent' && s.tool === tool);
@@ -894,7 +1063,8 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
         new Set(['thought', 'tool_call', 'reasoning_content', 'thinking_blocks', 'action']),
       );
       if (actionKind) toolMeta['action_kind'] = actionKind;
-      newTool(key, callId, fn, args, at, toolMeta, key);
+      const tool = newTool(key, callId, fn, args, at, toolMeta, key);
+      v1SubAgents(tool, actionKind, args, key, at);
       return;
     }
     closeOpenModel();
@@ -962,6 +1132,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
         (callId !== undefined ? toolsByCall.get(callId) : undefined) ??
         (actionId !== undefined ? toolsByAction.get(`#${actionId}`) : undefined);
       if (tool) {
+        v1SubAgentsAnswered(tool, obs, at.time);
         complete(tool, result, at.time, error, obsMeta);
         return;
       }
