@@ -247,6 +247,7 @@ function detect(probe: Probe): boolean {
 
 interface TaskState {
   readonly spanId: string;
+  readonly begin: SpanBeginEvent;
   readonly name: string;
   readonly path: string;
 }
@@ -254,6 +255,7 @@ interface TaskState {
 interface AgentState {
   readonly ns: string;
   readonly spanId: string;
+  readonly begin: SpanBeginEvent;
   /** The span it was opened in (its caller's task), or null at the root. */
   readonly parentSpan: string | null;
   readonly tasks: TaskState[];
@@ -584,18 +586,17 @@ class AgexImporter implements IncrementalImporter {
         const metadata: JsonObject = { task_name: name };
         if (inputs !== undefined) metadata['inputs'] = inputs;
         if (extra) metadata['agex'] = extra;
-        draft = this.#sink.add<SpanBeginEvent>({
-          event: 'span_begin',
-          uuid: base.uuid,
+        const begin = this.#sink.openSpan({
           id,
-          span_id: id,
+          uuid: base.uuid,
           parent_id: base.span_id,
           timestamp: at.time,
           type: 'task',
           name,
           metadata,
         });
-        agent.tasks.push({ spanId: id, name, path });
+        draft = begin;
+        agent.tasks.push({ spanId: id, begin, name, path });
         const message = str(record, 'message');
         if (message !== undefined && message !== '') {
           const m = this.#sink.add<MessageEvent>({
@@ -880,9 +881,19 @@ class AgexImporter implements IncrementalImporter {
     this.#lastNs = ns;
     const id = this.#spanId('agent');
     const parentSpan = parent ? this.#innermost(parent) : null;
+    const begin = this.#sink.openSpan({
+      id,
+      uuid: this.#sink.uuid(`agent\u0000${id}`),
+      parent_id: parentSpan,
+      timestamp: time,
+      type: 'agent',
+      name: ns.slice(cut + 1),
+      metadata: { namespace: ns },
+    });
     const agent: AgentState = {
       ns,
       spanId: id,
+      begin,
       parentSpan,
       tasks: [],
       children: [],
@@ -890,17 +901,6 @@ class AgexImporter implements IncrementalImporter {
     };
     parent?.children.push(agent);
     this.#agents.set(ns, agent);
-    this.#sink.add<SpanBeginEvent>({
-      event: 'span_begin',
-      uuid: this.#sink.uuid(`agent\u0000${id}`),
-      id,
-      span_id: id,
-      parent_id: parentSpan,
-      timestamp: time,
-      type: 'agent',
-      name: ns.slice(cut + 1),
-      metadata: { namespace: ns },
-    });
     return agent;
   }
 
@@ -911,7 +911,7 @@ class AgexImporter implements IncrementalImporter {
       return;
     }
     this.#closeChildren(agent, task.spanId, time);
-    this.#spanEnd(task.spanId, time, path, false);
+    this.#spanEnd(task.begin, time, path, false);
   }
 
   /** Ends the sub-agents a task called (they cannot outlive it). */
@@ -930,21 +930,19 @@ class AgexImporter implements IncrementalImporter {
       const task = agent.tasks.pop()!;
       this.#ctx.warn(task.path, 'agex_task_unclosed', task.name);
       this.#closeChildren(agent, task.spanId, time);
-      this.#spanEnd(task.spanId, time, task.path, true);
+      this.#spanEnd(task.begin, time, task.path, true);
     }
     for (const child of agent.children.splice(0)) this.#closeAgent(child, time, path);
     this.#agents.delete(agent.ns);
-    this.#spanEnd(agent.spanId, time, path, false);
+    this.#spanEnd(agent.begin, time, path, false);
   }
 
-  #spanEnd(id: string, time: string, path: string, invented: boolean): void {
-    const end = this.#sink.add<SpanEndEvent>({
-      event: 'span_end',
-      uuid: this.#sink.uuid(`end\u0000${id}`),
-      id,
-      span_id: id,
+  #spanEnd(begin: SpanBeginEvent, time: string, path: string, invented: boolean): void {
+    const end = this.#sink.closeSpan(begin, {
       timestamp: time,
+      uuid: this.#sink.uuid(`end\u0000${begin.id}`),
     });
+    // The end itself is what was invented (its time is the last one seen).
     if (invented) this.#sink.invent(end, 'end', path);
   }
 

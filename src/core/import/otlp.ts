@@ -69,10 +69,7 @@ import { sniffer, type FormatImporter, type ImportResult } from './format.js';
 import { parseJsonTolerant } from './json.js';
 import { readJsonLines } from './lines.js';
 import { Probe, type ImportInput } from './probe.js';
-import { INVENTED_KEY, SyntheticClock } from './sink.js';
-import { stampEventTime } from '../events/event-time.js';
-import { deepFreeze } from '../events/freeze.js';
-import { deriveEventUuid } from '../events/uuid.js';
+import { EventSink, SyntheticClock } from './sink.js';
 
 type Attrs = Record<string, unknown>;
 
@@ -1204,56 +1201,15 @@ function baseMetadata(s: Span, dialect: string, rest: Attrs): JsonObject {
   return m;
 }
 
-/**
- * The events of one import. A whole-file import needs none of `EventSink`'s
- * streaming machinery (a state and a WeakMap entry per draft, which cost a
- * tenth of the import at 100k spans in GC time); the uuids, the invented-value
- * flags and the sealing are the same as the sink's.
- */
-class Out {
-  readonly #events: Event[] = [];
-  constructor(
-    readonly ctx: ImportContext,
-    readonly seed: string,
-  ) {}
-
-  uuid(key: string): string {
-    return deriveEventUuid(`${this.seed}\u0000${key}`);
-  }
-
-  add<E extends Event>(e: E): E {
-    this.#events.push(e);
-    return e;
-  }
-
-  invent(e: Event, what: 'id' | 'timestamp' | 'end', path: string): void {
-    const metadata: JsonObject = e.metadata ?? {};
-    const list = Array.isArray(metadata[INVENTED_KEY]) ? (metadata[INVENTED_KEY] as string[]) : [];
-    if (!list.includes(what)) metadata[INVENTED_KEY] = [...list, what];
-    e.metadata = metadata;
-    this.ctx.invent(what, path);
-  }
-
-  finish(): Event[] {
-    const out = this.#events;
-    for (let i = 0; i < out.length; i++) {
-      const e = out[i]!;
-      stampEventTime(e, timestampMs(e.timestamp));
-      deepFreeze(e);
-    }
-    return out;
-  }
-}
-
 interface Emit {
   ctx: ImportContext;
-  sink: Out;
+  sink: EventSink;
   usedIds: Set<string>;
   calls: Map<string, { call: ToolCall; answered: boolean }>;
   tools: { event: ToolEvent; span: Span; hasId: boolean; used: Used }[];
 }
 
-function invent(sink: Out, e: Event, s: Span): void {
+function invent(sink: EventSink, e: Event, s: Span): void {
   for (const what of s.invented) sink.invent(e, what, s.path);
 }
 
@@ -1266,6 +1222,7 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
   let consumed = new Set<SpanEventRead>();
   let childEnclosing = enclosing;
   let tool: ToolEvent | undefined;
+  let begin: SpanBeginEvent | undefined;
 
   if (cls.role === 'model') {
     const parts = modelParts(used, events);
@@ -1408,18 +1365,15 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
         'gen_ai.workflow.name',
       ),
     );
-    const begin: SpanBeginEvent = {
-      event: 'span_begin',
-      uuid: em.sink.uuid(`${key}/begin`),
-      span_id: id,
-      timestamp: s.start,
+    begin = em.sink.openSpan({
       id,
+      uuid: em.sink.uuid(`${key}/begin`),
+      timestamp: s.start,
       parent_id: enclosing,
+      type: cls.type,
       name: name ?? s.name,
       metadata: baseMetadata(s, cls.dialect, used.rest()),
-    };
-    if (cls.type !== undefined) begin.type = cls.type;
-    em.sink.add(begin);
+    });
     invent(em.sink, begin, s);
     childEnclosing = id;
     addSpanEvents(em, s, events, consumed, id);
@@ -1433,15 +1387,10 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
         ? `${c.traceId}:${c.spanId}`
         : c.spanId;
   }
-  if (cls.role === 'span') {
-    const end = em.sink.add({
-      event: 'span_end',
-      uuid: em.sink.uuid(`${key}/end`),
-      span_id: childEnclosing,
-      timestamp: s.end,
-      id: childEnclosing!,
-      metadata: { span_id: s.spanId },
-    });
+  if (begin) {
+    const end = em.sink.closeSpan(begin, { timestamp: s.end, uuid: em.sink.uuid(`${key}/end`) });
+    // The OTLP id, for a span whose skein id had to be made unique.
+    end.metadata = { span_id: s.spanId };
     if (s.invented.includes('end')) em.sink.invent(end, 'end', s.path);
   }
 }
@@ -1519,7 +1468,7 @@ function pairTools(em: Emit): void {
 
 function importProbe(probe: Probe, options: ImportOptions): ImportResult {
   const ctx = new ImportContext(options);
-  const sink = new Out(ctx, options.uuidSeed ?? 'otlp');
+  const sink = new EventSink(ctx, { seed: options.uuidSeed ?? 'otlp' });
   const reader = new Reader(ctx);
   const text = probe.isRaw ? probe.text() : undefined;
   const fixed = text !== undefined ? quoteBigInts(text) : undefined;

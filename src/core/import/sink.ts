@@ -197,7 +197,7 @@ export class EventSink {
    * Opens a span: adds its `span_begin` (inspect's rule, research/inspect_ai.md
    * §1.6: a span_begin's `span_id` is its own `id`). Its ids come either from
    * `key` (the span id `uuid(key)`, the event's `uuid(key + ':begin')`) or are
-   * given as `id` and `uuid`. `parent_id` is left out when undefined.
+   * given as `id` and `uuid`. `parent_id` and `type` are left out when undefined.
    * `timeInvented` is the JSON path of the record whose time the importer made
    * up for the span (flagged as {@link invent} does).
    *
@@ -218,7 +218,7 @@ export class EventSink {
     ) & {
       timestamp: string;
       parent_id?: string | null;
-      type: string;
+      type: string | undefined;
       name: string;
       metadata?: JsonObject;
     },
@@ -233,7 +233,7 @@ export class EventSink {
       span_id: id,
       id,
       ...(span.parent_id !== undefined ? { parent_id: span.parent_id } : {}),
-      type: span.type,
+      ...(span.type !== undefined ? { type: span.type } : {}),
       name: span.name,
       ...(span.metadata ? { metadata: span.metadata } : {}),
     };
