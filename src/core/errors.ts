@@ -19,7 +19,8 @@ export const errorMessages = {
   zip_corrupt: (detail: string) => `Corrupt zip archive: ${detail}`,
   zip_unsupported: (detail: string) => `Unsupported zip feature: ${detail}`,
   missing_member: (name: string) => `The archive has no member "${name}"`,
-  sample_not_found: (id: string, epoch: number) => `No sample with id ${id} and epoch ${epoch}`,
+  sample_not_found: (id: string, epoch: number | string) =>
+    `No sample with id ${id} and epoch ${epoch}`,
   dangling_attachment: (ref: string) => `Unresolved attachment reference "${ref}" (kept as is)`,
   dangling_pool_ref: (pool: string, start: number, end: number, size: number) =>
     `Reference [${start}, ${end}) is outside the ${pool} pool of ${size} entries`,

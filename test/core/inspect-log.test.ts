@@ -8,6 +8,7 @@ import { parseEvents } from '../../src/core/events/parse.js';
 import type * as ParseModule from '../../src/core/events/parse.js';
 import {
   importInspectLog,
+  inspectUuidSeed,
   isInspectLog,
   type InspectLog,
 } from '../../src/core/import/inspect-log.js';
@@ -672,6 +673,57 @@ describe('bad input → ImportError with code and path, or a diagnostic', () => 
     expect(await rejection(log.sample(1, 2))).toMatchObject({ code: 'sample_not_found' });
     const zlog = await importInspectLog(buildZip(evalMembers([[1, 1]])));
     expect(await rejection(zlog.sample('nope'))).toMatchObject({ code: 'sample_not_found' });
+  });
+
+  it('ids and epochs a caller hands in never run their own toString or stand for another', async () => {
+    const hostile = {
+      toString(): string {
+        throw new Error('ran toString');
+      },
+      [Symbol.toPrimitive](): string {
+        throw new Error('ran toPrimitive');
+      },
+    };
+    // Reads as sample 1, epoch 1 wherever String() or a template literal converts it.
+    const lying = { toString: () => '1', valueOf: () => 1, [Symbol.toPrimitive]: () => '1' };
+    for (const log of [
+      await importInspectLog(jsonLog([monolithSample(1, 1)])),
+      await importInspectLog(buildZip(evalMembers([[1, 1]]))),
+    ]) {
+      expect(await log.sample(1, 1)).toBeDefined();
+      for (const [id, epoch] of [
+        [hostile, 1],
+        [1, hostile],
+        [lying, 1],
+        [1, lying],
+      ] as const) {
+        const e = await rejection(log.sample(id as never, epoch as never));
+        expect(e.code).toBe('sample_not_found');
+        expect(e.message).not.toContain('ran ');
+      }
+    }
+    // The uuid seed of the streaming viewer: the same rule.
+    expect(() =>
+      inspectUuidSeed({ run_id: hostile, task: hostile } as never, hostile, 1),
+    ).not.toThrow();
+    const real = inspectUuidSeed({ run_id: 'r1', task: 'popularity' }, 1, 1);
+    expect(inspectUuidSeed({ run_id: 'r1', task: 'popularity' }, lying, lying)).not.toBe(real);
+  });
+
+  it('a log version or run id nested thousands deep is a typed error or plain text, not a RangeError', async () => {
+    const n = 20_000;
+    const text = JSON.stringify({ ...header(), samples: [] }).replace(
+      /"version":\d+/,
+      `"version":${'['.repeat(n)}1${']'.repeat(n)}`,
+    );
+    expect(await rejection(importInspectLog(enc.encode(text)))).toMatchObject({
+      code: 'unsupported_version',
+      path: '$.version',
+    });
+    let deep: unknown = 1;
+    for (let i = 0; i < n; i++) deep = [deep];
+    const seed = inspectUuidSeed({ run_id: deep, task: 't' } as never, 1, 1);
+    expect(seed).toBe('[value nested too deep to show as text]/t/1/1');
   });
 
   it('a dangling attachment → a warning naming the place; the ref is kept', async () => {

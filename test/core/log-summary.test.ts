@@ -146,6 +146,55 @@ describe('summarizeInspectSample', () => {
   });
 });
 
+describe('summarizeInspectSample on values a host handed in', () => {
+  const hostile = {
+    toString(): string {
+      throw new Error('ran toString');
+    },
+    [Symbol.toPrimitive](): string {
+      throw new Error('ran toPrimitive');
+    },
+  };
+  const lying = {
+    toString: () => '2026-01-01T00:00:00Z) injected (',
+    [Symbol.toPrimitive]: () => '2026-01-01T00:00:00Z) injected (',
+  };
+
+  it('never runs their toString or Symbol.toPrimitive, and shows their JSON text', () => {
+    const s = summarizeInspectSample({
+      id: 1,
+      epoch: 1,
+      started_at: hostile,
+      completed_at: lying,
+      limit: { type: 'token', limit: lying },
+    });
+    expect(s.durationMs).toBeNull();
+    expect(s.status).toBe('limit');
+    // JSON has no text for the methods: the object shows as {} and nothing it returns gets in.
+    expect(s.error).toBe('token limit ({})');
+    const failed = summarizeInspectSample({ id: 1, epoch: 1, error: hostile });
+    expect(failed).toMatchObject({ status: 'error', error: '{}' });
+  });
+
+  it('an error whose JSON form throws (toJSON, a boxed string with its own toString) gives a placeholder', () => {
+    const toJson = {
+      toJSON(): never {
+        throw new Error('ran toJSON');
+      },
+    };
+    const boxed = Object.assign(new String('x'), {
+      toString(): never {
+        throw new Error('ran toString');
+      },
+    });
+    for (const error of [toJson, boxed])
+      expect(summarizeInspectSample({ id: 1, epoch: 1, error })).toMatchObject({
+        status: 'error',
+        error: '[value that cannot be shown as JSON]',
+      });
+  });
+});
+
 describe('compareSamples', () => {
   it('orders numbers numerically before strings (natural order), then by epoch', () => {
     const s = (id: string | number | null, epoch = 1): SampleSummary => ({

@@ -253,7 +253,9 @@ export class ImportContext {
  * `JSON.stringify` for untrusted values: a value nested too deep for the call
  * stack (hostile input nests thousands of levels) gives a short placeholder
  * instead of a `RangeError`, and `undefined` gives `''`. The value itself is kept wherever it came from;
- * only this text form is cut.
+ * only this text form is cut. A value a host handed in (not parsed JSON) may
+ * run code while it is stringified (a `toJSON`, a getter, a boxed string's own
+ * `toString`); whatever that throws also gives a placeholder.
  *
  * @example
  * import { safeJson } from 'src/core/import/guards.js';
@@ -265,15 +267,16 @@ export function safeJson(value: unknown, indent?: number): string {
     return JSON.stringify(value, null, indent) ?? '';
   } catch (e) {
     if (e instanceof RangeError) return '[value nested too deep to show as text]';
-    if (e instanceof TypeError) return '[value that cannot be shown as JSON]';
-    throw e;
+    return '[value that cannot be shown as JSON]';
   }
 }
 
 /**
  * A value where text is expected: a string as it is, nothing as `''`, anything
  * else as its {@link safeJson} text. `String(value)` is no substitute: on an
- * array nested thousands deep it overflows the stack.
+ * array nested thousands deep it overflows the stack, and on an object it runs
+ * the object's own `toString`/`Symbol.toPrimitive`, which may throw or return
+ * anything (`[object Object]` for every plain object, so two differ in name only).
  *
  * @example
  * import { valueText } from 'src/core/import/guards.js';

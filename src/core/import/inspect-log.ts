@@ -18,7 +18,7 @@ import { parseEvents } from '../events/parse.js';
 import { resolveSampleEvents, type AttachmentTable } from './inspect-resolve.js';
 import { decodeUtf8, isRefFree, parseJsonBytes } from './json.js';
 import { isZip, openZip, type ZipArchive } from './zip.js';
-import { isRecord as isObject, typeName } from './guards.js';
+import { isRecord as isObject, safeJson, typeName, valueText } from './guards.js';
 
 // ---------------------------------------------------------------------------
 // Raw shapes (as written by inspect_ai; every field may be missing in old logs)
@@ -271,9 +271,15 @@ function missing(path: string, field: string): ImportError {
   return new ImportError('missing_field', jsonPath(path, field), field);
 }
 
-function sampleKey(id: string | number, epoch: number): string {
-  return `${String(id)}\u0000${epoch}`;
+// Ids and epochs are checked when read from a log, but `sample(id, epoch)` and
+// `inspectUuidSeed` take what a caller gives: never run a value's own
+// `toString` (valueText), and never let an object's text stand for a real id.
+function sampleKey(id: unknown, epoch: unknown): string {
+  return `${valueText(id)}\u0000${valueText(epoch)}`;
 }
+
+const isSampleId = (id: unknown): id is string | number =>
+  typeof id === 'string' || typeof id === 'number';
 
 /** Validates the header fields every reader relies on. */
 function checkHeader(raw: unknown, path: string): InspectLogHeader {
@@ -286,7 +292,7 @@ function checkHeader(raw: unknown, path: string): InspectLogHeader {
     throw new ImportError(
       'unsupported_version',
       jsonPath(path, 'version'),
-      JSON.stringify(version) ?? String(version),
+      safeJson(version) || typeName(version),
     );
   }
   if (raw.eval === undefined) throw missing(path, 'eval');
@@ -332,13 +338,18 @@ function sampleContexts(
  * @internal
  */
 export function inspectUuidSeed(spec: InspectEvalSpec, id: unknown, epoch: unknown): string {
-  const evalId = String(spec.eval_id ?? spec.run_id ?? '');
-  const taskId = String(spec.task_id ?? spec.task ?? '');
-  return `${evalId}/${taskId}/${String(id)}/${String(epoch)}`;
+  const evalId = valueText(spec.eval_id ?? spec.run_id);
+  const taskId = valueText(spec.task_id ?? spec.task);
+  return `${evalId}/${taskId}/${valueText(id)}/${valueText(epoch)}`;
 }
 
-function notFound(id: string | number, epoch: number): ImportError {
-  return new ImportError('sample_not_found', '$.samples', JSON.stringify(id), epoch);
+function notFound(id: unknown, epoch: unknown): ImportError {
+  return new ImportError(
+    'sample_not_found',
+    '$.samples',
+    safeJson(id) || typeName(id),
+    typeof epoch === 'number' ? epoch : valueText(epoch),
+  );
 }
 
 /** Keeps the first `max` diagnostics of each code and counts the rest (as parseEvents does). */
@@ -519,7 +530,7 @@ function importJson(bytes: Uint8Array, max: number): InspectLog {
     samples: summaries,
     diagnostics,
     sample(id, epoch = 1) {
-      const i = index.get(sampleKey(id, epoch));
+      const i = isSampleId(id) ? index.get(sampleKey(id, epoch)) : undefined;
       if (i === undefined) return Promise.reject(notFound(id, epoch));
       let result = loaded.get(i);
       if (!result) {
@@ -678,7 +689,7 @@ function importEval(bytes: Uint8Array, max: number): InspectLog {
     samples: unique,
     diagnostics,
     sample(id, epoch = 1) {
-      const m = members.get(sampleKey(id, epoch));
+      const m = isSampleId(id) ? members.get(sampleKey(id, epoch)) : undefined;
       if (!m) return Promise.reject(notFound(id, epoch));
       try {
         if (m.chunked?.shell)

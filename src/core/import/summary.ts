@@ -9,7 +9,7 @@ import { eventTime } from '../events/event-time.js';
 import { eventEndTime, eventError, eventTokens, isAbortedEvent } from '../events/outcome.js';
 import type { Event } from '../events/types.js';
 import type { FormatId } from './format.js';
-import { isRecord } from './guards.js';
+import { isRecord, valueText } from './guards.js';
 import type { InspectSampleSummary } from './inspect-log.js';
 
 /**
@@ -158,7 +158,7 @@ function errorText(error: unknown): string | null {
   if (error === undefined || error === null || error === '' || error === false) return null;
   if (typeof error === 'string') return firstLine(error);
   if (isRecord(error) && typeof error['message'] === 'string') return firstLine(error['message']);
-  return firstLine(JSON.stringify(error) ?? String(error));
+  return firstLine(valueText(error));
 }
 
 /**
@@ -183,8 +183,8 @@ export function summarizeInspectSample(summary: InspectSampleSummary): SampleSum
   const total = num(summary['total_time']);
   if (total !== undefined) durationMs = total * 1000;
   else {
-    const a = Date.parse(String(summary['started_at'] ?? ''));
-    const b = Date.parse(String(summary['completed_at'] ?? ''));
+    const a = Date.parse(valueText(summary['started_at']));
+    const b = Date.parse(valueText(summary['completed_at']));
     if (Number.isFinite(a) && Number.isFinite(b)) durationMs = b - a;
   }
   let status: SampleStatus = 'ok';
@@ -194,7 +194,8 @@ export function summarizeInspectSample(summary: InspectSampleSummary): SampleSum
   else if (isRecord(limit)) {
     status = 'limit';
     const type = typeof limit['type'] === 'string' ? limit['type'] : 'a';
-    error = `${type} limit${limit['limit'] !== undefined ? ` (${String(limit['limit'])})` : ''}`;
+    const value = valueText(limit['limit']);
+    error = `${type} limit${value ? ` (${value})` : ''}`;
   } else if (summary['completed'] === false) status = 'running';
   return {
     id: summary.id,
