@@ -791,6 +791,23 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     sink.closeSpan(sub.begin, { timestamp: time });
   };
 
+  /** Adds what an observation said of a sub-agent (`task_id`, `status`) to its span. */
+  const noteSubAgent = (sub: SubAgent, taskId: string | undefined, status: string | undefined) => {
+    if (taskId === undefined && status === undefined) return;
+    const begin = sink.revise(sub.begin);
+    const prior = isRecord(begin.metadata?.['openhands']) ? begin.metadata['openhands'] : {};
+    begin.metadata = {
+      ...(begin.metadata ?? {}),
+      openhands: {
+        ...prior,
+        ...(taskId !== undefined ? { task_id: taskId } : {}),
+        ...(status !== undefined ? { status } : {}),
+      },
+    };
+    sub.begin = begin;
+    sink.touch(begin);
+  };
+
   /**
    * V1: an observation of a call with sub-agents ends their spans, unless it
    * says a background task is still running (then a later `task_output` or
@@ -803,20 +820,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     if (subs) {
       for (const sub of subs) {
         if (!openSubAgents.has(sub)) continue;
-        if (taskId !== undefined || status !== undefined) {
-          const begin = sink.revise(sub.begin);
-          const prior = isRecord(begin.metadata?.['openhands']) ? begin.metadata['openhands'] : {};
-          begin.metadata = {
-            ...(begin.metadata ?? {}),
-            openhands: {
-              ...prior,
-              ...(taskId !== undefined ? { task_id: taskId } : {}),
-              ...(status !== undefined ? { status } : {}),
-            },
-          };
-          sub.begin = begin;
-          sink.touch(begin);
-        }
+        noteSubAgent(sub, taskId, status);
         if (status === 'running' && taskId !== undefined) {
           sub.taskId = taskId;
           background.set(taskId, sub);
@@ -827,11 +831,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     // task_output / task_stop: the status of a background task.
     const sub = taskId !== undefined ? background.get(taskId) : undefined;
     if (sub && status !== undefined && status !== 'running') {
-      const begin = sink.revise(sub.begin);
-      const prior = isRecord(begin.metadata?.['openhands']) ? begin.metadata['openhands'] : {};
-      begin.metadata = { ...(begin.metadata ?? {}), openhands: { ...prior, status } };
-      sub.begin = begin;
-      sink.touch(begin);
+      noteSubAgent(sub, undefined, status);
       endSubAgent(sub, time);
     }
   };
