@@ -272,12 +272,13 @@ function missing(path: string, field: string): ImportError {
 }
 
 // Ids and epochs are checked when read from a log, but `sample(id, epoch)` and
-// `inspectUuidSeed` take what a caller gives: never run a value's own
-// `toString` (valueText), and never let an object's text stand for a real id.
+// `inspectUuidSeed` take what a caller gives: their text never runs the
+// value's own `toString` or `Symbol.toPrimitive` (valueText).
 function sampleKey(id: unknown, epoch: unknown): string {
   return `${valueText(id)}\u0000${valueText(epoch)}`;
 }
 
+/** Only a string or number names a sample: an object's JSON text must not stand for an id. */
 const isSampleId = (id: unknown): id is string | number =>
   typeof id === 'string' || typeof id === 'number';
 
