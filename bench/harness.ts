@@ -23,6 +23,12 @@ export interface Metric {
   n?: number;
   /** The issue's target, as text (`≤ 1.5×`), shown in the table. */
   target?: string;
+  /**
+   * Where a value that was not measured in this run comes from (a peer's
+   * figure from research notes, as `peers.md §7`). The table marks the row
+   * so, and its ratio compares that figure with `baseline`, ours.
+   */
+  reference?: string;
 }
 
 /** Statistics of repeated timings, in ms. */
@@ -118,7 +124,7 @@ export function formatTable(metrics: readonly Metric[]): string {
           ? v.toFixed(2)
           : v.toFixed(3);
   const rows = metrics.map((m) => [
-    m.name,
+    m.reference === undefined ? m.name : `${m.name} [not measured: ${m.reference}]`,
     fmt(m.value),
     m.unit,
     m.baseline === undefined ? '' : `${fmt(m.baseline)} (${m.baselineName ?? ''})`,

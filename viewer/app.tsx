@@ -472,6 +472,7 @@ function DocView({
               initialEvent={firstEvent}
               navigate={jump}
               loading={s.phase === 'loading'}
+              timeline={s.timeline}
               onEventChange={(uuid) => writeHash({ event: uuid })}
             />
             {showDiagnostics ? (

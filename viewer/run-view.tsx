@@ -11,6 +11,7 @@ import {
   type EventStream,
   type EventTree,
   type SelectionStore,
+  type Timeline,
 } from '../src/index.js';
 import {
   Player,
@@ -40,6 +41,13 @@ export interface RunViewProps {
    * 22; `viewer.open.*` in bench/browser). A live run is never "loading".
    */
   loading?: boolean;
+  /**
+   * The run's timeline when the loader built it (a loaded log; `'pending'`
+   * while the page rebuilds it in slices). Without it the swimlane builds
+   * the timeline from the tree feed in the task that mounts it, over a
+   * second on a 300k-event log (issue 22).
+   */
+  timeline?: Timeline | 'pending' | null;
 }
 
 /** The uuid of the event that shows node `key` in the transcript (a span's begin event). */
@@ -131,6 +139,7 @@ function LinkedViews({
   navigate = null,
   onEventChange,
   loading = false,
+  timeline = null,
   selection,
   controls,
   replay = false,
@@ -208,12 +217,21 @@ function LinkedViews({
         second={
           <div className="viewer-timeline">
             {controls}
-            {loading ? (
+            {loading || (timeline === 'pending' && !replay) ? (
               <section className="viewer-view viewer-timeline-wait" aria-label="Timeline">
-                <p className="viewer-note">The timeline is drawn when the log has loaded.</p>
+                <p className="viewer-note">
+                  {loading
+                    ? 'The timeline is drawn when the log has loaded.'
+                    : 'Building the timeline…'}
+                </p>
               </section>
             ) : (
-              <Slot stream={stream} feed={feed} selection={selection} />
+              <Slot
+                stream={stream}
+                feed={feed}
+                selection={selection}
+                timeline={replay || timeline === 'pending' ? null : timeline}
+              />
             )}
           </div>
         }

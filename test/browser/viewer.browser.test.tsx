@@ -170,6 +170,29 @@ describe('viewer page', () => {
     expect(start()).not.toBeNull();
   });
 
+  it('draws the swimlane from the timeline the loader built, linked to the transcript', async () => {
+    mount();
+    await pick([await fixtureFile()]);
+    const lane = () =>
+      document.querySelector<HTMLElement>(
+        'section[aria-label="Timeline"] [role="application"][aria-label="Swimlane"]',
+      );
+    await expect.poll(lane, WAIT).not.toBeNull();
+    expect(document.querySelector('.viewer-doc')?.getAttribute('data-phase')).toBe('done');
+    const bars = () => lane()!.querySelectorAll<HTMLElement>('[role="button"]');
+    await expect.poll(() => bars().length, WAIT).toBeGreaterThan(0);
+    // A bar is one selection with the transcript: the page's own events are in it.
+    const bar = bars()[bars().length - 1]!;
+    bar.focus();
+    await userEvent.keyboard('{Enter}');
+    await expect
+      .poll(
+        () => document.querySelector('section[aria-label="Transcript"] article[data-selected]'),
+        WAIT,
+      )
+      .not.toBeNull();
+  });
+
   it('shows the keyboard map on ?', async () => {
     mount();
     await userEvent.keyboard('?');

@@ -23,7 +23,16 @@ const fileOf = (path: string, name = path.split('/').at(-1)!): LoadSource => ({
 
 const eventsOf = (messages: LoadMessage[]) =>
   messages.flatMap((m) => (m.type === 'events' ? (JSON.parse(m.json) as Event[]) : []));
-const last = (messages: LoadMessage[]) => messages.at(-1)!;
+/** The last message before the timeline (built after `done`). */
+const last = (messages: LoadMessage[]) => {
+  const end = messages.at(-1)!;
+  if (end.type !== 'timeline') return end;
+  // Posted only when `done` says one follows, and built for any format.
+  const done = messages.at(-2)!;
+  expect(done).toMatchObject({ type: 'done', timeline: true });
+  expect(end.timeline?.spans).toBeGreaterThan(0);
+  return done;
+};
 
 describe('viewer loader', () => {
   it('opens a multi-sample .eval: the log, its samples, the first sample’s events, done', async () => {

@@ -2,8 +2,9 @@
 // requests to the loader (a Web Worker when the platform has one) and appends
 // the event batches it gets back to an EventStream in time slices, so even
 // the appending never holds the main thread for long.
-import { EventStream, type Diagnostic, type Event } from '../../src/index.js';
+import { EventStream, type Diagnostic, type Event, type Timeline } from '../../src/index.js';
 import { createLoader } from './loader.js';
+import { TimelineDecoder } from './timeline-wire.js';
 import type {
   LoadFailure,
   LoadMessage,
@@ -33,6 +34,13 @@ export interface LoadState {
   readonly error: LoadFailure | null;
   /** The events so far; a new stream for each sample. Closed (complete) when done. */
   readonly stream: EventStream;
+  /**
+   * The run's timeline, built by the loader and rebuilt here in slices
+   * (`'pending'` from `done` until it is whole); `null` when none comes (a
+   * live or cancelled load, or one it could not be built for): views build
+   * their own from the stream.
+   */
+  readonly timeline: Timeline | 'pending' | null;
 }
 
 /** An opened log. */
@@ -121,6 +129,7 @@ export function openLog(source: LoadSource, options: LoadSessionOptions = {}): L
     diagnostics: [],
     error: null,
     stream: new EventStream(),
+    timeline: null,
   };
   const set = (patch: Partial<LoadState>) => {
     state = { ...state, ...patch };
@@ -129,7 +138,12 @@ export function openLog(source: LoadSource, options: LoadSessionOptions = {}): L
 
   // Messages wait here in order; event batches are appended in slices of
   // `sliceMs`, resuming at `at` in the next task.
-  let queue: { message: LoadMessage; at: number; events?: readonly Event[] }[] = [];
+  let queue: {
+    message: LoadMessage;
+    at: number;
+    events?: readonly Event[];
+    decoder?: TimelineDecoder;
+  }[] = [];
   let draining = false;
   const drain = () => {
     draining = false;
@@ -151,6 +165,20 @@ export function openLog(source: LoadSource, options: LoadSessionOptions = {}): L
         }
         if (item.at < events.length) return schedule();
         queue.shift();
+      } else if (message.type === 'timeline' && message.timeline !== null) {
+        let timeline: Timeline | null = null;
+        try {
+          item.decoder ??= new TimelineDecoder(message.timeline, state.stream.toArray());
+          timeline = item.decoder.step(deadline);
+        } catch {
+          // Not the events it was built for: the views build their own.
+          queue.shift();
+          set({ timeline: null });
+          continue;
+        }
+        if (timeline === null) return schedule();
+        queue.shift();
+        set({ timeline });
       } else {
         queue.shift();
         apply(message);
@@ -174,9 +202,14 @@ export function openLog(source: LoadSource, options: LoadSessionOptions = {}): L
       case 'log':
         set({ facts: { ...state.facts, ...m.facts }, samples: m.samples, sample: m.sample });
         break;
+      case 'timeline':
+        // `null`: none could be built.
+        set({ timeline: null });
+        break;
       case 'done':
         state.stream.close();
         set({
+          timeline: m.timeline === true ? 'pending' : null,
           phase: 'done',
           diagnostics: m.diagnostics,
           facts: { ...state.facts, ...m.facts },
@@ -190,6 +223,7 @@ export function openLog(source: LoadSource, options: LoadSessionOptions = {}): L
       case 'reset':
         set({
           stream: new EventStream(),
+          timeline: null,
           facts: {},
           samples: null,
           diagnostics: [],
@@ -231,7 +265,7 @@ export function openLog(source: LoadSource, options: LoadSessionOptions = {}): L
       if (state.phase !== 'loading') return;
       stop();
       state.stream.close();
-      set({ phase: 'cancelled' });
+      set({ phase: 'cancelled', timeline: null });
     },
     selectSample(sample) {
       if (state.samples === null || terminated) return;
@@ -241,6 +275,7 @@ export function openLog(source: LoadSource, options: LoadSessionOptions = {}): L
         phase: 'loading',
         sample,
         stream: new EventStream(),
+        timeline: null,
         diagnostics: [],
         error: null,
         progress: { bytes: 0, total: null, events: 0, step: 'importing' },

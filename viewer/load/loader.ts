@@ -39,6 +39,7 @@ import {
   NotStreamable,
   STREAMED_EVENTS_PATH,
 } from './inspect-stream.js';
+import { timelineWireOf } from './timeline-wire.js';
 import type {
   LoadMessage,
   LoadRequest,
@@ -173,8 +174,7 @@ export function createLoader(
       if (id !== session) return;
       batcher.add(result.value);
     }
-    batcher.flush();
-    post({
+    batcher.finish({
       type: 'done',
       session: id,
       diagnostics: result.value.diagnostics,
@@ -239,8 +239,12 @@ export function createLoader(
     const batcher = new Batcher(post, id, progress, facts);
     progress.phase('importing');
     batcher.add(result.events);
-    batcher.flush();
-    post({ type: 'done', session: id, diagnostics: result.diagnostics, facts: facts.facts() });
+    batcher.finish({
+      type: 'done',
+      session: id,
+      diagnostics: result.diagnostics,
+      facts: facts.facts(),
+    });
   }
 
   function openDemo(id: number, n: number) {
@@ -250,8 +254,7 @@ export function createLoader(
     const facts = new FactsTracker();
     const batcher = new Batcher(post, id, progress, facts);
     batcher.add(generateRun({ seed: 1, events: n, pendingRate: 0 }));
-    batcher.flush();
-    post({
+    batcher.finish({
       type: 'done',
       session: id,
       diagnostics: [],
@@ -268,8 +271,7 @@ export function createLoader(
     const facts = new FactsTracker();
     const batcher = new Batcher(post, id, progress, facts);
     batcher.add(events);
-    batcher.flush();
-    post({
+    batcher.finish({
       type: 'done',
       session: id,
       diagnostics: [...inspect.diagnostics, ...diagnostics],
@@ -376,7 +378,7 @@ export function createLoader(
         samples,
       };
       post({ type: 'log', session: id, facts: log.facts, samples, sample: ref });
-      post({
+      batcher.finish({
         type: 'done',
         session: id,
         diagnostics,
@@ -644,6 +646,8 @@ class Progress {
 
 class Batcher {
   #pending: Event[] = [];
+  /** Every event posted, in order: the page's stream holds the same. */
+  #posted: Event[] = [];
   #at = Date.now();
   constructor(
     readonly post: (m: LoadMessage) => void,
@@ -659,11 +663,32 @@ class Batcher {
     }
     if (this.#pending.length && Date.now() - this.#at >= BATCH_MS) this.flush();
   }
+  /**
+   * Posts what is left, then `done`, then the timeline of every event posted
+   * (built here, off the page: see timeline-wire.ts).
+   */
+  finish(done: Extract<LoadMessage, { type: 'done' }>) {
+    this.flush();
+    if (!this.#posted.length) {
+      this.post(done);
+      return;
+    }
+    this.post({ ...done, timeline: true });
+    let timeline = null;
+    try {
+      timeline = timelineWireOf(this.#posted);
+    } catch {
+      // The page builds the timeline itself from its feed.
+    }
+    this.#posted = [];
+    this.post({ type: 'timeline', session: this.session, timeline });
+  }
   flush() {
     this.#at = Date.now();
     if (!this.#pending.length) return;
     const events = this.#pending;
     this.#pending = [];
+    for (const e of events) this.#posted.push(e);
     this.post({
       type: 'events',
       session: this.session,

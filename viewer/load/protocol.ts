@@ -3,6 +3,7 @@
 // reads, detects, parses and imports; the page only appends event batches to
 // an EventStream, so it never blocks on a big log (issue 22).
 import type { Diagnostic, FormatId } from '../../src/index.js';
+import type { TimelineWire } from './timeline-wire.js';
 
 /** Where a log comes from: a local file (picker, drop), a URL (`?src`, a listing) or a generated run (`?demo`). */
 export type LoadSource =
@@ -108,7 +109,14 @@ export type LoadMessage =
       readonly session: number;
       readonly diagnostics: readonly Diagnostic[];
       readonly facts: RunFacts;
+      /** A `timeline` message follows. */
+      readonly timeline?: boolean;
     }
+  /**
+   * After `done`: the run's timeline, built by the loader from the events it
+   * posted (`null` when it could not be built: the page builds it itself).
+   */
+  | { readonly type: 'timeline'; readonly session: number; readonly timeline: TimelineWire | null }
   | { readonly type: 'error'; readonly session: number; readonly error: LoadFailure }
   /**
    * Drop every `events` (and `log`) message of this session received so far:
