@@ -903,11 +903,21 @@ export function idleSegments(
   // Coverage by a union of intervals depends only on the sorted starts and
   // the sorted ends, not on their pairing, so two native typed-array sorts
   // replace an index sort with a comparator.
-  const startList: number[] = [];
-  const endList: number[] = [];
+  // Growable typed buffers: no array of boxed growth and no copy to sort.
+  let startList = new Float64Array(256);
+  let endList = new Float64Array(256);
+  let n = 0;
   const add = (start: number, end: number) => {
-    startList.push(Math.min(timeEnd, Math.max(timeStart, start)));
-    endList.push(Math.min(timeEnd, Math.max(timeStart, start, end)));
+    if (n === startList.length) {
+      const grownStarts = new Float64Array(n * 2);
+      const grownEnds = new Float64Array(n * 2);
+      grownStarts.set(startList);
+      grownEnds.set(endList);
+      startList = grownStarts;
+      endList = grownEnds;
+    }
+    startList[n] = Math.min(timeEnd, Math.max(timeStart, start));
+    endList[n++] = Math.min(timeEnd, Math.max(timeStart, start, end));
   };
   const addSpan = (span: TimelineSpan, start: number, end: number) => {
     if (!Number.isFinite(start)) return; // empty
@@ -946,15 +956,12 @@ export function idleSegments(
     }
     for (const branch of span.branches) addSpanOf(branch);
   }
-  const n = startList.length;
   if (n === 0) return whole;
   // Content is usually in time order already, or nearly (parallel agents
   // start a few ms apart): an insertion sort with a budget of moves does
   // that in about one pass, where a full sort of 100k times cost ~10 ms of
   // issue 18's mount; input far from sorted falls back to the engine's sort.
-  const sortedCopy = (list: number[]): Float64Array => {
-    // The constructor copies an array directly; `Float64Array.from` iterates.
-    const out = new Float64Array(list);
+  const sorted = (out: Float64Array): Float64Array => {
     let budget = 16 * out.length + 64;
     if (out.length > 0 && out[0] !== out[0]) return out.sort();
     for (let i = 1; i < out.length; i++) {
@@ -974,8 +981,8 @@ export function idleSegments(
     }
     return out;
   };
-  const starts = sortedCopy(startList);
-  const ends = sortedCopy(endList);
+  const starts = sorted(startList.subarray(0, n));
+  const ends = sorted(endList.subarray(0, n));
 
   const segments: TimeSegment[] = [];
   let cursor = timeStart; // start of the current active segment

@@ -1,5 +1,6 @@
 import {
   Fragment,
+  memo,
   useCallback,
   useEffect,
   useMemo,
@@ -475,11 +476,15 @@ export function Swimlane(props: SwimlaneProps) {
   const [brush, setBrush] = useState<[number, number] | null>(null);
   const dragMoved = useRef(false);
   /** A click on a bar element (the pointer path above hit-tests the rest). */
-  const onSelectBar = (key: string) => {
-    if (dragMoved.current) return;
-    store.focus(key);
-    select(key);
-  };
+  const onSelectBar = useCallback(
+    (key: string) => {
+      if (dragMoved.current) return;
+      store.focus(key);
+      select(key);
+    },
+    [store, select],
+  );
+  const onFocusBar = useCallback((key: string) => store.focus(key), [store]);
 
   const onPointerDown = (e: ReactPointerEvent<HTMLDivElement>, mode: 'pan' | 'brush') => {
     if (e.button !== 0) return;
@@ -748,7 +753,7 @@ export function Swimlane(props: SwimlaneProps) {
                 selected={selectedKey}
                 focused={sel.focused}
                 breaks={ticks.breaks}
-                onFocusBar={(key) => store.focus(key)}
+                onFocusBar={onFocusBar}
                 onSelectBar={onSelectBar}
               />
             );
@@ -955,7 +960,11 @@ interface RowProps {
   onSelectBar: (key: string) => void;
 }
 
-function Row({
+/**
+ * One row's drawing. Memoized: a re-render that changes no row (a hover's
+ * tooltip, the playhead) skips every row.
+ */
+const Row = memo(function Row({
   row,
   top,
   height,
@@ -1084,7 +1093,7 @@ function Row({
       </svg>
     </div>
   );
-}
+});
 
 interface MinimapProps {
   /** Bars per px of the fitted view; `null` until computed. */
