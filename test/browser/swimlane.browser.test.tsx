@@ -374,6 +374,37 @@ describe('<Swimlane> in Chromium', () => {
   });
 });
 
+describe('<Swimlane> big runs on the server', () => {
+  it("draws a big run's markers on the server and keeps them through hydration", async () => {
+    const timeline = fanOutTimeline({ agents: 20_000, parallelism: 8 });
+    const node = (
+      <div style={{ width: 1000, height: 600 }}>
+        <Swimlane timeline={timeline} initialSize={{ width: 1000, height: 600 }} />
+      </div>
+    );
+    const html = renderToString(node);
+    expect(html).toContain('skein-swimlane__marker');
+    const host = document.createElement('div');
+    host.innerHTML = html;
+    document.body.appendChild(host);
+    const markers = () => host.querySelectorAll('.skein-swimlane__marker').length;
+    const recoverable = vi.fn();
+    let root: ReturnType<typeof hydrateRoot> | undefined;
+    act(() => {
+      root = hydrateRoot(host, node, { onRecoverableError: recoverable });
+    });
+    // Markers are deferred only on a client mount: a hydrated tree never drops them.
+    for (let i = 0; i < 6; i++) {
+      expect(markers()).toBeGreaterThan(0);
+      await new Promise((r) => requestAnimationFrame(r));
+    }
+    expect(markers()).toBeGreaterThan(0);
+    expect(recoverable).not.toHaveBeenCalled();
+    act(() => root!.unmount());
+    host.remove();
+  }, 60_000);
+});
+
 describe('<Swimlane> range, playhead and tooltip in Chromium', () => {
   /** The visible window's start and end in client px of the minimap's window rect. */
   const windowRect = (root: HTMLElement) =>

@@ -384,12 +384,15 @@ export function Swimlane(props: SwimlaneProps) {
   // only on the client: later views (zoom, drill, live updates) draw them
   // at once, and the server and hydrating renders agree.
   const [markersAfterMount, setMarkersAfterMount] = useState(false);
+  // Decided at the first render: a hydrated tree has drawn its markers
+  // already (as the server did), and must not drop them once hydrated.
+  const [clientMount] = useState(hydrated);
   const deferMarkers = useMemo(() => {
-    if (markersAfterMount || !hydrated) return false;
+    if (markersAfterMount || !clientMount) return false;
     let bars = 0;
     for (let r = first; r <= last; r++) bars += index.row(r).starts.length;
     return bars > DEFER_MARKERS_AT;
-  }, [markersAfterMount, hydrated, index, first, last]);
+  }, [markersAfterMount, clientMount, index, first, last]);
   useEffect(() => {
     if (!deferMarkers) return;
     // After the next frame is painted: a frame callback, then a task.
