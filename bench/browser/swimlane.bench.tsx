@@ -11,7 +11,11 @@ import { defineBrowserBench } from './context.js';
  *   render call to the first bars painted (target ≤ 100 ms);
  * - `mount-events.100k`: `<Swimlane events>` on the same run's events (the
  *   timeline is built inside: reported, no target);
- * - `dom-nodes.100k`: elements drawn after mount (≤ 2,000);
+ * - `mount-markers.100k`: until the markers are painted too (big rows'
+ *   markers follow the first paint; no target);
+ * - `dom-nodes.100k`: elements drawn after mount, markers included (≤ 2,000);
+ * - `hover.100k`: median time of one pointer move over the bars (the
+ *   tooltip's re-render; no target);
  * - `zoom-frame-p95.100k`: p95 frame interval while zooming continuously
  *   by wheel around the middle (target < 20 ms), and `zoom-step.100k`, the
  *   median work of one wheel step (≤ 8 ms); `zoom-frame-mean`,
@@ -40,6 +44,18 @@ export default defineBrowserBench({
       { name: `browser.swimlane.mount.${label}`, value: mount, unit: 'ms', n, target: '≤ 100 ms' },
       frame,
     );
+    // Markers of big rows follow the first paint: wait for them (the run
+    // has failed agents), so the DOM count below is the whole drawing.
+    while (el.querySelector('.skein-swimlane__marker') === null) {
+      if (performance.now() - t0 > 10_000) throw new Error('swimlane painted no markers');
+      await ctx.nextPaint();
+    }
+    ctx.record({
+      name: `browser.swimlane.mount-markers.${label}`,
+      value: performance.now() - t0,
+      unit: 'ms',
+      n,
+    });
     ctx.record({
       name: `browser.swimlane.dom-nodes.${label}`,
       value: el.querySelectorAll('*').length,
@@ -47,6 +63,38 @@ export default defineBrowserBench({
       n,
       target: '≤ 2000',
     });
+
+    // Hover: a pointer move over the bars re-renders for the tooltip; the
+    // view does not change, so nothing should be re-windowed.
+    const body = el.querySelector('.skein-swimlane__body')!;
+    const lane0 =
+      el.querySelectorAll('.skein-swimlane__lane')[1] ?? el.querySelector('.skein-swimlane__lane')!;
+    const laneRect = lane0.getBoundingClientRect();
+    const hovers: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const t = performance.now();
+      flushSync(() => {
+        body.dispatchEvent(
+          new PointerEvent('pointermove', {
+            bubbles: true,
+            pointerId: 1,
+            clientX: laneRect.left + 20 + ((i * 37) % Math.max(1, laneRect.width - 40)),
+            clientY: laneRect.top + laneRect.height / 2,
+          }),
+        );
+      });
+      hovers.push(performance.now() - t);
+      await new Promise((r) => requestAnimationFrame(r));
+    }
+    hovers.sort((a, b) => a - b);
+    ctx.record({
+      name: `browser.swimlane.hover.${label}`,
+      value: hovers[Math.floor(hovers.length / 2)]!,
+      unit: 'ms',
+      n,
+    });
+    if (el.querySelector('[role="tooltip"]') === null)
+      throw new Error('swimlane hover showed no tooltip');
 
     // Continuous zoom: one wheel step per frame around the middle, in then out.
     const lane = el.querySelector('.skein-swimlane__lane')!;

@@ -262,6 +262,10 @@ describe('<Swimlane> in Chromium', () => {
         timeout: 60_000,
       })
       .toBeGreaterThan(0);
+    // Markers of big rows follow the first paint: count the whole drawing.
+    await expect
+      .poll(() => root.querySelectorAll('.skein-swimlane__marker').length, { timeout: 10_000 })
+      .toBeGreaterThan(0);
     const count = () => root.querySelectorAll('*').length;
     const kinds = () => {
       const by = new Map<string, number>();
@@ -287,6 +291,32 @@ describe('<Swimlane> in Chromium', () => {
     await expect.poll(() => bars(root).length).toBeGreaterThan(3);
     expect(count()).toBeLessThanOrEqual(2000);
   }, 120_000);
+
+  it("paints a big run's bars first and its markers right after; a small run's at once", async () => {
+    const markers = (el: ParentNode) => el.querySelectorAll('.skein-swimlane__marker').length;
+    const big = mount(fanOutTimeline({ agents: 20_000, parallelism: 8 }), {
+      width: 1000,
+      height: 600,
+    });
+    // The first commit: bars (density strips at this zoom), no markers yet.
+    expect(big.root.querySelectorAll('.skein-swimlane__strip').length).toBeGreaterThan(0);
+    expect(markers(big.root)).toBe(0);
+    // After the first paint: the failed agents' markers (every 97th).
+    await expect.poll(() => markers(big.root), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(big.root.querySelector('.skein-swimlane__marker[data-kind="error"]')).not.toBeNull();
+    // Later views draw markers with their bars, in the same commit.
+    const g = geometry(big.root);
+    wheel(big.root.querySelector('.skein-swimlane__lane')!, {
+      deltaY: -400,
+      clientX: g.left + g.width / 2,
+      clientY: g.y,
+    });
+    expect(markers(big.root)).toBeGreaterThan(0);
+    big.unmount();
+
+    const { root } = mount(small());
+    expect(markers(root)).toBeGreaterThan(0);
+  }, 60_000);
 
   it('follows a live run pinned to its end without resetting the zoom', async () => {
     const events = fanOutEvents({ agents: 40, parallelism: 2 });
@@ -342,6 +372,37 @@ describe('<Swimlane> in Chromium', () => {
     act(() => root.unmount());
     host.remove();
   });
+});
+
+describe('<Swimlane> big runs on the server', () => {
+  it("draws a big run's markers on the server and keeps them through hydration", async () => {
+    const timeline = fanOutTimeline({ agents: 20_000, parallelism: 8 });
+    const node = (
+      <div style={{ width: 1000, height: 600 }}>
+        <Swimlane timeline={timeline} initialSize={{ width: 1000, height: 600 }} />
+      </div>
+    );
+    const html = renderToString(node);
+    expect(html).toContain('skein-swimlane__marker');
+    const host = document.createElement('div');
+    host.innerHTML = html;
+    document.body.appendChild(host);
+    const markers = () => host.querySelectorAll('.skein-swimlane__marker').length;
+    const recoverable = vi.fn();
+    let root: ReturnType<typeof hydrateRoot> | undefined;
+    act(() => {
+      root = hydrateRoot(host, node, { onRecoverableError: recoverable });
+    });
+    // Markers are deferred only on a client mount: a hydrated tree never drops them.
+    for (let i = 0; i < 6; i++) {
+      expect(markers()).toBeGreaterThan(0);
+      await new Promise((r) => requestAnimationFrame(r));
+    }
+    expect(markers()).toBeGreaterThan(0);
+    expect(recoverable).not.toHaveBeenCalled();
+    act(() => root!.unmount());
+    host.remove();
+  }, 60_000);
 });
 
 describe('<Swimlane> range, playhead and tooltip in Chromium', () => {

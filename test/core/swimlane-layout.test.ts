@@ -307,6 +307,23 @@ describe('layoutSwimlane idle gaps (property)', () => {
       { numRuns: 300 },
     );
   });
+
+  it('matches it on long runs far from time order and nearly in it', () => {
+    // 3,000 events 10 s apart with a 10-minute pause every 100: in reverse
+    // order (past the insertion sort's budget of moves: the engine's sort),
+    // with neighbours swapped (within it), and with one event out of place.
+    const n = 3000;
+    const at = (k: number) => k * 10 + Math.floor(k / 100) * 600;
+    const sorted = Array.from({ length: n }, (_, k) => model(at(k), at(k) + 5 + (k % 7)));
+    const swapped = sorted.map((_, k) => sorted[k % 2 === 0 ? Math.min(n - 1, k + 1) : k - 1]!);
+    const moved = [...sorted.slice(1, 2000), sorted[0]!, ...sorted.slice(2000)];
+    for (const content of [[...sorted].reverse(), swapped, moved]) {
+      const t = timeline([span('worker', content)]);
+      const layout = layoutSwimlane(t);
+      expect(layout.segments.filter((seg) => seg.idle)).toHaveLength(29);
+      expect(layout.segments).toEqual(bruteSegments(layout, t.root, 300_000));
+    }
+  });
 });
 
 describe('layoutSwimlane lanes (property)', () => {

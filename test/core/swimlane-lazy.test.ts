@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   clampViewport,
   createSwimlaneIndex,
+  fitViewport,
   hitTestSwimlane,
   layoutSwimlane,
   projectViewport,
@@ -148,6 +149,36 @@ describe('lazy layoutSwimlane (what it builds)', () => {
     // the full array afterwards reuses them.
     const first = rows.find((r) => r.bars.length > 0)!;
     expect(first.data.bars[first.bars[0]!.index]).toBe(first.bars[0]!.bar);
+  });
+
+  it('draws without markers when asked, never collecting them, and with them by default', () => {
+    const layout = layoutSwimlane(fanOutTimeline({ agents: 2_000, parallelism: 8 }));
+    let reads = 0;
+    const counted: SwimlaneLayout = {
+      ...layout,
+      rows: layout.rows.map(
+        (row) =>
+          new Proxy(row, {
+            get(target, key) {
+              if (key === 'markers') reads++;
+              return Reflect.get(target, key) as unknown;
+            },
+          }),
+      ),
+    };
+    const index = createSwimlaneIndex(counted);
+    const p = projectViewport(index.axis, fitViewport(index.axis), { width: 800 });
+    const without = windowSwimlane(index, p, { markers: false }).rows;
+    expect(reads).toBe(0);
+    expect(without.every((r) => r.markers.length === 0)).toBe(true);
+    expect(without.reduce((n, r) => n + r.strips.length + r.bars.length, 0)).toBeGreaterThan(0);
+    const withMarkers = windowSwimlane(index, p).rows;
+    expect(reads).toBeGreaterThan(0);
+    // The run fails every 97th agent: the default drawing shows them.
+    expect(withMarkers.some((r) => r.markers.some((m) => m.marker.kind === 'error'))).toBe(true);
+    expect(withMarkers.map((r) => [r.bars, r.strips])).toEqual(
+      without.map((r) => [r.bars, r.strips]),
+    );
   });
 
   it('keeps a row the same object across reads (markers and bars computed once)', () => {

@@ -96,7 +96,7 @@ describe('layout metrics (times and tokens without idle time)', () => {
     );
   });
 
-  it("give each content item's times, null for a leaf", () => {
+  it("give each content item's times and leafness, null for a leaf", () => {
     fc.assert(
       fc.property(arbSpan(3), (root) => {
         for (const s of allSpans(root).reverse()) {
@@ -105,6 +105,10 @@ describe('layout metrics (times and tokens without idle time)', () => {
           expect(times === null).toBe(leaf);
           if (times === null) continue;
           s.content.forEach((item, i) => {
+            const itemLeaf =
+              item.type === 'event' ||
+              (item.branches.length === 0 && item.content.every((c) => c.type === 'event'));
+            expect(times.itemLeaf[i]).toBe(itemLeaf ? 1 : 0);
             if (item.type === 'span') {
               expect([times.itemStarts[i], times.itemEnds[i]]).toEqual([
                 spanStartTime(item),

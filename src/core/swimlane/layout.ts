@@ -661,12 +661,15 @@ export function layoutSwimlane(
     spans: TimelineSpan[];
     starts: number[];
     ends: number[];
+    /** Some span has child spans or branches (else no rows below its lanes). */
+    nodes: boolean;
   }
 
   interface Entry {
     head: RowHead;
     groupStart: number;
     source: RowSource;
+    nodes: boolean;
   }
 
   const flatten = (
@@ -708,7 +711,7 @@ export function layoutSwimlane(
           const key = item.name.toLowerCase();
           group = groups.get(key);
           if (group === undefined) {
-            group = { name: item.name, spans: [], starts: [], ends: [] };
+            group = { name: item.name, spans: [], starts: [], ends: [], nodes: false };
             groups.set(key, group);
           }
           byName.set(item.name, group);
@@ -716,6 +719,7 @@ export function layoutSwimlane(
         group.spans.push(item);
         group.starts.push(start);
         group.ends.push(end);
+        if (times.itemLeaf[c] === 0) group.nodes = true;
       }
     }
 
@@ -762,6 +766,7 @@ export function layoutSwimlane(
           },
           groupStart,
           source: { spans, starts: laneStarts, ends: laneEnds, made: new Array(m) },
+          nodes: group.nodes,
         });
       });
     }
@@ -776,7 +781,9 @@ export function layoutSwimlane(
 
     for (const entry of entries) {
       addRow(entry.head, entry.source);
-      flatten(entry.source.spans, depth, entry.head.key, branchPrefix);
+      // Leaf spans (events only, no branches) have no rows below them: a
+      // fan-out run's 100k sub-agents are not visited a second time.
+      if (entry.nodes) flatten(entry.source.spans, depth, entry.head.key, branchPrefix);
     }
 
     if (!showBranches) return;
@@ -896,11 +903,21 @@ export function idleSegments(
   // Coverage by a union of intervals depends only on the sorted starts and
   // the sorted ends, not on their pairing, so two native typed-array sorts
   // replace an index sort with a comparator.
-  const startList: number[] = [];
-  const endList: number[] = [];
+  // Growable typed buffers: no array of boxed growth and no copy to sort.
+  let startList = new Float64Array(256);
+  let endList = new Float64Array(256);
+  let n = 0;
   const add = (start: number, end: number) => {
-    startList.push(Math.min(timeEnd, Math.max(timeStart, start)));
-    endList.push(Math.min(timeEnd, Math.max(timeStart, start, end)));
+    if (n === startList.length) {
+      const grownStarts = new Float64Array(n * 2);
+      const grownEnds = new Float64Array(n * 2);
+      grownStarts.set(startList);
+      grownEnds.set(endList);
+      startList = grownStarts;
+      endList = grownEnds;
+    }
+    startList[n] = Math.min(timeEnd, Math.max(timeStart, start));
+    endList[n++] = Math.min(timeEnd, Math.max(timeStart, start, end));
   };
   const addSpan = (span: TimelineSpan, start: number, end: number) => {
     if (!Number.isFinite(start)) return; // empty
@@ -939,17 +956,33 @@ export function idleSegments(
     }
     for (const branch of span.branches) addSpanOf(branch);
   }
-  const n = startList.length;
   if (n === 0) return whole;
-  // Content is usually in time order already: sort only when it is not.
-  const sortedCopy = (list: number[]): Float64Array => {
-    // The constructor copies an array directly; `Float64Array.from` iterates.
-    const out = new Float64Array(list);
-    for (let i = 1; i < out.length; i++) if (out[i]! < out[i - 1]!) return out.sort();
+  // Content is usually in time order already, or nearly (parallel agents
+  // start a few ms apart): an insertion sort with a budget of moves does
+  // that in about one pass, where a full sort of 100k times cost ~10 ms of
+  // issue 18's mount; input far from sorted falls back to the engine's sort.
+  const sorted = (out: Float64Array): Float64Array => {
+    let budget = 16 * out.length + 64;
+    if (out.length > 0 && out[0] !== out[0]) return out.sort();
+    for (let i = 1; i < out.length; i++) {
+      const value = out[i]!;
+      let j = i - 1;
+      if (value !== value) return out.sort(); // NaN: the engine's order
+      if (!(value < out[j]!)) continue;
+      while (j >= 0 && out[j]! > value) {
+        out[j + 1] = out[j]!;
+        j--;
+        if (--budget < 0) {
+          out[j + 1] = value;
+          return out.sort();
+        }
+      }
+      out[j + 1] = value;
+    }
     return out;
   };
-  const starts = sortedCopy(startList);
-  const ends = sortedCopy(endList);
+  const starts = sorted(startList.subarray(0, n));
+  const ends = sorted(endList.subarray(0, n));
 
   const segments: TimeSegment[] = [];
   let cursor = timeStart; // start of the current active segment

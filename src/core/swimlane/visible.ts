@@ -101,6 +101,8 @@ export function createSwimlaneIndex(layout: SwimlaneLayout): SwimlaneIndex {
   return { layout, axis, row, markerTimes };
 }
 
+const NO_TIMES = new Float64Array(0);
+
 /** First `i` with `array[i] >= value` (array ascending). */
 function lowerBound(array: Float64Array, value: number, from = 0): number {
   let lo = from;
@@ -217,6 +219,12 @@ export interface SwimlaneWindowOptions {
   readonly measureText?: (text: string, fontSize: number) => number;
   /** Extra px a bar needs around its label (default 8). */
   readonly labelPadding?: number;
+  /**
+   * Draw markers (default `true`). `false` leaves every row's `markers`
+   * empty without collecting them: a row's first marker read scans all of
+   * its spans' events, which a first paint of a big run can leave for later.
+   */
+  readonly markers?: boolean;
 }
 
 /**
@@ -244,6 +252,7 @@ export function windowSwimlane(
   const fontSize = options.fontSize ?? 11;
   const measure = options.measureText ?? ((t: string, f: number) => t.length * f * 0.6);
   const padding = options.labelPadding ?? 8;
+  const withMarkers = options.markers ?? true;
   const { start, end } = p.viewport;
   const out: SwimlaneDrawRow[] = [];
   for (let r = rowStart; r < rowEnd; r++) {
@@ -285,7 +294,7 @@ export function windowSwimlane(
       i = j;
     }
     const markers: SwimlaneDrawMarker[] = [];
-    const times = index.markerTimes(r);
+    const times = withMarkers ? index.markerTimes(r) : NO_TIMES;
     for (let m = lowerBound(times, start); m < times.length && times[m]! <= end; m++) {
       const x = p.x(times[m]!);
       const prev = markers[markers.length - 1];

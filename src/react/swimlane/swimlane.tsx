@@ -1,5 +1,6 @@
 import {
   Fragment,
+  memo,
   useCallback,
   useEffect,
   useMemo,
@@ -47,6 +48,7 @@ import { useListVirtualizer } from '../list/use-list-virtualizer.js';
 import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.js';
 import { useStoreSelector } from '../use-store-selector.js';
 import { useControllable } from '../use-controllable.js';
+import { useHydrated } from '../use-hydrated.js';
 import { formatDuration } from '../span-tree/facts.js';
 
 /**
@@ -125,6 +127,8 @@ const COMPACT_AXIS = 14;
 const LABEL_FONT = 11;
 const ZOOM_STEP = 1.5;
 const MIN_BAR = 6;
+/** Bars in the rows of a first paint above which their markers follow it. */
+const DEFER_MARKERS_AT = 5000;
 /** Opacity of the three density levels of strips. */
 const STRIP_OPACITY = [0.35, 0.6, 0.9];
 
@@ -244,9 +248,17 @@ export function Swimlane(props: SwimlaneProps) {
   const rootRef = useRef<HTMLDivElement | null>(null);
   const initial = props.initialSize ?? { width: 800, height: 320 };
   const [size, setSize] = useState(initial);
+  // A tree mounted on the client (not hydrating) draws no rows until the
+  // element is measured: the layout effect below measures before the first
+  // paint, so drawing rows at `initialSize` first would only be thrown away
+  // (issue 18's mount). Server and hydrating renders draw at `initialSize`.
+  const hydrated = useHydrated();
+  const [measured, setMeasured] = useState(false);
+  const drawRows = measured || !hydrated;
   useIsomorphicLayoutEffect(() => {
     const el = rootRef.current;
     if (el === null) return;
+    setMeasured(true);
     const measure = () => {
       const rect = el.getBoundingClientRect();
       if (rect.width > 0)
@@ -301,7 +313,13 @@ export function Swimlane(props: SwimlaneProps) {
     const width = state.viewport.end - state.viewport.start;
     viewport = { start: axis.duration - width, end: axis.duration };
   }
-  const p = projectViewport(axis, viewport, viewOptions);
+  // Memoized by value: a render that changes no view (a hover, a selection)
+  // keeps the projection, so the windowed drawing below is not redone.
+  const { start: viewStart, end: viewEnd } = viewport;
+  const p = useMemo(
+    () => projectViewport(axis, { start: viewStart, end: viewEnd }, viewOptions),
+    [axis, viewStart, viewEnd, viewOptions],
+  );
   const fitted = state.viewport === null || isFitted(axis, p.viewport, viewOptions);
 
   const onRangeChange = props.onRangeChange;
@@ -358,8 +376,35 @@ export function Swimlane(props: SwimlaneProps) {
     measure: false,
     initialViewportSize: Math.max(1, initial.height - toolbarHeight - axisHeight - minimapHeight),
   });
-  const first = list.items.length > 0 ? list.items[0]!.index : 0;
-  const last = list.items.length > 0 ? list.items[list.items.length - 1]!.index : -1;
+  const first = drawRows && list.items.length > 0 ? list.items[0]!.index : 0;
+  const last = drawRows && list.items.length > 0 ? list.items[list.items.length - 1]!.index : -1;
+  // Markers of big rows follow the first paint: a row's first marker read
+  // scans every event of its spans (all 100k agents of a fan-out run at the
+  // fitted zoom), and the first bars need none of it. Only at mount, and
+  // only on the client: later views (zoom, drill, live updates) draw them
+  // at once, and the server and hydrating renders agree.
+  const [markersAfterMount, setMarkersAfterMount] = useState(false);
+  // Decided at the first render: a hydrated tree has drawn its markers
+  // already (as the server did), and must not drop them once hydrated.
+  const [clientMount] = useState(hydrated);
+  const deferMarkers = useMemo(() => {
+    if (markersAfterMount || !clientMount) return false;
+    let bars = 0;
+    for (let r = first; r <= last; r++) bars += index.row(r).starts.length;
+    return bars > DEFER_MARKERS_AT;
+  }, [markersAfterMount, clientMount, index, first, last]);
+  useEffect(() => {
+    if (!deferMarkers) return;
+    // After the next frame is painted: a frame callback, then a task.
+    let task: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      task = setTimeout(() => setMarkersAfterMount(true), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(task);
+    };
+  }, [deferMarkers]);
   const drawn = useMemo(
     () =>
       windowSwimlane(index, p, {
@@ -369,8 +414,9 @@ export function Swimlane(props: SwimlaneProps) {
         // Bars under this many px join density strips: the DOM stays bounded
         // (≤ one element per MIN_BAR px per row, strips one path per density).
         minBarWidth: compact ? 2 : MIN_BAR,
+        markers: !deferMarkers,
       }).rows,
-    [index, p, first, last, compact],
+    [index, p, first, last, compact, deferMarkers],
   );
   const ticks = useMemo(() => swimlaneTicks(axis, p), [axis, p]);
 
@@ -433,11 +479,15 @@ export function Swimlane(props: SwimlaneProps) {
   const [brush, setBrush] = useState<[number, number] | null>(null);
   const dragMoved = useRef(false);
   /** A click on a bar element (the pointer path above hit-tests the rest). */
-  const onSelectBar = (key: string) => {
-    if (dragMoved.current) return;
-    store.focus(key);
-    select(key);
-  };
+  const onSelectBar = useCallback(
+    (key: string) => {
+      if (dragMoved.current) return;
+      store.focus(key);
+      select(key);
+    },
+    [store, select],
+  );
+  const onFocusBar = useCallback((key: string) => store.focus(key), [store]);
 
   const onPointerDown = (e: ReactPointerEvent<HTMLDivElement>, mode: 'pan' | 'brush') => {
     if (e.button !== 0) return;
@@ -691,7 +741,7 @@ export function Swimlane(props: SwimlaneProps) {
         }}
       >
         <div style={{ position: 'relative', height: list.scrollSize }}>
-          {list.items.map((item) => {
+          {(drawRows ? list.items : []).map((item) => {
             const row = drawn[item.index - first];
             if (row === undefined) return null;
             return (
@@ -706,7 +756,7 @@ export function Swimlane(props: SwimlaneProps) {
                 selected={selectedKey}
                 focused={sel.focused}
                 breaks={ticks.breaks}
-                onFocusBar={(key) => store.focus(key)}
+                onFocusBar={onFocusBar}
                 onSelectBar={onSelectBar}
               />
             );
@@ -913,7 +963,11 @@ interface RowProps {
   onSelectBar: (key: string) => void;
 }
 
-function Row({
+/**
+ * One row's drawing. Memoized: a re-render that changes no row (a hover's
+ * tooltip, the playhead) skips every row.
+ */
+const Row = memo(function Row({
   row,
   top,
   height,
@@ -1042,7 +1096,7 @@ function Row({
       </svg>
     </div>
   );
-}
+});
 
 interface MinimapProps {
   /** Bars per px of the fitted view; `null` until computed. */
