@@ -224,7 +224,7 @@ describe('live views: going on from the previous snapshot gives the full build',
     const builder = createEventTreeBuilder();
     const seen: { tree: EventTree; derived: ReturnType<typeof derive> }[] = [];
     let resumed = 0;
-    for (let at = 0; at < run.length; ) {
+    for (let at = 0; at < run.length;) {
       const end = Math.min(run.length, at + 1 + ((at * 7919) % 2500));
       for (; at < end; at++) builder.append(run[at]!);
       const tree = builder.getSnapshot();
