@@ -26,11 +26,12 @@ const BITS = 12;
 export const CHUNK = 1 << BITS;
 const MASK = CHUNK - 1;
 
-type Numbers = Float64Array | Int32Array;
+type Numbers = Float64Array | Float32Array | Int32Array;
 
 /**
  * A fixed-length column of numbers in shared, copy-on-write chunks. `T` is
- * the chunk type (`Float64Array` or `Int32Array`); entries start at 0.
+ * the chunk type (`Float64Array`, `Float32Array` or `Int32Array`); entries
+ * start at 0.
  */
 export class ChunkedColumn<T extends Numbers> {
   readonly length: number;
@@ -56,6 +57,8 @@ export class ChunkedColumn<T extends Numbers> {
       for (let c = 0; c < shared; c++) this.#chunks[c] = theirs[c];
       // Both now read these chunks: neither may write them in place.
       from!.#owned.fill(0, 0, shared);
+      // Entries from `keep` on start at 0 here too (in the last chunk shared).
+      if ((k & MASK) !== 0) this.#own(shared - 1).fill(0, k & MASK);
     }
   }
 
@@ -102,5 +105,7 @@ export class ChunkedColumn<T extends Numbers> {
 
 /** A chunk of `Float64Array` (for {@link ChunkedColumn}). */
 export const float64Chunk = (n: number): Float64Array => new Float64Array(n);
+/** A chunk of `Float32Array` (for {@link ChunkedColumn}). */
+export const float32Chunk = (n: number): Float32Array => new Float32Array(n);
 /** A chunk of `Int32Array` (for {@link ChunkedColumn}). */
 export const int32Chunk = (n: number): Int32Array => new Int32Array(n);
