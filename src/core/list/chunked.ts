@@ -85,6 +85,21 @@ export class ChunkedColumn<T extends Numbers> {
     this.#own(i >>> BITS)[i & MASK] = value;
   }
 
+  /**
+   * Writes `values` into entries `[offset, offset + values.length)`, a chunk
+   * at a time: a run of entries is faster to fill in a plain typed array
+   * and copy in than to {@link set} one by one.
+   */
+  setAll(offset: number, values: ArrayLike<number> & { subarray(a: number, b: number): T }): void {
+    const end = offset + values.length;
+    for (let i = offset; i < end;) {
+      const c = i >>> BITS;
+      const stop = Math.min(end, (c + 1) << BITS);
+      this.#own(c).set(values.subarray(i - offset, stop - offset), i & MASK);
+      i = stop;
+    }
+  }
+
   /** Adds `delta` to entry `i`. */
   add(i: number, delta: number): void {
     const chunk = this.#own(i >>> BITS);

@@ -432,6 +432,9 @@ function treeSums(tree: EventTree): TreeSums {
   const errors = new ChunkedColumn(int32Chunk, n + 1, old?.errors, start + 1);
   let t0 = tokens.get(start);
   let e0 = errors.get(start);
+  // Entries from `start + 1` on, filled here and copied in at the end.
+  const tokenTail = new Float64Array(n - start);
+  const errorTail = new Int32Array(n - start);
   // Only model, tool, error and unknown-kind events can have tokens or fail
   // (events/outcome.ts): the others are not read at all.
   const kinds = treeKinds(tree);
@@ -449,9 +452,11 @@ function treeSums(tree: EventTree): TreeSums {
     }
     t0 += t;
     e0 += e;
-    tokens.set(i + 1, t0);
-    errors.set(i + 1, e0);
+    tokenTail[i - start] = t0;
+    errorTail[i - start] = e0;
   }
+  tokens.setAll(start + 1, tokenTail);
+  errors.setAll(start + 1, errorTail);
   sums = { tokens, errors };
   sumsCache.set(tree, sums);
   return sums;

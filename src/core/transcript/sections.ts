@@ -70,6 +70,8 @@ export function sectionCounts(
   );
   const running = new Int32Array(kinds.length);
   for (let k = 0; k < kinds.length; k++) running[k] = prefix[k]!.get(start);
+  // Entries from `start + 1` on, filled here and copied in at the end.
+  const tail = kinds.map(() => new Int32Array(n - start));
   // Kind codes, not event strings: a known kind is a byte compare.
   const codes = treeKinds(tree);
   const slotOfCode = new Int32Array(256).fill(-1);
@@ -91,8 +93,9 @@ export function sectionCounts(
           : slotOfCode[code]!;
       if (k !== undefined && k >= 0) running[k]!++;
     }
-    for (let k = 0; k < kinds.length; k++) prefix[k]!.set(i + 1, running[k]!);
+    for (let k = 0; k < kinds.length; k++) tail[k]![i - start] = running[k]!;
   }
+  for (let k = 0; k < kinds.length; k++) prefix[k]!.setAll(start + 1, tail[k]!);
   const count = (index: number): SectionCount => {
     if (!(index >= 0 && index < n)) return { shown: 0, hidden: 0, hiddenByKind: new Map() };
     const end = tree.subtreeEnd[index]!;
