@@ -7,6 +7,8 @@ import {
   rowScrollTop,
   scrollSpace,
 } from '../../src/core/index.js';
+import { carryChunkedSizes } from '../../src/core/list/carry.js';
+import { ChunkedColumn, float32Chunk } from '../../src/core/list/chunked.js';
 
 const keyed = (keys: readonly string[], sizes: readonly number[]) => ({
   sizes: Float32Array.from(sizes),
@@ -45,6 +47,58 @@ describe('carrySizes', () => {
           expect([...out]).toEqual(after.map((k) => oracle.get(k) ?? 0));
         },
       ),
+    );
+  });
+});
+
+describe('carryChunkedSizes', () => {
+  it('equals carrySizes from the first insertion on, sharing the items before it (property)', () => {
+    fc.assert(
+      fc.property(
+        // Past two 4,096-item chunks, mostly unmeasured (as drawn rows are).
+        fc.integer({ min: 0, max: 9000 }),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 200 })), { maxLength: 60 }),
+        fc.array(fc.nat(), { maxLength: 40 }),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 300 })), { maxLength: 20 }),
+        (n, measured, inserts, later) => {
+          const keys = Array.from({ length: n }, (_, i) => `k${i}`);
+          const sizes = new Array<number>(n).fill(0);
+          for (const [at, size] of measured) if (n > 0) sizes[at % n] = size;
+          const after = [...keys];
+          let first = n;
+          inserts.forEach((at, k) => {
+            const p = at % (after.length + 1);
+            after.splice(p, 0, `new${k}`);
+            first = Math.min(first, p);
+          });
+          const old = new ChunkedColumn(float32Chunk, n);
+          sizes.forEach((s, i) => s !== 0 && old.set(i, s));
+          const keyOf = (i: number) => after[i]!;
+          const out = carryChunkedSizes(
+            { sizes: old, keyOf: (i) => keys[i]! },
+            first,
+            after.length,
+            keyOf,
+          );
+          const expected = [...carrySizes(keyed(keys, sizes), after.length, keyOf)];
+          const read = (c: ChunkedColumn<Float32Array>) =>
+            Array.from({ length: c.length }, (_, i) => c.get(i));
+          expect(read(out)).toEqual(expected);
+          // Sizes measured later in either stay in it.
+          for (const [at, size] of later) {
+            if (at % 2 === 0 && n > 0) {
+              old.set(at % n, size);
+              sizes[at % n] = size;
+            } else if (after.length > 0) {
+              out.set(at % after.length, size);
+              expected[at % after.length] = size;
+            }
+          }
+          expect(read(out)).toEqual(expected);
+          expect(read(old)).toEqual(sizes);
+        },
+      ),
+      { numRuns: 60 },
     );
   });
 });

@@ -100,4 +100,45 @@ describe('createRowHeights', () => {
     expect(h.rowAt(total - 1)).toBeLessThan(n - 1);
     expect(h.start(n - 1)).toBe(total + 1000 - 72);
   });
+
+  it('heights continued from others share nothing a later set can change (property)', () =>
+    fc.assert(
+      fc.property(
+        // Past several 4,096-row chunks, so kept rows span shared chunks.
+        fc.integer({ min: 0, max: 13_000 }),
+        fc.integer({ min: 0, max: 13_000 }),
+        fc.nat(13_000),
+        fc.array(fc.tuple(fc.boolean(), fc.nat(13_000), fc.integer({ min: 0, max: 90 })), {
+          maxLength: 30,
+        }),
+        (n, m, keepAt, updates) => {
+          const a = Array.from({ length: n }, (_, r) => 10 + (r % 7));
+          const before = createRowHeights(n, (r) => a[r]!);
+          const keep = Math.min(keepAt, n, m);
+          const b = Array.from({ length: m }, (_, r) => (r < keep ? a[r]! : 20 + (r % 3)));
+          const after = createRowHeights(m, (r) => b[r]!, { heights: before, keep });
+          // Each is written in turn; neither may see the other's writes.
+          for (const [first, at, size] of updates) {
+            const [h, sizes] = first ? [before, a] : [after, b];
+            if (at >= sizes.length) continue;
+            h.set(at, size);
+            sizes[at] = size;
+          }
+          for (const [h, sizes] of [
+            [before, a],
+            [after, b],
+          ] as const) {
+            let sum = 0;
+            for (let r = 0; r < sizes.length; r++) {
+              if (r % 997 === 0 || r === sizes.length - 1) expect(h.start(r)).toBe(sum);
+              expect(h.size(r)).toBe(sizes[r]);
+              sum += sizes[r]!;
+            }
+            expect(h.total).toBe(sum);
+            if (sum > 0) expect(h.rowAt(sum - 1)).toBe(sizes.length - 1);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    ));
 });

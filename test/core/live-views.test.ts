@@ -211,6 +211,33 @@ describe('live views: going on from the previous snapshot gives the full build',
     expect(resumed).toBeGreaterThan(30);
   });
 
+  it('past many 4,096-node chunks, and earlier snapshots keep what was derived from them', () => {
+    // Prefix sums and heights share chunks of 4,096 entries with the
+    // snapshot before (list/chunked.ts): batches here cross chunk edges, and
+    // each earlier snapshot's views, derived again at the end (from its
+    // cached columns), must still be its own.
+    const run = deepFreeze(generateRun({ seed: 13, events: 14_000, pendingRate: 0.1 }));
+    const options: Options = {
+      collapsed: new Set(),
+      hiddenKinds: new Set(['sample_init', 'sandbox', 'state', 'store']),
+    };
+    const builder = createEventTreeBuilder();
+    const seen: { tree: EventTree; derived: ReturnType<typeof derive> }[] = [];
+    let resumed = 0;
+    for (let at = 0; at < run.length;) {
+      const end = Math.min(run.length, at + 1 + ((at * 7919) % 2500));
+      for (; at < end; at++) builder.append(run[at]!);
+      const tree = builder.getSnapshot();
+      if (seen.length > 0 && previousEventTree(tree) === seen.at(-1)!.tree) resumed++;
+      const derived = derive(tree, options);
+      expect(derived).toEqual(derive(buildEventTree(latestVersions(run.slice(0, at))), options));
+      seen.push({ tree, derived });
+    }
+    expect(seen.at(-1)!.tree.length).toBeGreaterThan(2 * 4096);
+    expect(resumed).toBeGreaterThan(seen.length / 2);
+    for (const { tree, derived } of seen) expect(derive(tree, options)).toEqual(derived);
+  });
+
   it('builds in full when the previous snapshot is not the one the views saw', () => {
     const run = deepFreeze(generateRun({ seed: 8, events: 600, pendingRate: 0.2 }));
     const builder = createEventTreeBuilder({ events: run.slice(0, 200) });

@@ -5,6 +5,7 @@
  * appending keep the heights; when the sequence is rebuilt the sizes move to
  * the items' new places.
  */
+import { ChunkedColumn, float32Chunk } from './chunked.js';
 
 /**
  * Sizes measured per item (`0`: not measured) and how to name each item.
@@ -50,6 +51,44 @@ export function carrySizes(
     while (j <= limit && keyOf(j) !== key) j++;
     if (j > limit) continue;
     sizes[j] = old[i]!;
+    shift = j - i;
+  }
+  return sizes;
+}
+
+/**
+ * {@link carrySizes} into a {@link ChunkedColumn} (internal; the
+ * transcript's sizes per tree node, issue 21): items before `from` kept
+ * their place (a live tree's `change.from`), so their chunks are shared with
+ * `before` and only the items from `from` on are walked:
+ * O(length / 4,096 + items from `from` on). `from` 0 (or no `before`) walks
+ * them all, as `carrySizes` does.
+ */
+export function carryChunkedSizes(
+  before: {
+    readonly sizes: ChunkedColumn<Float32Array>;
+    readonly keyOf: (i: number) => string;
+  } | null,
+  from: number,
+  length: number,
+  keyOf: (i: number) => string,
+): ChunkedColumn<Float32Array> {
+  const n = Math.max(0, length);
+  if (before === null) return new ChunkedColumn(float32Chunk, n);
+  const old = before.sizes;
+  const start = Math.max(0, Math.min(from, old.length, n));
+  const sizes = new ChunkedColumn(float32Chunk, n, old, start);
+  const added = Math.max(0, n - old.length);
+  let shift = 0;
+  for (let i = start; i < old.length; i++) {
+    const size = old.get(i);
+    if (size === 0) continue;
+    const key = before.keyOf(i);
+    const limit = Math.min(n - 1, i + added);
+    let j = i + shift;
+    while (j <= limit && keyOf(j) !== key) j++;
+    if (j > limit) continue;
+    sizes.set(j, size);
     shift = j - i;
   }
   return sizes;

@@ -12,6 +12,8 @@
  * with no per-row objects, and each of the three operations is O(log n).
  */
 
+import { ChunkedColumn, float64Chunk } from './chunked.js';
+
 /**
  * Heights of `count` rows with prefix sums, from {@link createRowHeights}.
  *
@@ -62,9 +64,11 @@ export interface KeptHeights {
  * With `kept` (rows that did not change since `kept.heights` was made: a live
  * list grown at its end, see `rowsContinued`), rows before `kept.keep` take
  * their heights from there and `sizeOf` is called only for the rest:
- * O(kept rows) in typed-array copies plus O((count − keep) log count). The
- * result is what a full build from the same sizes gives (`total` up to float
- * rounding when heights are fractional).
+ * O(kept rows / 4,096) (their chunks are shared, not copied: see
+ * `ChunkedColumn`) plus O((count − keep) log count). The result is what a
+ * full build from the same sizes gives (`total` up to float rounding when
+ * heights are fractional). Setting a height in either afterwards does not
+ * change the other.
  *
  * @example
  * const heights = createRowHeights(3, () => 40);
@@ -88,22 +92,31 @@ function clean(size: number): number {
 class FenwickHeights implements RowHeights {
   readonly count: number;
   total = 0;
-  readonly #sizes: Float64Array;
-  /** 1-based Fenwick tree: `#tree[i]` sums the `i & -i` sizes ending at row `i - 1`. */
-  readonly #tree: Float64Array;
+  /**
+   * Heights, and the 1-based Fenwick tree (`#tree[i]` sums the `i & -i`
+   * sizes ending at row `i - 1`), in chunks a continued list shares with the
+   * heights it went on from (`kept`): a live list's next heights copy no
+   * prefix (issue 21). Measurements write through copy on write.
+   */
+  readonly #sizes: ChunkedColumn<Float64Array>;
+  readonly #tree: ChunkedColumn<Float64Array>;
   /** Highest power of two ≤ count, for the descent in `rowAt`. */
   readonly #top: number;
 
   constructor(count: number, sizeOf: (r: number) => number, kept?: KeptHeights) {
     this.count = count;
-    const sizes = (this.#sizes = new Float64Array(count));
-    const tree = (this.#tree = new Float64Array(count + 1));
     const from = kept?.heights;
     const keep =
       from instanceof FenwickHeights ? Math.max(0, Math.min(kept!.keep, from.count, count)) : 0;
     if (keep > 0) {
-      this.#resume(from as FenwickHeights, keep, sizeOf);
+      const previous = from as FenwickHeights;
+      this.#sizes = new ChunkedColumn(float64Chunk, count, previous.#sizes, keep);
+      this.#tree = new ChunkedColumn(float64Chunk, count + 1, previous.#tree, keep + 1);
+      this.#resume(previous, keep, sizeOf);
     } else {
+      // Built in plain arrays (faster to fill), then chunked as they are.
+      const sizes = new Float64Array(count);
+      const tree = new Float64Array(count + 1);
       let total = 0;
       for (let r = 0; r < count; r++) {
         const s = clean(sizeOf(r));
@@ -117,6 +130,8 @@ class FenwickHeights implements RowHeights {
         if (parent <= count) tree[parent]! += tree[i]!;
       }
       this.total = total;
+      this.#sizes = ChunkedColumn.wrap(float64Chunk, sizes);
+      this.#tree = ChunkedColumn.wrap(float64Chunk, tree);
     }
     let top = 1;
     while (top * 2 <= count) top *= 2;
@@ -125,7 +140,7 @@ class FenwickHeights implements RowHeights {
 
   /**
    * Takes rows `[0, keep)` from `from` and builds the rest: a node at or
-   * below `keep` sums only kept rows, so it is copied; each later node adds
+   * below `keep` sums only kept rows, so it is shared; each later node adds
    * its children in the order the full build pushes them (ascending), so
    * every node is the same number a full build makes.
    */
@@ -133,31 +148,29 @@ class FenwickHeights implements RowHeights {
     const count = this.count;
     const sizes = this.#sizes;
     const tree = this.#tree;
-    sizes.set(from.#sizes.subarray(0, keep));
-    tree.set(from.#tree.subarray(0, keep + 1));
     let total = from.start(keep);
     for (let i = keep + 1; i <= count; i++) {
       const s = clean(sizeOf(i - 1));
-      sizes[i - 1] = s;
+      sizes.set(i - 1, s);
       total += s;
       // Node i's children are i - step for each power of two below its low
       // bit: ascending, the order the full build pushes them in.
       let sum = s;
-      for (let step = (i & -i) >> 1; step > 0; step >>= 1) sum += tree[i - step]!;
-      tree[i] = sum;
+      for (let step = (i & -i) >> 1; step > 0; step >>= 1) sum += tree.get(i - step);
+      tree.set(i, sum);
     }
     this.total = total;
   }
 
   size(r: number): number {
-    return r >= 0 && r < this.count ? this.#sizes[r]! : 0;
+    return r >= 0 && r < this.count ? this.#sizes.get(r) : 0;
   }
 
   start(r: number): number {
     if (r <= 0) return 0;
     if (r >= this.count) return this.total;
     let sum = 0;
-    for (let i = r; i > 0; i -= i & -i) sum += this.#tree[i]!;
+    for (let i = r; i > 0; i -= i & -i) sum += this.#tree.get(i);
     return sum;
   }
 
@@ -171,9 +184,12 @@ class FenwickHeights implements RowHeights {
     let rest = offset;
     for (let step = this.#top; step > 0; step >>= 1) {
       const next = pos + step;
-      if (next <= this.count && tree[next]! <= rest) {
-        pos = next;
-        rest -= tree[next]!;
+      if (next <= this.count) {
+        const sum = tree.get(next);
+        if (sum <= rest) {
+          pos = next;
+          rest -= sum;
+        }
       }
     }
     return this.#firstSized(Math.min(pos, this.count - 1));
@@ -182,11 +198,11 @@ class FenwickHeights implements RowHeights {
   set(r: number, size: number): number {
     if (!(r >= 0 && r < this.count)) return 0;
     const s = clean(size);
-    const delta = s - this.#sizes[r]!;
+    const delta = s - this.#sizes.get(r);
     if (delta === 0) return 0;
-    this.#sizes[r] = s;
+    this.#sizes.set(r, s);
     this.total += delta;
-    for (let i = r + 1; i <= this.count; i += i & -i) this.#tree[i]! += delta;
+    for (let i = r + 1; i <= this.count; i += i & -i) this.#tree.add(i, delta);
     return delta;
   }
 
@@ -194,14 +210,14 @@ class FenwickHeights implements RowHeights {
   #firstSized(r: number): number {
     const sizes = this.#sizes;
     let k = r;
-    while (k < this.count - 1 && sizes[k] === 0) k++;
+    while (k < this.count - 1 && sizes.get(k) === 0) k++;
     return k;
   }
 
   /** The last row with a height (the last row if none has one). */
   #lastSized(): number {
     const sizes = this.#sizes;
-    for (let k = this.count - 1; k >= 0; k--) if (sizes[k] !== 0) return k;
+    for (let k = this.count - 1; k >= 0; k--) if (sizes.get(k) !== 0) return k;
     return this.count - 1;
   }
 }

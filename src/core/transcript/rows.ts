@@ -18,6 +18,7 @@ import type { EventTree } from '../tree/event-tree.js';
 import { rowOfNode, visibleRows } from '../tree/visible-rows.js';
 import { OTHER_KIND, kindCode, previousEventTree, treeKinds } from '../tree/links.js';
 import { markRowsContinued } from '../list/carry.js';
+import { ChunkedColumn, float64Chunk, int32Chunk } from '../list/chunked.js';
 
 /**
  * Kinds hidden by default, as inspect's transcript hides them (its "debug"
@@ -403,23 +404,22 @@ export interface SpanSummary {
 }
 
 interface TreeSums {
-  tokens: Float64Array;
-  errors: Int32Array;
+  tokens: ChunkedColumn<Float64Array>;
+  errors: ChunkedColumn<Int32Array>;
 }
 const sumsCache = new WeakMap<EventTree, TreeSums>();
 
 /**
  * Prefix sums over pre-order: a subtree's total is `sum[end] - sum[index]`.
  * A live snapshot goes on from its previous snapshot's sums (issue 21):
- * entries up to its first changed node are copied, so a batch costs a copy
- * and O(nodes after the first change), not a pass over every event.
+ * entries up to its first changed node are shared with them (chunks, not
+ * copied), so a batch costs O(n / 4,096 + nodes after the first change),
+ * not a pass over every event.
  */
 function treeSums(tree: EventTree): TreeSums {
   let sums = sumsCache.get(tree);
   if (sums !== undefined) return sums;
   const n = tree.length;
-  const tokens = new Float64Array(n + 1);
-  const errors = new Int32Array(n + 1);
   let start = 0;
   const before = previousEventTree(tree);
   const old = before === undefined ? undefined : sumsCache.get(before);
@@ -427,9 +427,14 @@ function treeSums(tree: EventTree): TreeSums {
     const change = tree.change!;
     // A new version (a pending call made final) changes its own sums.
     start = Math.min(change.from, change.updated.length > 0 ? change.updated[0]! : n);
-    tokens.set(old.tokens.subarray(0, start + 1));
-    errors.set(old.errors.subarray(0, start + 1));
   }
+  const tokens = new ChunkedColumn(float64Chunk, n + 1, old?.tokens, start + 1);
+  const errors = new ChunkedColumn(int32Chunk, n + 1, old?.errors, start + 1);
+  let t0 = tokens.get(start);
+  let e0 = errors.get(start);
+  // Entries from `start + 1` on, filled here and copied in at the end.
+  const tokenTail = new Float64Array(n - start);
+  const errorTail = new Int32Array(n - start);
   // Only model, tool, error and unknown-kind events can have tokens or fail
   // (events/outcome.ts): the others are not read at all.
   const kinds = treeKinds(tree);
@@ -445,9 +450,13 @@ function treeSums(tree: EventTree): TreeSums {
         e = isFailedEvent(event) ? 1 : 0;
       }
     }
-    tokens[i + 1] = tokens[i]! + t;
-    errors[i + 1] = errors[i]! + e;
+    t0 += t;
+    e0 += e;
+    tokenTail[i - start] = t0;
+    errorTail[i - start] = e0;
   }
+  tokens.setAll(start + 1, tokenTail);
+  errors.setAll(start + 1, errorTail);
   sums = { tokens, errors };
   sumsCache.set(tree, sums);
   return sums;
@@ -469,8 +478,8 @@ export function spanSummary(tree: EventTree, index: number): SpanSummary {
   const end = tree.subtreeEnd[index]!;
   const s = tree.spanIndex[index]!;
   const span = s >= 0 ? tree.spans[s]! : null;
-  const tokens = sums.tokens[end]! - sums.tokens[index + 1]!;
-  const errors = sums.errors[end]! - sums.errors[index + 1]!;
+  const tokens = sums.tokens.get(end) - sums.tokens.get(index + 1);
+  const errors = sums.errors.get(end) - sums.errors.get(index + 1);
   let durationMs = Number.NaN;
   if (span !== null && span.end !== null) {
     durationMs = eventEndTime(span.end) - eventTime(span.begin);

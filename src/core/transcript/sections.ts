@@ -9,6 +9,7 @@
  */
 import type { EventTree } from '../tree/event-tree.js';
 import { OTHER_KIND, kindCode, previousEventTree, treeKinds } from '../tree/links.js';
+import { ChunkedColumn, int32Chunk } from '../list/chunked.js';
 
 /**
  * The counts of one section, from {@link sectionCounts}.
@@ -30,7 +31,7 @@ export interface SectionCount {
 
 const cache = new WeakMap<
   EventTree,
-  { key: string; count: (index: number) => SectionCount; prefix: Int32Array[] }
+  { key: string; count: (index: number) => SectionCount; prefix: ChunkedColumn<Int32Array>[] }
 >();
 
 /**
@@ -56,21 +57,21 @@ export function sectionCounts(
   const n = tree.length;
   const slot = new Map(kinds.map((k, i) => [k, i] as const));
   // prefix[k][i]: events of hidden kind k among nodes [0, i).
-  const prefix = kinds.map(() => new Int32Array(n + 1));
-  const running = new Int32Array(kinds.length);
   // A live snapshot goes on from the previous snapshot's counts (issue 21):
   // nodes before `change.from` kept their kinds (a new version keeps its
-  // kind), so their prefix is copied.
+  // kind), so their prefix is shared (chunks, not copied).
   let start = 0;
   const before = previousEventTree(tree);
   const old = before === undefined ? undefined : cache.get(before);
-  if (old !== undefined && old.key === key) {
-    start = tree.change!.from;
-    for (let k = 0; k < kinds.length; k++) {
-      prefix[k]!.set(old.prefix[k]!.subarray(0, start + 1));
-      running[k] = old.prefix[k]![start]!;
-    }
-  }
+  const going = old !== undefined && old.key === key;
+  if (going) start = tree.change!.from;
+  const prefix = kinds.map(
+    (_, k) => new ChunkedColumn(int32Chunk, n + 1, going ? old.prefix[k] : undefined, start + 1),
+  );
+  const running = new Int32Array(kinds.length);
+  for (let k = 0; k < kinds.length; k++) running[k] = prefix[k]!.get(start);
+  // Entries from `start + 1` on, filled here and copied in at the end.
+  const tail = kinds.map(() => new Int32Array(n - start));
   // Kind codes, not event strings: a known kind is a byte compare.
   const codes = treeKinds(tree);
   const slotOfCode = new Int32Array(256).fill(-1);
@@ -92,15 +93,16 @@ export function sectionCounts(
           : slotOfCode[code]!;
       if (k !== undefined && k >= 0) running[k]!++;
     }
-    for (let k = 0; k < kinds.length; k++) prefix[k]![i + 1] = running[k]!;
+    for (let k = 0; k < kinds.length; k++) tail[k]![i - start] = running[k]!;
   }
+  for (let k = 0; k < kinds.length; k++) prefix[k]!.setAll(start + 1, tail[k]!);
   const count = (index: number): SectionCount => {
     if (!(index >= 0 && index < n)) return { shown: 0, hidden: 0, hiddenByKind: new Map() };
     const end = tree.subtreeEnd[index]!;
     const hiddenByKind = new Map<string, number>();
     let hidden = 0;
     for (let k = 0; k < kinds.length; k++) {
-      const c = prefix[k]![end]! - prefix[k]![index + 1]!;
+      const c = prefix[k]!.get(end) - prefix[k]!.get(index + 1);
       if (c > 0) {
         hiddenByKind.set(kinds[k]!, c);
         hidden += c;

@@ -1,10 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import {
-  carrySizes,
+  previousEventTree,
   transcriptRowOfEvent,
   type EventTree,
   type TranscriptRows,
 } from '../../core/index.js';
+import { carryChunkedSizes } from '../../core/list/carry.js';
+import type { ChunkedColumn } from '../../core/list/chunked.js';
 import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.js';
 import { useListVirtualizer, type MeasuredSizes } from '../list/use-list-virtualizer.js';
 
@@ -83,13 +85,20 @@ export function useTranscriptList(o: TranscriptListOptions) {
   followingRef.current = following;
 
   // Heights measured per tree node, so collapsing, filtering and appending
-  // keep them; carried to the nodes' new places when the tree grows.
-  const nodeSizesRef = useRef<{ tree: EventTree; sizes: Float32Array } | null>(null);
+  // keep them; carried to the nodes' new places when the tree grows. A live
+  // snapshot shares those of the nodes before its first change with the
+  // last ones (chunks), and only the rest are carried (issue 21).
+  const nodeSizesRef = useRef<{
+    tree: EventTree;
+    sizes: ChunkedColumn<Float32Array>;
+  } | null>(null);
   const nodeSizes = useMemo(() => {
     const before = nodeSizesRef.current;
     const events = tree.events;
-    const sizes = carrySizes(
+    const from = before !== null && previousEventTree(tree) === before.tree ? tree.change!.from : 0;
+    const sizes = carryChunkedSizes(
       before === null ? null : { sizes: before.sizes, keyOf: (i) => before.tree.events[i]!.uuid },
+      from,
       events.length,
       (i) => events[i]!.uuid,
     );
@@ -102,10 +111,13 @@ export function useTranscriptList(o: TranscriptListOptions) {
     const perNode = nodeSizes.sizes;
     const node = rows.node;
     return {
-      get: (r) => perNode[node[r]!] ?? 0,
+      get: (r) => {
+        const n = node[r]!;
+        return n < perNode.length ? perNode.get(n) : 0;
+      },
       set: (r, size) => {
         const n = node[r]!;
-        if (n < perNode.length) perNode[n] = size;
+        if (n < perNode.length) perNode.set(n, size);
       },
     };
   }, [nodeSizes, rows]);
