@@ -14,7 +14,8 @@ import {
   isAbortedEvent,
   isFailedEvent,
 } from '../events/outcome.js';
-import { eventTreeNodeKey, type EventTree } from '../tree/event-tree.js';
+import { eventTreeNodeKey, eventTreeNodeUuid, type EventTree } from '../tree/event-tree.js';
+import { eventTreeIndexOf } from '../tree/node-index.js';
 import { rowOfNode, visibleRows } from '../tree/visible-rows.js';
 import { OTHER_KIND, kindCode, previousEventTree, treeKinds } from '../tree/links.js';
 import { markRowsContinued } from '../list/carry.js';
@@ -373,7 +374,11 @@ export function transcriptRowOfEvent(
   uuid: string,
   hint = -1,
 ): number {
-  if (hint >= 0 && hint < rows.length && tree.events[rows.node[hint]!]?.uuid === uuid) return hint;
+  if (hint >= 0 && hint < rows.length && eventTreeNodeUuid(tree, rows.node[hint]!) === uuid) {
+    return hint;
+  }
+  // A row of a later copy of a span begun twice has a suffixed uuid.
+  if (tree.keys !== undefined) return transcriptRowOf(rows, eventTreeIndexOf(tree, uuid));
   const events = tree.events;
   for (let i = 0; i < events.length; i++) {
     if (events[i]!.uuid === uuid) return transcriptRowOf(rows, i);

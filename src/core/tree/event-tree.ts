@@ -84,7 +84,7 @@
  */
 import type { Diagnostic } from '../errors.js';
 import type { Event, SpanBeginEvent, SpanEndEvent, StepEvent } from '../events/types.js';
-import { Placement } from './links.js';
+import { COPY_KEY_SEPARATOR, Placement } from './links.js';
 
 /**
  * A span (or legacy step) node of an {@link EventTree}: inspect's
@@ -284,6 +284,24 @@ export function eventTreeNodeKey(tree: EventTree, index: number): string {
   if (tree.keys !== undefined) return tree.keys[index]!;
   const s = tree.spanIndex[index]!;
   return s >= 0 ? tree.spans[s]!.id : tree.events[index]!.uuid;
+}
+
+/**
+ * The uuid a uuid-keyed view (the transcript: `data-event-id`, `selectedId`,
+ * `#event=`) shows node `index` under: its event's uuid, plus the suffix of
+ * its key inside a later copy of a span begun more than once, so that each
+ * copy's rows have their own (`"m1\u241f2"`). {@link eventTreeIndexOf} finds
+ * the node by it.
+ *
+ * @example
+ * declare function rowId(uuid: string): void;
+ * rowId(eventTreeNodeUuid(tree, 0)); // the first node's event uuid, unless it is a copy
+ */
+export function eventTreeNodeUuid(tree: EventTree, index: number): string {
+  const uuid = tree.events[index]!.uuid;
+  if (tree.twin === undefined || tree.twin[index]! < 0) return uuid;
+  const key = tree.keys![index]!;
+  return uuid + key.slice(key.lastIndexOf(COPY_KEY_SEPARATOR));
 }
 
 /**

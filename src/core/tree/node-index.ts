@@ -4,7 +4,7 @@
  * uuid, or an event's uuid. Views that share a selection store exchange keys;
  * each looks the key up in its own snapshot of the tree.
  */
-import { eventTreeNodeKey, type EventTree } from './event-tree.js';
+import { eventTreeNodeKey, eventTreeNodeUuid, type EventTree } from './event-tree.js';
 
 /** Key → node index per tree, built on the first lookup (trees are immutable). */
 const cache = new WeakMap<EventTree, Map<string, number>>();
@@ -38,6 +38,7 @@ export function eventTreeIndexOf(tree: EventTree, key: string, hint = -1): numbe
       // in each copy.
       if (twin !== undefined && twin[i]! >= 0) {
         index.set(keys![i]!, i);
+        index.set(eventTreeNodeUuid(tree, i), i);
         continue;
       }
       const uuid = events[i]!.uuid;

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import {
+  eventTreeNodeUuid,
   carrySizes,
   transcriptRowOfEvent,
   type EventTree,
@@ -89,9 +90,11 @@ export function useTranscriptList(o: TranscriptListOptions) {
     const before = nodeSizesRef.current;
     const events = tree.events;
     const sizes = carrySizes(
-      before === null ? null : { sizes: before.sizes, keyOf: (i) => before.tree.events[i]!.uuid },
+      before === null
+        ? null
+        : { sizes: before.sizes, keyOf: (i) => eventTreeNodeUuid(before.tree, i) },
       events.length,
-      (i) => events[i]!.uuid,
+      (i) => eventTreeNodeUuid(tree, i),
     );
     return { tree, sizes };
   }, [tree]);
@@ -109,7 +112,7 @@ export function useTranscriptList(o: TranscriptListOptions) {
       },
     };
   }, [nodeSizes, rows]);
-  const keyOfRow = useCallback((r: number) => tree.events[rows.node[r]!]!.uuid, [tree, rows]);
+  const keyOfRow = useCallback((r: number) => eventTreeNodeUuid(tree, rows.node[r]!), [tree, rows]);
   const rowOfKey = useCallback(
     (uuid: string, hint: number) => transcriptRowOfEvent(tree, rows, uuid, hint),
     [tree, rows],
