@@ -107,8 +107,9 @@ export interface EventTreeSpan {
   readonly name: string;
   /** `type` as written; `null` when absent. */
   readonly type: string | null;
+  /** The begin event; of an id begun more than once, its last begin (inspect's rule). */
   readonly begin: SpanBeginEvent | StepEvent;
-  /** The closing event, or `null` while the span is open (never inferred). */
+  /** The closing event (the last `span_end` of the id), or `null` while open (never inferred). */
   readonly end: SpanEndEvent | StepEvent | null;
   /** Direct children. */
   readonly childCount: number;

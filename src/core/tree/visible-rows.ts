@@ -47,7 +47,7 @@ export interface VisibleRow {
   readonly row: number;
   /** The tree node it shows. */
   readonly index: number;
-  /** The node's stable key (span id, step begin uuid or event uuid). */
+  /** The node's stable key (`eventTreeNodeKey`: span id, step begin uuid or event uuid). */
   readonly key: string;
   readonly depth: number;
   readonly parentIndex: number;
