@@ -11,6 +11,8 @@ import {
   buildTranscriptRows,
   createEventTreeBuilder,
   createSelectionStore,
+  createTranscriptFind,
+  filterSpanTreeView,
   eventTreeIndexOf,
   eventTreeNodeKey,
   isExpanded,
@@ -199,6 +201,34 @@ describe('a span id begun twice: inspect’s rule in the tree', () => {
     const rowKeys = Array.from(rows.node, (i) => eventTreeNodeKey(tree, i));
     expect(rowKeys).toHaveLength(tree.length);
     expect(new Set(rowKeys).size).toBe(rowKeys.length);
+  });
+
+  it('finds and filters in every copy, each match its own node', async () => {
+    const tree = buildEventTree(run());
+    const find = createTranscriptFind();
+    find.search('please solve', tree);
+    await new Promise<void>((done) => {
+      if (find.getSnapshot().done) return done();
+      const stop = find.subscribe(() => {
+        if (find.getSnapshot().done) {
+          stop();
+          done();
+        }
+      });
+    });
+    const { matches, count } = find.getSnapshot();
+    expect(matches.slice(0, count).map((i) => eventTreeNodeKey(tree, i))).toEqual([
+      'm1',
+      'm2',
+      `m1${SEP}2`,
+      `m2${SEP}2`,
+    ]);
+    const view = buildSpanTreeView(tree, { mode: 'events' });
+    const shown = filterSpanTreeView(view, { query: 'second', mode: 'strict' });
+    expect(Array.from({ length: shown.length }, (_, v) => spanTreeViewKey(shown, v))).toEqual([
+      'a',
+      `a${SEP}2`,
+    ]);
   });
 
   it('selects, collapses and expands each copy on its own', () => {
