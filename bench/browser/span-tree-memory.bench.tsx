@@ -17,16 +17,27 @@ async function settled(el: HTMLElement) {
 /**
  * The heap in use, MB: after GCs until it stops shrinking (one GC leaves
  * what only the next one frees — weak caches, finalizers: tens of MB here).
+ * "Stops" is two GCs 50 ms apart within 0.1 MB: with 0.5 MB and 20 ms, a
+ * baseline taken while an unmounted view's garbage was still going read
+ * high, and the figure after it low by up to 3 MB (100k: 0.99–1.15× in
+ * three runs of the same build).
  */
 async function heap(ctx: BrowserBenchContext): Promise<number> {
   let last = ctx.heapMB()!;
-  for (let i = 0; i < 5; i++) {
-    await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 12; i++) {
+    await new Promise((r) => setTimeout(r, 50));
     const now = ctx.heapMB()!;
-    if (now > last - 0.5) return Math.min(now, last);
+    if (now > last - 0.1) return Math.min(now, last);
     last = now;
   }
   return last;
+}
+
+/** The median of `values` (the mean of the middle two for an even count). */
+function median(values: readonly number[]): number {
+  const v = [...values].sort((a, b) => a - b);
+  const m = v.length >> 1;
+  return v.length % 2 === 1 ? v[m]! : (v[m - 1]! + v[m]!) / 2;
 }
 
 /**
@@ -47,11 +58,14 @@ async function heldBy(ctx: BrowserBenchContext, views: () => ReactNode): Promise
   );
   await settled(el);
   await ctx.nextPaint();
+  // Work a view schedules after its first paint (measuring rows, idle
+  // callbacks) belongs to what it holds: let it run before measuring.
+  await new Promise((r) => setTimeout(r, 200));
   const after = await heap(ctx);
   root.unmount();
   el.remove();
   // Let the unmounted views' feeds and timers go before the next GC.
-  await new Promise((r) => setTimeout(r, 100));
+  await new Promise((r) => setTimeout(r, 200));
   return after - before;
 }
 
@@ -63,7 +77,10 @@ async function heldBy(ctx: BrowserBenchContext, views: () => ReactNode): Promise
  * one feed by themselves: the tree is built once), and by the two each given
  * a feed of its own (two trees). The
  * stream itself is in the heap before every measurement and not counted;
- * each figure is the smaller of two rounds, after a throwaway mount.
+ * each figure is the median of 3 rounds (5 with `--quick`), the variants in
+ * a different order each round, after a throwaway mount. (The smaller of
+ * two rounds, before, took the lowest of a difference — a baseline read
+ * high — and one CI sample read 1.31×.)
  */
 export default defineBrowserBench({
   name: 'browser.spantree.memory',
@@ -93,14 +110,20 @@ export default defineBrowserBench({
     };
     // A first mount of each view allocates what stays for the page's life
     // (compiled code, React's and the stream's lazily made state): a
-    // throwaway mount of both views first, then two rounds, the smaller
-    // figure of each.
+    // throwaway mount of both views first, then rounds, each in another
+    // order (no variant always follows the same one), the median of each.
     await heldBy(ctx, variants.separate);
-    const held = { alone: Infinity, shared: Infinity, separate: Infinity };
-    for (let round = 0; round < 2; round++)
-      for (const k of ['alone', 'shared', 'separate'] as const)
-        held[k] = Math.min(held[k], await heldBy(ctx, variants[k]));
-    const { alone, shared, separate } = held;
+    const kinds = ['alone', 'shared', 'separate'] as const;
+    const samples = { alone: [] as number[], shared: [] as number[], separate: [] as number[] };
+    const rounds = n >= 1_000_000 ? 3 : 5;
+    for (let round = 0; round < rounds; round++)
+      for (let k = 0; k < kinds.length; k++) {
+        const kind = kinds[(k + round) % kinds.length]!;
+        samples[kind].push(await heldBy(ctx, variants[kind]));
+      }
+    const alone = median(samples.alone);
+    const shared = median(samples.shared);
+    const separate = median(samples.separate);
     const aloneMetric = {
       name: `browser.spantree.memory.transcript-alone.${label}`,
       value: alone,

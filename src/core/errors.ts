@@ -131,11 +131,15 @@ export const errorMessages = {
   // --- span tree (src/core/tree/) ---------------------------------------------
   span_end_unknown: (id: string) => `span_end for span "${id}", which never began; dropped`,
   span_end_duplicate: (id: string) =>
-    `Span "${id}" has already ended; this later span_end is dropped`,
+    `Span "${id}" has already ended; this later span_end replaces the earlier one (inspect's rule: the last end wins)`,
   span_duplicate_id: (id: string) =>
-    `Span id "${id}" was already begun; this later span_begin is kept as a plain event`,
+    `Span id "${id}" was already begun; as in inspect, the span is shown once per begin, named by its last begin, each copy holding every event of the id`,
   span_parent_cycle: (id: string, parent: string) =>
     `Span "${id}" would close a parent cycle through "${parent}"; placed at the root instead`,
+  span_copy_cycle: (id: string) =>
+    `This begin of span "${id}" would show the span inside itself; that copy is left out`,
+  span_copies_capped: (limit: string) =>
+    `Spans begun more than once nest copies past ${limit} nodes; later copies are shown without their contents`,
   step_end_unmatched: (name: string) =>
     `step end "${name}" has no open step of that name; kept as a plain event`,
   step_unclosed: (name: string, outer: string) =>

@@ -5,6 +5,7 @@ import {
   createSelectionStore,
   eventTreeIndexOf,
   generateRun,
+  type Event,
   type SelectionStore,
 } from '../../src/core/index.js';
 import { SkeinTheme, SpanTree, Transcript } from '../../src/react/index.js';
@@ -117,5 +118,100 @@ describe('<SpanTree> and <Transcript> on one selection store', () => {
     expect(row.hasAttribute('data-hovered')).toBe(true);
     act(() => store.hover(null));
     expect(row.hasAttribute('data-hovered')).toBe(false);
+  });
+});
+
+/**
+ * A run whose agent span "a" is begun twice (a retried agent reusing its
+ * id): as in inspect, the span shows once per begin, named by the last
+ * begin; the second copy's nodes have keys `…\u241f2`.
+ */
+function retried(): Event[] {
+  const t = (k: number) => `2026-01-01T00:00:${String(k).padStart(2, '0')}Z`;
+  const begin = (uuid: string, name: string, k: number): Event =>
+    ({
+      event: 'span_begin',
+      uuid,
+      id: 'a',
+      span_id: 'a',
+      name,
+      type: 'agent',
+      timestamp: t(k),
+    }) as Event;
+  const info = (uuid: string, k: number): Event =>
+    ({ event: 'info', uuid, span_id: 'a', data: uuid, timestamp: t(k) }) as Event;
+  const end = (uuid: string, k: number): Event =>
+    ({ event: 'span_end', uuid, id: 'a', span_id: 'a', timestamp: t(k) }) as Event;
+  return [
+    begin('b1', 'first try', 0),
+    info('e1', 1),
+    end('x1', 2),
+    begin('b2', 'second try', 3),
+    info('e2', 4),
+    end('x2', 5),
+  ];
+}
+
+describe('a span begun twice, in <SpanTree> and <Transcript> on one store', () => {
+  const SEP = '\u241f';
+  const events = retried();
+  function Both({ store }: { store: SelectionStore }) {
+    return (
+      <SkeinTheme>
+        <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', height: 400 }}>
+          <SpanTree events={events} selection={store} toolbar={false} mode="events" />
+          <Transcript events={events} selection={store} />
+        </div>
+      </SkeinTheme>
+    );
+  }
+  const article = (id: string) =>
+    document.querySelector<HTMLElement>(`article[data-event-id="${CSS.escape(id)}"]`);
+
+  it('shows both copies in both views, each row with its own key', async () => {
+    render(<Both store={createSelectionStore()} />);
+    await expect.poll(() => treeRow(`a${SEP}2`)).not.toBeNull();
+    const keys = [...document.querySelectorAll<HTMLElement>('[role="treegrid"] [data-key]')].map(
+      (r) => r.dataset['key'],
+    );
+    expect(keys).toEqual(['a', 'e1', 'e2', `a${SEP}2`, `e1${SEP}2`, `e2${SEP}2`]);
+    expect(treeRow('a')!.textContent).toContain('second try');
+    expect(treeRow(`a${SEP}2`)!.textContent).toContain('second try');
+    const ids = [...document.querySelectorAll<HTMLElement>('article[data-event-id]')].map(
+      (a) => a.dataset['eventId'],
+    );
+    expect(ids).toEqual(['b2', 'e1', 'e2', `b2${SEP}2`, `e1${SEP}2`, `e2${SEP}2`]);
+  });
+
+  it('selecting a copy in one view selects that copy, not the other, in both', async () => {
+    const store = createSelectionStore();
+    render(<Both store={store} />);
+    await expect.poll(() => treeRow(`e1${SEP}2`)).not.toBeNull();
+    act(() => treeRow(`e1${SEP}2`)!.click());
+    expect(store.getSnapshot().selected).toBe(`e1${SEP}2`);
+    await expect.poll(() => article(`e1${SEP}2`)?.hasAttribute('data-selected')).toBe(true);
+    expect(article('e1')!.hasAttribute('data-selected')).toBe(false);
+    expect(treeRow('e1')!.getAttribute('aria-selected')).not.toBe('true');
+    // And from the transcript: the first copy's event.
+    act(() => article('e2')!.click());
+    expect(store.getSnapshot().selected).toBe('e2');
+    await expect.poll(() => treeRow('e2')?.getAttribute('aria-selected')).toBe('true');
+    expect(treeRow(`e2${SEP}2`)!.getAttribute('aria-selected')).not.toBe('true');
+  });
+
+  it('collapses and expands each copy on its own', async () => {
+    const store = createSelectionStore();
+    render(<Both store={store} />);
+    await expect.poll(() => article(`e2${SEP}2`)).not.toBeNull();
+    // The transcript: the second copy's toggle hides only its rows.
+    act(() => article(`b2${SEP}2`)!.querySelector<HTMLElement>('[data-toggle]')!.click());
+    await expect.poll(() => article(`e1${SEP}2`)).toBeNull();
+    expect(article('e1')).not.toBeNull();
+    // The span tree: collapsing the first copy leaves the second open.
+    act(() => store.toggle('a', false));
+    await expect.poll(() => treeRow('e1')).toBeNull();
+    expect(treeRow(`e1${SEP}2`)).not.toBeNull();
+    expect(treeRow('a')!.getAttribute('aria-expanded')).toBe('false');
+    expect(treeRow(`a${SEP}2`)!.getAttribute('aria-expanded')).toBe('true');
   });
 });

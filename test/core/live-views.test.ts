@@ -11,6 +11,7 @@ import {
   createEventTreeBuilder,
   createRowHeights,
   deepFreeze,
+  eventTreeNodeKey,
   generateRun,
   previousEventTree,
   rowsContinued,
@@ -90,6 +91,7 @@ function derive(tree: EventTree, o: Options) {
     }),
   );
   return {
+    keys: Array.from({ length: tree.length }, (_, i) => eventTreeNodeKey(tree, i)),
     rows: columns(buildTranscriptRows(tree, o)),
     sections,
     summaries,
@@ -149,12 +151,21 @@ function checkBatches(arrivals: readonly Event[], sizes: readonly number[], o: O
   return resumed;
 }
 
-/** Options drawn from the run: some of its span ids collapsed, some kinds hidden. */
+/**
+ * Options drawn from the run: some of its span ids collapsed (and keys of
+ * copies of a span begun twice, `id\u241f2`, `id\u241f1.2`), some kinds hidden.
+ */
 const optionsFor = (events: readonly Event[]) =>
   fc
     .tuple(
       fc.subarray([
-        ...new Set(events.flatMap((e) => ('id' in e && typeof e.id === 'string' ? [e.id] : []))),
+        ...new Set(
+          events.flatMap((e) =>
+            'id' in e && typeof e.id === 'string'
+              ? [e.id, `${e.id}\u241f2`, `${e.id}\u241f1.2`]
+              : [],
+          ),
+        ),
       ]),
       fc.subarray(KINDS.concat(['sample_init', 'store'])),
     )
@@ -162,6 +173,28 @@ const optionsFor = (events: readonly Event[]) =>
       const collapsed = new Set(ids);
       return { collapsed, hiddenKinds: new Set(kinds), expansions: expansionsOf(collapsed) };
     });
+
+/**
+ * `run` with one of its spans begun again later (a retried agent reusing its
+ * id): a new begin, renamed and under another parent, inserted after the
+ * first, so the live tree's node changes name and gains a copy mid-run.
+ */
+function withLateBegin(run: readonly Event[], [pick, at]: [number, number]): Event[] {
+  const begins = run.flatMap((e, i) => (e.event === 'span_begin' ? [i] : []));
+  if (begins.length < 2) return [...run];
+  const first = begins[pick % begins.length]!;
+  const other = run[begins[(pick + 1) % begins.length]!]! as Event & { id: string };
+  const begin = run[first]! as Event & { name: string };
+  const again = {
+    ...begin,
+    uuid: `${begin.uuid}-again`,
+    name: `${begin.name} (again)`,
+    parent_id: other.id === (begin as Event & { id: string }).id ? null : other.id,
+    pending: false,
+  } as Event;
+  const where = first + 1 + (at % (run.length - first));
+  return [...run.slice(0, where), again, ...run.slice(where)];
+}
 
 describe('live views: going on from the previous snapshot gives the full build', () => {
   it('after every batch of a random malformed feed (property)', () =>
@@ -183,8 +216,10 @@ describe('live views: going on from the previous snapshot gives the full build',
         fc.integer({ min: 1, max: 1000 }),
         fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 8 }),
         fc.boolean(),
-        (seed, sizes, hideDefaults) => {
-          const run = deepFreeze(generateRun({ seed, events: 400, pendingRate: 0.3 }));
+        fc.option(fc.tuple(fc.nat(), fc.nat()), { nil: undefined }),
+        (seed, sizes, hideDefaults, again) => {
+          const generated = generateRun({ seed, events: 400, pendingRate: 0.3 });
+          const run = deepFreeze(again === undefined ? generated : withLateBegin(generated, again));
           const spanIds = run.flatMap((e) => (e.event === 'span_begin' ? [String(e.id)] : []));
           const collapsed = new Set(spanIds.filter((_, i) => i % 7 === 3));
           const options: Options = {

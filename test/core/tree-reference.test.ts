@@ -13,11 +13,13 @@ import {
 } from '../../src/core/index.js';
 import {
   begin,
+  dumpTree,
   end,
   info,
   latestVersions,
   liveFeed,
   malformedRun,
+  oracleDump,
   step,
   wellFormedRun,
 } from './helpers/tree-oracle.js';
@@ -35,18 +37,54 @@ function whole(tree: EventTree) {
     spans: tree.spans.map((s) => ({ ...s })),
     rootCount: tree.rootCount,
     diagnostics: tree.diagnostics.map((d) => ({ ...d })),
+    keys: tree.keys === undefined ? undefined : [...tree.keys],
+    twin: tree.twin === undefined ? undefined : Array.from(tree.twin),
   };
 }
 
+/**
+ * Whether the first versions read `events` as the builders do now: they kept
+ * the first begin of a span id begun twice, and the first of two ends, where
+ * the builders now follow inspect (copies, last end). Such runs are checked
+ * against the nested oracle instead (written from the rules as they are now).
+ */
+function sameRulesAsFirstVersions(events: readonly Event[]): boolean {
+  const begun = new Set<string>();
+  const ended = new Set<string>();
+  for (const e of events) {
+    const id = (e as Event & { id?: string }).id!;
+    if (e.event === 'span_begin') {
+      if (begun.has(id)) return false;
+      begun.add(id);
+    } else if (e.event === 'span_end') {
+      if (ended.has(id)) return false;
+      ended.add(id);
+    }
+  }
+  return true;
+}
+
 function checkBatch(events: readonly Event[]): void {
+  if (!sameRulesAsFirstVersions(events)) {
+    expect(dumpTree(buildEventTree(events))).toEqual(oracleDump(events));
+    return;
+  }
   expect(whole(buildEventTree(events))).toEqual(whole(referenceBuildEventTree(events)));
 }
 
 function checkIncremental(arrivals: readonly Event[]): void {
+  const latest = latestVersions(arrivals);
+  if (!sameRulesAsFirstVersions(latest)) {
+    // The live builder against a batch build of the same input, and that against the oracle.
+    const batch = buildEventTree(latest);
+    expect(whole(createEventTreeBuilder({ events: arrivals }).getSnapshot())).toEqual(whole(batch));
+    expect(dumpTree(batch)).toEqual(oracleDump(latest));
+    return;
+  }
   const expected = whole(referenceIncrementalTree(arrivals));
   expect(whole(createEventTreeBuilder({ events: arrivals }).getSnapshot())).toEqual(expected);
   // And the batch build of the same input, both ways.
-  expect(whole(buildEventTree(latestVersions(arrivals)))).toEqual(expected);
+  expect(whole(buildEventTree(latest))).toEqual(expected);
 }
 
 /** `n` events in `n / 4` spans, each span's events before its begin (all wait, then move). */

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildEventTree,
   deepFreeze,
+  eventTreeNodeKey,
   generateRun,
   rowOfNode,
   visibleRow,
@@ -23,10 +24,7 @@ function dumpRows(tree: EventTree, rows: VisibleRows): string[] {
 
 /** The same rows, the slow way: filter hidden nodes, then count siblings. */
 function naiveRows(tree: EventTree, collapsed: ReadonlySet<string>): string[] {
-  const key = (i: number) => {
-    const s = tree.spanIndex[i]!;
-    return s >= 0 ? tree.spans[s]!.id : tree.events[i]!.uuid;
-  };
+  const key = (i: number) => eventTreeNodeKey(tree, i);
   const parent = (i: number) => tree.parentIndex[i]!;
   const hidden = (i: number): boolean => {
     for (let p = parent(i); p !== -1; p = parent(p)) if (collapsed.has(key(p))) return true;

@@ -108,8 +108,8 @@ describe('buildEventTree: inspect_ai event_tree rules', () => {
   });
 });
 
-describe('buildEventTree: the rules inspect does not have', () => {
-  it('keeps the first begin of a duplicate span id; a later begin becomes a leaf under its parent_id', () =>
+describe("buildEventTree: duplicate span ids (inspect's rule, with keys for the copies)", () => {
+  it("shows a span once per begin, under that begin's parent, named by the last begin, each copy holding every event", () =>
     expect(
       dump([
         begin('b1', 'A'),
@@ -119,20 +119,82 @@ describe('buildEventTree: the rules inspect does not have', () => {
         info('e2', 'A'),
       ]),
     ).toEqual([
-      'span A b1 open (2) -1/3',
+      'span A b3 open (2) -1/3',
       '  info e1 0/2',
       '  info e2 0/3',
-      'span P b2 open (1) -1/5',
-      '  span_begin b3 3/5',
+      'span P b2 open (1) -1/7',
+      '  span A b3 open (2) 3/7 #A\u241f1.2',
+      '    info e1 4/6 #e1\u241f1.2',
+      '    info e2 4/7 #e2\u241f1.2',
       '! $[3] span_duplicate_id',
     ]));
 
-  it('keeps the first span_end of a span and drops later ones', () =>
+  it('keeps the last span_end of a span, as inspect, and flags the later one', () =>
     expect(dump([begin('b1', 'A'), end('x1', 'A'), end('x2', 'A')])).toEqual([
-      'span A b1 end=x1 (0) -1/1',
+      'span A b1 end=x2 (0) -1/1',
       '! $[2] span_end_duplicate',
     ]));
 
+  it('leaves out a begin that would show a span inside itself', () =>
+    expect(dump([begin('b1', 'A'), begin('b2', 'B', 'A'), begin('b3', 'A', 'B')])).toEqual([
+      'span A b3 open (1) -1/2',
+      '  span B b2 open (0) 0/2',
+      '! $[2] span_copy_cycle',
+      '! $[2] span_duplicate_id',
+    ]));
+
+  it('numbers nested copies by the begins on their way down, and keeps them unique', () => {
+    const tree = buildEventTree([
+      begin('b1', 'A'),
+      begin('b2', 'B', 'A'),
+      info('e1', 'B'),
+      begin('b3', 'B', 'A'),
+      begin('b4', 'A'),
+    ]);
+    const keys = Array.from({ length: tree.length }, (_, i) => eventTreeNodeKey(tree, i));
+    const sep = '\u241f';
+    expect(keys).toEqual([
+      'A',
+      'B',
+      'e1',
+      `B${sep}1.2`,
+      `e1${sep}1.2`,
+      `A${sep}2`,
+      `B${sep}2.1`,
+      `e1${sep}2.1`,
+      `B${sep}2.2`,
+      `e1${sep}2.2`,
+    ]);
+    // Each node of a later copy points at its plain twin.
+    expect(Array.from(tree.twin!)).toEqual([-1, -1, -1, 1, 2, 0, 1, 2, 1, 2]);
+  });
+
+  it('shows later copies without contents past the node cap (copies of copies grow exponentially)', () => {
+    // 12 nested ids, each begun twice: 2^12 copies of the innermost event
+    // unguarded; the cap (4 × events + 100k) is not reached, so all are shown.
+    const events: Event[] = [];
+    for (let d = 0; d < 12; d++) events.push(begin(`b${d}`, `S${d}`, d === 0 ? null : `S${d - 1}`));
+    for (let d = 0; d < 12; d++) events.push(begin(`c${d}`, `S${d}`, d === 0 ? null : `S${d - 1}`));
+    events.push(info('e', 'S11'));
+    const small = buildEventTree(events);
+    expect(small.events.filter((e) => e.uuid === 'e')).toHaveLength(2 ** 12);
+    // 20 levels would be 2^20 copies: capped, with a diagnostic, and bounded.
+    const deep: Event[] = [];
+    for (let d = 0; d < 20; d++) deep.push(begin(`b${d}`, `S${d}`, d === 0 ? null : `S${d - 1}`));
+    for (let d = 0; d < 20; d++) deep.push(begin(`c${d}`, `S${d}`, d === 0 ? null : `S${d - 1}`));
+    deep.push(info('e', 'S19'));
+    const capped = buildEventTree(deep);
+    expect(capped.length).toBeLessThan(4 * deep.length + 100_000 + 2 * deep.length);
+    expect(capped.diagnostics.map((d) => d.code)).toContain('span_copies_capped');
+    // The plain tree is whole: every event has its plain node.
+    const plain = new Set<string>();
+    for (let i = 0; i < capped.length; i++)
+      if (capped.twin![i]! < 0) plain.add(capped.events[i]!.uuid);
+    expect(plain.has('e')).toBe(true);
+  });
+});
+
+describe('buildEventTree: the rules inspect does not have', () => {
   it('makes a self-parent span a root', () =>
     expect(dump([begin('b1', 'A', 'A'), info('e1', 'A')])).toEqual([
       'span A b1 open (1) -1/2',
@@ -234,6 +296,11 @@ describe('buildEventTree: legacy step events', () => {
     ]));
 });
 
+/** A span_begin's or span_end's `id`. */
+function spanIdOf(e: Event): string {
+  return (e as Event & { id: string }).id;
+}
+
 describe('buildEventTree: purity and shape', () => {
   it('never mutates its input (deep-frozen events and array)', () => {
     const events = deepFreeze(generateRun({ seed: 5, events: 400 }));
@@ -310,18 +377,29 @@ describe('eventSequence', () => {
       }),
     ));
 
-  it('yields every event of a malformed run exactly once, except the span_ends it dropped', () =>
+  it('yields every event of a malformed run but what inspect drops, and each once in the plain tree', () =>
     fc.assert(
       fc.property(malformedRun, (events) => {
         const tree = buildEventTree(events);
-        const dropped = new Set(
-          tree.diagnostics
-            .filter((d) => d.code.startsWith('span_end_'))
-            .map((d) => events[Number(d.path.slice(2, -1))]),
+        // inspect drops unknown ends, all but the last end of a span, and
+        // all but the last begin of an id (it names the node's copies).
+        const lastBegin = new Map<string, Event>();
+        const lastEnd = new Map<string, Event>();
+        for (const e of events) if (e.event === 'span_begin') lastBegin.set(spanIdOf(e), e);
+        for (const e of events)
+          if (e.event === 'span_end' && lastBegin.has(spanIdOf(e))) lastEnd.set(spanIdOf(e), e);
+        const kept = events.filter((e) =>
+          e.event === 'span_begin'
+            ? lastBegin.get(spanIdOf(e)) === e
+            : e.event === 'span_end'
+              ? lastEnd.get(spanIdOf(e)) === e
+              : true,
         );
-        const seq = eventSequence(tree);
-        expect(seq).toHaveLength(events.length - dropped.size);
-        expect(new Set(seq)).toEqual(new Set(events.filter((e) => !dropped.has(e))));
+        expect(new Set(eventSequence(tree))).toEqual(new Set(kept));
+        const plain: Event[] = [];
+        for (let i = 0; i < tree.length; i++)
+          if (tree.twin === undefined || tree.twin[i]! < 0) plain.push(tree.events[i]!);
+        expect(new Set(plain).size).toBe(plain.length);
       }),
     ));
 

@@ -118,8 +118,9 @@ type TreeItem = TreeSpan | Event;
  * span id (the last begin of an id wins), begins attached under `parent_id`
  * and other events under `span_id`, unknown or null → root, in file order.
  * A span id begun twice is appended once per begin — the same node twice, as
- * inspect's `_tree.py` does — on purpose, for parity with `timeline_build`;
- * the span tree (src/core/tree/event-tree.ts) keeps the first begin instead.
+ * inspect's `_tree.py` does — for parity with `timeline_build`; the span tree
+ * (src/core/tree/event-tree.ts) follows the same rule, so the swimlane, the
+ * span tree and the transcript show the same copies.
  *
  * The fast path is one pass over the events that also maintains the
  * `containsModel` / `containsAgent` flags incrementally. It handles what

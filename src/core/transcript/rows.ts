@@ -14,7 +14,8 @@ import {
   isAbortedEvent,
   isFailedEvent,
 } from '../events/outcome.js';
-import type { EventTree } from '../tree/event-tree.js';
+import { eventTreeNodeKey, eventTreeNodeUuid, type EventTree } from '../tree/event-tree.js';
+import { eventTreeIndexOf } from '../tree/node-index.js';
 import { rowOfNode, visibleRows } from '../tree/visible-rows.js';
 import { OTHER_KIND, kindCode, previousEventTree, treeKinds } from '../tree/links.js';
 import { markRowsContinued } from '../list/carry.js';
@@ -41,7 +42,7 @@ export const DEFAULT_HIDDEN_KINDS: readonly string[] = Object.freeze([
  * buildTranscriptRows(tree, { collapsed: new Set(['agent-1']), hiddenKinds: new Set(['logger']) });
  */
 export interface TranscriptRowsOptions {
-  /** Keys (span ids, step begin uuids) of collapsed sections. */
+  /** Keys (`eventTreeNodeKey`: span ids, step begin uuids, copies' keys) of collapsed sections. */
   collapsed?: ReadonlySet<string>;
   /** Event kinds not shown (default {@link DEFAULT_HIDDEN_KINDS}). */
   hiddenKinds?: ReadonlySet<string>;
@@ -185,14 +186,14 @@ function continueTranscriptRows(
     if (prev.node[mid]! < from) keep = mid + 1;
     else hi = mid;
   }
-  const { depth, spanIndex, spans, subtreeEnd, parentIndex } = tree;
+  const { depth, spanIndex, subtreeEnd, parentIndex } = tree;
   const kinds = treeKinds(tree);
   const n = tree.length;
   // Resume after the outermost collapsed ancestor of `from`, if any.
   let i = from;
   if (collapsed.size > 0) {
     for (let a = from < n ? parentIndex[from]! : -1; a !== -1; a = parentIndex[a]!) {
-      if (collapsed.has(spans[spanIndex[a]!]!.id)) i = subtreeEnd[a]!;
+      if (collapsed.has(eventTreeNodeKey(tree, a))) i = subtreeEnd[a]!;
     }
   }
   const tailNode: number[] = [];
@@ -208,7 +209,7 @@ function continueTranscriptRows(
     }
     const end = subtreeEnd[i]!;
     tailNode.push(i);
-    if (end > i + 1 && collapsed.size > 0 && collapsed.has(spans[spanIndex[i]!]!.id)) {
+    if (end > i + 1 && collapsed.size > 0 && collapsed.has(eventTreeNodeKey(tree, i))) {
       tailFlags.push(1);
       i = end;
       continue;
@@ -374,7 +375,11 @@ export function transcriptRowOfEvent(
   uuid: string,
   hint = -1,
 ): number {
-  if (hint >= 0 && hint < rows.length && tree.events[rows.node[hint]!]?.uuid === uuid) return hint;
+  if (hint >= 0 && hint < rows.length && eventTreeNodeUuid(tree, rows.node[hint]!) === uuid) {
+    return hint;
+  }
+  // A row of a later copy of a span begun twice has a suffixed uuid.
+  if (tree.keys !== undefined) return transcriptRowOf(rows, eventTreeIndexOf(tree, uuid));
   const events = tree.events;
   for (let i = 0; i < events.length; i++) {
     if (events[i]!.uuid === uuid) return transcriptRowOf(rows, i);
@@ -395,7 +400,10 @@ export interface SpanSummary {
   readonly durationMs: number;
   /** Tokens of every model call inside (`eventTotalTokens`: input + cache + output). */
   readonly tokens: number;
-  /** Events inside (not counting the span itself). */
+  /**
+   * Events inside (not counting the span itself), each once: in a tree with
+   * copies of a span begun twice, the nodes of later copies are not counted.
+   */
   readonly events: number;
   /** Failed events inside (`isFailedEvent`: error events, failed model or tool calls, …). */
   readonly errors: number;
@@ -406,22 +414,32 @@ export interface SpanSummary {
 interface TreeSums {
   tokens: ChunkedColumn<Float64Array>;
   errors: ChunkedColumn<Int32Array>;
+  /**
+   * Only for a tree with copies (a span id begun twice): nodes inside a
+   * later copy so far. They add nothing to `tokens` and `errors`.
+   */
+  repeats: Int32Array | null;
 }
 const sumsCache = new WeakMap<EventTree, TreeSums>();
 
 /**
  * Prefix sums over pre-order: a subtree's total is `sum[end] - sum[index]`.
+ * In a tree with copies of a span begun twice (`tree.twin`, event-tree.ts),
+ * only plain nodes count, so each event is counted once however many copies
+ * show it.
  * A live snapshot goes on from its previous snapshot's sums (issue 21):
  * entries up to its first changed node are shared with them (chunks, not
  * copied), so a batch costs O(n / 4,096 + nodes after the first change),
- * not a pass over every event.
+ * not a pass over every event. A tree with copies has no `change` (it is
+ * built in full), and so are its sums.
  */
 function treeSums(tree: EventTree): TreeSums {
   let sums = sumsCache.get(tree);
   if (sums !== undefined) return sums;
   const n = tree.length;
   let start = 0;
-  const before = previousEventTree(tree);
+  const twin = tree.twin;
+  const before = twin === undefined ? previousEventTree(tree) : undefined;
   const old = before === undefined ? undefined : sumsCache.get(before);
   if (old !== undefined) {
     const change = tree.change!;
@@ -438,10 +456,20 @@ function treeSums(tree: EventTree): TreeSums {
   // Only model, tool, error and unknown-kind events can have tokens or fail
   // (events/outcome.ts): the others are not read at all.
   const kinds = treeKinds(tree);
+  const repeats = twin === undefined ? null : new Int32Array(n + 1);
   for (let i = start; i < n; i++) {
     const code = kinds[i]!;
     let t = 0;
     let e = 0;
+    if (repeats !== null) {
+      const r = twin![i]! >= 0 ? 1 : 0;
+      repeats[i + 1] = repeats[i]! + r;
+      if (r === 1) {
+        tokenTail[i - start] = t0;
+        errorTail[i - start] = e0;
+        continue;
+      }
+    }
     if (code === MODEL || code === TOOL || code === ERROR || code === OTHER_KIND) {
       const event = tree.events[i]!;
       // A rolled-back turn is shown but not counted (events/outcome.ts).
@@ -457,7 +485,7 @@ function treeSums(tree: EventTree): TreeSums {
   }
   tokens.setAll(start + 1, tokenTail);
   errors.setAll(start + 1, errorTail);
-  sums = { tokens, errors };
+  sums = { tokens, errors, repeats };
   sumsCache.set(tree, sums);
   return sums;
 }
@@ -474,6 +502,10 @@ const ERROR = kindCode('error');
  * spanSummary(tree, tree.spans[0]!.index).tokens; // 48_213
  */
 export function spanSummary(tree: EventTree, index: number): SpanSummary {
+  // A copy of a span begun twice shows what its plain twin holds; totals
+  // count each event once (treeSums).
+  const twin = tree.twin === undefined ? -1 : tree.twin[index]!;
+  if (twin >= 0) return spanSummary(tree, twin);
   const sums = treeSums(tree);
   const end = tree.subtreeEnd[index]!;
   const s = tree.spanIndex[index]!;
@@ -485,7 +517,8 @@ export function spanSummary(tree: EventTree, index: number): SpanSummary {
     durationMs = eventEndTime(span.end) - eventTime(span.begin);
   }
   const status = span !== null && span.end === null ? 'running' : errors > 0 ? 'error' : 'ok';
-  return { durationMs, tokens, events: end - index - 1, errors, status };
+  const repeats = sums.repeats === null ? 0 : sums.repeats[end]! - sums.repeats[index + 1]!;
+  return { durationMs, tokens, events: end - index - 1 - repeats, errors, status };
 }
 
 const EMPTY: ReadonlySet<string> = new Set();

@@ -18,29 +18,42 @@
  * - Events after a span's `span_end` that still carry its id are placed inside it.
  *
  * ## Where skein deviates, and why
- * - **Duplicate span ids.** inspect keys nodes by id in a dict comprehension
+ * - **Duplicate span ids: inspect's rule, kept, and written down because
+ *   it is odd.** inspect keys nodes by id in a dict comprehension
  *   (`nodes = {ev.id: EventTreeSpan(…, begin=ev) for ev in events if
- *   isinstance(ev, SpanBeginEvent)}`), so the *last* begin wins the node, and
- *   the forward pass then appends that one node once per begin
- *   (`bucket(ev.parent_id).append(nodes[ev.id])`): the subtree appears twice,
- *   each copy holding every event of the id, and the first begin event is
- *   lost. A flat pre-order array cannot hold a node twice, and everything keyed
- *   by node — `eventTreeNodeKey` (a begin's uuid), the selection store, find,
- *   the cached node index, measured row heights — needs one node per key; two
- *   copies would need synthetic keys for the second, and a selection made in
- *   one copy would have to light up in both. skein keeps the **first** begin
- *   as the node; each later begin with the same id stays in the tree as a
- *   plain leaf, placed by its `parent_id`, with a `span_duplicate_id`
- *   diagnostic. Every event with that `span_id` goes to the first node (as
- *   inspect puts them in both copies), so nothing is lost or shown twice.
- *   The timeline (`buildTimeline`, src/core/timeline/build.ts) follows inspect
- *   exactly instead — the span twice, named by its last begin — because its
- *   parity with inspect's `timeline_build` depends on it; so the swimlane
- *   draws two rows where the span tree has one.
- *   test/core/duplicate-span-id.test.ts pins both readings.
- * - **Second `span_end` for a span.** inspect overwrites `end` (last wins).
- *   skein keeps the **first** end (it pairs with the first begin) and drops the
- *   later one with a `span_end_duplicate` diagnostic.
+ *   isinstance(ev, SpanBeginEvent)}`, `_tree.py`), so the *last* begin of an
+ *   id wins the node (its name, type, `parent_id` and `begin`), and the
+ *   forward pass then appends that one node once per begin
+ *   (`bucket(ev.parent_id).append(nodes[ev.id])`, each under *that* begin's
+ *   parent): the span shows once per begin, every copy holding every event
+ *   of the id, and the first begin event is not in the tree at all. skein
+ *   does the same — so the span tree, the transcript and the timeline
+ *   (`buildTimeline`, which follows inspect for parity with
+ *   `timeline_build`) show the same copies — and keeps a `span_duplicate_id`
+ *   diagnostic on each later begin to say what happened. What a flat tree
+ *   needs on top:
+ *   - **Keys.** The copy under the first begin keeps the plain keys; a node
+ *     inside any other copy gets its plain key plus `COPY_KEY_SEPARATOR`
+ *     (U+241F) and the ordinals of the begins on its way down
+ *     (`"a\u241f2"`, `"m1\u241f1.2"`): unique, stable while a run grows, and
+ *     never a real id. They are in `tree.keys` (present only when there are
+ *     copies); {@link eventTreeNodeKey} reads them, so selection, find,
+ *     collapse state and the node index tell copies apart.
+ *   - **Sums.** `tree.twin[i]` is the plain node of a node inside a later
+ *     copy; token, failure and event totals count plain nodes only, so each
+ *     event counts once however many copies show it (a copy's own summary is
+ *     its plain twin's).
+ *   - **Guards.** A begin that would show a span inside itself is left out
+ *     (`span_copy_cycle`); copies of copies past 4 × the events + 100k nodes
+ *     are shown without their contents (`span_copies_capped`).
+ *   - **Live.** A snapshot with copies has no `change`: views derive it
+ *     from scratch (rare input; correctness first).
+ *   test/core/duplicate-span-id.test.ts checks the tree, its views and the
+ *   timeline against each other on such runs.
+ * - **Second `span_end` for a span.** inspect overwrites `end`: the last end
+ *   wins, the earlier one is not in the tree. skein does the same (it pairs
+ *   with the last begin, which names the node) and flags the later end with
+ *   `span_end_duplicate`.
  * - **Parent cycles.** inspect does not guard a span that is its own parent or
  *   a chain of `parent_id`s that loops; its walkers then recurse forever. skein
  *   cuts each cycle at the member whose begin comes **last** in the list: that
@@ -71,7 +84,7 @@
  */
 import type { Diagnostic } from '../errors.js';
 import type { Event, SpanBeginEvent, SpanEndEvent, StepEvent } from '../events/types.js';
-import { Placement, finishDiagnostics } from './links.js';
+import { COPY_KEY_SEPARATOR, Placement } from './links.js';
 
 /**
  * A span (or legacy step) node of an {@link EventTree}: inspect's
@@ -94,8 +107,9 @@ export interface EventTreeSpan {
   readonly name: string;
   /** `type` as written; `null` when absent. */
   readonly type: string | null;
+  /** The begin event; of an id begun more than once, its last begin (inspect's rule). */
   readonly begin: SpanBeginEvent | StepEvent;
-  /** The closing event, or `null` while the span is open (never inferred). */
+  /** The closing event (the last `span_end` of the id), or `null` while open (never inferred). */
   readonly end: SpanEndEvent | StepEvent | null;
   /** Direct children. */
   readonly childCount: number;
@@ -140,6 +154,18 @@ export interface EventTree {
    * `previousEventTree(tree)` is the snapshot it is relative to.
    */
   readonly change?: EventTreeChange;
+  /**
+   * Node keys, present only when some span id was begun more than once (its
+   * node then appears once per begin, module comment): {@link eventTreeNodeKey}
+   * reads them. Nodes inside a later copy have keys like `"m1\u241f1.2"`.
+   */
+  readonly keys?: readonly string[];
+  /**
+   * With `keys`: per node, `-1` for a node of the tree without copies (each
+   * event has exactly one), else the index of that node (its *plain twin*).
+   * Totals count plain nodes only.
+   */
+  readonly twin?: ArrayLike<number>;
 }
 
 /**
@@ -194,7 +220,7 @@ export interface EventTreeNodeBase {
   readonly depth: number;
   readonly parentIndex: number;
   readonly subtreeEnd: number;
-  /** Stable identity: the span id, a step's begin uuid, or the event's uuid. */
+  /** Stable identity: {@link eventTreeNodeKey}. */
   readonly key: string;
 }
 
@@ -243,20 +269,40 @@ export function buildEventTree(events: readonly Event[]): EventTree {
   const placement = new Placement(n, n >> 2);
   placement.setEvents(events);
   for (let i = 0; i < n; i++) placement.place(i, events[i]!);
-  return placement.flatten(events, finishDiagnostics(placement.pendingDiagnostics()));
+  return placement.flatten(events, placement.pendingDiagnostics());
 }
 
 /**
  * The stable key of node `index`: the span id of a span node, the begin
- * event's uuid of a step node, the event's uuid otherwise. Collapse state and
- * row identity use it.
+ * event's uuid of a step node, the event's uuid otherwise; inside a copy of a
+ * span begun more than once, that key plus a suffix (`tree.keys`). Collapse
+ * state, selection and row identity use it.
  *
  * @example
  * const collapsed = new Set([eventTreeNodeKey(tree, 0)]);
  */
 export function eventTreeNodeKey(tree: EventTree, index: number): string {
+  if (tree.keys !== undefined) return tree.keys[index]!;
   const s = tree.spanIndex[index]!;
   return s >= 0 ? tree.spans[s]!.id : tree.events[index]!.uuid;
+}
+
+/**
+ * The uuid a uuid-keyed view (the transcript: `data-event-id`, `selectedId`,
+ * `#event=`) shows node `index` under: its event's uuid, plus the suffix of
+ * its key inside a later copy of a span begun more than once, so that each
+ * copy's rows have their own (`"m1\u241f2"`). {@link eventTreeIndexOf} finds
+ * the node by it.
+ *
+ * @example
+ * declare function rowId(uuid: string): void;
+ * rowId(eventTreeNodeUuid(tree, 0)); // the first node's event uuid, unless it is a copy
+ */
+export function eventTreeNodeUuid(tree: EventTree, index: number): string {
+  const uuid = tree.events[index]!.uuid;
+  if (tree.twin === undefined || tree.twin[index]! < 0) return uuid;
+  const key = tree.keys![index]!;
+  return uuid + key.slice(key.lastIndexOf(COPY_KEY_SEPARATOR));
 }
 
 /**
@@ -280,10 +326,12 @@ export function eventTreeNode(tree: EventTree, index: number): EventTreeNode {
   };
   if (s >= 0) {
     const span = tree.spans[s]!;
-    return { ...base, kind: 'span', key: span.id, span, event: span.begin };
+    const key = tree.keys === undefined ? span.id : tree.keys[index]!;
+    return { ...base, kind: 'span', key, span, event: span.begin };
   }
   const event = tree.events[index]!;
-  return { ...base, kind: 'event', key: event.uuid, event };
+  const key = tree.keys === undefined ? event.uuid : tree.keys[index]!;
+  return { ...base, kind: 'event', key, event };
 }
 
 /**

@@ -44,7 +44,7 @@
 import type { Event, SpanBeginEvent, SpanEndEvent, StepEvent } from '../events/types.js';
 import type { EventTree } from './event-tree.js';
 import { Listeners } from '../stream/listeners.js';
-import { Placement, finishDiagnostics, hashKey, keyOf } from './links.js';
+import { Placement, hashKey, keyOf } from './links.js';
 
 /**
  * Options of {@link createEventTreeBuilder}.
@@ -641,6 +641,6 @@ class BuilderState {
       for (let slot = 0; slot < this.size; slot++) placement.place(slot, slots[slot]!);
     }
     const placement = this.#placement;
-    return placement.flatten(this.#slots, finishDiagnostics(placement.pendingDiagnostics()));
+    return placement.flatten(this.#slots, placement.pendingDiagnostics());
   }
 }

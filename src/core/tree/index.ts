@@ -5,6 +5,7 @@ export {
   eventSequence,
   eventTreeNode,
   eventTreeNodeKey,
+  eventTreeNodeUuid,
   walkEventTree,
 } from './event-tree.js';
 export { previousEventTree } from './links.js';

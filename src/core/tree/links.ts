@@ -41,8 +41,20 @@ export interface PendingDiagnostic {
 
 /** `kind[slot]` of a slot that is not a node (a span_end or step end that became an end, a dropped span_end). */
 const NOT_NODE = 0;
-/** `kind[slot]` of a leaf. A container (span or step node) `c` has `kind = c + 2`. */
+/**
+ * `kind[slot]` of a leaf. A container (span or step node) `c` has `kind = c + 2`;
+ * a later `span_begin` of container `c`'s id (a copy of its node, see
+ * `event-tree.ts`) has `kind = -(c + 1)`.
+ */
 const LEAF = 1;
+
+/**
+ * Separates a node's own key from the path of begins that lead to a copy
+ * (`"a␟1.2"`): U+241F (SYMBOL FOR UNIT SEPARATOR) is not in inspect's ids
+ * (22 alphanumerics) nor in any importer's, so a copy's key cannot be a real
+ * id or uuid.
+ */
+export const COPY_KEY_SEPARATOR = '\u241f';
 
 /**
  * A small code per event kind (its index in `KNOWN_EVENT_KINDS`;
@@ -318,6 +330,12 @@ export class Placement {
 
   /** Diagnostics that no later event can take back. */
   readonly diagnostics: PendingDiagnostic[] = [];
+
+  // --- span ids begun more than once (inspect's copies; event-tree.ts) --------
+  /** Per container begun again: its later begins' slots, in order. */
+  readonly #copySlots = new Map<number, number[]>();
+  /** Per later begin's slot: its ordinal among its id's begins (2, 3, …). */
+  readonly #copyOrdinal = new Map<number, number>();
   nodeCount = 0;
 
   /**
@@ -566,11 +584,13 @@ export class Placement {
       const ends = this.waitingEnds.get(id);
       if (ends === undefined) this.waitingEnds.set(id, [slot]);
       else ends.push(slot);
-    } else if (this.endSlot[c] === 0) {
+    } else {
+      // inspect overwrites `end`: the last end wins (event-tree.ts).
+      if (this.endSlot[c] !== 0) {
+        this.diagnostics.push({ slot, code: 'span_end_duplicate', args: [id] });
+      }
       this.endSlot[c] = slot + 1;
       this.#touch(c);
-    } else {
-      this.diagnostics.push({ slot, code: 'span_end_duplicate', args: [id] });
     }
   }
 
@@ -660,8 +680,18 @@ export class Placement {
         if (c !== -1 && this.endSlot[c] === slot + 1) this.#touch(c);
       } else this.#dirty = 0; // a step's end (rare): flatten it all
     }
-    const c = this.kind[slot]! - 2;
-    if (c >= 0) this.#describe(c, event as SpanBeginEvent | StepEvent, this.#parents[c]!);
+    const k = this.kind[slot]!;
+    const c = k < 0 ? -k - 1 : k - 2;
+    // Only the last begin of an id names its node.
+    if (c >= 0 && this.#beginSlot(c) === slot) {
+      this.#describe(c, event as SpanBeginEvent | StepEvent, this.#parents[c]!);
+    }
+  }
+
+  /** The slot of the begin that names container `c`: its id's last begin. */
+  #beginSlot(c: number): number {
+    const copies = this.#copySlots.size === 0 ? undefined : this.#copySlots.get(c);
+    return copies === undefined ? this.containerSlot[c]! : copies[copies.length - 1]!;
   }
 
   #placeBegin(slot: number, begin: SpanBeginEvent): void {
@@ -669,9 +699,18 @@ export class Placement {
     const parentKey = keyOf(begin.parent_id);
     this.nodeCount++;
     const hash = hashKey(id);
-    if (this.#span(id, hash) !== -1) {
-      this.kind[slot] = LEAF;
+    const again = this.#span(id, hash);
+    if (again !== -1) {
+      // inspect's rule (event-tree.ts): the node is shown again here, under
+      // this begin's parent, and the last begin names every copy.
+      this.kind[slot] = -(again + 1);
       this.diagnostics.push({ slot, code: 'span_duplicate_id', args: [id] });
+      let copies = this.#copySlots.get(again);
+      if (copies === undefined) this.#copySlots.set(again, (copies = []));
+      copies.push(slot);
+      this.#copyOrdinal.set(slot, copies.length + 1);
+      this.#describe(again, begin, parentKey);
+      this.#touch(again);
       this.#put(slot, parentKey);
       return;
     }
@@ -729,7 +768,7 @@ export class Placement {
       const ends = this.waitingEnds.get(id);
       if (ends !== undefined) {
         this.waitingEnds.delete(id);
-        this.endSlot[c] = ends[0]! + 1;
+        this.endSlot[c] = ends[ends.length - 1]! + 1;
         for (let k = 1; k < ends.length; k++) {
           this.diagnostics.push({ slot: ends[k]!, code: 'span_end_duplicate', args: [id] });
         }
@@ -761,7 +800,9 @@ export class Placement {
    * {@link EventTree} in one iterative depth-first pass (no recursion: a
    * 500-deep run must not overflow the stack).
    */
-  flatten(events: ArrayLike<Event>, diagnostics: readonly Diagnostic[]): EventTree {
+  flatten(events: ArrayLike<Event>, pending: readonly PendingDiagnostic[]): EventTree {
+    if (this.#copySlots.size > 0) return this.#flattenCopies(events, pending);
+    const diagnostics = finishDiagnostics(pending);
     const { kind, next, containerSlot, containerOrigin, firstChild, endSlot, roots, moved } = this;
     const codes = this.kindCodes;
     const nodeCount = this.nodeCount;
@@ -1002,6 +1043,182 @@ export class Placement {
       this.#touched = [];
       this.#replacedSlots = [];
     }
+    return tree;
+  }
+
+  /**
+   * {@link flatten} for a tree with copies (a span id begun more than once;
+   * rare): the same walk, where every begin of an id, first or later, shows
+   * the id's node with all its children, so the subtree appears once per
+   * begin (inspect's `_tree.py`, see `event-tree.ts`). Node count is known
+   * only at the end, so it builds plain arrays; and it never resumes: a
+   * snapshot with copies has no `change`, and views derive it from scratch.
+   *
+   * Keys: a node reached only through first begins (its *plain* node; every
+   * slot has exactly one, the tree without copies) keeps its plain key; any
+   * other gets `key + COPY_KEY_SEPARATOR + path`, where `path` lists the
+   * ordinal of the begin (1 = first) of every span and step on the way down
+   * to it. Read bottom-up, the ordinals name each begin, so the path is
+   * unique, and it does not change as a live run grows (ordinals are by
+   * arrival). `twin[i]` is the plain node of a non-plain node (`-1` for a
+   * plain one): sums count plain nodes only (`treeSums`, rows.ts).
+   *
+   * Two guards inspect does not have: a begin that would show a span inside
+   * itself (a later begin whose parent is inside the span) is left out
+   * (`span_copy_cycle`), and once the tree is past 4 × its slots + 100k nodes
+   * (copies of copies grow exponentially with nesting), non-plain copies are
+   * shown without children (`span_copies_capped`).
+   */
+  #flattenCopies(events: ArrayLike<Event>, pending: readonly PendingDiagnostic[]): EventTree {
+    const { kind, next, firstChild, endSlot, containerSlot, containerOrigin, roots, moved } = this;
+    const codes = this.kindCodes;
+    const keys = this.#spanKey;
+    const copyOrdinal = this.#copyOrdinal;
+    const limit = 4 * this.nodeCount + 100_000;
+    // Resuming needs one node per slot: start over from here on.
+    this.#last = null;
+    const nodeEvents: Event[] = [];
+    const depth: number[] = [];
+    const parentIndex: number[] = [];
+    const subtreeEnd: number[] = [];
+    const spanIndex: number[] = [];
+    const nodeKinds: number[] = [];
+    const nodeKeys: string[] = [];
+    const twin: number[] = [];
+    const spans: EventTreeSpan[] = [];
+    const plainNode = new Int32Array(this.#slotsPlaced).fill(-1);
+    const onStack = new Uint8Array(this.containerCount);
+    const extra: PendingDiagnostic[] = [];
+    const cycleSlots = new Set<number>();
+    let capped = false;
+    const spanOf = (c: number, i: number, count: number): EventTreeSpan => {
+      const end = endSlot[c]!;
+      return Object.freeze({
+        origin: containerOrigin[c] === SPAN ? ('span' as const) : ('step' as const),
+        index: i,
+        id: keys[c]!,
+        parentId: this.#parents[c]!,
+        name: this.#names[c] as string,
+        type: this.#types[c] as string | null,
+        begin: events[this.#beginSlot(c)] as SpanBeginEvent | StepEvent,
+        end: end === 0 ? null : (events[end - 1] as SpanEndEvent | StepEvent),
+        childCount: count,
+      });
+    };
+    // Open containers: container, node, child count, next child slot + 1, path, plain.
+    const stackC: number[] = [];
+    const stackNode: number[] = [];
+    const stackCount: number[] = [];
+    const stackNext: number[] = [];
+    const stackPath: string[] = [];
+    const stackPlain: boolean[] = [];
+    let rootPos = 0;
+    let rootCount = 0;
+    const rootLength = this.rootLength;
+    for (;;) {
+      let slot: number;
+      const top = stackC.length - 1;
+      if (top >= 0) {
+        const n = stackNext[top]!;
+        if (n === 0) {
+          const c = stackC.pop()!;
+          const j = stackNode.pop()!;
+          onStack[c] = 0;
+          subtreeEnd[j] = nodeEvents.length;
+          spans[spanIndex[j]!] = spanOf(c, j, stackCount.pop()!);
+          stackNext.pop();
+          stackPath.pop();
+          stackPlain.pop();
+          continue;
+        }
+        slot = n - 1;
+        stackNext[top] = next[slot]!;
+      } else {
+        slot = -1;
+        while (rootPos < rootLength) {
+          const s = roots[rootPos++]!;
+          if (moved.size === 0 || !moved.has(s)) {
+            slot = s;
+            break;
+          }
+        }
+        if (slot === -1) break;
+      }
+      const k = kind[slot]!;
+      const c = k >= 2 ? k - 2 : k < 0 ? -k - 1 : -1;
+      if (c >= 0 && onStack[c] === 1) {
+        if (!cycleSlots.has(slot)) {
+          cycleSlots.add(slot);
+          extra.push({ slot, code: 'span_copy_cycle', args: [keys[c]!] });
+        }
+        continue;
+      }
+      const parentPath = top >= 0 ? stackPath[top]! : '';
+      const parentPlain = top >= 0 ? stackPlain[top]! : true;
+      const ordinal = k < 0 ? copyOrdinal.get(slot)! : 1;
+      const path =
+        c < 0 ? parentPath : parentPath === '' ? String(ordinal) : `${parentPath}.${ordinal}`;
+      const plain = parentPlain && ordinal === 1;
+      const i = nodeEvents.length;
+      const own = c >= 0 ? keys[c]! : events[slot]!.uuid;
+      nodeKeys[i] = plain ? own : `${own}${COPY_KEY_SEPARATOR}${path}`;
+      if (plain) {
+        plainNode[slot] = i;
+        twin[i] = -1;
+      } else {
+        // Resolved below, once every plain node has its index.
+        twin[i] = c >= 0 ? containerSlot[c]! : slot;
+      }
+      depth[i] = stackC.length;
+      parentIndex[i] = top >= 0 ? stackNode[top]! : -1;
+      nodeKinds[i] = codes[slot]!;
+      if (top >= 0) stackCount[top]!++;
+      else rootCount++;
+      if (c < 0) {
+        nodeEvents[i] = events[slot]!;
+        spanIndex[i] = -1;
+        subtreeEnd[i] = i + 1;
+        continue;
+      }
+      nodeEvents[i] = events[this.#beginSlot(c)]!;
+      spanIndex[i] = spans.length;
+      spans.push(NO_SPAN);
+      const first = firstChild[c]!;
+      let open = first !== 0;
+      if (open && !plain && i >= limit) {
+        open = false;
+        capped = true;
+      }
+      if (!open) {
+        subtreeEnd[i] = i + 1;
+        spans[spanIndex[i]!] = spanOf(c, i, 0);
+        continue;
+      }
+      onStack[c] = 1;
+      stackC.push(c);
+      stackNode.push(i);
+      stackCount.push(0);
+      stackNext.push(first);
+      stackPath.push(path);
+      stackPlain.push(plain);
+    }
+    const length = nodeEvents.length;
+    for (let i = 0; i < length; i++) if (twin[i]! >= 0) twin[i] = plainNode[twin[i]!]!;
+    if (capped) extra.push({ slot: 0, code: 'span_copies_capped', args: [String(limit)] });
+    const tree: EventTree = Object.freeze({
+      length,
+      events: nodeEvents,
+      depth: Int32Array.from(depth),
+      parentIndex: Int32Array.from(parentIndex),
+      subtreeEnd: Int32Array.from(subtreeEnd),
+      spanIndex: Int32Array.from(spanIndex),
+      spans: Object.freeze(spans),
+      rootCount,
+      diagnostics: finishDiagnostics(pending.concat(extra)),
+      keys: Object.freeze(nodeKeys),
+      twin: Int32Array.from(twin),
+    });
+    treeKindCodes.set(tree, Uint8Array.from(nodeKinds));
     return tree;
   }
 

@@ -4,7 +4,7 @@
  * uuid, or an event's uuid. Views that share a selection store exchange keys;
  * each looks the key up in its own snapshot of the tree.
  */
-import { eventTreeNodeKey, type EventTree } from './event-tree.js';
+import { eventTreeNodeKey, eventTreeNodeUuid, type EventTree } from './event-tree.js';
 
 /** Key → node index per tree, built on the first lookup (trees are immutable). */
 const cache = new WeakMap<EventTree, Map<string, number>>();
@@ -28,11 +28,19 @@ export function eventTreeIndexOf(tree: EventTree, key: string, hint = -1): numbe
   let index = cache.get(tree);
   if (index === undefined) {
     index = new Map();
-    const { events, spanIndex, spans } = tree;
+    const { events, spanIndex, spans, keys, twin } = tree;
     for (let i = 0; i < tree.length; i++) {
       const s = spanIndex[i]!;
       // A span answers to its id and to its begin's uuid (a transcript row
-      // shows the begin event); the id is set last so it wins a clash.
+      // shows the begin event); the id is set last so it wins a clash. An
+      // event shown in several copies of a span begun twice answers by uuid
+      // in its plain node (the copy at the first begin), and by its own key
+      // in each copy.
+      if (twin !== undefined && twin[i]! >= 0) {
+        index.set(keys![i]!, i);
+        index.set(eventTreeNodeUuid(tree, i), i);
+        continue;
+      }
       const uuid = events[i]!.uuid;
       if (!index.has(uuid)) index.set(uuid, i);
       if (s >= 0) index.set(spans[s]!.id, i);

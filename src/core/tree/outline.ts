@@ -15,7 +15,7 @@
  * - Folded nodes (turn groups, turns, scoring) stay collapsed until they are
  *   expanded by id: "expand all" does not open them (`Expansion`).
  */
-import type { EventTree } from './event-tree.js';
+import { eventTreeNodeKey, type EventTree } from './event-tree.js';
 import { previousEventTree } from './links.js';
 
 /** A view node showing one tree node. */
@@ -371,10 +371,9 @@ export function spanTreeViewKey(view: SpanTreeView, v: number): string {
   const tree = view.tree;
   const i = view.node[v]!;
   const type = view.type[v]!;
-  if (type === VIEW_TURN) return `turn:${tree.events[i]!.uuid}`;
-  if (type === VIEW_TURNS) return `turns:${tree.events[i]!.uuid}`;
-  const s = tree.spanIndex[i]!;
-  return s >= 0 ? tree.spans[s]!.id : tree.events[i]!.uuid;
+  if (type === VIEW_TURN) return `turn:${eventTreeNodeKey(tree, i)}`;
+  if (type === VIEW_TURNS) return `turns:${eventTreeNodeKey(tree, i)}`;
+  return eventTreeNodeKey(tree, i);
 }
 
 const keyIndexCache = new WeakMap<SpanTreeView, Map<string, number>>();

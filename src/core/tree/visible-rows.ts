@@ -7,7 +7,7 @@
  * `aria-expanded` follows `hasChildren`/`expanded`.
  */
 import type { Event } from '../events/types.js';
-import type { EventTree, EventTreeSpan } from './event-tree.js';
+import { eventTreeNodeKey, type EventTree, type EventTreeSpan } from './event-tree.js';
 
 /**
  * Visible rows as columns (row `r` shows tree node `node[r]`). Row-space
@@ -47,7 +47,7 @@ export interface VisibleRow {
   readonly row: number;
   /** The tree node it shows. */
   readonly index: number;
-  /** The node's stable key (span id, step begin uuid or event uuid). */
+  /** The node's stable key (`eventTreeNodeKey`: span id, step begin uuid or event uuid). */
   readonly key: string;
   readonly depth: number;
   readonly parentIndex: number;
@@ -82,7 +82,7 @@ export function visibleRows(tree: EventTree, collapsed: ReadonlySet<string>): Vi
     let skipUntil = 0;
     for (const span of spans) {
       const i = span.index;
-      if (i < skipUntil || !collapsed.has(span.id)) continue;
+      if (i < skipUntil || !collapsed.has(eventTreeNodeKey(tree, i))) continue;
       const end = subtreeEnd[i]!;
       count -= end - i - 1;
       skipUntil = end;
@@ -120,7 +120,7 @@ export function visibleRows(tree: EventTree, collapsed: ReadonlySet<string>): Vi
     const end = subtreeEnd[i]!;
     if (end > i + 1) {
       hasChildren[r] = 1;
-      if (collapsed.size > 0 && collapsed.has(spans[spanIndex[i]!]!.id)) {
+      if (collapsed.size > 0 && collapsed.has(eventTreeNodeKey(tree, i))) {
         rowEnd[r] = r + 1;
         r++;
         i = end;
@@ -165,7 +165,7 @@ export function visibleRow(tree: EventTree, rows: VisibleRows, r: number): Visib
   return {
     row: r,
     index,
-    key: span === null ? event.uuid : span.id,
+    key: eventTreeNodeKey(tree, index),
     depth: rows.depth[r]!,
     parentIndex: rows.parentIndex[r]!,
     subtreeEnd: rows.subtreeEnd[r]!,

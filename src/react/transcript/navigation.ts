@@ -1,5 +1,12 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
-import { transcriptRowOf, type EventTree, type TranscriptRows } from '../../core/index.js';
+import {
+  eventTreeIndexOf,
+  eventTreeNodeKey,
+  eventTreeNodeUuid,
+  transcriptRowOf,
+  type EventTree,
+  type TranscriptRows,
+} from '../../core/index.js';
 import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.js';
 import type { ListAlign } from '../../core/index.js';
 
@@ -21,6 +28,11 @@ export interface ScrollToEventOptions {
 
 /** The tree node that shows the event with this uuid, or -1 (O(n): only for navigation). */
 export function nodeOfEvent(tree: EventTree, uuid: string): number {
+  // A row of a later copy of a span begun twice has a suffixed uuid.
+  if (tree.keys !== undefined) {
+    const i = eventTreeIndexOf(tree, uuid);
+    if (i >= 0) return i;
+  }
   const events = tree.events;
   for (let i = 0; i < events.length; i++) if (events[i]!.uuid === uuid) return i;
   // A span's end is shown by its header (the node of its begin).
@@ -36,8 +48,7 @@ export function collapsedAncestors(
 ): string[] {
   const out: string[] = [];
   for (let p = tree.parentIndex[index]!; p >= 0; p = tree.parentIndex[p]!) {
-    const s = tree.spanIndex[p]!;
-    const id = s >= 0 ? tree.spans[s]!.id : null;
+    const id = tree.spanIndex[p]! >= 0 ? eventTreeNodeKey(tree, p) : null;
     if (id !== null && collapsed.has(id)) out.push(id);
   }
   return out;
@@ -188,7 +199,7 @@ export function useNavigation(options: NavigationOptions) {
       finish(false);
       return;
     }
-    const rowUuid = tree.events[rows.node[r]!]!.uuid;
+    const rowUuid = eventTreeNodeUuid(tree, rows.node[r]!);
     if (req.stage === 'reveal') {
       req.stage = 'land';
       if (req.select) o.select(rowUuid);

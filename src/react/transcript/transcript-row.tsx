@@ -1,4 +1,5 @@
 import {
+  eventTreeNodeUuid,
   isAbortedEvent,
   spanSummary,
   type DescriberRegistry,
@@ -61,7 +62,8 @@ export function TranscriptRow(p: TranscriptRowProps) {
       aborted: isAbortedEvent(span.begin),
     };
   }
-  const uuid = event.uuid;
+  // A row of a later copy of a span begun twice has a suffixed uuid.
+  const uuid = eventTreeNodeUuid(tree, node);
   const depth = rows.depth[r]!;
   const onHover = p.onHover;
   return (

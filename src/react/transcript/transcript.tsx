@@ -10,6 +10,8 @@ import {
   type ForwardedRef,
 } from 'react';
 import {
+  eventTreeNodeKey,
+  eventTreeNodeUuid,
   DEFAULT_HIDDEN_KINDS,
   buildTranscriptRows,
   sharedEventTreeFeed,
@@ -195,7 +197,7 @@ export const Transcript = forwardRef(function Transcript(
   });
   const goToNode = useCallback(
     (node: number, focus: boolean, align: 'center' | 'auto') =>
-      void goTo(tree.events[node]!.uuid, { select: false, focus, align }),
+      void goTo(eventTreeNodeUuid(tree, node), { select: false, focus, align }),
     [goTo, tree],
   );
   // The selection at mount, and a controlled selection set from outside.
@@ -235,7 +237,7 @@ export const Transcript = forwardRef(function Transcript(
     (r: number) => {
       if (r < 0 || r >= rows.length || rows.hasChildren[r] !== 1) return false;
       const node = rows.node[r]!;
-      const id = tree.spans[tree.spanIndex[node]!]!.id;
+      const id = eventTreeNodeKey(tree, node);
       const next = new Set(collapsed);
       if (next.has(id)) next.delete(id);
       else next.add(id);
@@ -302,7 +304,9 @@ export const Transcript = forwardRef(function Transcript(
   useFindHighlights(
     scrollRef,
     activeQuery,
-    currentMatch >= 0 ? tree.events[currentMatch]?.uuid : undefined,
+    currentMatch >= 0 && currentMatch < tree.length
+      ? eventTreeNodeUuid(tree, currentMatch)
+      : undefined,
   );
 
   // --- drawing ----------------------------------------------------------------
@@ -393,7 +397,7 @@ export const Transcript = forwardRef(function Transcript(
                   selected={uuid === selectedId}
                   hovered={
                     hoveredKey !== null &&
-                    (hoveredKey === uuid || (s >= 0 && tree.spans[s]!.id === hoveredKey))
+                    (hoveredKey === uuid || (s >= 0 && eventTreeNodeKey(tree, node) === hoveredKey))
                   }
                   match={found.count > 0 && found.isMatch(node)}
                   currentMatch={node === currentMatch}

@@ -1,5 +1,10 @@
 import { useEffect, useRef, type RefObject } from 'react';
-import { transcriptKeyAction, type EventTree, type TranscriptRows } from '../../core/index.js';
+import {
+  eventTreeNodeUuid,
+  transcriptKeyAction,
+  type EventTree,
+  type TranscriptRows,
+} from '../../core/index.js';
 import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.js';
 
 export interface RowEventsOptions {
@@ -75,7 +80,7 @@ export function useRowEvents(o: RowEventsOptions): void {
         }
         case 'toggle':
           if (r < 0) return;
-          if (!o.toggleRow(r)) o.select(tree.events[rows.node[r]!]!.uuid);
+          if (!o.toggleRow(r)) o.select(eventTreeNodeUuid(tree, rows.node[r]!));
           break;
         case 'find':
           o.openFind();
@@ -104,7 +109,7 @@ export function useRowEvents(o: RowEventsOptions): void {
       if (rowEl === null) return;
       const r = Number(rowEl.dataset['index']);
       if (!(r >= 0 && r < rows.length)) return;
-      const uuid = tree.events[rows.node[r]!]!.uuid;
+      const uuid = eventTreeNodeUuid(tree, rows.node[r]!);
       o.setFocusedId(uuid);
       if (target.closest('[data-toggle]') !== null) o.toggleRow(r);
       else if (target.closest('a, button, input, summary') === null) o.select(uuid);

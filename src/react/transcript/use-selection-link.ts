@@ -3,6 +3,7 @@ import {
   createSelectionStore,
   eventTreeIndexOf,
   eventTreeNodeKey,
+  eventTreeNodeUuid,
   type EventTree,
   type SelectionSnapshot,
   type SelectionStore,
@@ -19,7 +20,7 @@ const hoveredOf = (s: SelectionSnapshot) => s.hovered;
 function uuidOfKey(tree: EventTree, key: string): string {
   const i = eventTreeIndexOf(tree, key);
   // Not loaded yet: the key is an event uuid the navigation waits for.
-  return i >= 0 ? tree.events[i]!.uuid : key;
+  return i >= 0 ? eventTreeNodeUuid(tree, i) : key;
 }
 
 /** The node key (`eventTreeNodeKey`) of the row showing event `uuid`. */

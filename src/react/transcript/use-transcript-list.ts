@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import {
   previousEventTree,
+  eventTreeNodeUuid,
   transcriptRowOfEvent,
   type EventTree,
   type TranscriptRows,
@@ -97,10 +98,12 @@ export function useTranscriptList(o: TranscriptListOptions) {
     const events = tree.events;
     const from = before !== null && previousEventTree(tree) === before.tree ? tree.change!.from : 0;
     const sizes = carryChunkedSizes(
-      before === null ? null : { sizes: before.sizes, keyOf: (i) => before.tree.events[i]!.uuid },
+      before === null
+        ? null
+        : { sizes: before.sizes, keyOf: (i) => eventTreeNodeUuid(before.tree, i) },
       from,
       events.length,
-      (i) => events[i]!.uuid,
+      (i) => eventTreeNodeUuid(tree, i),
     );
     return { tree, sizes };
   }, [tree]);
@@ -121,7 +124,7 @@ export function useTranscriptList(o: TranscriptListOptions) {
       },
     };
   }, [nodeSizes, rows]);
-  const keyOfRow = useCallback((r: number) => tree.events[rows.node[r]!]!.uuid, [tree, rows]);
+  const keyOfRow = useCallback((r: number) => eventTreeNodeUuid(tree, rows.node[r]!), [tree, rows]);
   const rowOfKey = useCallback(
     (uuid: string, hint: number) => transcriptRowOfEvent(tree, rows, uuid, hint),
     [tree, rows],

@@ -9,7 +9,7 @@ import type {
   SpanEndEvent,
   StepEvent,
 } from '../../../src/core/events/types.js';
-import type { EventTree } from '../../../src/core/tree/event-tree.js';
+import { eventTreeNodeKey, type EventTree } from '../../../src/core/tree/event-tree.js';
 
 // ---------------------------------------------------------------------------
 // Event factories
@@ -60,6 +60,12 @@ export function step(
 // Dump
 // ---------------------------------------------------------------------------
 
+/** ` #key` for a node inside a later copy of a span begun twice (its key is not `plain`). */
+function copyKey(tree: EventTree, i: number, plain: string): string {
+  const key = eventTreeNodeKey(tree, i);
+  return key === plain ? '' : ` #${key}`;
+}
+
 /**
  * One line per node (`indent kind key [end] (children)`), then the diagnostics:
  * everything a view can observe, in a form `toEqual` diffs readably.
@@ -78,10 +84,12 @@ export function dumpTree(tree: EventTree): string[] {
       if (span.index !== i) throw new Error(`span ${span.id} index ${span.index} at node ${i}`);
       const endUuid = span.end === null ? 'open' : `end=${span.end.uuid}`;
       lines.push(
-        `${pad}${span.origin} ${span.id} ${tree.events[i]!.uuid} ${endUuid} (${span.childCount}) ${where}`,
+        `${pad}${span.origin} ${span.id} ${tree.events[i]!.uuid} ${endUuid} (${span.childCount}) ${where}${copyKey(tree, i, span.id)}`,
       );
     } else {
-      lines.push(`${pad}${tree.events[i]!.event} ${tree.events[i]!.uuid} ${where}`);
+      lines.push(
+        `${pad}${tree.events[i]!.event} ${tree.events[i]!.uuid} ${where}${copyKey(tree, i, tree.events[i]!.uuid)}`,
+      );
     }
   }
   if (roots !== tree.rootCount) throw new Error(`rootCount ${tree.rootCount}, counted ${roots}`);
@@ -93,36 +101,49 @@ export function dumpTree(tree: EventTree): string[] {
 // The oracle: nested, recursive, written from the rules in event-tree.ts
 // ---------------------------------------------------------------------------
 
-interface ONode {
-  slot: number;
-  event: Event;
-  span?: { origin: 'span' | 'step'; id: string; end: Event | null; children: ONode[] };
+interface OSpan {
+  origin: 'span' | 'step';
+  id: string;
+  /** The first begin (its `parent_id` decides cycles) and the last (it names the node). */
+  first: Event;
+  last: Event;
+  end: Event | null;
+  children: OItem[];
 }
+/** A child: an event, or a span shown here by one of its begins (`ordinal`: 1 = first). */
+type OItem = { slot: number; event: Event } | { slot: number; span: OSpan; ordinal: number };
 
 /** The same tree as `buildEventTree`, built the obvious (slow) way, as a dump. */
 export function oracleDump(events: readonly Event[]): string[] {
   const key = (v: string | null | undefined) => (v ? v : null);
-  const nodes = new Map<string, ONode>();
+  // inspect's pre-pass: one node per id; the last begin names it.
+  const nodes = new Map<string, { slot: number; span: OSpan }>();
   events.forEach((e, slot) => {
-    if (e.event === 'span_begin' && !nodes.has((e as SpanBeginEvent).id)) {
-      const id = (e as SpanBeginEvent).id;
-      nodes.set(id, { slot, event: e, span: { origin: 'span', id, end: null, children: [] } });
-    }
+    if (e.event !== 'span_begin') return;
+    const id = (e as SpanBeginEvent).id;
+    const known = nodes.get(id);
+    if (known) known.span.last = e;
+    else
+      nodes.set(id, {
+        slot,
+        span: { origin: 'span', id, first: e, last: e, end: null, children: [] },
+      });
   });
   const diagnostics: [number, string][] = [];
-  // Cycles: walk up from every span; a span that reaches itself is on a cycle.
-  const parentOf = (n: ONode) => {
-    const p = key((n.event as SpanBeginEvent).parent_id);
+  // Cycles of first begins: walk up from every span; a span that reaches itself is on a cycle.
+  type N = { slot: number; span: OSpan };
+  const parentOf = (n: N) => {
+    const p = key((n.span.first as SpanBeginEvent).parent_id);
     return p === null ? undefined : nodes.get(p);
   };
   const cut = new Set<number>();
   for (const n of nodes.values()) {
-    const cycle: ONode[] = [];
-    let cur: ONode | undefined = n;
+    const cycle: N[] = [];
+    let cur: N | undefined = n;
     for (let k = 0; k <= nodes.size && cur; k++) {
       cur = parentOf(cur);
       if (cur === n) {
-        let m: ONode = n;
+        let m: N = n;
         do {
           cycle.push(m);
           m = parentOf(m)!;
@@ -134,29 +155,32 @@ export function oracleDump(events: readonly Event[]): string[] {
   }
   for (const s of cut) diagnostics.push([s, 'span_parent_cycle']);
 
-  const roots: ONode[] = [];
-  const steps = new Map<string | null, ONode[]>();
-  const bucket = (k: string | null): ONode[] => {
+  const roots: OItem[] = [];
+  const steps = new Map<string | null, OItem[]>();
+  const begins = new Map<string, number>();
+  const bucket = (k: string | null): OItem[] => {
     const open = steps.get(k);
-    if (open && open.length > 0) return open[open.length - 1]!.span!.children;
-    if (k !== null && nodes.has(k)) return nodes.get(k)!.span!.children;
+    if (open && open.length > 0) return (open[open.length - 1] as { span: OSpan }).span.children;
+    if (k !== null && nodes.has(k)) return nodes.get(k)!.span.children;
     return roots;
   };
   events.forEach((e, slot) => {
     if (e.event === 'span_begin') {
       const b = e as SpanBeginEvent;
       const node = nodes.get(b.id)!;
-      if (node.slot === slot) {
-        (cut.has(slot) ? roots : bucket(key(b.parent_id))).push(node);
-      } else {
-        diagnostics.push([slot, 'span_duplicate_id']);
-        bucket(key(b.parent_id)).push({ slot, event: e });
-      }
+      const ordinal = (begins.get(b.id) ?? 0) + 1;
+      begins.set(b.id, ordinal);
+      if (ordinal > 1) diagnostics.push([slot, 'span_duplicate_id']);
+      const item = { slot, span: node.span, ordinal };
+      (cut.has(slot) ? roots : bucket(key(b.parent_id))).push(item);
     } else if (e.event === 'span_end') {
       const node = nodes.get((e as SpanEndEvent).id);
       if (!node) diagnostics.push([slot, 'span_end_unknown']);
-      else if (node.span!.end === null) node.span!.end = e;
-      else diagnostics.push([slot, 'span_end_duplicate']);
+      else {
+        // inspect: the last end wins.
+        if (node.span.end !== null) diagnostics.push([slot, 'span_end_duplicate']);
+        node.span.end = e;
+      }
     } else if (e.event === 'step') {
       const s = e as StepEvent;
       const k = key(s.span_id);
@@ -165,43 +189,68 @@ export function oracleDump(events: readonly Event[]): string[] {
       if (s.action === 'end') {
         let at = -1;
         for (let j = open.length - 1; j >= 0 && at === -1; j--)
-          if ((open[j]!.event as StepEvent).name === s.name) at = j;
+          if (((open[j] as { span: OSpan }).span.first as StepEvent).name === s.name) at = j;
         if (at === -1) {
           diagnostics.push([slot, 'step_end_unmatched']);
           bucket(k).push({ slot, event: e });
         } else {
           for (const inner of open.splice(at + 1)) diagnostics.push([inner.slot, 'step_unclosed']);
-          open.pop()!.span!.end = e;
+          (open.pop() as { span: OSpan }).span.end = e;
         }
       } else {
-        const node: ONode = {
-          slot,
-          event: e,
-          span: { origin: 'step', id: e.uuid, end: null, children: [] },
+        const span: OSpan = {
+          origin: 'step',
+          id: e.uuid,
+          first: e,
+          last: e,
+          end: null,
+          children: [],
         };
-        bucket(k).push(node);
-        open.push(node);
+        const item = { slot, span, ordinal: 1 };
+        bucket(k).push(item);
+        open.push(item);
       }
     } else {
       bucket(key(e.span_id)).push({ slot, event: e });
     }
   });
 
-  // Pre-order numbering, then the same dump format as dumpTree.
+  // Pre-order numbering, each span once per begin (a begin that would show
+  // a span inside itself left out), then the same dump format as dumpTree.
   const lines: string[] = [];
-  const visit = (list: ONode[], depth: number, parent: number) => {
+  const onStack = new Set<OSpan>();
+  const cycles = new Set<number>();
+  /** Emits `list`; returns how many items it showed. */
+  const visit = (list: OItem[], depth: number, parent: number, path: string, plain: boolean) => {
+    let shown = 0;
     for (const n of list) {
+      if ('span' in n && onStack.has(n.span)) {
+        if (!cycles.has(n.slot)) diagnostics.push([n.slot, 'span_copy_cycle']);
+        cycles.add(n.slot);
+        continue;
+      }
+      shown++;
       const i = lines.length;
       lines.push('');
-      if (n.span) visit(n.span.children, depth + 1, i);
-      const where = `${parent}/${lines.length}`;
       const pad = '  '.repeat(depth);
-      lines[i] = n.span
-        ? `${pad}${n.span.origin} ${n.span.id} ${n.event.uuid} ${n.span.end ? `end=${n.span.end.uuid}` : 'open'} (${n.span.children.length}) ${where}`
-        : `${pad}${n.event.event} ${n.event.uuid} ${where}`;
+      if ('span' in n) {
+        const p = path === '' ? String(n.ordinal) : `${path}.${n.ordinal}`;
+        const isPlain = plain && n.ordinal === 1;
+        onStack.add(n.span);
+        const count = visit(n.span.children, depth + 1, i, p, isPlain);
+        onStack.delete(n.span);
+        const k = isPlain ? '' : ` #${n.span.id}\u241f${p}`;
+        const endUuid = n.span.end ? `end=${n.span.end.uuid}` : 'open';
+        lines[i] =
+          `${pad}${n.span.origin} ${n.span.id} ${n.span.last.uuid} ${endUuid} (${count}) ${parent}/${lines.length}${k}`;
+      } else {
+        const k = plain ? '' : ` #${n.event.uuid}\u241f${path}`;
+        lines[i] = `${pad}${n.event.event} ${n.event.uuid} ${parent}/${lines.length}${k}`;
+      }
     }
+    return shown;
   };
-  visit(roots, 0, -1);
+  visit(roots, 0, -1, '', true);
   diagnostics.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
   for (const [slot, code] of diagnostics) lines.push(`! $[${slot}] ${code}`);
   return lines;
