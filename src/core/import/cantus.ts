@@ -67,7 +67,7 @@ import {
   safeJson,
 } from './guards.js';
 import { Probe, type ImportInput } from './probe.js';
-import { SyntheticClock, type EventSink } from './sink.js';
+import { SyntheticClock, inventedOnly, type EventSink } from './sink.js';
 
 const OPEN = { open: true } as const;
 
@@ -386,8 +386,8 @@ class CantusImporter implements IncrementalImporter {
     // `skein_invented` (INVENTED_KEY) written out: a literal with a computed
     // key is built property by property, a plain one cloned.
     draft.metadata = draft.metadata
-      ? { ...draft.metadata, skein_invented: ['timestamp'] }
-      : { skein_invented: ['timestamp'] };
+      ? { ...draft.metadata, skein_invented: inventedOnly('timestamp') }
+      : { skein_invented: inventedOnly('timestamp') };
     this.#ctx.invent('timestamp', path);
     this.#sink.add(draft, open ? OPEN : undefined);
     return draft;

@@ -69,10 +69,8 @@ import { sniffer, type FormatImporter, type ImportResult } from './format.js';
 import { parseJsonTolerant } from './json.js';
 import { readJsonLines } from './lines.js';
 import { Probe, type ImportInput } from './probe.js';
-import { INVENTED_KEY, SyntheticClock } from './sink.js';
-import { stampEventTime } from '../events/event-time.js';
-import { deepFreeze } from '../events/freeze.js';
-import { deriveEventUuid } from '../events/uuid.js';
+import { INVENTED_KEY, SyntheticClock, sealEvent } from './sink.js';
+import { uuidDeriver } from '../events/uuid.js';
 
 type Attrs = Record<string, unknown>;
 
@@ -279,9 +277,12 @@ function readNanos(v: unknown): string | undefined {
   if (typeof v === 'string') s = v;
   else if (typeof v === 'number' && Number.isInteger(v) && v >= 0) s = BigInt(v).toString();
   else return undefined;
-  if (!/^\d{1,21}$/.test(s) || /^0+$/.test(s)) return undefined;
+  if (!NANOS.test(s) || ZEROS.test(s)) return undefined;
   return s;
 }
+
+const NANOS = /^\d{1,21}$/;
+const ZEROS = /^0+$/;
 
 /** Exact ISO time of a nanosecond count (sub-millisecond digits kept). */
 function nanosToIso(ns: string): { iso: string; ms: number } | undefined {
@@ -291,9 +292,16 @@ function nanosToIso(ns: string): { iso: string; ms: number } | undefined {
   let frac = len > 9 ? ns.slice(len - 9) : ns.padStart(9, '0');
   const ms = sec * 1000 + Number(frac) / 1e6;
   while (frac.length > 3 && frac.endsWith('000')) frac = frac.slice(0, -3);
-  const base = new Date(sec * 1000).toISOString();
-  return { iso: `${base.slice(0, -5)}.${frac}Z`, ms };
+  // Spans of one second share `YYYY-MM-DDThh:mm:ss`: formatted once, not per time.
+  if (sec !== isoSecond) {
+    isoSecond = sec;
+    isoBase = new Date(sec * 1000).toISOString().slice(0, -5);
+  }
+  return { iso: `${isoBase}.${frac}Z`, ms };
 }
+
+let isoSecond = Number.NaN;
+let isoBase = '';
 
 // Numbers of 16+ digits where OTLP puts 64-bit integers: quoted before
 // parsing so JSON.parse cannot round them (research/formats.md §0.4).
@@ -505,8 +513,8 @@ function buildTree(spans: Span[], ctx: ImportContext, baseTime: string | undefin
       s.start = clock.next();
       s.startMs = timestampMs(s.start);
       s.invented.push('timestamp');
-    } else clock.observe(s.start);
-    if (s.end !== '') clock.observe(s.end);
+    } else clock.observe(s.start, s.startMs);
+    if (s.end !== '') clock.observe(s.end, s.endMs);
   }
   const byKey = new Map<string, Span>();
   const kept: Span[] = [];
@@ -1212,13 +1220,16 @@ function baseMetadata(s: Span, dialect: string, rest: Attrs): JsonObject {
  */
 class Out {
   readonly #events: Event[] = [];
+  readonly #uuidOf: (key: string) => string;
   constructor(
     readonly ctx: ImportContext,
     readonly seed: string,
-  ) {}
+  ) {
+    this.#uuidOf = uuidDeriver(`${seed}\u0000`);
+  }
 
   uuid(key: string): string {
-    return deriveEventUuid(`${this.seed}\u0000${key}`);
+    return this.#uuidOf(key);
   }
 
   add<E extends Event>(e: E): E {
@@ -1236,11 +1247,7 @@ class Out {
 
   finish(): Event[] {
     const out = this.#events;
-    for (let i = 0; i < out.length; i++) {
-      const e = out[i]!;
-      stampEventTime(e, timestampMs(e.timestamp));
-      deepFreeze(e);
-    }
+    for (let i = 0; i < out.length; i++) sealEvent(out[i]!);
     return out;
   }
 }

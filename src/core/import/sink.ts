@@ -23,6 +23,27 @@ import type { ImportContext, InventedValue } from './guards.js';
 /** Metadata key listing the values an importer invented for an event. */
 export const INVENTED_KEY = 'skein_invented' as const;
 
+const ONLY: Record<InventedValue, string[]> = {
+  timestamp: Object.freeze(['timestamp']) as string[],
+  uuid: Object.freeze(['uuid']) as string[],
+  id: Object.freeze(['id']) as string[],
+  end: Object.freeze(['end']) as string[],
+};
+
+/**
+ * The `skein_invented` list of an event that flags only `what`: one frozen
+ * array shared by every such event (most flag only their time), so an import
+ * neither builds nor freezes one per event. Events are frozen anyway; a flag
+ * added later makes a new list.
+ *
+ * @example
+ * const draft: Event = { event: 'info', uuid: 'u1', timestamp: '', data: null };
+ * draft.metadata = { skein_invented: inventedOnly('timestamp') };
+ */
+export function inventedOnly(what: InventedValue): string[] {
+  return ONLY[what];
+}
+
 // A draft's state is a few bits in a packed array beside the drafts, not an
 // object per event: at 100k events those objects were garbage the collector
 // promoted and traced for the whole import.
@@ -193,7 +214,7 @@ export class EventSink {
       ? list.includes(what)
         ? (list as string[])
         : [...(list as string[]), what]
-      : [what];
+      : ONLY[what];
     // The key written out, not `[INVENTED_KEY]`: a literal with a computed key
     // is built property by property, a plain one cloned from its boilerplate.
     draft.metadata = old ? { ...old, skein_invented: flags } : { skein_invented: flags };
@@ -295,7 +316,7 @@ export class EventSink {
   finish(): Event[] {
     const total = this.#drafts.length;
     const out = new Array<Event>(total);
-    for (let i = 0; i < total; i++) out[i] = seal(this.#drafts[i]!);
+    for (let i = 0; i < total; i++) out[i] = sealEvent(this.#drafts[i]!);
     this.#drained = total;
     this.#dirty.length = 0;
     return out;
@@ -316,10 +337,10 @@ export class EventSink {
     const flags = this.#flags[index]!;
     this.#flags[index] = flags & ~DIRTY;
     const draft = this.#drafts[index]!;
-    if (!(flags & OPEN)) return seal(draft);
+    if (!(flags & OPEN)) return sealEvent(draft);
     const copy = cloneJson(draft);
     copy.pending = true;
-    return seal(copy);
+    return sealEvent(copy);
   }
 }
 
@@ -329,7 +350,17 @@ export class EventSink {
 let lastIso = '';
 let lastMs = Number.NaN;
 
-function seal(event: Event): Event {
+/**
+ * Seals a finished draft: stamps its time (what `eventTime` reads) and
+ * deep-freezes it, once. A frozen event is returned as it is. For importers
+ * that collect their own drafts (OTLP builds a tree first).
+ *
+ * @example
+ * const draft: Event = { event: 'info', uuid: 'u1', timestamp: '2026-01-01T00:00:00Z', data: 'hi' };
+ * const sealed = sealEvent(draft);
+ * Object.isFrozen(sealed); // true
+ */
+export function sealEvent(event: Event): Event {
   if (Object.isFrozen(event)) return event;
   const iso = event.timestamp;
   if (iso !== lastIso) {
@@ -396,9 +427,11 @@ export class SyntheticClock {
   #second = NaN;
   readonly #codes: number[] = [];
 
-  /** Notes a real time seen in the source, so later invented times come after it. */
-  observe(iso: string): void {
-    const ms = timestampMs(iso);
+  /**
+   * Notes a real time seen in the source, so later invented times come after
+   * it. `ms`, when the caller has parsed `iso` already, saves a second parse.
+   */
+  observe(iso: string, ms = timestampMs(iso)): void {
     if (Number.isFinite(ms) && ms + 1 > this.#next) this.#next = Math.floor(ms) + 1;
   }
 }
