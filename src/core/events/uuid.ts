@@ -39,6 +39,7 @@ export function deriveEventUuid(key: string): string {
  * of the joined string, since the lanes read the code units in order.
  *
  * @example
+ * import { uuidDeriver } from 'src/core/events/uuid.js';
  * const uuidOf = uuidDeriver('acp\u0000');
  * uuidOf('$[3]') === deriveEventUuid('acp\u0000$[3]'); // true
  */

@@ -37,6 +37,7 @@ const ONLY: Record<InventedValue, string[]> = {
  * added later makes a new list.
  *
  * @example
+ * import { inventedOnly } from 'src/core/import/sink.js';
  * const draft: Event = { event: 'info', uuid: 'u1', timestamp: '', data: null };
  * draft.metadata = { skein_invented: inventedOnly('timestamp') };
  */
@@ -356,6 +357,7 @@ let lastMs = Number.NaN;
  * that collect their own drafts (OTLP builds a tree first).
  *
  * @example
+ * import { sealEvent } from 'src/core/import/sink.js';
  * const draft: Event = { event: 'info', uuid: 'u1', timestamp: '2026-01-01T00:00:00Z', data: 'hi' };
  * const sealed = sealEvent(draft);
  * Object.isFrozen(sealed); // true
