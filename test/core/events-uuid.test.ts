@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deriveEventUuid, parseEvents } from '../../src/index.js';
+import { uuidDeriver } from '../../src/core/events/uuid.js';
 
 // Old logs (research/inspect_ai.md §1.2: none of the 43 events of the 0.3.95
 // browser.json has a uuid) and the timeline fixtures arrive without uuids.
@@ -80,6 +81,18 @@ describe('deterministic uuids', () => {
     fc.assert(
       fc.property(codeUnits, (key) => {
         expect(deriveEventUuid(key)).toBe(firstVersion(key));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('under a prefix hashed once, equal the ids of the joined keys (the importers’ seeds)', () => {
+    const acp = uuidDeriver('acp\u0000');
+    expect(acp('$[12]')).toBe('t7DMr82kPyjFmiCpW5a7uD');
+    expect(uuidDeriver('')('x')).toBe('9nawiXybwh6LMJyXXGMtSd');
+    fc.assert(
+      fc.property(codeUnits, codeUnits, (prefix, key) => {
+        expect(uuidDeriver(prefix)(key)).toBe(firstVersion(prefix + key));
       }),
       { numRuns: 200 },
     );

@@ -15,8 +15,10 @@ import {
   readJsonLines,
   readJsonLinesAsync,
   streamImport,
+  eventTime,
   type Event,
 } from '../../src/index.js';
+import { inventedOnly } from '../../src/core/import/sink.js';
 
 const t0 = '2026-01-01T00:00:00.000Z';
 const info = (i: number, extra: Record<string, unknown> = {}) => ({
@@ -270,6 +272,35 @@ describe('EventSink', () => {
     expect(shared).toEqual({ a: 1, skein_invented: ['id'], b: 2 });
   });
 
+  it('shares one frozen list among events flagging only their time; a second flag makes a new one', () => {
+    const sink = new EventSink(new ImportContext(), { seed: 's' });
+    const [a, b] = [sink.add(info(1) as Event), sink.add(info(2) as Event)];
+    sink.invent(a, 'timestamp', '$[0]');
+    sink.invent(b, 'timestamp', '$[1]');
+    sink.invent(b, 'id', '$[1]');
+    const [x, y] = sink.finish();
+    const list = x!.metadata!['skein_invented'];
+    expect(Object.isFrozen(list)).toBe(true);
+    expect(list).toEqual(['timestamp']);
+    expect(y!.metadata!['skein_invented']).toEqual(['timestamp', 'id']);
+    expect(inventedOnly('timestamp')).toBe(list);
+    expect(inventedOnly('timestamp')).toEqual(['timestamp']);
+  });
+
+  it('stamps each event with its own time, neighbours sharing a time or not', () => {
+    const sink = new EventSink(new ImportContext(), { seed: 's' });
+    const times = [t0, t0, '2026-01-01T00:00:01.5Z', t0, 'not a time', '2026-01-01T00:00:01.5Z'];
+    for (const [i, timestamp] of times.entries()) sink.add({ ...info(i), timestamp } as Event);
+    expect(sink.finish().map((e) => eventTime(e))).toEqual([
+      Date.parse(t0),
+      Date.parse(t0),
+      Date.parse(t0) + 1500,
+      Date.parse(t0),
+      Number.NaN,
+      Date.parse(t0) + 1500,
+    ]);
+  });
+
   it('opens and closes spans: ids from a key or given, parent left out when unset, invented times flagged', () => {
     const ctx = new ImportContext();
     const sink = new EventSink(ctx, { seed: 's' });
@@ -350,6 +381,14 @@ describe('EventSink', () => {
 });
 
 describe('SyntheticClock', () => {
+  it('takes a time already parsed as the same as the string', () => {
+    const [a, b] = [new SyntheticClock(t0), new SyntheticClock(t0)];
+    a.observe('2026-01-01T00:00:05.250Z');
+    b.observe('2026-01-01T00:00:05.250Z', Date.parse('2026-01-01T00:00:05.250Z'));
+    expect(b.next()).toBe(a.next());
+    expect(a.next()).toBe('2026-01-01T00:00:05.252Z');
+  });
+
   it('never goes backwards, even around real times', () => {
     const clock = new SyntheticClock('2026-01-01T00:00:00.000Z');
     const a = clock.next();

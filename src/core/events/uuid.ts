@@ -29,10 +29,45 @@ function fmix32(h: number): number {
  * // always the same 22 characters
  */
 export function deriveEventUuid(key: string): string {
+  return hashFrom(0x9e3779b9, 0x243f6a88, 0xb7e15162, 0x85a308d3, 0, key);
+}
+
+/**
+ * {@link deriveEventUuid} of `prefix + key`, for many keys under one prefix
+ * (an importer's seed): the prefix is hashed once, not once per key, and no
+ * `prefix + key` string is built per call. The same ids as `deriveEventUuid`
+ * of the joined string, since the lanes read the code units in order.
+ *
+ * @example
+ * import { uuidDeriver } from 'src/core/events/uuid.js';
+ * const uuidOf = uuidDeriver('acp\u0000');
+ * uuidOf('$[3]') === deriveEventUuid('acp\u0000$[3]'); // true
+ */
+export function uuidDeriver(prefix: string): (key: string) => string {
   let h1 = 0x9e3779b9;
   let h2 = 0x243f6a88;
   let h3 = 0xb7e15162;
   let h4 = 0x85a308d3;
+  for (let i = 0; i < prefix.length; i++) {
+    const c = prefix.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+    h3 = Math.imul(h3 ^ c, 0x27d4eb2f);
+    h4 = Math.imul(h4 ^ c, 0x165667b1);
+  }
+  const len = prefix.length;
+  return (key) => hashFrom(h1, h2, h3, h4, len, key);
+}
+
+/** Four independent 32-bit multiply-xor lanes, from `h1…h4` after `before` code units. */
+function hashFrom(
+  h1: number,
+  h2: number,
+  h3: number,
+  h4: number,
+  before: number,
+  key: string,
+): string {
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i);
     h1 = Math.imul(h1 ^ c, 0x01000193);
@@ -40,7 +75,7 @@ export function deriveEventUuid(key: string): string {
     h3 = Math.imul(h3 ^ c, 0x27d4eb2f);
     h4 = Math.imul(h4 ^ c, 0x165667b1);
   }
-  const len = key.length;
+  const len = before + key.length;
   const l0 = fmix32(h1 ^ len);
   const l1 = fmix32(h2 ^ h1);
   const l2 = fmix32(h3 ^ h2);
@@ -55,7 +90,13 @@ export function deriveEventUuid(key: string): string {
   const v = fmix32(l0 ^ Math.imul(l2, 31) ^ l3) % (57 * 57);
   codes[20] = CODES[v % 57]!;
   codes[21] = CODES[(v - (v % 57)) / 57]!;
-  return String.fromCharCode.apply(null, codes);
+  // Twenty-two arguments, not `apply` with the array: twice as fast.
+  const c = codes;
+  // prettier-ignore
+  return String.fromCharCode(
+    c[0]!, c[1]!, c[2]!, c[3]!, c[4]!, c[5]!, c[6]!, c[7]!, c[8]!, c[9]!, c[10]!,
+    c[11]!, c[12]!, c[13]!, c[14]!, c[15]!, c[16]!, c[17]!, c[18]!, c[19]!, c[20]!, c[21]!,
+  );
 }
 
 const CODES = Array.from(ALPHABET, (c) => c.charCodeAt(0));

@@ -59,7 +59,7 @@ import {
   valueText,
 } from './guards.js';
 import { Probe, type ImportInput } from './probe.js';
-import { INVENTED_KEY, SyntheticClock, type EventSink } from './sink.js';
+import { INVENTED_KEY, SyntheticClock, inventedOnly, type EventSink } from './sink.js';
 
 /** Methods the agent serves (requests from the client); every other method is served by the client. */
 const AGENT_METHODS = new Set([
@@ -343,8 +343,8 @@ class AcpImporter implements IncrementalImporter {
   // and counted for the file's one diagnostic.
   #add<E extends Event>(draft: E, path: string, open = false): E {
     const metadata = draft.metadata;
-    if (metadata) metadata[INVENTED_KEY] = ['timestamp'];
-    else draft.metadata = { [INVENTED_KEY]: ['timestamp'] };
+    if (metadata) metadata[INVENTED_KEY] = inventedOnly('timestamp');
+    else draft.metadata = { skein_invented: inventedOnly('timestamp') };
     this.#ctx.invent('timestamp', path);
     this.#sink.add(draft, { open });
     return draft;

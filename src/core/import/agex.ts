@@ -979,7 +979,8 @@ class AgexImporter implements IncrementalImporter {
       this.#seen(time, timestampMs(time));
       return { time, invented: true };
     }
-    this.#clock.observe(time);
+    // A string's time was parsed above (a number's is the formatted one's).
+    this.#clock.observe(time, typeof raw === 'string' ? ms : undefined);
     this.#seen(time, ms);
     return { time, invented: false };
   }

@@ -67,7 +67,7 @@ import {
   safeJson,
 } from './guards.js';
 import { Probe, type ImportInput } from './probe.js';
-import { INVENTED_KEY, SyntheticClock, type EventSink } from './sink.js';
+import { SyntheticClock, inventedOnly, type EventSink } from './sink.js';
 
 const OPEN = { open: true } as const;
 
@@ -101,12 +101,19 @@ function readItem(record: unknown, path: string): Item | undefined {
       return { type, fields: {}, path, summary };
     return { type, fields: record, path };
   }
-  const keys = Object.keys(record);
-  if (keys.length !== 1) return undefined;
-  const key = keys[0]!;
+  // The one own key, without an `Object.keys` array per item.
+  let key: string | undefined;
+  for (const k in record) {
+    if (!Object.prototype.hasOwnProperty.call(record, k)) continue;
+    if (key !== undefined) return undefined;
+    key = k;
+  }
+  if (key === undefined) return undefined;
   const fields = record[key];
-  if (!isRecord(fields) || !/^[A-Z]\w*(Action|Observation)$/.test(key)) return undefined;
-  return { type: key, fields, path: jsonPath(path, key) };
+  if (!isRecord(fields) || !(CLASSES.has(key) || /^[A-Z]\w*(Action|Observation)$/.test(key)))
+    return undefined;
+  // A class name is an identifier: `jsonPath(path, key)` without its test.
+  return { type: key, fields, path: `${path}.${key}` };
 }
 
 function isCantusItem(record: unknown): boolean {
@@ -179,22 +186,21 @@ class CantusImporter implements IncrementalImporter {
         const retry = this.#takeRetry();
         this.#thought(f, p, path, retry);
         const id = `cantus-call-${++this.#calls}`;
-        const tool = this.#add<ToolEvent>(
-          {
-            event: 'tool',
-            uuid: this.#sink.uuid(path),
-            timestamp: '',
-            type: 'function',
-            id,
-            function: skill,
-            arguments: isRecord(args) ? args : args === undefined ? {} : { value: args as never },
-            result: '',
-            events: [],
-            ...this.#meta(item, retry),
-          },
-          path,
-          true,
-        );
+        const draft: ToolEvent = {
+          event: 'tool',
+          uuid: this.#sink.uuid(path),
+          timestamp: '',
+          type: 'function',
+          id,
+          function: skill,
+          arguments: isRecord(args) ? args : args === undefined ? {} : { value: args as never },
+          result: '',
+          events: [],
+        };
+        // Last, as a spread would put it (a literal with a spread is built slowly).
+        const metadata = this.#meta(item, retry);
+        if (metadata) draft.metadata = metadata;
+        const tool = this.#add(draft, path, true);
         this.#sink.invent(tool, 'id', path);
         this.#pending = { tool, path };
         return;
@@ -207,7 +213,7 @@ class CantusImporter implements IncrementalImporter {
         const content: MessageEvent['content'] = [];
         if (thought) content.push({ type: 'reasoning', reasoning: thought });
         content.push({ type: 'text', text: answer });
-        const meta = this.#meta(item, retry).metadata;
+        const meta = this.#meta(item, retry);
         this.#add<MessageEvent>(
           {
             event: 'message',
@@ -333,30 +339,28 @@ class CantusImporter implements IncrementalImporter {
     return retry;
   }
 
-  #meta(item: Item, retry: Retry | undefined): { metadata?: JsonObject } {
-    if (!retry && item.summary === undefined) return {};
+  #meta(item: Item, retry: Retry | undefined): JsonObject | undefined {
+    if (!retry && item.summary === undefined) return undefined;
     const metadata: JsonObject = {};
     if (retry) metadata['retry'] = { ...retry };
     if (item.summary !== undefined) metadata['summary'] = item.summary;
-    return { metadata };
+    return metadata;
   }
 
   #thought(f: JsonRecord, p: string, path: string, retry: Retry | undefined): void {
     const thought = this.#ctx.string(f, 'thought', p);
     if (!thought) return;
-    this.#add<MessageEvent>(
-      {
-        event: 'message',
-        uuid: this.#sink.uuid(`${path}#thought`),
-        timestamp: '',
-        role: 'assistant',
-        content: [{ type: 'reasoning', reasoning: thought }],
-        message_id: `cantus-thought-${path}`,
-        source: 'cantus',
-        ...(retry ? { metadata: { retry: { ...retry } } } : {}),
-      },
-      path,
-    );
+    const draft: MessageEvent = {
+      event: 'message',
+      uuid: this.#sink.uuid(`${path}#thought`),
+      timestamp: '',
+      role: 'assistant',
+      content: [{ type: 'reasoning', reasoning: thought }],
+      message_id: `cantus-thought-${path}`,
+      source: 'cantus',
+    };
+    if (retry) draft.metadata = { retry: { ...retry } };
+    this.#add(draft, path);
   }
 
   #info(path: string, data: unknown, metadata: JsonObject): void {
@@ -379,9 +383,11 @@ class CantusImporter implements IncrementalImporter {
    */
   #add<E extends Event>(draft: E, path: string, open = false): E {
     draft.timestamp = this.#clock.next();
+    // `skein_invented` (INVENTED_KEY) written out: a literal with a computed
+    // key is built property by property, a plain one cloned.
     draft.metadata = draft.metadata
-      ? { ...draft.metadata, [INVENTED_KEY]: ['timestamp'] }
-      : { [INVENTED_KEY]: ['timestamp'] };
+      ? { ...draft.metadata, skein_invented: inventedOnly('timestamp') }
+      : { skein_invented: inventedOnly('timestamp') };
     this.#ctx.invent('timestamp', path);
     this.#sink.add(draft, open ? OPEN : undefined);
     return draft;

@@ -169,9 +169,13 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
   const clock = new SyntheticClock(options.baseTime);
   const tools = new Map<string, ToolEvent>(); // tool_use id → tool event
   const models = new Map<string, ModelEvent>(); // message.id → model event (merging)
-  const eventsOfRecord = new Map<string, Event[]>(); // record uuid → its events
+  // Record uuid → its events, and parent uuid → its children: one value kept
+  // as itself, a list only from the second (a list per record was a tenth of
+  // the import's garbage, for a chain that seldom forks).
+  const eventsOfRecord = new Map<string, Event | Event[]>();
   const parentOf = new Map<string, string>();
-  const children = new Map<string, string[]>();
+  const children = new Map<string, string | string[]>();
+  let forks = 0; // parents with two children or more
   const seenUuids = new Set<string>();
   const agents = new Map<string, Agent>(); // agent key → span
   const agentOfTool = new Map<string, string>(); // tool_use id → agent key
@@ -188,8 +192,9 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
   const remember = (uuid: string | undefined, e: Event) => {
     if (!uuid) return;
     const list = eventsOfRecord.get(uuid);
-    if (list) list.push(e);
-    else eventsOfRecord.set(uuid, [e]);
+    if (list === undefined) eventsOfRecord.set(uuid, e);
+    else if (Array.isArray(list)) list.push(e);
+    else eventsOfRecord.set(uuid, [list, e]);
   };
 
   const closeTurn = () => {
@@ -328,9 +333,13 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
               : undefined;
         if (parent) {
           parentOf.set(uuid, parent);
-          const list = children.get(parent);
-          if (list) list.push(uuid);
-          else children.set(parent, [uuid]);
+          const kids = children.get(parent);
+          if (kids === undefined) children.set(parent, uuid);
+          else if (typeof kids !== 'string') kids.push(uuid);
+          else {
+            children.set(parent, [kids, uuid]);
+            forks++;
+          }
         }
         if (rec['isSidechain'] !== true) lastUuid = uuid;
       }
@@ -541,13 +550,13 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
 
   /** Marks every record on a branch abandoned at a fork (a rewind). */
   function markRewound(): void {
-    if (!lastUuid) return;
+    if (!lastUuid || forks === 0) return; // no fork, no rewind: no walk of the chain
     const active = new Set<string>();
     for (let u: string | undefined = lastUuid; u && !active.has(u); u = parentOf.get(u))
       active.add(u);
     const stack: string[] = [];
     for (const [parent, kids] of children) {
-      if (kids.length < 2 || !active.has(parent)) continue;
+      if (typeof kids === 'string' || !active.has(parent)) continue;
       for (const kid of kids) if (!active.has(kid)) stack.push(kid);
     }
     const seen = new Set<string>();
@@ -555,7 +564,8 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
       const u = stack.pop()!;
       if (seen.has(u)) continue;
       seen.add(u);
-      for (const e of eventsOfRecord.get(u) ?? []) {
+      const events = eventsOfRecord.get(u);
+      for (const e of events === undefined ? [] : Array.isArray(events) ? events : [events]) {
         const draft = sink.revise(e);
         const cc = isRecord(draft.metadata?.['claude_code'])
           ? (draft.metadata['claude_code'] as JsonObject)
@@ -563,7 +573,9 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
         draft.metadata = { ...(draft.metadata ?? {}), claude_code: { ...cc, branch: 'rewound' } };
         sink.touch(draft);
       }
-      for (const kid of children.get(u) ?? []) stack.push(kid);
+      const kids = children.get(u);
+      if (typeof kids === 'string') stack.push(kids);
+      else if (kids) for (const kid of kids) stack.push(kid);
     }
   }
 }

@@ -55,7 +55,7 @@ import {
   valueText,
 } from './guards.js';
 import { Probe, type ImportInput } from './probe.js';
-import { INVENTED_KEY, SyntheticClock, type EventSink } from './sink.js';
+import { INVENTED_KEY, SyntheticClock, inventedOnly, type EventSink } from './sink.js';
 
 const EVENT_TYPES = new Set([
   'turn_started',
@@ -244,8 +244,8 @@ class DefectImporter implements IncrementalImporter {
   /** Adds an event with its invented time flagged, and counts it in the scope's turn. */
   #add<E extends Event>(draft: E, path: string, scope: Scope, open = false): E {
     const metadata = draft.metadata;
-    if (metadata) metadata[INVENTED_KEY] = ['timestamp'];
-    else draft.metadata = { [INVENTED_KEY]: ['timestamp'] };
+    if (metadata) metadata[INVENTED_KEY] = inventedOnly('timestamp');
+    else draft.metadata = { skein_invented: inventedOnly('timestamp') };
     this.#ctx.invent('timestamp', path);
     this.#sink.add(draft, { open });
     return this.#track(draft, scope);

@@ -288,6 +288,10 @@ const V0_OBSERVATION_KEYS = new Set([
   'tool_call_metadata',
 ]);
 const V1_KEYS = new Set(['id', 'timestamp', 'source', 'kind']);
+// Keys left out of metadata on the V0 hot path (sets made once, not per record).
+const RESPONSE_KEYS = new Set(['choices', 'model']);
+const THOUGHT_KEY = new Set(['thought']);
+const MODEL_RESPONSE_KEY = new Set(['model_response']);
 
 function openHandsImporter(options: ImportOptions): IncrementalImporter {
   const { ctx, sink } = importerParts('openhands', options);
@@ -339,7 +343,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
           }
           time = `${raw}Z`;
         }
-        clock.observe(time);
+        clock.observe(time, ms);
         lastTime = time;
         return { time, invented: false, path };
       }
@@ -561,7 +565,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       name,
       at,
       {
-        ...(response ? rest(response, new Set(['choices', 'model'])) : {}),
+        ...(response ? rest(response, RESPONSE_KEYS) : {}),
         ...(metrics ? { llm_metrics: metrics } : {}),
       },
       false,
@@ -890,7 +894,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     const callId = str(tcm?.['tool_call_id']);
     const fnName = str(tcm?.['function_name']);
     const info0 = { ...meta, args };
-    const toolArgs = rest(args, new Set(['thought']));
+    const toolArgs = rest(args, THOUGHT_KEY);
 
     if (action === 'message' && source === 'user') {
       if (!stack.some((s) => s.kind === 'agent')) openTurn(key, at);
@@ -934,7 +938,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       if (!model && thought)
         message(key, 'assistant', thought, at, { id: meta['id'] ?? null, thought: true });
       const toolMeta: JsonObject = { ...meta, action, ...(thought ? { thought } : {}) };
-      if (tcm) toolMeta['tool_call_metadata'] = rest(tcm, new Set(['model_response']));
+      if (tcm) toolMeta['tool_call_metadata'] = rest(tcm, MODEL_RESPONSE_KEY);
       const tool = newTool(key, callId, fn, toolArgs as JsonObject, at, toolMeta, key);
       if (action === 'delegate') openAgent(tool, str(args['agent']) ?? 'delegate', key, at.time);
       return;

@@ -276,9 +276,12 @@ function readNanos(v: unknown): string | undefined {
   if (typeof v === 'string') s = v;
   else if (typeof v === 'number' && Number.isInteger(v) && v >= 0) s = BigInt(v).toString();
   else return undefined;
-  if (!/^\d{1,21}$/.test(s) || /^0+$/.test(s)) return undefined;
+  if (!NANOS.test(s) || ZEROS.test(s)) return undefined;
   return s;
 }
+
+const NANOS = /^\d{1,21}$/;
+const ZEROS = /^0+$/;
 
 /** Exact ISO time of a nanosecond count (sub-millisecond digits kept). */
 function nanosToIso(ns: string): { iso: string; ms: number } | undefined {
@@ -288,9 +291,16 @@ function nanosToIso(ns: string): { iso: string; ms: number } | undefined {
   let frac = len > 9 ? ns.slice(len - 9) : ns.padStart(9, '0');
   const ms = sec * 1000 + Number(frac) / 1e6;
   while (frac.length > 3 && frac.endsWith('000')) frac = frac.slice(0, -3);
-  const base = new Date(sec * 1000).toISOString();
-  return { iso: `${base.slice(0, -5)}.${frac}Z`, ms };
+  // Spans of one second share `YYYY-MM-DDThh:mm:ss`: formatted once, not per time.
+  if (sec !== isoSecond) {
+    isoSecond = sec;
+    isoBase = new Date(sec * 1000).toISOString().slice(0, -5);
+  }
+  return { iso: `${isoBase}.${frac}Z`, ms };
 }
+
+let isoSecond = Number.NaN;
+let isoBase = '';
 
 // Numbers of 16+ digits where OTLP puts 64-bit integers: quoted before
 // parsing so JSON.parse cannot round them (research/formats.md §0.4).
@@ -502,8 +512,8 @@ function buildTree(spans: Span[], ctx: ImportContext, baseTime: string | undefin
       s.start = clock.next();
       s.startMs = timestampMs(s.start);
       s.invented.push('timestamp');
-    } else clock.observe(s.start);
-    if (s.end !== '') clock.observe(s.end);
+    } else clock.observe(s.start, s.startMs);
+    if (s.end !== '') clock.observe(s.end, s.endMs);
   }
   const byKey = new Map<string, Span>();
   const kept: Span[] = [];
