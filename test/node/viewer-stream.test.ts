@@ -5,11 +5,14 @@
 // or after them (a `reset`, then the importer's messages).
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { generateRun, type Event } from '../../src/index.js';
 import { inspectJsonLog } from '../../bench/inspect-log.js';
 import { BYTE, JsonScanner, ScanError } from '../../viewer/load/json-scan.js';
 import { createLoader } from '../../viewer/load/loader.js';
+import { openEvalMember } from '../../viewer/load/eval-stream.js';
+import { InspectEventReader } from '../../viewer/load/inspect-stream.js';
 import type { LoadMessage } from '../../viewer/load/protocol.js';
 
 const enc = new TextEncoder();
@@ -222,7 +225,7 @@ describe('streaming open of a one-sample inspect .json log', () => {
     expect(log?.type === 'log' && log.samples).toHaveLength(2);
   });
 
-  it('takes the importer’s path for a multi-sample header and for an .eval', async () => {
+  it('takes the importer’s path for a multi-sample header', async () => {
     const doc = JSON.parse(new TextDecoder().decode(inspectJsonLog(run1(900, 10)))) as {
       eval: { dataset: { samples: number } };
     };
@@ -230,12 +233,6 @@ describe('streaming open of a one-sample inspect .json log', () => {
     const multi = await expectSameAsImporter(enc.encode(JSON.stringify(doc)));
     expect(multi.streamed).toBe(false);
     expect(multi.reset).toBe(false);
-    const zip = new Uint8Array(
-      readFileSync(new URL('../fixtures/inspect/zstd-zip64.eval', import.meta.url)),
-    );
-    const z = await expectSameAsImporter(zip);
-    expect(z.streamed).toBe(false);
-    expect(outcome(z.messages).events.length).toBeGreaterThan(0);
   });
 
   it('loads another sample request from the whole log after a streaming open', async () => {
@@ -258,6 +255,128 @@ describe('streaming open of a one-sample inspect .json log', () => {
     const files = readdirSync(real).filter((f) => f.endsWith('.json'));
     expect(files.length).toBeGreaterThan(0);
     for (const f of files) await expectSameAsImporter(new Uint8Array(readFileSync(join(real, f))));
+  });
+});
+
+/** A one-sample-per-member inspect `.eval` (deflated members) holding `samples`. */
+function inspectEvalLog(samples: readonly (readonly Event[])[]): Uint8Array {
+  const doc = JSON.parse(new TextDecoder().decode(inspectJsonLog(samples[0] ?? []))) as Mutable & {
+    eval: { dataset: { samples: number } };
+  };
+  delete doc['samples'];
+  doc.eval.dataset.samples = samples.length;
+  const files: Record<string, Uint8Array> = {
+    '_journal/start.json': enc.encode(JSON.stringify({ version: 2, eval: doc.eval })),
+  };
+  const summaries = samples.map((_, i) => ({ id: i + 1, epoch: 1, input: 'bench', target: '' }));
+  samples.forEach((events, i) => {
+    const sample = { ...summaries[i], messages: [], events, attachments: {} };
+    files[`samples/${i + 1}_epoch_1.json`] = enc.encode(JSON.stringify(sample));
+  });
+  files['summaries.json'] = enc.encode(JSON.stringify(summaries));
+  files['header.json'] = enc.encode(JSON.stringify(doc));
+  return zipSync(files, { level: 6 });
+}
+
+/** The zip's central directory entry for `name` (its CRC-32 is at +16). */
+function centralEntry(zip: Uint8Array, name: string): number {
+  const want = enc.encode(name);
+  for (let p = zip.length - 22; p >= 0; p--) {
+    if (zip[p] !== 0x50 || zip[p + 1] !== 0x4b || zip[p + 2] !== 1 || zip[p + 3] !== 2) continue;
+    const len = zip[p + 28]! | (zip[p + 29]! << 8);
+    if (len === want.length && want.every((b, i) => zip[p + 46 + i] === b)) return p;
+  }
+  throw new Error(`no central entry ${name}`);
+}
+
+describe('streaming open of an inspect .eval log', () => {
+  const runEval = (bytes: Uint8Array, stream: boolean) => run(bytes, stream, 'log.eval');
+  async function expectEvalSame(bytes: Uint8Array) {
+    const streamed = await runEval(bytes, true);
+    const full = await runEval(bytes, false);
+    expect(outcome(streamed.messages)).toEqual(outcome(full.messages));
+    return {
+      messages: streamed.messages,
+      reset: streamed.messages.some((m) => m.type === 'reset'),
+    };
+  }
+
+  it('inflates the sample’s member piece by piece, and its events read from the first piece', () => {
+    const events = run1(3000, 21);
+    const zip = inspectEvalLog([events]);
+    const member = openEvalMember(zip, 1, 1)!;
+    expect(member.path).toBe('$["samples/1_epoch_1.json"]');
+    const whole = member.bytes.view.length;
+    void member.bytes.more();
+    const first = member.bytes.view;
+    expect(whole).toBe(0);
+    expect(first.length).toBeGreaterThan(0);
+    expect(member.bytes.complete).toBe(false);
+    const reader = InspectEventReader.openSample(first, { task: 'bench' })!;
+    expect(reader.id).toBe(1);
+    const raw = reader.next(50, true)!;
+    expect(raw).toHaveLength(50);
+    expect((raw[0] as { uuid: string }).uuid).toBe(events[0]!.uuid);
+  });
+
+  it('ends equal to the importer on a one-sample .eval, log first as before', async () => {
+    const r = await expectEvalSame(inspectEvalLog([run1(2300, 22)]));
+    expect(r.reset).toBe(false);
+    const kinds = r.messages.map((m) => m.type);
+    expect(kinds.filter((k) => k === 'events').length).toBeGreaterThan(1);
+    expect(kinds.indexOf('log')).toBeLessThan(kinds.indexOf('events'));
+    expect(outcome(r.messages).events).toHaveLength(2300);
+  });
+
+  it('streams the chosen sample of a multi-sample .eval', async () => {
+    const r = await expectEvalSame(inspectEvalLog([run1(900, 23), run1(700, 24)]));
+    const log = outcome(r.messages).log[0];
+    expect(log?.type === 'log' && log.samples).toHaveLength(2);
+    expect(outcome(r.messages).events).toHaveLength(900);
+  });
+
+  it('posts the importer’s error for a truncated .eval', async () => {
+    const zip = inspectEvalLog([run1(1200, 25)]);
+    const r = await expectEvalSame(zip.subarray(0, zip.length >> 1));
+    expect(r.reset).toBe(false);
+    const error = outcome(r.messages).error[0];
+    expect(error?.type === 'error' && error.error.code).toBe('zip_truncated');
+  });
+
+  it('resets, then posts the importer’s error, when the member fails its CRC after the first events', async () => {
+    const zip = inspectEvalLog([run1(2300, 26)]);
+    const at = centralEntry(zip, 'samples/1_epoch_1.json') + 16;
+    zip[at] = zip[at]! ^ 0xff;
+    const r = await expectEvalSame(zip);
+    expect(r.reset).toBe(true);
+    const error = outcome(r.messages).error[0];
+    expect(error?.type === 'error' && error.error.code).toBe('zip_corrupt');
+  });
+
+  it('falls back, or resets, as the .json stream does on an attachment ref', async () => {
+    const early = edit(run1(800, 27), (e, i) => {
+      if (i === 3) e['metadata'] = { note: 'attachment://abc' };
+    });
+    expect((await expectEvalSame(inspectEvalLog([early]))).reset).toBe(false);
+    const late = edit(run1(1500, 27), (e, i) => {
+      if (i === 1200) e['metadata'] = { note: 'attachment://abc' };
+    });
+    expect((await expectEvalSame(inspectEvalLog([late]))).reset).toBe(true);
+  });
+
+  it('ends equal to the importer on zstd members (the test fixture) and the real .eval fixtures', async () => {
+    const zip = new Uint8Array(
+      readFileSync(new URL('../fixtures/inspect/zstd-zip64.eval', import.meta.url)),
+    );
+    expect(outcome((await expectEvalSame(zip)).messages).events.length).toBeGreaterThan(0);
+    const real = join(process.cwd(), '../shared/fixtures/inspect_ai/logs');
+    if (!existsSync(real)) {
+      console.log(`skipped: ${real} is absent`);
+      return;
+    }
+    const files = readdirSync(real).filter((f) => f.endsWith('.eval'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) await expectEvalSame(new Uint8Array(readFileSync(join(real, f))));
   });
 });
 

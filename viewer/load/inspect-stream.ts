@@ -50,6 +50,8 @@ export class InspectEventReader {
     readonly id: string | number,
     readonly epoch: number,
     scan: JsonScanner,
+    /** The document is the sample itself (an `.eval` member), not a log holding it. */
+    readonly alone = false,
   ) {
     this.#scan = scan;
     this.#open = scan.pos - 1;
@@ -63,6 +65,24 @@ export class InspectEventReader {
   static open(bytes: Uint8Array): InspectEventReader | null {
     try {
       return InspectEventReader.#read(bytes);
+    } catch (e) {
+      if (e instanceof ScanError || e instanceof SyntaxError || e instanceof NotStreamable)
+        return null;
+      throw e;
+    }
+  }
+
+  /**
+   * A reader over the `events` of one sample document (an `.eval` member
+   * `samples/<id>_epoch_<n>.json`, or a prefix of it), positioned at the
+   * first event, or `null` when the sample does not name its `id` and
+   * `epoch` before its `events`. `spec` is the log header's eval spec.
+   */
+  static openSample(bytes: Uint8Array, spec: InspectEvalSpec): InspectEventReader | null {
+    try {
+      const scan = new JsonScanner(bytes);
+      scan.expect(BYTE.OPEN_OBJECT);
+      return InspectEventReader.#sample(bytes, spec, scan, true);
     } catch (e) {
       if (e instanceof ScanError || e instanceof SyntaxError || e instanceof NotStreamable)
         return null;
@@ -87,6 +107,16 @@ export class InspectEventReader {
     if (!isRecord(spec) || !saysOneSample(spec)) return null;
     scan.expect(BYTE.OPEN_ARRAY);
     scan.expect(BYTE.OPEN_OBJECT);
+    return InspectEventReader.#sample(bytes, spec as InspectEvalSpec, scan, false);
+  }
+
+  /** Reads a sample's members up to its `events` (the scanner is past the sample's `{`). */
+  static #sample(
+    bytes: Uint8Array,
+    spec: InspectEvalSpec,
+    scan: JsonScanner,
+    alone: boolean,
+  ): InspectEventReader | null {
     let id: unknown;
     let epoch: unknown;
     for (;;) {
@@ -101,7 +131,7 @@ export class InspectEventReader {
     if (typeof id !== 'string' && typeof id !== 'number') return null;
     if (typeof epoch !== 'number' || !Number.isInteger(epoch)) return null;
     scan.expect(BYTE.OPEN_ARRAY);
-    return new InspectEventReader(bytes, spec as InspectEvalSpec, id, epoch, scan);
+    return new InspectEventReader(bytes, spec, id, epoch, scan, alone);
   }
 
   /**
@@ -178,8 +208,9 @@ export class InspectEventReader {
   /**
    * After the last event: the document with its events array emptied (`[]`),
    * for the importer to read the header, the sample's summary and what the
-   * sample holds besides events. Throws NotStreamable when the rest is not
-   * the layout streamed (a second `events` or `samples` key, more samples).
+   * sample holds besides events (for a sample document: the sample with its
+   * events emptied). Throws NotStreamable when the rest is not the layout
+   * streamed (a second `events` or `samples` key, more samples).
    */
   rest(): Uint8Array {
     if (this.#close < 0) throw new NotStreamable('events not read to the end');
@@ -192,10 +223,12 @@ export class InspectEventReader {
         if (key === 'events' || key === 'transcript') throw new NotStreamable(`a second ${key}`);
         scan.value();
       }
-      if (!scan.eat(BYTE.CLOSE_ARRAY)) throw new NotStreamable('more than one sample');
-      while (scan.next(BYTE.CLOSE_OBJECT)) {
-        if (scan.key() === 'samples') throw new NotStreamable('a second samples');
-        scan.value();
+      if (!this.alone) {
+        if (!scan.eat(BYTE.CLOSE_ARRAY)) throw new NotStreamable('more than one sample');
+        while (scan.next(BYTE.CLOSE_OBJECT)) {
+          if (scan.key() === 'samples') throw new NotStreamable('a second samples');
+          scan.value();
+        }
       }
       if (scan.peek() >= 0) throw new NotStreamable('bytes after the log');
     } catch (e) {

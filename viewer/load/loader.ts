@@ -31,7 +31,10 @@ import {
   type InspectSampleSummary,
 } from '../../src/index.js';
 import { createEventsParser } from '../../src/core/events/parse.js';
-import { inspectUuidSeed } from '../../src/core/import/inspect-log.js';
+import { jsonPath } from '../../src/core/errors.js';
+import { inspectUuidSeed, readInspectSample } from '../../src/core/import/inspect-log.js';
+import { parseJsonBytes } from '../../src/core/import/json.js';
+import { openEvalMember, type EvalMember, type GrowingSource } from './eval-stream.js';
 import { LoadError, explainFailure, isZipHead } from './explain.js';
 import {
   InspectEventReader,
@@ -217,6 +220,27 @@ export function createLoader(
       };
       const chosen = pickSample(samples, sample);
       post({ type: 'log', session: id, facts: log.facts, samples, sample: chosen });
+      if (chosen && stream && inspect.format === 'eval') {
+        // The sample's member is inflated and its events streamed (eval-stream.ts).
+        const member: (EvalMember & { reset?: boolean }) | null = openEvalMember(
+          bytes,
+          chosen.id,
+          chosen.epoch,
+        );
+        const sampleLog = log;
+        const ended =
+          member &&
+          (await streamInspect(id, member.bytes.view, progress, member.bytes, {
+            member,
+            inspect,
+            ref: chosen,
+          }));
+        if (ended || id !== session) return;
+        log = sampleLog;
+        // After a `reset` the page has dropped the `log` too.
+        if (member?.reset)
+          post({ type: 'log', session: id, facts: log.facts, samples, sample: chosen });
+      }
       if (chosen) await loadSample(id, chosen, progress);
       else
         post({
@@ -292,21 +316,40 @@ export function createLoader(
     id: number,
     bytes: Uint8Array,
     progress: Progress,
-    growing?: GrowingBytes,
+    growing?: GrowingSource,
+    /**
+     * An `.eval` sample's member (`bytes` and `growing` are its inflated
+     * bytes), with the log read from the zip and the sample it is.
+     */
+    evalSample?: {
+      member: EvalMember & { reset?: boolean };
+      inspect: InspectLog;
+      ref: SampleRef;
+    },
   ) {
-    let reader = InspectEventReader.open(bytes);
+    const openReader = (b: Uint8Array) =>
+      evalSample
+        ? InspectEventReader.openSample(b, evalSample.inspect.header.eval)
+        : InspectEventReader.open(b);
+    let reader = openReader(bytes);
     // On the part read so far: try again on twice as much, up to the whole.
-    while (!reader && growing && !growing.complete) {
-      const tried = growing.view.length;
-      while (!growing.complete && growing.view.length < 2 * tried) await growing.more();
-      if (id !== session) return true;
-      reader = InspectEventReader.open(growing.view);
+    try {
+      while (!reader && growing && !growing.complete) {
+        const tried = Math.max(growing.view.length, 1);
+        while (!growing.complete && growing.view.length < 2 * tried) await growing.more();
+        if (id !== session) return true;
+        reader = openReader(growing.view);
+      }
+    } catch (e) {
+      // A member that does not inflate: the importer's path says why.
+      if (e instanceof NotStreamable) return false;
+      throw e;
     }
     if (!reader) return false;
     progress.phase('importing');
     const seed = inspectUuidSeed(reader.spec, reader.id, reader.epoch);
     const parser = createEventsParser({
-      path: STREAMED_EVENTS_PATH,
+      path: evalSample ? jsonPath(evalSample.member.path, 'events') : STREAMED_EVENTS_PATH,
       uuidSeed: seed,
       maxDiagnosticsPerCode: MAX_DIAGNOSTICS,
       adopt: true,
@@ -351,6 +394,28 @@ export function createLoader(
       const whole = reader.bytes;
       const rest = reader.rest();
       if (reader.restNeedsResolution(rest)) throw new NotStreamable('refs in the rest');
+      if (evalSample) {
+        // The sample's other fields, as `log.sample` reads them (checks and diagnostics).
+        const { inspect, member, ref } = evalSample;
+        const empty = readInspectSample(
+          parseJsonBytes(rest, member.path),
+          member.path,
+          inspect.header,
+          MAX_DIAGNOSTICS,
+        );
+        if (empty.events.length) throw new NotStreamable('events in the rest');
+        if (id !== session) return true;
+        batcher.flush();
+        const facts0 = headerFacts(inspect.header);
+        const samples = inspect.samples.map(sampleRow);
+        post({
+          type: 'done',
+          session: id,
+          diagnostics: [...inspect.diagnostics, ...empty.diagnostics, ...parser.finish()],
+          facts: sampleFacts(facts, facts0, samples, ref),
+        });
+        return true;
+      }
       // The header, the summary and the sample's other fields, as the
       // importer reads them (its checks and diagnostics included).
       const inspect = await importInspectLog(rest, { maxDiagnosticsPerCode: MAX_DIAGNOSTICS });
@@ -391,6 +456,7 @@ export function createLoader(
       if (posted) {
         progress.resetEvents();
         post({ type: 'reset', session: id });
+        if (evalSample) evalSample.member.reset = true;
       }
       return false;
     }
@@ -512,7 +578,7 @@ async function readRest(
  * reader can work on the part read so far (`view`) while more arrives. More
  * bytes than announced go on in a list (`all` joins them).
  */
-class GrowingBytes {
+class GrowingBytes implements GrowingSource {
   #buf: Uint8Array;
   #filled: number;
   #extra: Uint8Array[] | null = null;
