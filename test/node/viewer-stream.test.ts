@@ -70,6 +70,13 @@ async function expectSameAsImporter(bytes: Uint8Array) {
   };
 }
 
+/** A one-sample `.json` log with `fields` added to its sample (after its events). */
+function withSample(log: Uint8Array, fields: Mutable): Uint8Array {
+  const doc = JSON.parse(new TextDecoder().decode(log)) as { samples: Mutable[] };
+  Object.assign(doc.samples[0]!, fields);
+  return enc.encode(JSON.stringify(doc));
+}
+
 const run1 = (n: number, seed = 1) => generateRun({ seed, events: n, pendingRate: 0 });
 type Mutable = Record<string, unknown>;
 const edit = (events: readonly Event[], f: (e: Mutable, i: number) => Mutable | void) =>
@@ -152,28 +159,50 @@ describe('streaming open of a one-sample inspect .json log', () => {
     expect(r.streamed).toBe(true);
   });
 
-  it('falls back before posting when the first events hold an attachment ref', async () => {
-    const events = edit(run1(800, 5), (e, i) => {
-      if (i === 3) e['extra'] = 'attachment://abc';
-    });
-    const r = await expectSameAsImporter(inspectJsonLog(events));
-    expect(r.streamed).toBe(false);
-    expect(r.reset).toBe(false);
+  it('streams events with attachment and pool refs, resolved as the importer resolves them', async () => {
+    for (const at of [3, 1200]) {
+      const base = run1(1500, 5);
+      const model = base.findIndex((e, i) => i > at + 1 && e.event === 'model');
+      const events = edit(base, (e, i) => {
+        if (i === at) e['extra'] = 'attachment://abc';
+        if (i === at + 1) e['extra'] = 'tc://gone';
+        if (i === model) Object.assign(e, { input: [], input_refs: [[0, 1]] });
+      });
+      const r = await expectSameAsImporter(
+        withSample(inspectJsonLog(events), {
+          attachments: { abc: 'resolved' },
+          events_data: { messages: [{ role: 'user', content: 'attachment://abc' }], calls: [] },
+        }),
+      );
+      expect(r.streamed).toBe(true);
+      expect(r.reset).toBe(false);
+      const got = outcome(r.messages);
+      const ev = got.events as unknown as Mutable[];
+      expect(ev[at]!['extra']).toBe('resolved');
+      expect(ev[model]!['input']).toEqual([{ role: 'user', content: 'resolved' }]);
+      const done = got.done[0];
+      expect(done?.type === 'done' && done.diagnostics.map((d) => d.path)).toContain(
+        `$.samples[0].events[${at + 1}].extra`,
+      );
+    }
   });
 
-  it('resets and takes the importer’s path on a ref or a pool ref further on', async () => {
-    for (const change of [
-      (e: Mutable) => void (e['extra'] = 'tc://abc'),
-      (e: Mutable) => ({ ...e, event: 'model', input_refs: [[0, 1]] }),
-    ]) {
-      const events = edit(run1(1500, 6), (e, i) => (i === 1200 ? change(e) : undefined));
-      const r = await expectSameAsImporter(inspectJsonLog(events));
-      expect(r.reset).toBe(true);
-      // After the reset, the importer's order: the log before its events.
-      const after = r.messages.slice(r.messages.findIndex((m) => m.type === 'reset'));
-      const kinds = after.map((m) => m.type);
-      expect(kinds.indexOf('log')).toBeLessThan(kinds.indexOf('events'));
-    }
+  it('resets when events already posted hold an escape the importer resolves as a ref', async () => {
+    const events = edit(run1(1500, 6), (e, i) => {
+      if (i === 1) e['note'] = 'ESCAPED';
+      if (i === 1200) e['extra'] = 'attachment://aaa';
+    });
+    const text = new TextDecoder()
+      .decode(withSample(inspectJsonLog(events), { attachments: { aaa: 'resolved' } }))
+      .replace('ESCAPED', 'attachment\\u003a//aaa');
+    const r = await expectSameAsImporter(enc.encode(text));
+    expect(r.reset).toBe(true);
+    const ev = outcome(r.messages).events as unknown as Mutable[];
+    expect(ev[1]!['note']).toBe('resolved');
+    // After the reset, the importer's order: the log before its events.
+    const after = r.messages.slice(r.messages.findIndex((m) => m.type === 'reset'));
+    const kinds = after.map((m) => m.type);
+    expect(kinds.indexOf('log')).toBeLessThan(kinds.indexOf('events'));
   });
 
   it('reads a log with refs outside its events as the importer does', async () => {
@@ -259,7 +288,10 @@ describe('streaming open of a one-sample inspect .json log', () => {
 });
 
 /** A one-sample-per-member inspect `.eval` (deflated members) holding `samples`. */
-function inspectEvalLog(samples: readonly (readonly Event[])[]): Uint8Array {
+function inspectEvalLog(
+  samples: readonly (readonly Event[])[],
+  attachments: Record<string, string> = {},
+): Uint8Array {
   const doc = JSON.parse(new TextDecoder().decode(inspectJsonLog(samples[0] ?? []))) as Mutable & {
     eval: { dataset: { samples: number } };
   };
@@ -270,7 +302,7 @@ function inspectEvalLog(samples: readonly (readonly Event[])[]): Uint8Array {
   };
   const summaries = samples.map((_, i) => ({ id: i + 1, epoch: 1, input: 'bench', target: '' }));
   samples.forEach((events, i) => {
-    const sample = { ...summaries[i], messages: [], events, attachments: {} };
+    const sample = { ...summaries[i], messages: [], events, attachments };
     files[`samples/${i + 1}_epoch_1.json`] = enc.encode(JSON.stringify(sample));
   });
   files['summaries.json'] = enc.encode(JSON.stringify(summaries));
@@ -353,15 +385,21 @@ describe('streaming open of an inspect .eval log', () => {
     expect(error?.type === 'error' && error.error.code).toBe('zip_corrupt');
   });
 
-  it('falls back, or resets, as the .json stream does on an attachment ref', async () => {
-    const early = edit(run1(800, 27), (e, i) => {
-      if (i === 3) e['metadata'] = { note: 'attachment://abc' };
-    });
-    expect((await expectEvalSame(inspectEvalLog([early]))).reset).toBe(false);
-    const late = edit(run1(1500, 27), (e, i) => {
-      if (i === 1200) e['metadata'] = { note: 'attachment://abc' };
-    });
-    expect((await expectEvalSame(inspectEvalLog([late]))).reset).toBe(true);
+  it('streams events with attachment refs, resolved from the member’s attachments', async () => {
+    for (const at of [3, 1200]) {
+      const events = edit(run1(1500, 27), (e, i) => {
+        if (i === at) e['metadata'] = { note: 'attachment://abc' };
+        if (i === at + 1) e['metadata'] = { note: 'attachment://gone' };
+      });
+      const r = await expectEvalSame(inspectEvalLog([events], { abc: 'resolved' }));
+      expect(r.reset).toBe(false);
+      const got = outcome(r.messages);
+      expect((got.events[at] as unknown as Mutable)['metadata']).toEqual({ note: 'resolved' });
+      const done = got.done[0];
+      expect(done?.type === 'done' && done.diagnostics.map((d) => d.path)).toContain(
+        `$["samples/1_epoch_1.json"].events[${at + 1}].metadata.note`,
+      );
+    }
   });
 
   it('ends equal to the importer on zstd members (the test fixture) and the real .eval fixtures', async () => {

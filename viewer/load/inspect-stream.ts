@@ -43,6 +43,11 @@ export class InspectEventReader {
   #first = true;
   /** Some events text holds an escape that could spell a ref (REF_ESCAPE). */
   #escapes = false;
+  /**
+   * The last piece `next` returned holds a ref the importer resolves: an
+   * attachment ref (as text) or a model event with pool refs.
+   */
+  pieceHasRefs = false;
 
   private constructor(
     public bytes: Uint8Array,
@@ -147,8 +152,9 @@ export class InspectEventReader {
    * The next (up to) `n` events, parsed JSON, or `null` after the last. With
    * `partial` (more bytes are to come), running off the end of the bytes
    * throws NeedMoreBytes and leaves the reader where it was.
-   * Throws NotStreamable when the events text holds an attachment or pool
-   * ref (the importer resolves those first) or is not valid JSON.
+   * Throws NotStreamable when the events text is not valid JSON. A piece
+   * holding an attachment or pool ref is returned as it is, with
+   * `pieceHasRefs` set: the importer resolves those first.
    */
   next(n: number, partial = false): unknown[] | null {
     if (this.#close >= 0) return null;
@@ -191,7 +197,7 @@ export class InspectEventReader {
     const text = utf8.decode(bytes.subarray(start, end));
     // The importer resolves refs before parsing events; a piece with none
     // (as text) needs no resolution. `hasRefPrefix` is the importer's own test.
-    if (hasRefPrefix(text)) throw new NotStreamable('an attachment ref');
+    this.pieceHasRefs = hasRefPrefix(text);
     if (!this.#escapes && REF_ESCAPE.test(text)) this.#escapes = true;
     let list: unknown;
     try {
@@ -201,7 +207,7 @@ export class InspectEventReader {
     }
     const events = list as unknown[];
     if (events.length !== count) throw new NotStreamable('element count');
-    for (const e of events) if (usesPools(e)) throw new NotStreamable('a pool ref');
+    if (!this.pieceHasRefs) this.pieceHasRefs = events.some(usesPools);
     return events;
   }
 
@@ -240,6 +246,49 @@ export class InspectEventReader {
     out.set(bytes.subarray(0, this.#open + 1));
     out.set(bytes.subarray(this.#close), this.#open + 1);
     return out;
+  }
+
+  /** Some events text read so far holds an escape that could spell a ref. */
+  get escapes(): boolean {
+    return this.#escapes;
+  }
+
+  /**
+   * The sample's `attachments` and `events_data` (parsed; `undefined` when
+   * absent), which follow its events: read once all the bytes are in
+   * (`extend`), for resolving refs in the events. Throws NotStreamable when
+   * the sample is not whole or not the layout streamed.
+   */
+  tail(): { attachments: unknown; eventsData: unknown } {
+    const scan = new JsonScanner(this.bytes, this.#open);
+    const out: { attachments: unknown; eventsData: unknown } = {
+      attachments: undefined,
+      eventsData: undefined,
+    };
+    try {
+      scan.value(); // the events
+      while (scan.next(BYTE.CLOSE_OBJECT)) {
+        const key = scan.key();
+        if (key === 'events' || key === 'transcript') throw new NotStreamable(`a second ${key}`);
+        const [start, end] = scan.value();
+        // JSON.parse keeps the last of a repeated key; so does this.
+        if (key === 'attachments') out.attachments = parse(this.bytes, start, end);
+        else if (key === 'events_data') out.eventsData = parse(this.bytes, start, end);
+      }
+    } catch (e) {
+      if (e instanceof ScanError || e instanceof SyntaxError) throw new NotStreamable(e.message);
+      throw e;
+    }
+    return out;
+  }
+
+  /**
+   * Whether the importer walks the events for refs: the text it parsed the
+   * sample from (the whole document, or the `.eval` member) holds a ref
+   * prefix. Only once all the bytes are in.
+   */
+  mayContainRefs(): boolean {
+    return hasRefPrefix(utf8.decode(this.bytes));
   }
 
   /**

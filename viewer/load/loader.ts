@@ -32,7 +32,12 @@ import {
 } from '../../src/index.js';
 import { createEventsParser } from '../../src/core/events/parse.js';
 import { jsonPath } from '../../src/core/errors.js';
-import { inspectUuidSeed, readInspectSample } from '../../src/core/import/inspect-log.js';
+import {
+  capDiagnostics,
+  inspectUuidSeed,
+  readInspectSample,
+} from '../../src/core/import/inspect-log.js';
+import { createSampleResolver } from '../../src/core/import/inspect-resolve.js';
 import { parseJsonBytes } from '../../src/core/import/json.js';
 import { openEvalMember, type EvalMember, type GrowingSource } from './eval-stream.js';
 import { LoadError, explainFailure, isZipHead } from './explain.js';
@@ -348,8 +353,10 @@ export function createLoader(
     if (!reader) return false;
     progress.phase('importing');
     const seed = inspectUuidSeed(reader.spec, reader.id, reader.epoch);
+    const samplePath = evalSample ? evalSample.member.path : '$.samples[0]';
+    const eventsPath = evalSample ? jsonPath(samplePath, 'events') : STREAMED_EVENTS_PATH;
     const parser = createEventsParser({
-      path: evalSample ? jsonPath(evalSample.member.path, 'events') : STREAMED_EVENTS_PATH,
+      path: eventsPath,
       uuidSeed: seed,
       maxDiagnosticsPerCode: MAX_DIAGNOSTICS,
       adopt: true,
@@ -357,10 +364,15 @@ export function createLoader(
     const facts = new FactsTracker();
     const batcher = new Batcher(post, id, progress, facts);
     let posted = false;
+    // Set at the first piece with refs: resolves it and every later piece.
+    let resolver: ReturnType<typeof createSampleResolver> | null = null;
+    const resolved: Diagnostic[] = [];
+    let offset = 0;
     try {
       let slice = Date.now();
       for (;;) {
         let raw: unknown[] | null;
+        const escapedBefore = reader.escapes;
         if (growing && !growing.complete) {
           try {
             raw = reader.next(BATCH_EVENTS, true);
@@ -373,6 +385,15 @@ export function createLoader(
           }
         } else raw = reader.next(BATCH_EVENTS);
         if (raw === null) break;
+        if (!resolver && reader.pieceHasRefs) {
+          // The sample's attachments and pools follow its events: read to
+          // the end, take them, and resolve from here on as the importer does.
+          if (growing && !growing.complete) reader.extend(await growing.all());
+          if (id !== session) return true;
+          resolver = sampleResolver(reader, samplePath, eventsPath, escapedBefore);
+        }
+        if (resolver) for (const d of resolver.resolve(raw, offset)) resolved.push(d);
+        offset += raw.length;
         const events = parser.push(raw);
         // A timestamp repair that looked past these events: the importer,
         // which sees them all, may have repaired it otherwise.
@@ -393,7 +414,12 @@ export function createLoader(
       }
       const whole = reader.bytes;
       const rest = reader.rest();
-      if (reader.restNeedsResolution(rest)) throw new NotStreamable('refs in the rest');
+      if (!resolver && reader.restNeedsResolution(rest))
+        throw new NotStreamable('refs in the rest');
+      // The resolver's diagnostics stand for those of the sample read with
+      // its events emptied (its pools'), plus the events'.
+      const own = (sample: readonly Diagnostic[]) =>
+        resolver ? capDiagnostics([...resolver.diagnostics, ...resolved], MAX_DIAGNOSTICS) : sample;
       if (evalSample) {
         // The sample's other fields, as `log.sample` reads them (checks and diagnostics).
         const { inspect, member, ref } = evalSample;
@@ -411,7 +437,7 @@ export function createLoader(
         post({
           type: 'done',
           session: id,
-          diagnostics: [...inspect.diagnostics, ...empty.diagnostics, ...parser.finish()],
+          diagnostics: [...inspect.diagnostics, ...own(empty.diagnostics), ...parser.finish()],
           facts: sampleFacts(facts, facts0, samples, ref),
         });
         return true;
@@ -429,7 +455,7 @@ export function createLoader(
         throw new NotStreamable('the document disagrees with its head');
       const empty = await inspect.sample(only.id, only.epoch);
       if (empty.events.length) throw new NotStreamable('events in the rest');
-      const diagnostics = [...inspect.diagnostics, ...empty.diagnostics, ...parser.finish()];
+      const diagnostics = [...inspect.diagnostics, ...own(empty.diagnostics), ...parser.finish()];
       if (id !== session) return true;
       batcher.flush();
       const samples = inspect.samples.map(sampleRow);
@@ -489,6 +515,51 @@ export function createLoader(
       }
     },
   };
+}
+
+/**
+ * The importer's resolution of a sample's refs (`createSampleResolver`) for
+ * a reader that has all the sample's bytes: its attachments and pools, typed
+ * as `log.sample` requires (else NotStreamable: the importer's path reports
+ * it). `escapedBefore`: the pieces already posted hold an escape that could
+ * spell a ref, which the importer then resolves and the stream did not.
+ */
+function sampleResolver(
+  reader: InspectEventReader,
+  samplePath: string,
+  eventsPath: string,
+  escapedBefore: boolean,
+) {
+  const mayContainRefs = reader.mayContainRefs();
+  if (escapedBefore && mayContainRefs) throw new NotStreamable('an escaped ref');
+  const { attachments, eventsData } = reader.tail();
+  if (attachments !== undefined && rec(attachments) === null)
+    throw new NotStreamable('attachments not an object');
+  let messagePool: unknown[] | undefined;
+  let callPool: unknown[] | undefined;
+  if (eventsData !== undefined && eventsData !== null) {
+    const data = rec(eventsData);
+    if (!data) throw new NotStreamable('events_data not an object');
+    const { messages, calls } = data;
+    if (messages !== undefined && !Array.isArray(messages))
+      throw new NotStreamable('events_data.messages not an array');
+    if (calls !== undefined && !Array.isArray(calls))
+      throw new NotStreamable('events_data.calls not an array');
+    messagePool = messages as unknown[] | undefined;
+    callPool = calls as unknown[] | undefined;
+  }
+  const dataPath = jsonPath(samplePath, 'events_data');
+  const messagesPath = jsonPath(dataPath, 'messages');
+  const callsPath = jsonPath(dataPath, 'calls');
+  return createSampleResolver({
+    eventPath: (i) => jsonPath(eventsPath, i),
+    attachments: { kind: 'hash', map: (attachments ?? {}) as Record<string, unknown> },
+    messagePool,
+    messagePoolPath: (i) => jsonPath(messagesPath, i),
+    callPool,
+    callPoolPath: (i) => jsonPath(callsPath, i),
+    mayContainRefs,
+  });
 }
 
 // ---------------------------------------------------------------------------

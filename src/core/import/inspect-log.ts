@@ -353,8 +353,18 @@ function notFound(id: unknown, epoch: unknown): ImportError {
   );
 }
 
-/** Keeps the first `max` diagnostics of each code and counts the rest (as parseEvents does). */
-function capDiagnostics(list: Diagnostic[], max: number): Diagnostic[] {
+/**
+ * Keeps the first `max` diagnostics of each code and counts the rest (as
+ * parseEvents does).
+ *
+ * @example
+ * import { capDiagnostics } from 'src/core/import/inspect-log.js';
+ * import type { Diagnostic } from 'src/core/errors.js';
+ * declare const list: Diagnostic[];
+ * const kept = capDiagnostics(list, 100);
+ * @internal
+ */
+export function capDiagnostics(list: Diagnostic[], max: number): Diagnostic[] {
   const seen = new Map<string, number>();
   const out: Diagnostic[] = [];
   for (const d of list) {
