@@ -28,6 +28,8 @@ export interface GrowingSource {
   readonly complete: boolean;
   more(): Promise<void>;
   all(): Promise<Uint8Array>;
+  /** Once complete: throws when the bytes fail a check (a member's CRC-32). */
+  verify?(): void;
 }
 
 /** Compressed bytes inflated per step: about half a megabyte of JSON, a few ms. */
@@ -82,8 +84,8 @@ export function openEvalMember(
 
 /**
  * A member's bytes, inflated `STEP` compressed bytes per `more`, into one
- * buffer of the size the directory gives. At the end the size and CRC-32 are
- * checked as the importer checks them; a mismatch (or corrupt data) throws
+ * buffer of the size the directory gives. At the end the size (and with
+ * `verify`, the CRC-32) are checked as the importer checks them; a mismatch (or corrupt data) throws
  * NotStreamable, and the loader takes the importer's path, which reports it.
  */
 class InflatingMember implements GrowingSource {
@@ -155,6 +157,15 @@ class InflatingMember implements GrowingSource {
     const out = this.view;
     if (out.length !== this.entry.uncompressedSize)
       throw new NotStreamable('a member whose size is not its directory entry’s');
-    if (crc32(out) !== this.entry.crc32) throw new NotStreamable('a CRC-32 mismatch');
+  }
+
+  /**
+   * The CRC-32 check, apart from the inflating: a ref makes the loader
+   * inflate the whole member before its first rows, and the check is half
+   * a second per 150 MB that can wait for the end.
+   */
+  verify(): void {
+    if (!this.complete || crc32(this.view) !== this.entry.crc32)
+      throw new NotStreamable('a CRC-32 mismatch');
   }
 }

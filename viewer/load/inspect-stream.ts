@@ -48,6 +48,8 @@ export class InspectEventReader {
    * attachment ref (as text) or a model event with pool refs.
    */
   pieceHasRefs = false;
+  /** Some events text read so far holds a ref prefix (as text). */
+  #prefix = false;
 
   private constructor(
     public bytes: Uint8Array,
@@ -198,6 +200,7 @@ export class InspectEventReader {
     // The importer resolves refs before parsing events; a piece with none
     // (as text) needs no resolution. `hasRefPrefix` is the importer's own test.
     this.pieceHasRefs = hasRefPrefix(text);
+    if (this.pieceHasRefs) this.#prefix = true;
     if (!this.#escapes && REF_ESCAPE.test(text)) this.#escapes = true;
     let list: unknown;
     try {
@@ -288,7 +291,9 @@ export class InspectEventReader {
    * prefix. Only once all the bytes are in.
    */
   mayContainRefs(): boolean {
-    return hasRefPrefix(utf8.decode(this.bytes));
+    // Decoding the whole text costs about a second per 150 MB: not when a
+    // piece already showed a prefix.
+    return this.#prefix || hasRefPrefix(utf8.decode(this.bytes));
   }
 
   /**

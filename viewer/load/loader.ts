@@ -430,6 +430,7 @@ export function createLoader(
           MAX_DIAGNOSTICS,
         );
         if (empty.events.length) throw new NotStreamable('events in the rest');
+        growing?.verify?.();
         if (id !== session) return true;
         batcher.flush();
         const facts0 = headerFacts(inspect.header);
