@@ -9,7 +9,9 @@
 //   arrive after the first chunk;
 // - whole documents (an inspect `.eval` zip or `.json`, an OTLP export, a
 //   notebook, a JSON array) are read to the end, parsed here, and their events
-//   posted in batches.
+//   posted in batches; but a one-sample inspect `.json` and the sample opened
+//   from an `.eval` (its member inflated piece by piece, eval-stream.ts) have
+//   their events read a few hundred at a time (`streamInspect`).
 import {
   detectFormat,
   eventEndTime,
