@@ -367,6 +367,28 @@ describe('streaming open of an inspect .eval log', () => {
     expect(outcome(r.messages).events).toHaveLength(900);
   });
 
+  it('streams a sample asked for after the open as the importer loads it', async () => {
+    const zip = inspectEvalLog([run1(600, 28), run1(1800, 29)]);
+    const bad = zip.slice();
+    const at = centralEntry(bad, 'samples/2_epoch_1.json') + 16;
+    bad[at] = bad[at]! ^ 0xff;
+    const ask = async (bytes: Uint8Array, stream: boolean) => {
+      const { all, loader } = await runEval(bytes, stream);
+      all.length = 0;
+      await loader.handle({ type: 'sample', sample: { id: 2, epoch: 1 } });
+      return all.filter((m) => m.type !== 'progress');
+    };
+    const good = await ask(zip, true);
+    expect(outcome(good)).toEqual(outcome(await ask(zip, false)));
+    expect(outcome(good).events).toHaveLength(1800);
+    expect(good.some((m) => m.type === 'reset')).toBe(false);
+    // Events posted before the member's CRC-32 fails: streamed, then reset.
+    const broken = await ask(bad, true);
+    expect(outcome(broken)).toEqual(outcome(await ask(bad, false)));
+    expect(broken.some((m) => m.type === 'reset')).toBe(true);
+    expect(outcome(broken).log).toHaveLength(1);
+  });
+
   it('posts the importer’s error for a truncated .eval', async () => {
     const zip = inspectEvalLog([run1(1200, 25)]);
     const r = await expectEvalSame(zip.subarray(0, zip.length >> 1));

@@ -92,8 +92,7 @@ export function createLoader(
   let session = 0;
   // `inspect` is a function: after a streaming open the whole log is
   // imported only if another sample is asked for.
-  let log: { inspect: () => Promise<InspectLog>; facts: RunFacts; samples: SampleRow[] } | null =
-    null;
+  let log: OpenLog | null = null;
 
   const startSession = () => ++session;
 
@@ -227,27 +226,8 @@ export function createLoader(
       };
       const chosen = pickSample(samples, sample);
       post({ type: 'log', session: id, facts: log.facts, samples, sample: chosen });
-      if (chosen && stream && inspect.format === 'eval') {
-        // The sample's member is inflated and its events streamed (eval-stream.ts).
-        const member: (EvalMember & { reset?: boolean }) | null = openEvalMember(
-          bytes,
-          chosen.id,
-          chosen.epoch,
-        );
-        const sampleLog = log;
-        const ended =
-          member &&
-          (await streamInspect(id, member.bytes.view, progress, member.bytes, {
-            member,
-            inspect,
-            ref: chosen,
-          }));
-        if (ended || id !== session) return;
-        log = sampleLog;
-        // After a `reset` the page has dropped the `log` too.
-        if (member?.reset)
-          post({ type: 'log', session: id, facts: log.facts, samples, sample: chosen });
-      }
+      if (stream && inspect.format === 'eval') log.zip = bytes;
+      if (chosen && (await streamEvalSample(id, log, chosen, progress))) return;
       if (chosen) await loadSample(id, chosen, progress);
       else
         post({
@@ -288,6 +268,41 @@ export function createLoader(
       diagnostics: [],
       facts: { task: 'generated run', ...facts.facts() },
     });
+  }
+
+  /**
+   * Streams sample `ref` of an open `.eval` (`current.zip`; eval-stream.ts
+   * inflates its member piece by piece). True when it posted the sample's
+   * events and `done` (or the session moved on); false when the caller loads
+   * it the importer's way, after the `log` a `reset` dropped is posted again.
+   */
+  async function streamEvalSample(
+    id: number,
+    current: OpenLog,
+    ref: SampleRef,
+    progress: Progress,
+  ): Promise<boolean> {
+    if (!current.zip) return false;
+    const member: (EvalMember & { reset?: boolean }) | null = openEvalMember(
+      current.zip,
+      ref.id,
+      ref.epoch,
+    );
+    if (!member) return false;
+    const inspect = await current.inspect();
+    const bytes = member.bytes;
+    if (await streamInspect(id, bytes.view, progress, bytes, { member, inspect, ref })) return true;
+    if (id !== session) return true;
+    log = current;
+    if (member.reset)
+      post({
+        type: 'log',
+        session: id,
+        facts: current.facts,
+        samples: current.samples,
+        sample: ref,
+      });
+    return false;
   }
 
   async function loadSample(id: number, ref: SampleRef, progress: Progress) {
@@ -507,6 +522,7 @@ export function createLoader(
           samples: current.samples,
           sample: request.sample,
         });
+        if (await streamEvalSample(id, current, request.sample, progress)) return;
         await loadSample(id, request.sample, progress);
       } catch (error) {
         if (id !== session) return;
@@ -563,6 +579,16 @@ function sampleResolver(
     callPoolPath: (i) => jsonPath(callsPath, i),
     mayContainRefs,
   });
+}
+
+/** The log open after an inspect open, for the page's sample requests. */
+interface OpenLog {
+  /** The whole log, imported (after a streaming open, only when asked). */
+  inspect: () => Promise<InspectLog>;
+  facts: RunFacts;
+  samples: SampleRow[];
+  /** An `.eval`'s bytes, when its samples are streamed (`streamEvalSample`). */
+  zip?: Uint8Array;
 }
 
 // ---------------------------------------------------------------------------
