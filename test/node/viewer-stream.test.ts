@@ -187,6 +187,21 @@ describe('streaming open of a one-sample inspect .json log', () => {
     }
   });
 
+  it('takes the importer’s path when the attachments come before the events', async () => {
+    const events = edit(run1(900, 13), (e, i) => {
+      if (i === 2) e['extra'] = 'attachment://abc';
+    });
+    const doc = JSON.parse(new TextDecoder().decode(inspectJsonLog(events))) as {
+      samples: Mutable[];
+    };
+    const { events: list, ...head } = doc.samples[0]!;
+    doc.samples[0] = { ...head, attachments: { abc: 'resolved' }, events: list };
+    const r = await expectSameAsImporter(enc.encode(JSON.stringify(doc)));
+    expect(r.streamed).toBe(false);
+    const ev = outcome(r.messages).events as unknown as Mutable[];
+    expect(ev[2]!['extra']).toBe('resolved');
+  });
+
   it('resets when events already posted hold an escape the importer resolves as a ref', async () => {
     const events = edit(run1(1500, 6), (e, i) => {
       if (i === 1) e['note'] = 'ESCAPED';

@@ -129,7 +129,8 @@ export class InspectEventReader {
     for (;;) {
       const key = scan.key();
       if (key === 'events') break;
-      if (key === 'transcript') return null;
+      // `tail` reads the attachments and pools after the events only.
+      if (key === 'transcript' || key === 'attachments' || key === 'events_data') return null;
       const [start, end] = scan.value();
       if (key === 'id') id = parse(bytes, start, end);
       else if (key === 'epoch') epoch = parse(bytes, start, end);
