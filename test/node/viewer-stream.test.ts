@@ -5,11 +5,14 @@
 // or after them (a `reset`, then the importer's messages).
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { generateRun, type Event } from '../../src/index.js';
 import { inspectJsonLog } from '../../bench/inspect-log.js';
 import { BYTE, JsonScanner, ScanError } from '../../viewer/load/json-scan.js';
 import { createLoader } from '../../viewer/load/loader.js';
+import { openEvalMember } from '../../viewer/load/eval-stream.js';
+import { InspectEventReader } from '../../viewer/load/inspect-stream.js';
 import type { LoadMessage } from '../../viewer/load/protocol.js';
 
 const enc = new TextEncoder();
@@ -65,6 +68,13 @@ async function expectSameAsImporter(bytes: Uint8Array) {
     messages: streamed.messages,
     full: full.messages,
   };
+}
+
+/** A one-sample `.json` log with `fields` added to its sample (after its events). */
+function withSample(log: Uint8Array, fields: Mutable): Uint8Array {
+  const doc = JSON.parse(new TextDecoder().decode(log)) as { samples: Mutable[] };
+  Object.assign(doc.samples[0]!, fields);
+  return enc.encode(JSON.stringify(doc));
 }
 
 const run1 = (n: number, seed = 1) => generateRun({ seed, events: n, pendingRate: 0 });
@@ -149,28 +159,65 @@ describe('streaming open of a one-sample inspect .json log', () => {
     expect(r.streamed).toBe(true);
   });
 
-  it('falls back before posting when the first events hold an attachment ref', async () => {
-    const events = edit(run1(800, 5), (e, i) => {
-      if (i === 3) e['extra'] = 'attachment://abc';
-    });
-    const r = await expectSameAsImporter(inspectJsonLog(events));
-    expect(r.streamed).toBe(false);
-    expect(r.reset).toBe(false);
+  it('streams events with attachment and pool refs, resolved as the importer resolves them', async () => {
+    for (const at of [3, 1200]) {
+      const base = run1(1500, 5);
+      const model = base.findIndex((e, i) => i > at + 1 && e.event === 'model');
+      const events = edit(base, (e, i) => {
+        if (i === at) e['extra'] = 'attachment://abc';
+        if (i === at + 1) e['extra'] = 'tc://gone';
+        if (i === model) Object.assign(e, { input: [], input_refs: [[0, 1]] });
+      });
+      const r = await expectSameAsImporter(
+        withSample(inspectJsonLog(events), {
+          attachments: { abc: 'resolved' },
+          events_data: { messages: [{ role: 'user', content: 'attachment://abc' }], calls: [] },
+        }),
+      );
+      expect(r.streamed).toBe(true);
+      expect(r.reset).toBe(false);
+      const got = outcome(r.messages);
+      const ev = got.events as unknown as Mutable[];
+      expect(ev[at]!['extra']).toBe('resolved');
+      expect(ev[model]!['input']).toEqual([{ role: 'user', content: 'resolved' }]);
+      const done = got.done[0];
+      expect(done?.type === 'done' && done.diagnostics.map((d) => d.path)).toContain(
+        `$.samples[0].events[${at + 1}].extra`,
+      );
+    }
   });
 
-  it('resets and takes the importer’s path on a ref or a pool ref further on', async () => {
-    for (const change of [
-      (e: Mutable) => void (e['extra'] = 'tc://abc'),
-      (e: Mutable) => ({ ...e, event: 'model', input_refs: [[0, 1]] }),
-    ]) {
-      const events = edit(run1(1500, 6), (e, i) => (i === 1200 ? change(e) : undefined));
-      const r = await expectSameAsImporter(inspectJsonLog(events));
-      expect(r.reset).toBe(true);
-      // After the reset, the importer's order: the log before its events.
-      const after = r.messages.slice(r.messages.findIndex((m) => m.type === 'reset'));
-      const kinds = after.map((m) => m.type);
-      expect(kinds.indexOf('log')).toBeLessThan(kinds.indexOf('events'));
-    }
+  it('takes the importer’s path when the attachments come before the events', async () => {
+    const events = edit(run1(900, 13), (e, i) => {
+      if (i === 2) e['extra'] = 'attachment://abc';
+    });
+    const doc = JSON.parse(new TextDecoder().decode(inspectJsonLog(events))) as {
+      samples: Mutable[];
+    };
+    const { events: list, ...head } = doc.samples[0]!;
+    doc.samples[0] = { ...head, attachments: { abc: 'resolved' }, events: list };
+    const r = await expectSameAsImporter(enc.encode(JSON.stringify(doc)));
+    expect(r.streamed).toBe(false);
+    const ev = outcome(r.messages).events as unknown as Mutable[];
+    expect(ev[2]!['extra']).toBe('resolved');
+  });
+
+  it('resets when events already posted hold an escape the importer resolves as a ref', async () => {
+    const events = edit(run1(1500, 6), (e, i) => {
+      if (i === 1) e['note'] = 'ESCAPED';
+      if (i === 1200) e['extra'] = 'attachment://aaa';
+    });
+    const text = new TextDecoder()
+      .decode(withSample(inspectJsonLog(events), { attachments: { aaa: 'resolved' } }))
+      .replace('ESCAPED', 'attachment\\u003a//aaa');
+    const r = await expectSameAsImporter(enc.encode(text));
+    expect(r.reset).toBe(true);
+    const ev = outcome(r.messages).events as unknown as Mutable[];
+    expect(ev[1]!['note']).toBe('resolved');
+    // After the reset, the importer's order: the log before its events.
+    const after = r.messages.slice(r.messages.findIndex((m) => m.type === 'reset'));
+    const kinds = after.map((m) => m.type);
+    expect(kinds.indexOf('log')).toBeLessThan(kinds.indexOf('events'));
   });
 
   it('reads a log with refs outside its events as the importer does', async () => {
@@ -222,7 +269,7 @@ describe('streaming open of a one-sample inspect .json log', () => {
     expect(log?.type === 'log' && log.samples).toHaveLength(2);
   });
 
-  it('takes the importer’s path for a multi-sample header and for an .eval', async () => {
+  it('takes the importer’s path for a multi-sample header', async () => {
     const doc = JSON.parse(new TextDecoder().decode(inspectJsonLog(run1(900, 10)))) as {
       eval: { dataset: { samples: number } };
     };
@@ -230,12 +277,6 @@ describe('streaming open of a one-sample inspect .json log', () => {
     const multi = await expectSameAsImporter(enc.encode(JSON.stringify(doc)));
     expect(multi.streamed).toBe(false);
     expect(multi.reset).toBe(false);
-    const zip = new Uint8Array(
-      readFileSync(new URL('../fixtures/inspect/zstd-zip64.eval', import.meta.url)),
-    );
-    const z = await expectSameAsImporter(zip);
-    expect(z.streamed).toBe(false);
-    expect(outcome(z.messages).events.length).toBeGreaterThan(0);
   });
 
   it('loads another sample request from the whole log after a streaming open', async () => {
@@ -258,6 +299,159 @@ describe('streaming open of a one-sample inspect .json log', () => {
     const files = readdirSync(real).filter((f) => f.endsWith('.json'));
     expect(files.length).toBeGreaterThan(0);
     for (const f of files) await expectSameAsImporter(new Uint8Array(readFileSync(join(real, f))));
+  });
+});
+
+/** A one-sample-per-member inspect `.eval` (deflated members) holding `samples`. */
+function inspectEvalLog(
+  samples: readonly (readonly Event[])[],
+  attachments: Record<string, string> = {},
+): Uint8Array {
+  const doc = JSON.parse(new TextDecoder().decode(inspectJsonLog(samples[0] ?? []))) as Mutable & {
+    eval: { dataset: { samples: number } };
+  };
+  delete doc['samples'];
+  doc.eval.dataset.samples = samples.length;
+  const files: Record<string, Uint8Array> = {
+    '_journal/start.json': enc.encode(JSON.stringify({ version: 2, eval: doc.eval })),
+  };
+  const summaries = samples.map((_, i) => ({ id: i + 1, epoch: 1, input: 'bench', target: '' }));
+  samples.forEach((events, i) => {
+    const sample = { ...summaries[i], messages: [], events, attachments };
+    files[`samples/${i + 1}_epoch_1.json`] = enc.encode(JSON.stringify(sample));
+  });
+  files['summaries.json'] = enc.encode(JSON.stringify(summaries));
+  files['header.json'] = enc.encode(JSON.stringify(doc));
+  return zipSync(files, { level: 6 });
+}
+
+/** The zip's central directory entry for `name` (its CRC-32 is at +16). */
+function centralEntry(zip: Uint8Array, name: string): number {
+  const want = enc.encode(name);
+  for (let p = zip.length - 22; p >= 0; p--) {
+    if (zip[p] !== 0x50 || zip[p + 1] !== 0x4b || zip[p + 2] !== 1 || zip[p + 3] !== 2) continue;
+    const len = zip[p + 28]! | (zip[p + 29]! << 8);
+    if (len === want.length && want.every((b, i) => zip[p + 46 + i] === b)) return p;
+  }
+  throw new Error(`no central entry ${name}`);
+}
+
+describe('streaming open of an inspect .eval log', () => {
+  const runEval = (bytes: Uint8Array, stream: boolean) => run(bytes, stream, 'log.eval');
+  async function expectEvalSame(bytes: Uint8Array) {
+    const streamed = await runEval(bytes, true);
+    const full = await runEval(bytes, false);
+    expect(outcome(streamed.messages)).toEqual(outcome(full.messages));
+    return {
+      messages: streamed.messages,
+      reset: streamed.messages.some((m) => m.type === 'reset'),
+    };
+  }
+
+  it('inflates the sample’s member piece by piece, and its events read from the first piece', () => {
+    const events = run1(3000, 21);
+    const zip = inspectEvalLog([events]);
+    const member = openEvalMember(zip, 1, 1)!;
+    expect(member.path).toBe('$["samples/1_epoch_1.json"]');
+    const whole = member.bytes.view.length;
+    void member.bytes.more();
+    const first = member.bytes.view;
+    expect(whole).toBe(0);
+    expect(first.length).toBeGreaterThan(0);
+    expect(member.bytes.complete).toBe(false);
+    const reader = InspectEventReader.openSample(first, { task: 'bench' })!;
+    expect(reader.id).toBe(1);
+    const raw = reader.next(50, true)!;
+    expect(raw).toHaveLength(50);
+    expect((raw[0] as { uuid: string }).uuid).toBe(events[0]!.uuid);
+  });
+
+  it('ends equal to the importer on a one-sample .eval, log first as before', async () => {
+    const r = await expectEvalSame(inspectEvalLog([run1(2300, 22)]));
+    expect(r.reset).toBe(false);
+    const kinds = r.messages.map((m) => m.type);
+    expect(kinds.filter((k) => k === 'events').length).toBeGreaterThan(1);
+    expect(kinds.indexOf('log')).toBeLessThan(kinds.indexOf('events'));
+    expect(outcome(r.messages).events).toHaveLength(2300);
+  });
+
+  it('streams the chosen sample of a multi-sample .eval', async () => {
+    const r = await expectEvalSame(inspectEvalLog([run1(900, 23), run1(700, 24)]));
+    const log = outcome(r.messages).log[0];
+    expect(log?.type === 'log' && log.samples).toHaveLength(2);
+    expect(outcome(r.messages).events).toHaveLength(900);
+  });
+
+  it('streams a sample asked for after the open as the importer loads it', async () => {
+    const zip = inspectEvalLog([run1(600, 28), run1(1800, 29)]);
+    const bad = zip.slice();
+    const at = centralEntry(bad, 'samples/2_epoch_1.json') + 16;
+    bad[at] = bad[at]! ^ 0xff;
+    const ask = async (bytes: Uint8Array, stream: boolean) => {
+      const { all, loader } = await runEval(bytes, stream);
+      all.length = 0;
+      await loader.handle({ type: 'sample', sample: { id: 2, epoch: 1 } });
+      return all.filter((m) => m.type !== 'progress');
+    };
+    const good = await ask(zip, true);
+    expect(outcome(good)).toEqual(outcome(await ask(zip, false)));
+    expect(outcome(good).events).toHaveLength(1800);
+    expect(good.some((m) => m.type === 'reset')).toBe(false);
+    // Events posted before the member's CRC-32 fails: streamed, then reset.
+    const broken = await ask(bad, true);
+    expect(outcome(broken)).toEqual(outcome(await ask(bad, false)));
+    expect(broken.some((m) => m.type === 'reset')).toBe(true);
+    expect(outcome(broken).log).toHaveLength(1);
+  });
+
+  it('posts the importer’s error for a truncated .eval', async () => {
+    const zip = inspectEvalLog([run1(1200, 25)]);
+    const r = await expectEvalSame(zip.subarray(0, zip.length >> 1));
+    expect(r.reset).toBe(false);
+    const error = outcome(r.messages).error[0];
+    expect(error?.type === 'error' && error.error.code).toBe('zip_truncated');
+  });
+
+  it('resets, then posts the importer’s error, when the member fails its CRC after the first events', async () => {
+    const zip = inspectEvalLog([run1(2300, 26)]);
+    const at = centralEntry(zip, 'samples/1_epoch_1.json') + 16;
+    zip[at] = zip[at]! ^ 0xff;
+    const r = await expectEvalSame(zip);
+    expect(r.reset).toBe(true);
+    const error = outcome(r.messages).error[0];
+    expect(error?.type === 'error' && error.error.code).toBe('zip_corrupt');
+  });
+
+  it('streams events with attachment refs, resolved from the member’s attachments', async () => {
+    for (const at of [3, 1200]) {
+      const events = edit(run1(1500, 27), (e, i) => {
+        if (i === at) e['metadata'] = { note: 'attachment://abc' };
+        if (i === at + 1) e['metadata'] = { note: 'attachment://gone' };
+      });
+      const r = await expectEvalSame(inspectEvalLog([events], { abc: 'resolved' }));
+      expect(r.reset).toBe(false);
+      const got = outcome(r.messages);
+      expect((got.events[at] as unknown as Mutable)['metadata']).toEqual({ note: 'resolved' });
+      const done = got.done[0];
+      expect(done?.type === 'done' && done.diagnostics.map((d) => d.path)).toContain(
+        `$["samples/1_epoch_1.json"].events[${at + 1}].metadata.note`,
+      );
+    }
+  });
+
+  it('ends equal to the importer on zstd members (the test fixture) and the real .eval fixtures', async () => {
+    const zip = new Uint8Array(
+      readFileSync(new URL('../fixtures/inspect/zstd-zip64.eval', import.meta.url)),
+    );
+    expect(outcome((await expectEvalSame(zip)).messages).events.length).toBeGreaterThan(0);
+    const real = join(process.cwd(), '../shared/fixtures/inspect_ai/logs');
+    if (!existsSync(real)) {
+      console.log(`skipped: ${real} is absent`);
+      return;
+    }
+    const files = readdirSync(real).filter((f) => f.endsWith('.eval'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) await expectEvalSame(new Uint8Array(readFileSync(join(real, f))));
   });
 });
 

@@ -43,6 +43,13 @@ export class InspectEventReader {
   #first = true;
   /** Some events text holds an escape that could spell a ref (REF_ESCAPE). */
   #escapes = false;
+  /**
+   * The last piece `next` returned holds a ref the importer resolves: an
+   * attachment ref (as text) or a model event with pool refs.
+   */
+  pieceHasRefs = false;
+  /** Some events text read so far holds a ref prefix (as text). */
+  #prefix = false;
 
   private constructor(
     public bytes: Uint8Array,
@@ -50,6 +57,8 @@ export class InspectEventReader {
     readonly id: string | number,
     readonly epoch: number,
     scan: JsonScanner,
+    /** The document is the sample itself (an `.eval` member), not a log holding it. */
+    readonly alone = false,
   ) {
     this.#scan = scan;
     this.#open = scan.pos - 1;
@@ -63,6 +72,24 @@ export class InspectEventReader {
   static open(bytes: Uint8Array): InspectEventReader | null {
     try {
       return InspectEventReader.#read(bytes);
+    } catch (e) {
+      if (e instanceof ScanError || e instanceof SyntaxError || e instanceof NotStreamable)
+        return null;
+      throw e;
+    }
+  }
+
+  /**
+   * A reader over the `events` of one sample document (an `.eval` member
+   * `samples/<id>_epoch_<n>.json`, or a prefix of it), positioned at the
+   * first event, or `null` when the sample does not name its `id` and
+   * `epoch` before its `events`. `spec` is the log header's eval spec.
+   */
+  static openSample(bytes: Uint8Array, spec: InspectEvalSpec): InspectEventReader | null {
+    try {
+      const scan = new JsonScanner(bytes);
+      scan.expect(BYTE.OPEN_OBJECT);
+      return InspectEventReader.#sample(bytes, spec, scan, true);
     } catch (e) {
       if (e instanceof ScanError || e instanceof SyntaxError || e instanceof NotStreamable)
         return null;
@@ -87,12 +114,23 @@ export class InspectEventReader {
     if (!isRecord(spec) || !saysOneSample(spec)) return null;
     scan.expect(BYTE.OPEN_ARRAY);
     scan.expect(BYTE.OPEN_OBJECT);
+    return InspectEventReader.#sample(bytes, spec as InspectEvalSpec, scan, false);
+  }
+
+  /** Reads a sample's members up to its `events` (the scanner is past the sample's `{`). */
+  static #sample(
+    bytes: Uint8Array,
+    spec: InspectEvalSpec,
+    scan: JsonScanner,
+    alone: boolean,
+  ): InspectEventReader | null {
     let id: unknown;
     let epoch: unknown;
     for (;;) {
       const key = scan.key();
       if (key === 'events') break;
-      if (key === 'transcript') return null;
+      // `tail` reads the attachments and pools after the events only.
+      if (key === 'transcript' || key === 'attachments' || key === 'events_data') return null;
       const [start, end] = scan.value();
       if (key === 'id') id = parse(bytes, start, end);
       else if (key === 'epoch') epoch = parse(bytes, start, end);
@@ -101,7 +139,7 @@ export class InspectEventReader {
     if (typeof id !== 'string' && typeof id !== 'number') return null;
     if (typeof epoch !== 'number' || !Number.isInteger(epoch)) return null;
     scan.expect(BYTE.OPEN_ARRAY);
-    return new InspectEventReader(bytes, spec as InspectEvalSpec, id, epoch, scan);
+    return new InspectEventReader(bytes, spec, id, epoch, scan, alone);
   }
 
   /**
@@ -117,8 +155,9 @@ export class InspectEventReader {
    * The next (up to) `n` events, parsed JSON, or `null` after the last. With
    * `partial` (more bytes are to come), running off the end of the bytes
    * throws NeedMoreBytes and leaves the reader where it was.
-   * Throws NotStreamable when the events text holds an attachment or pool
-   * ref (the importer resolves those first) or is not valid JSON.
+   * Throws NotStreamable when the events text is not valid JSON. A piece
+   * holding an attachment or pool ref is returned as it is, with
+   * `pieceHasRefs` set: the importer resolves those first.
    */
   next(n: number, partial = false): unknown[] | null {
     if (this.#close >= 0) return null;
@@ -161,7 +200,8 @@ export class InspectEventReader {
     const text = utf8.decode(bytes.subarray(start, end));
     // The importer resolves refs before parsing events; a piece with none
     // (as text) needs no resolution. `hasRefPrefix` is the importer's own test.
-    if (hasRefPrefix(text)) throw new NotStreamable('an attachment ref');
+    this.pieceHasRefs = hasRefPrefix(text);
+    if (this.pieceHasRefs) this.#prefix = true;
     if (!this.#escapes && REF_ESCAPE.test(text)) this.#escapes = true;
     let list: unknown;
     try {
@@ -171,15 +211,16 @@ export class InspectEventReader {
     }
     const events = list as unknown[];
     if (events.length !== count) throw new NotStreamable('element count');
-    for (const e of events) if (usesPools(e)) throw new NotStreamable('a pool ref');
+    if (!this.pieceHasRefs) this.pieceHasRefs = events.some(usesPools);
     return events;
   }
 
   /**
    * After the last event: the document with its events array emptied (`[]`),
    * for the importer to read the header, the sample's summary and what the
-   * sample holds besides events. Throws NotStreamable when the rest is not
-   * the layout streamed (a second `events` or `samples` key, more samples).
+   * sample holds besides events (for a sample document: the sample with its
+   * events emptied). Throws NotStreamable when the rest is not the layout
+   * streamed (a second `events` or `samples` key, more samples).
    */
   rest(): Uint8Array {
     if (this.#close < 0) throw new NotStreamable('events not read to the end');
@@ -192,10 +233,12 @@ export class InspectEventReader {
         if (key === 'events' || key === 'transcript') throw new NotStreamable(`a second ${key}`);
         scan.value();
       }
-      if (!scan.eat(BYTE.CLOSE_ARRAY)) throw new NotStreamable('more than one sample');
-      while (scan.next(BYTE.CLOSE_OBJECT)) {
-        if (scan.key() === 'samples') throw new NotStreamable('a second samples');
-        scan.value();
+      if (!this.alone) {
+        if (!scan.eat(BYTE.CLOSE_ARRAY)) throw new NotStreamable('more than one sample');
+        while (scan.next(BYTE.CLOSE_OBJECT)) {
+          if (scan.key() === 'samples') throw new NotStreamable('a second samples');
+          scan.value();
+        }
       }
       if (scan.peek() >= 0) throw new NotStreamable('bytes after the log');
     } catch (e) {
@@ -207,6 +250,51 @@ export class InspectEventReader {
     out.set(bytes.subarray(0, this.#open + 1));
     out.set(bytes.subarray(this.#close), this.#open + 1);
     return out;
+  }
+
+  /** Some events text read so far holds an escape that could spell a ref. */
+  get escapes(): boolean {
+    return this.#escapes;
+  }
+
+  /**
+   * The sample's `attachments` and `events_data` (parsed; `undefined` when
+   * absent), which follow its events: read once all the bytes are in
+   * (`extend`), for resolving refs in the events. Throws NotStreamable when
+   * the sample is not whole or not the layout streamed.
+   */
+  tail(): { attachments: unknown; eventsData: unknown } {
+    const scan = new JsonScanner(this.bytes, this.#open);
+    const out: { attachments: unknown; eventsData: unknown } = {
+      attachments: undefined,
+      eventsData: undefined,
+    };
+    try {
+      scan.value(); // the events
+      while (scan.next(BYTE.CLOSE_OBJECT)) {
+        const key = scan.key();
+        if (key === 'events' || key === 'transcript') throw new NotStreamable(`a second ${key}`);
+        const [start, end] = scan.value();
+        // JSON.parse keeps the last of a repeated key; so does this.
+        if (key === 'attachments') out.attachments = parse(this.bytes, start, end);
+        else if (key === 'events_data') out.eventsData = parse(this.bytes, start, end);
+      }
+    } catch (e) {
+      if (e instanceof ScanError || e instanceof SyntaxError) throw new NotStreamable(e.message);
+      throw e;
+    }
+    return out;
+  }
+
+  /**
+   * Whether the importer walks the events for refs: the text it parsed the
+   * sample from (the whole document, or the `.eval` member) holds a ref
+   * prefix. Only once all the bytes are in.
+   */
+  mayContainRefs(): boolean {
+    // Decoding the whole text costs about a second per 150 MB: not when a
+    // piece already showed a prefix.
+    return this.#prefix || hasRefPrefix(utf8.decode(this.bytes));
   }
 
   /**

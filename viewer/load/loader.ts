@@ -9,7 +9,9 @@
 //   arrive after the first chunk;
 // - whole documents (an inspect `.eval` zip or `.json`, an OTLP export, a
 //   notebook, a JSON array) are read to the end, parsed here, and their events
-//   posted in batches.
+//   posted in batches; but a one-sample inspect `.json` and the sample opened
+//   from an `.eval` (its member inflated piece by piece, eval-stream.ts) have
+//   their events read a few hundred at a time (`streamInspect`).
 import {
   detectFormat,
   eventEndTime,
@@ -31,7 +33,15 @@ import {
   type InspectSampleSummary,
 } from '../../src/index.js';
 import { createEventsParser } from '../../src/core/events/parse.js';
-import { inspectUuidSeed } from '../../src/core/import/inspect-log.js';
+import { jsonPath } from '../../src/core/errors.js';
+import {
+  capDiagnostics,
+  inspectUuidSeed,
+  readInspectSample,
+} from '../../src/core/import/inspect-log.js';
+import { createSampleResolver } from '../../src/core/import/inspect-resolve.js';
+import { parseJsonBytes } from '../../src/core/import/json.js';
+import { openEvalMember, type EvalMember, type GrowingSource } from './eval-stream.js';
 import { LoadError, explainFailure, isZipHead } from './explain.js';
 import {
   InspectEventReader,
@@ -83,8 +93,7 @@ export function createLoader(
   let session = 0;
   // `inspect` is a function: after a streaming open the whole log is
   // imported only if another sample is asked for.
-  let log: { inspect: () => Promise<InspectLog>; facts: RunFacts; samples: SampleRow[] } | null =
-    null;
+  let log: OpenLog | null = null;
 
   const startSession = () => ++session;
 
@@ -217,6 +226,8 @@ export function createLoader(
       };
       const chosen = pickSample(samples, sample);
       post({ type: 'log', session: id, facts: log.facts, samples, sample: chosen });
+      if (stream && inspect.format === 'eval') log.zip = bytes;
+      if (chosen && (await streamEvalSample(id, log, chosen, progress))) return;
       if (chosen) await loadSample(id, chosen, progress);
       else
         post({
@@ -262,6 +273,41 @@ export function createLoader(
     });
   }
 
+  /**
+   * Streams sample `ref` of an open `.eval` (`current.zip`; eval-stream.ts
+   * inflates its member piece by piece). True when it posted the sample's
+   * events and `done` (or the session moved on); false when the caller loads
+   * it the importer's way, after the `log` a `reset` dropped is posted again.
+   */
+  async function streamEvalSample(
+    id: number,
+    current: OpenLog,
+    ref: SampleRef,
+    progress: Progress,
+  ): Promise<boolean> {
+    if (!current.zip) return false;
+    const member: (EvalMember & { reset?: boolean }) | null = openEvalMember(
+      current.zip,
+      ref.id,
+      ref.epoch,
+    );
+    if (!member) return false;
+    const inspect = await current.inspect();
+    const bytes = member.bytes;
+    if (await streamInspect(id, bytes.view, progress, bytes, { member, inspect, ref })) return true;
+    if (id !== session) return true;
+    log = current;
+    if (member.reset)
+      post({
+        type: 'log',
+        session: id,
+        facts: current.facts,
+        samples: current.samples,
+        sample: ref,
+      });
+    return false;
+  }
+
   async function loadSample(id: number, ref: SampleRef, progress: Progress) {
     const current = log!;
     progress.phase('importing');
@@ -294,21 +340,42 @@ export function createLoader(
     id: number,
     bytes: Uint8Array,
     progress: Progress,
-    growing?: GrowingBytes,
+    growing?: GrowingSource,
+    /**
+     * An `.eval` sample's member (`bytes` and `growing` are its inflated
+     * bytes), with the log read from the zip and the sample it is.
+     */
+    evalSample?: {
+      member: EvalMember & { reset?: boolean };
+      inspect: InspectLog;
+      ref: SampleRef;
+    },
   ) {
-    let reader = InspectEventReader.open(bytes);
+    const openReader = (b: Uint8Array) =>
+      evalSample
+        ? InspectEventReader.openSample(b, evalSample.inspect.header.eval)
+        : InspectEventReader.open(b);
+    let reader = openReader(bytes);
     // On the part read so far: try again on twice as much, up to the whole.
-    while (!reader && growing && !growing.complete) {
-      const tried = growing.view.length;
-      while (!growing.complete && growing.view.length < 2 * tried) await growing.more();
-      if (id !== session) return true;
-      reader = InspectEventReader.open(growing.view);
+    try {
+      while (!reader && growing && !growing.complete) {
+        const tried = Math.max(growing.view.length, 1);
+        while (!growing.complete && growing.view.length < 2 * tried) await growing.more();
+        if (id !== session) return true;
+        reader = openReader(growing.view);
+      }
+    } catch (e) {
+      // A member that does not inflate: the importer's path says why.
+      if (e instanceof NotStreamable) return false;
+      throw e;
     }
     if (!reader) return false;
     progress.phase('importing');
     const seed = inspectUuidSeed(reader.spec, reader.id, reader.epoch);
+    const samplePath = evalSample ? evalSample.member.path : '$.samples[0]';
+    const eventsPath = evalSample ? jsonPath(samplePath, 'events') : STREAMED_EVENTS_PATH;
     const parser = createEventsParser({
-      path: STREAMED_EVENTS_PATH,
+      path: eventsPath,
       uuidSeed: seed,
       maxDiagnosticsPerCode: MAX_DIAGNOSTICS,
       adopt: true,
@@ -316,10 +383,15 @@ export function createLoader(
     const facts = new FactsTracker();
     const batcher = new Batcher(post, id, progress, facts);
     let posted = false;
+    // Set at the first piece with refs: resolves it and every later piece.
+    let resolver: ReturnType<typeof createSampleResolver> | null = null;
+    const resolved: Diagnostic[] = [];
+    let offset = 0;
     try {
       let slice = Date.now();
       for (;;) {
         let raw: unknown[] | null;
+        const escapedBefore = reader.escapes;
         if (growing && !growing.complete) {
           try {
             raw = reader.next(BATCH_EVENTS, true);
@@ -332,6 +404,15 @@ export function createLoader(
           }
         } else raw = reader.next(BATCH_EVENTS);
         if (raw === null) break;
+        if (!resolver && reader.pieceHasRefs) {
+          // The sample's attachments and pools follow its events: read to
+          // the end, take them, and resolve from here on as the importer does.
+          if (growing && !growing.complete) reader.extend(await growing.all());
+          if (id !== session) return true;
+          resolver = sampleResolver(reader, samplePath, eventsPath, escapedBefore);
+        }
+        if (resolver) for (const d of resolver.resolve(raw, offset)) resolved.push(d);
+        offset += raw.length;
         const events = parser.push(raw);
         // A timestamp repair that looked past these events: the importer,
         // which sees them all, may have repaired it otherwise.
@@ -352,7 +433,35 @@ export function createLoader(
       }
       const whole = reader.bytes;
       const rest = reader.rest();
-      if (reader.restNeedsResolution(rest)) throw new NotStreamable('refs in the rest');
+      if (!resolver && reader.restNeedsResolution(rest))
+        throw new NotStreamable('refs in the rest');
+      // The resolver's diagnostics stand for those of the sample read with
+      // its events emptied (its pools'), plus the events'.
+      const own = (sample: readonly Diagnostic[]) =>
+        resolver ? capDiagnostics([...resolver.diagnostics, ...resolved], MAX_DIAGNOSTICS) : sample;
+      if (evalSample) {
+        // The sample's other fields, as `log.sample` reads them (checks and diagnostics).
+        const { inspect, member, ref } = evalSample;
+        const empty = readInspectSample(
+          parseJsonBytes(rest, member.path),
+          member.path,
+          inspect.header,
+          MAX_DIAGNOSTICS,
+        );
+        if (empty.events.length) throw new NotStreamable('events in the rest');
+        growing?.verify?.();
+        if (id !== session) return true;
+        batcher.flush();
+        const facts0 = headerFacts(inspect.header);
+        const samples = inspect.samples.map(sampleRow);
+        post({
+          type: 'done',
+          session: id,
+          diagnostics: [...inspect.diagnostics, ...own(empty.diagnostics), ...parser.finish()],
+          facts: sampleFacts(facts, facts0, samples, ref),
+        });
+        return true;
+      }
       // The header, the summary and the sample's other fields, as the
       // importer reads them (its checks and diagnostics included).
       const inspect = await importInspectLog(rest, { maxDiagnosticsPerCode: MAX_DIAGNOSTICS });
@@ -366,7 +475,7 @@ export function createLoader(
         throw new NotStreamable('the document disagrees with its head');
       const empty = await inspect.sample(only.id, only.epoch);
       if (empty.events.length) throw new NotStreamable('events in the rest');
-      const diagnostics = [...inspect.diagnostics, ...empty.diagnostics, ...parser.finish()];
+      const diagnostics = [...inspect.diagnostics, ...own(empty.diagnostics), ...parser.finish()];
       if (id !== session) return true;
       batcher.flush();
       const samples = inspect.samples.map(sampleRow);
@@ -393,6 +502,7 @@ export function createLoader(
       if (posted) {
         progress.resetEvents();
         post({ type: 'reset', session: id });
+        if (evalSample) evalSample.member.reset = true;
       }
       return false;
     }
@@ -414,6 +524,7 @@ export function createLoader(
           samples: current.samples,
           sample: request.sample,
         });
+        if (await streamEvalSample(id, current, request.sample, progress)) return;
         await loadSample(id, request.sample, progress);
       } catch (error) {
         if (id !== session) return;
@@ -425,6 +536,61 @@ export function createLoader(
       }
     },
   };
+}
+
+/**
+ * The importer's resolution of a sample's refs (`createSampleResolver`) for
+ * a reader that has all the sample's bytes: its attachments and pools, typed
+ * as `log.sample` requires (else NotStreamable: the importer's path reports
+ * it). `escapedBefore`: the pieces already posted hold an escape that could
+ * spell a ref, which the importer then resolves and the stream did not.
+ */
+function sampleResolver(
+  reader: InspectEventReader,
+  samplePath: string,
+  eventsPath: string,
+  escapedBefore: boolean,
+) {
+  const mayContainRefs = reader.mayContainRefs();
+  if (escapedBefore && mayContainRefs) throw new NotStreamable('an escaped ref');
+  const { attachments, eventsData } = reader.tail();
+  if (attachments !== undefined && rec(attachments) === null)
+    throw new NotStreamable('attachments not an object');
+  let messagePool: unknown[] | undefined;
+  let callPool: unknown[] | undefined;
+  if (eventsData !== undefined && eventsData !== null) {
+    const data = rec(eventsData);
+    if (!data) throw new NotStreamable('events_data not an object');
+    const { messages, calls } = data;
+    if (messages !== undefined && !Array.isArray(messages))
+      throw new NotStreamable('events_data.messages not an array');
+    if (calls !== undefined && !Array.isArray(calls))
+      throw new NotStreamable('events_data.calls not an array');
+    messagePool = messages as unknown[] | undefined;
+    callPool = calls as unknown[] | undefined;
+  }
+  const dataPath = jsonPath(samplePath, 'events_data');
+  const messagesPath = jsonPath(dataPath, 'messages');
+  const callsPath = jsonPath(dataPath, 'calls');
+  return createSampleResolver({
+    eventPath: (i) => jsonPath(eventsPath, i),
+    attachments: { kind: 'hash', map: (attachments ?? {}) as Record<string, unknown> },
+    messagePool,
+    messagePoolPath: (i) => jsonPath(messagesPath, i),
+    callPool,
+    callPoolPath: (i) => jsonPath(callsPath, i),
+    mayContainRefs,
+  });
+}
+
+/** The log open after an inspect open, for the page's sample requests. */
+interface OpenLog {
+  /** The whole log, imported (after a streaming open, only when asked). */
+  inspect: () => Promise<InspectLog>;
+  facts: RunFacts;
+  samples: SampleRow[];
+  /** An `.eval`'s bytes, when its samples are streamed (`streamEvalSample`). */
+  zip?: Uint8Array;
 }
 
 // ---------------------------------------------------------------------------
@@ -514,7 +680,7 @@ async function readRest(
  * reader can work on the part read so far (`view`) while more arrives. More
  * bytes than announced go on in a list (`all` joins them).
  */
-class GrowingBytes {
+class GrowingBytes implements GrowingSource {
   #buf: Uint8Array;
   #filled: number;
   #extra: Uint8Array[] | null = null;

@@ -353,8 +353,18 @@ function notFound(id: unknown, epoch: unknown): ImportError {
   );
 }
 
-/** Keeps the first `max` diagnostics of each code and counts the rest (as parseEvents does). */
-function capDiagnostics(list: Diagnostic[], max: number): Diagnostic[] {
+/**
+ * Keeps the first `max` diagnostics of each code and counts the rest (as
+ * parseEvents does).
+ *
+ * @example
+ * import { capDiagnostics } from 'src/core/import/inspect-log.js';
+ * import type { Diagnostic } from 'src/core/errors.js';
+ * declare const list: Diagnostic[];
+ * const kept = capDiagnostics(list, 100);
+ * @internal
+ */
+export function capDiagnostics(list: Diagnostic[], max: number): Diagnostic[] {
   const seen = new Map<string, number>();
   const out: Diagnostic[] = [];
   for (const d of list) {
@@ -490,6 +500,31 @@ function monolithSample(
     diagnostics,
     context(sample.id, sample.epoch),
   );
+}
+
+/**
+ * One monolith sample document (an `.eval` member's parsed JSON) read as
+ * `log.sample` reads it, against the log's header: for a reader that parses
+ * the sample's events itself and needs the importer's checks and diagnostics
+ * for the rest of the sample (the viewer's streaming open).
+ *
+ * @example
+ * import { importInspectLog, readInspectSample } from 'src/core/import/inspect-log.js';
+ * import { parseJsonBytes } from 'src/core/import/json.js';
+ * declare const zip: Uint8Array;
+ * declare const member: Uint8Array; // samples/1_epoch_1.json, inflated
+ * const log = await importInspectLog(zip);
+ * const path = '$["samples/1_epoch_1.json"]';
+ * const { diagnostics } = readInspectSample(parseJsonBytes(member, path), path, log.header);
+ * @internal
+ */
+export function readInspectSample(
+  raw: unknown,
+  path: string,
+  header: InspectLogHeader,
+  maxDiagnosticsPerCode = 100,
+): InspectSampleEvents {
+  return monolithSample(raw, path, sampleContexts(header, maxDiagnosticsPerCode), !isRefFree(raw));
 }
 
 // ---------------------------------------------------------------------------

@@ -246,7 +246,40 @@ function expandRefs(
  * });
  */
 export function resolveSampleEvents(parts: RawSampleParts): Diagnostic[] {
-  const diagnostics: Diagnostic[] = [];
+  const resolver = createSampleResolver(parts);
+  return [...resolver.diagnostics, ...resolver.resolve(parts.events)];
+}
+
+/**
+ * {@link resolveSampleEvents} a piece at a time, for a reader that gets a
+ * sample's events in pieces (the viewer's streaming open): the pools are
+ * resolved once, here (their diagnostics in `diagnostics`), then `resolve`
+ * takes each piece of events in order, `offset` being the index of its
+ * first event in the sample. The diagnostics of the pools and of each piece,
+ * in that order, are those of one `resolveSampleEvents` over all the events.
+ *
+ * @example
+ * import { createSampleResolver } from 'src/core/import/inspect-resolve.js';
+ * declare const pieces: unknown[][];
+ * declare const attachments: Record<string, string>;
+ * const resolver = createSampleResolver({
+ *   eventPath: (i) => `$.events[${i}]`,
+ *   attachments: { kind: 'hash', map: attachments },
+ *   messagePoolPath: (i) => `$.events_data.messages[${i}]`,
+ *   callPoolPath: (i) => `$.events_data.calls[${i}]`,
+ * });
+ * let offset = 0;
+ * for (const piece of pieces) {
+ *   resolver.resolve(piece, offset);
+ *   offset += piece.length;
+ * }
+ * @internal
+ */
+export function createSampleResolver(parts: Omit<RawSampleParts, 'events'>): {
+  readonly diagnostics: readonly Diagnostic[];
+  resolve(events: unknown[], offset?: number): Diagnostic[];
+} {
+  const poolDiagnostics: Diagnostic[] = [];
   const r = new StringResolver(parts.attachments);
 
   // 1. Pools first: their entries carry attachment refs of their own (§1.5).
@@ -258,7 +291,7 @@ export function resolveSampleEvents(parts: RawSampleParts): Diagnostic[] {
       if (typeof item === 'string') {
         if (isRef(item)) pool[i] = r.resolve(item);
       } else if (item !== null && typeof item === 'object') walk(item, r);
-      if (r.unresolved !== before) reportUnresolved(pool[i], pathOf(i), diagnostics);
+      if (r.unresolved !== before) reportUnresolved(pool[i], pathOf(i), poolDiagnostics);
     }
   };
   const refs = parts.mayContainRefs !== false;
@@ -266,9 +299,22 @@ export function resolveSampleEvents(parts: RawSampleParts): Diagnostic[] {
     walkPool(parts.messagePool, parts.messagePoolPath);
     walkPool(parts.callPool, parts.callPoolPath);
   }
+  return {
+    diagnostics: poolDiagnostics,
+    resolve: (events, offset = 0) =>
+      resolveEvents(parts, r, refs, events, (i) => parts.eventPath(offset + i)),
+  };
+}
 
-  // 2. Each event: attachments, then splice in the (resolved) pool entries.
-  const events = parts.events;
+/** 2. Each event: attachments, then splice in the (resolved) pool entries. */
+function resolveEvents(
+  parts: Omit<RawSampleParts, 'events'>,
+  r: StringResolver,
+  refs: boolean,
+  events: unknown[],
+  eventPath: (i: number) => string,
+): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
   for (let i = 0; i < events.length; i++) {
     const ev = events[i];
     if (!isObject(ev)) continue; // parseEvents reports the wrong type with its path
@@ -277,7 +323,7 @@ export function resolveSampleEvents(parts: RawSampleParts): Diagnostic[] {
       // The event object itself stays unfrozen: it may be rebuilt below, and
       // parseEvents makes a new top-level object anyway.
       walk(ev, r, false);
-      if (r.unresolved !== before) reportUnresolved(ev, parts.eventPath(i), diagnostics);
+      if (r.unresolved !== before) reportUnresolved(ev, eventPath(i), diagnostics);
     }
     if (ev.event !== 'model') continue;
 
@@ -292,7 +338,7 @@ export function resolveSampleEvents(parts: RawSampleParts): Diagnostic[] {
     let dropInputRefs = false;
     if (hasInputRefs) {
       const expanded = expandRefs(ev.input_refs, parts.messagePool, 'message', diagnostics, () =>
-        jsonPath(parts.eventPath(i), 'input_refs'),
+        jsonPath(eventPath(i), 'input_refs'),
       );
       input = expanded.items;
       // Like inspect's reader, drop the refs once expanded; keep them when some
@@ -304,7 +350,7 @@ export function resolveSampleEvents(parts: RawSampleParts): Diagnostic[] {
     if (hasCallRefs) {
       const c = call as Record<string, unknown>;
       const { items, complete } = expandRefs(c.call_refs, parts.callPool, 'call', diagnostics, () =>
-        jsonPath(jsonPath(parts.eventPath(i), 'call'), 'call_refs'),
+        jsonPath(jsonPath(eventPath(i), 'call'), 'call_refs'),
       );
       // inspect_ai `resolve_model_event_calls`: the key defaults to "messages".
       const key = typeof c.call_key === 'string' ? c.call_key : 'messages';

@@ -253,7 +253,24 @@ export function openZip(bytes: Uint8Array): ZipArchive {
   };
 }
 
-function readEntry(bytes: Uint8Array, entry: ZipEntry, path: string): Uint8Array {
+/**
+ * A member's stored (compressed) bytes, located through its local header, for
+ * a reader that decompresses them itself (the viewer inflates a sample's
+ * member piece by piece). Throws {@link ImportError} when the member is
+ * encrypted or runs past the end of the archive.
+ *
+ * @example
+ * import { memberData, openZip } from 'src/core/import/zip.js';
+ * declare const bytes: Uint8Array;
+ * const entry = openZip(bytes).entries.get('header.json');
+ * const stored = entry ? memberData(bytes, entry) : undefined;
+ * @internal
+ */
+export function memberData(
+  bytes: Uint8Array,
+  entry: ZipEntry,
+  path = jsonPath('$', entry.name),
+): Uint8Array {
   const o = entry.localHeaderOffset;
   if (o + 30 > bytes.length) throw truncated(path, `local header at byte ${o} is past the end`);
   if (u32(bytes, o) !== SIG_LOCAL) throw corrupt(path, `bad local header signature at byte ${o}`);
@@ -267,7 +284,11 @@ function readEntry(bytes: Uint8Array, entry: ZipEntry, path: string): Uint8Array
       path,
       `member data (${entry.compressedSize} bytes at ${start}) runs past the end`,
     );
-  const data = bytes.subarray(start, stop);
+  return bytes.subarray(start, stop);
+}
+
+function readEntry(bytes: Uint8Array, entry: ZipEntry, path: string): Uint8Array {
+  const data = memberData(bytes, entry, path);
   let out: Uint8Array;
   try {
     switch (entry.method) {
@@ -321,8 +342,14 @@ const ZSTD_MAX_UNSIZED_WINDOW = 1 << 27;
  * 2 GiB for a window or content size the directory does not back (fzstd
  * allocates the frame content size, else the window, up front). Returns the
  * number of frames.
+ *
+ * @example
+ * import { checkZstdFrames } from 'src/core/import/zip.js';
+ * declare const data: Uint8Array; // a zstd member's stored bytes
+ * const frames = checkZstdFrames(data, 4096, '$["header.json"]');
+ * @internal
  */
-function checkZstdFrames(d: Uint8Array, expected: number, path: string): number {
+export function checkZstdFrames(d: Uint8Array, expected: number, path: string): number {
   let frames = 0;
   let p = 0;
   let total = 0;
