@@ -476,19 +476,26 @@ describe('displayOf: cycles and hostile objects', () => {
 });
 
 describe('displayOf: bounds on huge inputs', () => {
-  it('a 1M-element array: bounded output, bounded time (sampled, not scanned)', () => {
-    const big = Array.from({ length: 1_000_000 }, (_, i) => ({
+  it('a 1M-element array: bounded output, a bounded number of reads (sampled, not scanned)', () => {
+    const items = Array.from({ length: 1_000_000 }, (_, i) => ({
       id: i,
       name: `row ${i}`,
       tags: ['a', 'b'],
     }));
-    const start = performance.now();
+    // Count element reads instead of timing the call: a timed assertion fails
+    // on a loaded machine, a scan of 1M elements reads 1M of them.
+    let reads = 0;
+    const big = new Proxy(items, {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
     const out = String(text(big));
-    const ms = performance.now() - start;
     expect(out.split('\n')[0]).toBe('Array(1000000) of {id: number, name: string, tags: string[]}');
     expect(out.length).toBeLessThan(2100);
-    // A full scan of 1M objects takes several ms; a sample takes well under one.
-    expect(ms).toBeLessThan(50);
+    expect(reads).toBeGreaterThan(0);
+    expect(reads).toBeLessThan(1000);
   });
 
   it('the sample finds element shapes at both ends', () => {
