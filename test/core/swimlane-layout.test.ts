@@ -311,6 +311,34 @@ describe('layoutSwimlane idle gaps (property)', () => {
     );
   });
 
+  it('matches it on big leaf agents, in start order or not (their noted longest gap)', () => {
+    // 16+ events over ~1.5 hours: most gaps under 5 minutes, some over.
+    const leaf = fc
+      .tuple(
+        fc.array(fc.tuple(fc.nat(5000), fc.nat(400)), { minLength: 16, maxLength: 40 }),
+        fc.boolean(),
+      )
+      .map(([events, inOrder]) => {
+        const list = inOrder ? [...events].sort((a, b) => a[0] - b[0]) : events;
+        return span(
+          'worker',
+          list.map(([a, d]) => model(a, a + d)),
+        );
+      });
+    fc.assert(
+      fc.property(
+        fc.array(leaf, { minLength: 1, maxLength: 3 }),
+        fc.constantFrom(300_000, 120_000, 900_000),
+        (leaves, threshold) => {
+          const t = timeline([...leaves, model(0, 1)]);
+          const layout = layoutSwimlane(t, { idleThresholdMs: threshold });
+          expect(layout.segments).toEqual(bruteSegments(layout, t.root, threshold));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('matches it on long runs far from time order and nearly in it', () => {
     // 3,000 events 10 s apart with a 10-minute pause every 100: in reverse
     // order (past the insertion sort's budget of moves: the engine's sort),

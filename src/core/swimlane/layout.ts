@@ -23,6 +23,7 @@ import type {
 import type { Timeline, TimelineSpan } from '../timeline/types.js';
 import {
   IDLE_THRESHOLD_MS,
+  knownLeafGap,
   knownSpanIdleTime,
   spanIdleTime,
   spanTimesInto,
@@ -924,7 +925,8 @@ export function idleSegments(
     // them for it would cost more than opening the span.
     if (
       end - start <= threshold ||
-      (threshold >= IDLE_THRESHOLD_MS && knownSpanIdleTime(span) === 0)
+      (threshold >= IDLE_THRESHOLD_MS && knownSpanIdleTime(span) === 0) ||
+      (knownLeafGap(span) ?? Infinity) <= threshold
     ) {
       add(start, end);
     } else stack.push(span);
