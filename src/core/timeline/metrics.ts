@@ -307,28 +307,30 @@ let leafStart = 0;
 let leafEnd = 0;
 
 /**
- * The longest gap in the union of a big leaf's event intervals (ms), noted
- * by the pass that reads its times, or `Infinity` when its events are not
- * in start order (the gap is then unknown). A swimlane's idle gaps need no
- * second read of a leaf whose longest gap is under their threshold (issue
- * 22: that read was most of the viewer's layout). Small leaves (a fan-out's
- * 100k sub-agents) are not noted: they are read whole anyway.
+ * An upper bound of the longest gap in the union of a big leaf's event
+ * intervals (ms), noted by the pass that reads its times: exact when its
+ * events are in start order, larger when a late-listed event fills an
+ * earlier gap (never smaller: adding an interval inside the hull only
+ * shrinks gaps). A swimlane's idle gaps need no second read of a leaf whose
+ * bound is under their threshold (issue 22: that read was most of the
+ * viewer's layout). Small leaves (a fan-out's 100k sub-agents) are not
+ * noted: they are read whole anyway.
  */
 const leafGaps = new WeakMap<TimelineSpan, number>();
 const LEAF_GAP_MIN_EVENTS = 16;
 
-/** Running state of the gap noted in {@link leafGaps}, per leaf pass. */
-let gapPrev = 0;
+/** Running state of the bound noted in {@link leafGaps}, per leaf pass. */
+let gapFirst = 0;
 let gapReach = 0;
 let gapMax = 0;
 
 function gapBegin(): void {
-  gapPrev = Number.NEGATIVE_INFINITY;
+  gapFirst = Number.POSITIVE_INFINITY;
   gapReach = Number.NEGATIVE_INFINITY;
   gapMax = 0;
 }
 
-/** Folds one event `[s, e]` (content order) into the running gap. */
+/** Folds one event `[s, e]` (content order) into the running bound. */
 function gapStep(s: number, e: number): void {
   // The idle gaps skip an event without a start, where the leaf's end may
   // count its `completed`: its hull is not its events' union then.
@@ -336,17 +338,21 @@ function gapStep(s: number, e: number): void {
     if (Number.isFinite(e)) gapMax = Number.POSITIVE_INFINITY;
     return;
   }
-  if (s < gapPrev) gapMax = Number.POSITIVE_INFINITY;
-  gapPrev = s;
-  if (s - gapReach > gapMax && gapReach !== Number.NEGATIVE_INFINITY) gapMax = s - gapReach;
   const end = e > s ? e : s;
+  if (gapReach !== Number.NEGATIVE_INFINITY) {
+    // Past everything so far, or before it: a new gap at either end of the
+    // hull (one inside the hull only shrinks the gaps already noted).
+    if (s - gapReach > gapMax) gapMax = s - gapReach;
+    if (gapFirst - end > gapMax) gapMax = gapFirst - end;
+  }
   if (end > gapReach) gapReach = end;
+  if (s < gapFirst) gapFirst = s;
 }
 
 /**
  * The longest gap between a leaf span's events (epoch ms of the union of
  * their `[start, end]`), when a pass over its times noted it: only for
- * leaves of 16 events or more; `Infinity` when they are not in start order.
+ * leaves of 16 events or more; an upper bound when they are not in start order.
  * @internal
  * @example
  * import { knownLeafGap } from 'src/core/timeline/metrics.js';
