@@ -885,7 +885,9 @@ export function layoutSwimlane(
  * the gap in the union, so zero idle time proves there is none over 5
  * minutes. The proof is used only when known: computing it needs every
  * span's metrics, which costs more than opening the span (issue 18's mount
- * time at 100k spans). Times come from `spanTimesInto`, which caches no leaf.
+ * time at 100k spans). Times come from `spanTimesInto`, which caches no leaf;
+ * a big leaf whose longest gap, noted by that pass (`knownLeafGap`), is
+ * under the threshold is not opened either (issue 22).
  * @internal
  * @example
  * import { idleSegments } from 'src/core/swimlane/layout.js';
