@@ -298,12 +298,43 @@ describe('layoutSwimlane idle gaps (property)', () => {
       );
 
   it('matches merging every event interval, for the default and a custom threshold', () => {
+    // 7 s and 1 s: cells of a fractional width, and more cells than the
+    // intervals allow (the sorting sweep instead of the cells).
+    const thresholds = fc.constantFrom(300_000, 60_000, 600_000, 7_000, 1_000);
     fc.assert(
-      fc.property(arbSpan(3), fc.constantFrom(300_000, 60_000, 600_000), (root, threshold) => {
+      fc.property(arbSpan(3), thresholds, (root, threshold) => {
         const t = timeline([...root.content, model(0, 1)], [...root.branches]);
         const layout = layoutSwimlane(t, { idleThresholdMs: threshold, showBranches: true });
         expect(layout.segments).toEqual(bruteSegments(layout, t.root, threshold));
       }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('matches it on big leaf agents, in start order or not (their noted longest gap)', () => {
+    // 16+ events over ~1.5 hours: most gaps under 5 minutes, some over.
+    const leaf = fc
+      .tuple(
+        fc.array(fc.tuple(fc.nat(5000), fc.nat(400)), { minLength: 16, maxLength: 40 }),
+        fc.boolean(),
+      )
+      .map(([events, inOrder]) => {
+        const list = inOrder ? [...events].sort((a, b) => a[0] - b[0]) : events;
+        return span(
+          'worker',
+          list.map(([a, d]) => model(a, a + d)),
+        );
+      });
+    fc.assert(
+      fc.property(
+        fc.array(leaf, { minLength: 1, maxLength: 3 }),
+        fc.constantFrom(300_000, 120_000, 900_000),
+        (leaves, threshold) => {
+          const t = timeline([...leaves, model(0, 1)]);
+          const layout = layoutSwimlane(t, { idleThresholdMs: threshold });
+          expect(layout.segments).toEqual(bruteSegments(layout, t.root, threshold));
+        },
+      ),
       { numRuns: 300 },
     );
   });

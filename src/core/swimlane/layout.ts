@@ -23,6 +23,7 @@ import type {
 import type { Timeline, TimelineSpan } from '../timeline/types.js';
 import {
   IDLE_THRESHOLD_MS,
+  knownLeafGap,
   knownSpanIdleTime,
   spanIdleTime,
   spanTimesInto,
@@ -884,7 +885,9 @@ export function layoutSwimlane(
  * the gap in the union, so zero idle time proves there is none over 5
  * minutes. The proof is used only when known: computing it needs every
  * span's metrics, which costs more than opening the span (issue 18's mount
- * time at 100k spans). Times come from `spanTimesInto`, which caches no leaf.
+ * time at 100k spans). Times come from `spanTimesInto`, which caches no leaf;
+ * a big leaf whose longest gap, noted by that pass (`knownLeafGap`), is
+ * under the threshold is not opened either (issue 22).
  * @internal
  * @example
  * import { idleSegments } from 'src/core/swimlane/layout.js';
@@ -900,10 +903,9 @@ export function idleSegments(
   const whole: TimeSegment[] = [{ timeStart, timeEnd, idle: false }];
   if (!(threshold < timeEnd - timeStart)) return whole;
 
-  // Coverage by a union of intervals depends only on the sorted starts and
-  // the sorted ends, not on their pairing, so two native typed-array sorts
-  // replace an index sort with a comparator.
-  // Growable typed buffers: no array of boxed growth and no copy to sort.
+  // Coverage by a union of intervals depends only on the starts and the
+  // ends, not on their pairing: two growable typed buffers, no array of
+  // boxed growth and no copy to sort (gapsByCells, else gapsBySweep).
   let startList = new Float64Array(256);
   let endList = new Float64Array(256);
   let n = 0;
@@ -925,7 +927,8 @@ export function idleSegments(
     // them for it would cost more than opening the span.
     if (
       end - start <= threshold ||
-      (threshold >= IDLE_THRESHOLD_MS && knownSpanIdleTime(span) === 0)
+      (threshold >= IDLE_THRESHOLD_MS && knownSpanIdleTime(span) === 0) ||
+      (knownLeafGap(span) ?? Infinity) <= threshold
     ) {
       add(start, end);
     } else stack.push(span);
@@ -957,6 +960,93 @@ export function idleSegments(
     for (const branch of span.branches) addSpanOf(branch);
   }
   if (n === 0) return whole;
+  return (
+    gapsByCells(startList, endList, n, timeStart, timeEnd, threshold) ??
+    gapsBySweep(startList.subarray(0, n), endList.subarray(0, n), timeStart, timeEnd, threshold)
+  );
+}
+
+/**
+ * The idle segments of {@link idleSegments} without sorting the intervals:
+ * the range is cut into cells a third of the threshold wide, and each
+ * interval marks the cells it touches (a difference array). A gap over the
+ * threshold spans more than three cells, so it holds a whole cell no
+ * interval touches; around each run of untouched cells, the gap's exact
+ * edges are the latest end in the cell before and the earliest start in the
+ * cell after. O(intervals + cells), where two sorts of 300k times were most
+ * of the viewer's longest task (issue 22). `null` when the cells would
+ * outnumber the intervals (a tiny threshold on a long run) or a time is NaN:
+ * the sweep then gives the same result.
+ */
+function gapsByCells(
+  starts: Float64Array,
+  ends: Float64Array,
+  n: number,
+  timeStart: number,
+  timeEnd: number,
+  threshold: number,
+): TimeSegment[] | null {
+  const width = threshold / 3;
+  const cells = Math.floor((timeEnd - timeStart) / width) + 1;
+  if (!(width > 0) || !(cells <= 4 * n + 4096)) return null;
+  const cover = new Int32Array(cells + 1);
+  const firstStart = new Float64Array(cells).fill(Infinity);
+  const lastEnd = new Float64Array(cells).fill(-Infinity);
+  let maxEnd = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const start = starts[i]!;
+    const end = ends[i]!;
+    if (start !== start || end !== end) return null; // NaN: the sweep's order
+    // Clamped to the range already, so both cells are in [0, cells).
+    const a = Math.floor((start - timeStart) / width);
+    const b = Math.floor((end - timeStart) / width);
+    cover[a]!++;
+    cover[b + 1]!--;
+    if (start < firstStart[a]!) firstStart[a] = start;
+    if (end > lastEnd[b]!) lastEnd[b] = end;
+    if (end > maxEnd) maxEnd = end;
+  }
+  const segments: TimeSegment[] = [];
+  let cursor = timeStart;
+  let depth = 0;
+  let from = -1; // first cell of the current untouched run
+  for (let c = 0; c < cells; c++) {
+    depth += cover[c]!;
+    if (depth === 0) {
+      if (from < 0) from = c;
+      continue;
+    }
+    if (from < 0) continue;
+    // Cell `from - 1` is touched and cell `from` is not, so an interval ends
+    // in it (the latest end before the run); likewise one starts in cell `c`.
+    const gapStart = from === 0 ? timeStart : lastEnd[from - 1]!;
+    const gapEnd = firstStart[c]!;
+    if (gapEnd - gapStart > threshold) {
+      if (from > 0) segments.push({ timeStart: cursor, timeEnd: gapStart, idle: false });
+      segments.push({ timeStart: gapStart, timeEnd: gapEnd, idle: true });
+      cursor = gapEnd;
+    }
+    from = -1;
+  }
+  // A run reaching the last cell is the tail: as the sweep, from the last end.
+  if (timeEnd - maxEnd > threshold) {
+    segments.push({ timeStart: cursor, timeEnd: maxEnd, idle: false });
+    segments.push({ timeStart: maxEnd, timeEnd, idle: true });
+  } else {
+    segments.push({ timeStart: cursor, timeEnd, idle: false });
+  }
+  return segments;
+}
+
+/** The idle segments of {@link idleSegments} by a sweep over the sorted starts and ends. */
+function gapsBySweep(
+  startList: Float64Array,
+  endList: Float64Array,
+  timeStart: number,
+  timeEnd: number,
+  threshold: number,
+): TimeSegment[] {
+  const n = startList.length;
   // Content is usually in time order already, or nearly (parallel agents
   // start a few ms apart): an insertion sort with a budget of moves does
   // that in about one pass, where a full sort of 100k times cost ~10 ms of
@@ -981,8 +1071,8 @@ export function idleSegments(
     }
     return out;
   };
-  const starts = sorted(startList.subarray(0, n));
-  const ends = sorted(endList.subarray(0, n));
+  const starts = sorted(startList);
+  const ends = sorted(endList);
 
   const segments: TimeSegment[] = [];
   let cursor = timeStart; // start of the current active segment

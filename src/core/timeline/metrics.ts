@@ -307,6 +307,63 @@ let leafStart = 0;
 let leafEnd = 0;
 
 /**
+ * An upper bound of the longest gap in the union of a big leaf's event
+ * intervals (ms), noted by the pass that reads its times: exact when its
+ * events are in start order, larger when a late-listed event fills an
+ * earlier gap (never smaller: adding an interval inside the hull only
+ * shrinks gaps). A swimlane's idle gaps need no second read of a leaf whose
+ * bound is under their threshold (issue 22: that read was most of the
+ * viewer's layout). Small leaves (a fan-out's 100k sub-agents) are not
+ * noted: they are read whole anyway.
+ */
+const leafGaps = new WeakMap<TimelineSpan, number>();
+const LEAF_GAP_MIN_EVENTS = 16;
+
+/** Running state of the bound noted in {@link leafGaps}, per leaf pass. */
+let gapFirst = 0;
+let gapReach = 0;
+let gapMax = 0;
+
+function gapBegin(): void {
+  gapFirst = Number.POSITIVE_INFINITY;
+  gapReach = Number.NEGATIVE_INFINITY;
+  gapMax = 0;
+}
+
+/** Folds one event `[s, e]` (content order) into the running bound. */
+function gapStep(s: number, e: number): void {
+  // The idle gaps skip an event without a start, where the leaf's end may
+  // count its `completed`: its hull is not its events' union then.
+  if (!Number.isFinite(s)) {
+    if (Number.isFinite(e)) gapMax = Number.POSITIVE_INFINITY;
+    return;
+  }
+  const end = e > s ? e : s;
+  if (gapReach !== Number.NEGATIVE_INFINITY) {
+    // Past everything so far, or before it: a new gap at either end of the
+    // hull (one inside the hull only shrinks the gaps already noted).
+    if (s - gapReach > gapMax) gapMax = s - gapReach;
+    if (gapFirst - end > gapMax) gapMax = gapFirst - end;
+  }
+  if (end > gapReach) gapReach = end;
+  if (s < gapFirst) gapFirst = s;
+}
+
+/**
+ * The longest gap between a leaf span's events (epoch ms of the union of
+ * their `[start, end]`), when a pass over its times noted it: only for
+ * leaves of 16 events or more; an upper bound when they are not in start order.
+ * @internal
+ * @example
+ * import { knownLeafGap } from 'src/core/timeline/metrics.js';
+ * declare const span: TimelineSpan;
+ * (knownLeafGap(span) ?? Infinity) <= 300_000; // no gap over 5 minutes
+ */
+export function knownLeafGap(span: TimelineSpan): number | undefined {
+  return leafGaps.get(span);
+}
+
+/**
  * The start and end of a leaf span's events into `leafStart`/`leafEnd`;
  * `false` (and nothing written) when the span has child spans or branches.
  */
@@ -315,6 +372,8 @@ function leafTimes(span: TimelineSpan): boolean {
   const content = span.content;
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
+  const noteGap = content.length >= LEAF_GAP_MIN_EVENTS && !leafGaps.has(span);
+  if (noteGap) gapBegin();
   for (let i = 0; i < content.length; i++) {
     const item = content[i]!;
     if (item.type !== 'event') return false;
@@ -322,7 +381,9 @@ function leafTimes(span: TimelineSpan): boolean {
     const e = endOf(item.event, s);
     if (s < min) min = s;
     if (e > max) max = e;
+    if (noteGap) gapStep(s, e);
   }
+  if (noteGap) leafGaps.set(span, gapMax);
   leafStart = min;
   leafEnd = max;
   return true;
@@ -341,6 +402,8 @@ function leafTimesTokens(span: TimelineSpan): boolean {
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
   let tokens = 0;
+  const noteGap = content.length >= LEAF_GAP_MIN_EVENTS && !leafGaps.has(span);
+  if (noteGap) gapBegin();
   for (let i = 0; i < content.length; i++) {
     const item = content[i]!;
     if (item.type !== 'event') return false;
@@ -350,7 +413,9 @@ function leafTimesTokens(span: TimelineSpan): boolean {
     if (s < min) min = s;
     if (e > max) max = e;
     tokens += eventCountedTokens(event);
+    if (noteGap) gapStep(s, e);
   }
+  if (noteGap) leafGaps.set(span, gapMax);
   leafStart = min;
   leafEnd = max;
   leafTokenSum = tokens;
