@@ -451,10 +451,11 @@ export function createLoader(
         if (empty.events.length) throw new NotStreamable('events in the rest');
         growing?.verify?.();
         if (id !== session) return true;
-        batcher.flush();
         const facts0 = headerFacts(inspect.header);
         const samples = inspect.samples.map(sampleRow);
-        post({
+        // Through the batcher, like every other path: `done`, then the
+        // timeline built here (timeline-wire.ts).
+        batcher.finish({
           type: 'done',
           session: id,
           diagnostics: [...inspect.diagnostics, ...own(empty.diagnostics), ...parser.finish()],
