@@ -182,6 +182,43 @@ describe('agex importer: mapping (Python class names, namespaces)', () => {
     for (const w of writes) expect(w.parent_id).toBe(workerB.id);
   });
 
+  it('closes a task with ClarifyEvent and with CancelledEvent, by class name', () => {
+    const ns = { agent_name: 'planner', full_namespace: 'planner' };
+    const at = (s: number) => ({ timestamp: `2026-03-02T11:00:0${s}.000000Z` });
+    const text = [
+      { event_type: 'TaskStartEvent', ...at(0), ...ns, task_name: 'plan', message: 'Plan it.' },
+      { event_type: 'ClarifyEvent', ...at(1), ...ns, message: 'Which city?' },
+      { event_type: 'TaskStartEvent', ...at(2), ...ns, task_name: 'retry', message: 'Again.' },
+      {
+        event_type: 'CancelledEvent',
+        ...at(3),
+        ...ns,
+        task_name: 'retry',
+        iterations_completed: 2,
+      },
+    ]
+      .map((r) => JSON.stringify(r))
+      .join('\n');
+    const r = importAgex(text);
+    expect(r.diagnostics.filter((d) => d.code === 'agex_task_unclosed')).toEqual([]);
+    const plan = spanNamed(r.events, 'plan');
+    const retry = spanNamed(r.events, 'retry');
+    expect(r.events.find((e) => e.metadata?.['agex_event'] === 'clarify')).toMatchObject({
+      event: 'message',
+      role: 'assistant',
+      content: 'Which city?',
+      span_id: plan.id,
+    });
+    expect(r.events.find((e) => e.event === 'interrupt')).toMatchObject({
+      span_id: retry.id,
+      metadata: { iterations_completed: 2, task_name: 'retry' },
+    });
+    const ended = (id: string) =>
+      r.events.find((e) => e.event === 'span_end' && e.id === id)?.timestamp;
+    expect(ended(plan.id)).toBe('2026-03-02T11:00:01.000000Z');
+    expect(ended(retry.id)).toBe('2026-03-02T11:00:03.000000Z');
+  });
+
   it('closes tasks left open at the end with an invented end and a diagnostic', () => {
     const unclosed = diagnostics.filter((d) => d.code === 'agex_task_unclosed');
     expect(unclosed.map((d) => d.path)).toEqual(['$[0]', '$[14]']);

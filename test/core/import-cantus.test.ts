@@ -4,8 +4,10 @@ import {
   EventStream,
   cantusFormat,
   detectFormat,
+  importAny,
   importCantus,
   isCantus,
+  streamImport,
   type Event,
   type MessageEvent,
   type ToolEvent,
@@ -188,5 +190,33 @@ describe('cantus importer: streaming', () => {
     expect(stream.latest()).toEqual(whole);
     // The awaited calls went out pending first.
     expect(stream.toArray().some((e) => e.event === 'tool' && e.pending === true)).toBe(true);
+  });
+
+  it('streamImport detects cantus JSON Lines from chunks, yields before the end, and equals importAny', async () => {
+    // Two runs back to back: detection takes the first 8 records, so events
+    // of the rest come out while chunks are still being read.
+    const text = read('tagged.jsonl').repeat(2);
+    let fed = 0;
+    async function* chunks() {
+      // 7-character chunks: records split mid-line, mid-key and mid-string.
+      for (let i = 0; i < text.length; i += 7) {
+        fed = i + 7;
+        yield text.slice(i, i + 7);
+      }
+    }
+    const stream = new EventStream();
+    let firstAt: number | undefined;
+    const it = streamImport(chunks());
+    let next = await it.next();
+    while (!next.done) {
+      if (next.value.length > 0) firstAt ??= fed;
+      for (const e of next.value) stream.append(e);
+      next = await it.next();
+    }
+    const whole = await importAny(text);
+    expect(whole.format).toBe('cantus');
+    expect(stream.latest()).toEqual(whole.events);
+    expect(next.value.diagnostics).toEqual(whole.diagnostics);
+    expect(firstAt).toBeLessThan(text.length);
   });
 });

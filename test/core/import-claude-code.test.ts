@@ -89,6 +89,42 @@ describe('Claude Code sessions', () => {
     expect(rewound.map((e) => e.uuid)).toEqual(['a5']);
   });
 
+  it('keeps progress, permission-mode and last-prompt records quietly; a progress record beside the chain is no rewind', () => {
+    // Claude Code 2.x: a `progress` record (a hook or a running tool) hangs off
+    // the record it reports on, and the conversation goes on from that record:
+    // a fork with nobody going back. `permission-mode`/`last-prompt` carry no uuid.
+    const lines = session.trimEnd().split('\n');
+    const at = lines.findIndex((l) => l.includes('"uuid": "u3"'));
+    const progress = {
+      type: 'progress',
+      uuid: 'p1',
+      parentUuid: 'at1',
+      sessionId: 'sess-1',
+      timestamp: '2026-02-01T09:00:11.900Z',
+      isSidechain: false,
+      data: { type: 'hook_progress', hookEvent: 'PostToolUse' },
+      toolUseID: 'toolu_x',
+      parentToolUseID: 'toolu_x',
+    };
+    lines.splice(at, 0, JSON.stringify(progress));
+    lines.push(
+      JSON.stringify({
+        type: 'permission-mode',
+        permissionMode: 'acceptEdits',
+        sessionId: 'sess-1',
+      }),
+      JSON.stringify({ type: 'last-prompt', lastPrompt: 'fix it', sessionId: 'sess-1' }),
+    );
+    const r = importClaudeCode(lines.join('\n'));
+    const infos = of<Event & { data: Record<string, unknown> }>(r.events, 'info');
+    expect(infos.map((i) => i.data['type'])).toEqual(
+      expect.arrayContaining(['progress', 'permission-mode', 'last-prompt']),
+    );
+    expect(r.diagnostics.filter((d) => d.severity === 'warning')).toEqual([]);
+    const rewound = r.events.filter((e) => cc(e)?.['branch'] === 'rewound');
+    expect(rewound.map((e) => e.uuid)).toEqual(['a5']);
+  });
+
   it('keeps record types the docs do not list as info events, quietly', () => {
     const r = importClaudeCode(session);
     const infos = of<Event & { data: Record<string, unknown> }>(r.events, 'info');

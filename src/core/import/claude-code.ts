@@ -23,7 +23,8 @@
 // - branches: the active branch is the chain the session ended on
 //   (`parentUuid`, and `logicalParentUuid` across compaction); records on a
 //   branch abandoned at a fork (a rewind) stay, marked
-//   `metadata.claude_code.branch: 'rewound'`.
+//   `metadata.claude_code.branch: 'rewound'`; a side branch of only `info`
+//   records (`progress` of a running tool, next to its result) is no rewind.
 // Lines that are not records are kept as `info` events with a diagnostic.
 import type {
   Content,
@@ -548,6 +549,29 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
     return allSidechain;
   }
 
+  /**
+   * Whether the branch from `root` holds a record that mapped to more than an
+   * `info` event (a prompt, a response, a tool result, a compaction). Only
+   * such a branch was rewound: side records hanging off the chain (`progress`
+   * of a running tool or hook, attachments) fork it without anyone going back.
+   */
+  function holdsConversation(root: string): boolean {
+    const stack = [root];
+    const seen = new Set<string>();
+    while (stack.length) {
+      const u = stack.pop()!;
+      if (seen.has(u)) continue;
+      seen.add(u);
+      const events = eventsOfRecord.get(u);
+      for (const e of events === undefined ? [] : Array.isArray(events) ? events : [events])
+        if (e.event !== 'info') return true;
+      const kids = children.get(u);
+      if (typeof kids === 'string') stack.push(kids);
+      else if (kids) stack.push(...kids);
+    }
+    return false;
+  }
+
   /** Marks every record on a branch abandoned at a fork (a rewind). */
   function markRewound(): void {
     if (!lastUuid || forks === 0) return; // no fork, no rewind: no walk of the chain
@@ -557,7 +581,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
     const stack: string[] = [];
     for (const [parent, kids] of children) {
       if (typeof kids === 'string' || !active.has(parent)) continue;
-      for (const kid of kids) if (!active.has(kid)) stack.push(kid);
+      for (const kid of kids) if (!active.has(kid) && holdsConversation(kid)) stack.push(kid);
     }
     const seen = new Set<string>();
     while (stack.length) {
