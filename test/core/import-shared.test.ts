@@ -435,6 +435,28 @@ describe('front door', () => {
     }
   });
 
+  it('detects and imports a one-event JSON Lines file (it parses as one document)', async () => {
+    const one = JSON.stringify(events[0]) + '\n';
+    const { uuid: _, ...noUuid } = events[0]!;
+    for (const input of [one, new TextEncoder().encode(one), events[0], JSON.stringify(noUuid)]) {
+      expect(detectFormat(input).format).toBe('skein');
+      expect(isSkeinEvents(input)).toBe(true);
+      const r = await importAny(input);
+      expect(r.format).toBe('skein');
+      expect(r.events).toHaveLength(1);
+      expect(r.events[0]!.timestamp).toBe(events[0]!.timestamp);
+    }
+    // Its uuid, when derived, is the one its streaming import derives.
+    const text = JSON.stringify(noUuid) + '\n';
+    const whole = await importAny(text);
+    const streamed: Event[] = [];
+    const chunks = (async function* () {
+      yield text;
+    })();
+    for await (const batch of streamImport(chunks)) streamed.push(...batch);
+    expect(streamed.map((e) => e.uuid)).toEqual([whole.events[0]!.uuid]);
+  });
+
   it('detects an inspect .eval with and without its file name, and imports its first sample', async () => {
     const bytes = new Uint8Array(
       readFileSync(new URL('../fixtures/inspect/zstd-zip64.eval', import.meta.url)),
