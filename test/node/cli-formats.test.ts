@@ -53,6 +53,8 @@ const EVERY_FORMAT: [string, string][] = [
   ['otlp/agent-chat-tool.otlp.json', 'otlp'],
   ['jupyter/agent notebook.ipynb', 'jupyter'],
   ['claude-code/with-subagent.jsonl', 'claude-code'],
+  ['openhands/events-v1.jsonl', 'openhands'],
+  ['openhands/trajectory-v0.json', 'openhands'],
   ['acp/session.jsonl', 'acp'],
   ['defect/events.jsonl', 'defect'],
   ['agex/agex-ts.jsonl', 'agex'],
@@ -306,6 +308,10 @@ describeFixtures('skein on the shared real fixtures', () => {
     ['inspect_ai/logs/2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval', 'inspect'],
     ['claude-code/claude-code-log-edge_cases.jsonl', 'claude-code'],
     ['acp/acplazybridge-codex-streaming-capture.jsonl', 'acp'],
+    ['openhands/openhands-traj-basic.json', 'openhands'],
+    ['openinference/genai-interlingua-openinference-openai.otlp.json', 'otlp'],
+    ['otel-genai/genai-interlingua-vercel-ai-sdk.otlp.json', 'otlp'],
+    ['jupyter/nbformat-many_tracebacks.ipynb', 'jupyter'],
   ])('%s: info, tree and convert', async (file, format) => {
     const path = fixturePath(file);
     const info = await cli(['info', path, '--json']);
