@@ -12,6 +12,8 @@ import {
   formats,
   importAny,
   isSkeinEvents,
+  countDiagnostics,
+  parseEvents,
   readJsonLines,
   readJsonLinesAsync,
   streamImport,
@@ -89,6 +91,25 @@ describe('ImportContext', () => {
       ['$[0]', '2 timestamp valu'],
       ['$[4]', '1 uuid value was'],
     ]);
+  });
+
+  it('counts by kind exactly over the cap: what a truncation left out counts toward its code', () => {
+    const ctx = new ImportContext({ maxDiagnosticsPerCode: 2 });
+    for (let i = 0; i < 5; i++) ctx.number({ n: 'x' }, 'n', `$[${i}]`);
+    ctx.string({ s: 1 }, 's', '$[9]');
+    const d = ctx.finish();
+    expect(d.find((x) => x.code === 'diagnostics_truncated')?.omitted).toEqual({
+      code: 'wrong_type',
+      count: 4,
+    });
+    expect(countDiagnostics(d)).toEqual([['wrong_type', 6]]);
+    // parseEvents and inspect logs cap through the same diagnostic.
+    const many = Array.from({ length: 7 }, (_, i) => ({
+      event: 'info',
+      timestamp: `2026-01-01T00:00:0${i}Z`,
+    }));
+    const parsed = parseEvents(many, { maxDiagnosticsPerCode: 2 });
+    expect(countDiagnostics(parsed.diagnostics)).toContainEqual(['uuid_derived', 7]);
   });
 });
 

@@ -234,6 +234,25 @@ describe('diagnostics', () => {
     expect(verbose.err).toContain(`[${diagnostics[0]!.code}]`);
     expect(verbose.out).toBe(quiet.out);
   });
+
+  it('counts every repair of a kind, past the 100 listed', async () => {
+    // 250 events without a uuid: 100 uuid_derived listed, 150 counted in one truncation.
+    const lines = Array.from({ length: 250 }, (_, i) =>
+      JSON.stringify({
+        event: 'info',
+        timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+      }),
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'skein-cli-'));
+    const file = join(dir, 'no-uuids.jsonl');
+    writeFileSync(file, lines.join('\n') + '\n');
+    const r = await cli(['replay', file]);
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('info: repaired while reading: 250 uuid_derived (--verbose lists each)\n');
+    const verbose = await cli(['replay', file, '--verbose']);
+    // --verbose lists each, uncapped.
+    expect(verbose.err.match(/\[uuid_derived\]$/gm)).toHaveLength(250);
+  });
 });
 
 describe('skein info <dir>', () => {
