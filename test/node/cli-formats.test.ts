@@ -17,6 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { importAny } from '../../src/index.js';
 import { runCli } from '../../src/server.js';
 import { describeFixtures, fixturePath } from '../conformance/fixtures.js';
+import { header, monolithSample } from '../core/helpers/inspect-fixture.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const fixture = (p: string) => join(fixtures, p);
@@ -236,22 +237,17 @@ describe('diagnostics', () => {
   });
 
   it('counts every repair of a kind, past the 100 listed', async () => {
-    // 250 events without a uuid: 100 uuid_derived listed, 150 counted in one truncation.
-    const lines = Array.from({ length: 250 }, (_, i) =>
-      JSON.stringify({
-        event: 'info',
-        timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
-      }),
-    );
+    // An inspect log whose event holds 250 attachment refs that resolve to
+    // nothing: 100 dangling_attachment listed, 150 counted in one truncation.
+    const sample = monolithSample(1, 1) as { events: { data?: unknown }[] };
+    sample.events[4]!.data = Array.from({ length: 250 }, (_, i) => `attachment://missing-${i}`);
     const dir = mkdtempSync(join(tmpdir(), 'skein-cli-'));
-    const file = join(dir, 'no-uuids.jsonl');
-    writeFileSync(file, lines.join('\n') + '\n');
+    const file = join(dir, 'dangling.json');
+    writeFileSync(file, JSON.stringify({ ...header(), samples: [sample] }));
     const r = await cli(['replay', file]);
     expect(r.code).toBe(0);
-    expect(r.err).toBe('info: repaired while reading: 250 uuid_derived (--verbose lists each)\n');
-    const verbose = await cli(['replay', file, '--verbose']);
-    // --verbose lists each, uncapped.
-    expect(verbose.err.match(/\[uuid_derived\]$/gm)).toHaveLength(250);
+    expect(r.err).toMatch(/\b250 dangling_attachment\b/);
+    expect(r.err).not.toContain('diagnostics_truncated');
   });
 });
 
