@@ -1,7 +1,7 @@
 // The diagnostics panel (issue 22): what the importer repaired or could not
 // read, counted by kind, each linking to its event where its path names one.
 import { useMemo, useState } from 'react';
-import type { Diagnostic, EventStream } from '../src/index.js';
+import { countDiagnostics, type Diagnostic, type EventStream } from '../src/index.js';
 
 /** Rows drawn at most; the rest are counted (the panel says so). */
 export const DIAGNOSTICS_SHOWN = 500;
@@ -20,12 +20,11 @@ export function eventIndexOfPath(path: string): number | null {
   return Number(last[1]);
 }
 
-/** Diagnostics grouped by code, most frequent first. */
-export function countByCode(list: readonly Diagnostic[]): [string, number][] {
-  const counts = new Map<string, number>();
-  for (const d of list) counts.set(d.code, (counts.get(d.code) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-}
+/**
+ * Diagnostics grouped by code, most frequent first; what a cap left unlisted
+ * counts toward its code (core `countDiagnostics`).
+ */
+export const countByCode: (list: readonly Diagnostic[]) => [string, number][] = countDiagnostics;
 
 export interface DiagnosticsPanelProps {
   diagnostics: readonly Diagnostic[];
@@ -45,14 +44,20 @@ export function DiagnosticsPanel({
 }: DiagnosticsPanelProps) {
   const [code, setCode] = useState<string | null>(null);
   const counts = useMemo(() => countByCode(diagnostics), [diagnostics]);
+  // Every repair, listed or not (a cap lists 100 per kind and counts the rest).
+  const total = useMemo(() => counts.reduce((sum, [, n]) => sum + n, 0), [counts]);
   const shown = useMemo(
-    () => (code === null ? diagnostics : diagnostics.filter((d) => d.code === code)),
+    () =>
+      code === null
+        ? diagnostics
+        : // A kind's "N more not listed" note goes with the kind.
+          diagnostics.filter((d) => (d.omitted?.code ?? d.code) === code),
     [diagnostics, code],
   );
   return (
     <aside className="viewer-diagnostics" aria-labelledby="viewer-diagnostics-title">
       <div className="viewer-panel-head">
-        <h2 id="viewer-diagnostics-title">Diagnostics ({diagnostics.length})</h2>
+        <h2 id="viewer-diagnostics-title">Diagnostics ({total})</h2>
         <button type="button" className="viewer-button" onClick={onClose}>
           Close
         </button>
@@ -68,7 +73,7 @@ export function DiagnosticsPanel({
               aria-pressed={code === null}
               onClick={() => setCode(null)}
             >
-              all <span className="viewer-count">{diagnostics.length}</span>
+              all <span className="viewer-count">{total}</span>
             </button>
             {counts.map(([c, n]) => (
               <button

@@ -197,6 +197,11 @@ export interface Diagnostic {
   readonly message: string;
   /** JSON path of the place, e.g. `$.samples[0].events[12].timestamp`. */
   readonly path: string;
+  /**
+   * On a `diagnostics_truncated`: the code over the cap and how many of it
+   * were not listed, so a count by kind ({@link countDiagnostics}) is exact.
+   */
+  readonly omitted?: { readonly code: ErrorCode; readonly count: number };
 }
 
 /** The arguments of `new ImportError(code, path, ...details)`: the details are those of the code's message. */
@@ -299,6 +304,42 @@ export function makeDiagnostic<C extends ErrorCode>(
   ...details: Parameters<(typeof errorMessages)[C]>
 ): Diagnostic {
   return { code, severity, message: errorMessage(code, ...details), path };
+}
+
+/**
+ * The `diagnostics_truncated` diagnostic that stands for the `count`
+ * diagnostics of `code` left out over a cap (one per code).
+ *
+ * @example
+ * truncatedDiagnostic('uuid_derived', 4900).message; // '4900 more "uuid_derived" diagnostics not listed'
+ */
+export function truncatedDiagnostic(code: ErrorCode, count: number): Diagnostic {
+  return {
+    code: 'diagnostics_truncated',
+    severity: 'info',
+    message: errorMessage('diagnostics_truncated', code, count),
+    path: '$',
+    omitted: { code, count },
+  };
+}
+
+/**
+ * Diagnostics counted by kind, most frequent first (then by code): what a
+ * `diagnostics_truncated` left out counts toward its code, and the
+ * truncation itself is not a kind of its own.
+ *
+ * @example
+ * declare const diagnostics: Diagnostic[];
+ * declare function report(line: string): void;
+ * for (const [code, n] of countDiagnostics(diagnostics)) report(`${n} ${code}`);
+ */
+export function countDiagnostics(list: readonly Diagnostic[]): [ErrorCode, number][] {
+  const counts = new Map<ErrorCode, number>();
+  for (const d of list) {
+    const [code, n] = d.omitted ? [d.omitted.code, d.omitted.count] : [d.code, 1];
+    counts.set(code, (counts.get(code) ?? 0) + n);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }
 
 /**

@@ -7,6 +7,8 @@ export {
   errorMessage,
   jsonPath,
   makeDiagnostic,
+  truncatedDiagnostic,
+  countDiagnostics,
 } from './errors.js';
 export type { Diagnostic, ErrorCode, ImportErrorArgs, SkeinErrorArgs } from './errors.js';
 export * from './events/index.js';

@@ -1,5 +1,5 @@
 import { EventStream } from '../core/stream/event-stream.js';
-import { ImportError, SkeinError, type Diagnostic } from '../core/errors.js';
+import { ImportError, SkeinError, countDiagnostics, type Diagnostic } from '../core/errors.js';
 import {
   formats,
   importAny,
@@ -221,15 +221,11 @@ function reportDiagnostics(diagnostics: readonly Diagnostic[], verbose: boolean,
     for (const d of diagnostics) io.stderr(`${d.severity}: ${d.path}: ${d.message} [${d.code}]\n`);
     return;
   }
-  const counts = new Map<string, number>();
-  let warnings = 0;
-  for (const d of diagnostics) {
-    counts.set(d.code, (counts.get(d.code) ?? 0) + 1);
-    if (d.severity === 'warning') warnings++;
-  }
-  if (counts.size > 0) {
-    const list = [...counts].map(([code, n]) => `${n} ${code}`).join(', ');
-    const label = warnings > 0 ? 'warning' : 'info';
+  const counts = countDiagnostics(diagnostics);
+  const warnings = diagnostics.some((d) => d.severity === 'warning');
+  if (counts.length > 0) {
+    const list = counts.map(([code, n]) => `${n} ${code}`).join(', ');
+    const label = warnings ? 'warning' : 'info';
     io.stderr(`${label}: repaired while reading: ${list} (--verbose lists each)\n`);
   }
 }

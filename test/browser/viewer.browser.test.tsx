@@ -104,6 +104,47 @@ describe('viewer page', () => {
     await expect.poll(() => article('1-1-e2'), WAIT).not.toBeNull();
   });
 
+  it('opens files dropped on the page, and says a dropped folder is a folder', async () => {
+    mount();
+    const root = document.querySelector<HTMLElement>('.viewer-root')!;
+    const log = await fixtureFile();
+    // A real drop of one file: Chromium's own DataTransfer and DragEvent.
+    const transfer = new DataTransfer();
+    transfer.items.add(log);
+    await act(async () => {
+      root.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true }));
+    });
+    await expect.poll(() => sampleButton('two'), WAIT).toBeDefined();
+    await expect.poll(() => article('1-1-e2'), WAIT).not.toBeNull();
+
+    // A folder: a script cannot build a directory entry, so the drop carries
+    // an item whose entry says it is one, as Chromium's does.
+    const folderItem = {
+      kind: 'file',
+      type: '',
+      getAsFile: () => new File([], 'logs'),
+      webkitGetAsEntry: () => ({ isDirectory: true, isFile: false, name: 'logs' }),
+    };
+    const drop = new DragEvent('drop', { bubbles: true });
+    Object.defineProperty(drop, 'dataTransfer', {
+      value: { items: [folderItem], files: [new File([], 'logs')], types: ['Files'] },
+    });
+    await act(async () => {
+      root.dispatchEvent(drop);
+    });
+    await expect.poll(() => document.querySelector('[role="alert"]'), WAIT).not.toBeNull();
+    const alert = document.querySelector('[role="alert"]')!;
+    expect(alert.getAttribute('data-code')).toBe('directory');
+    expect(alert.textContent).toContain('logs is a folder');
+    expect(alert.textContent).toContain('skein view <folder>');
+    // The log dropped before is still open, one click away.
+    const list = document.querySelector('section[aria-label="Open logs"]')!;
+    expect([...list.querySelectorAll('button')].map((b) => b.textContent)).toEqual([
+      'zstd-zip64.eval',
+      'logs',
+    ]);
+  });
+
   it('resizes panes from the keyboard and remembers the size', async () => {
     const view = mount();
     await pick([await fixtureFile()]);

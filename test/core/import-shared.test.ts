@@ -12,6 +12,8 @@ import {
   formats,
   importAny,
   isSkeinEvents,
+  countDiagnostics,
+  parseEvents,
   readJsonLines,
   readJsonLinesAsync,
   streamImport,
@@ -89,6 +91,25 @@ describe('ImportContext', () => {
       ['$[0]', '2 timestamp valu'],
       ['$[4]', '1 uuid value was'],
     ]);
+  });
+
+  it('counts by kind exactly over the cap: what a truncation left out counts toward its code', () => {
+    const ctx = new ImportContext({ maxDiagnosticsPerCode: 2 });
+    for (let i = 0; i < 5; i++) ctx.number({ n: 'x' }, 'n', `$[${i}]`);
+    ctx.string({ s: 1 }, 's', '$[9]');
+    const d = ctx.finish();
+    expect(d.find((x) => x.code === 'diagnostics_truncated')?.omitted).toEqual({
+      code: 'wrong_type',
+      count: 4,
+    });
+    expect(countDiagnostics(d)).toEqual([['wrong_type', 6]]);
+    // parseEvents and inspect logs cap through the same diagnostic.
+    const many = Array.from({ length: 7 }, (_, i) => ({
+      event: 'info',
+      timestamp: `2026-01-01T00:00:0${i}Z`,
+    }));
+    const parsed = parseEvents(many, { maxDiagnosticsPerCode: 2 });
+    expect(countDiagnostics(parsed.diagnostics)).toContainEqual(['uuid_derived', 7]);
   });
 });
 
@@ -433,6 +454,28 @@ describe('front door', () => {
       expect(r.format).toBe('skein');
       expect(r.events.map((e) => e.uuid)).toEqual(['u1', 'u2', 'u3']);
     }
+  });
+
+  it('detects and imports a one-event JSON Lines file (it parses as one document)', async () => {
+    const one = JSON.stringify(events[0]) + '\n';
+    const { uuid: _, ...noUuid } = events[0]!;
+    for (const input of [one, new TextEncoder().encode(one), events[0], JSON.stringify(noUuid)]) {
+      expect(detectFormat(input).format).toBe('skein');
+      expect(isSkeinEvents(input)).toBe(true);
+      const r = await importAny(input);
+      expect(r.format).toBe('skein');
+      expect(r.events).toHaveLength(1);
+      expect(r.events[0]!.timestamp).toBe(events[0]!.timestamp);
+    }
+    // Its uuid, when derived, is the one its streaming import derives.
+    const text = JSON.stringify(noUuid) + '\n';
+    const whole = await importAny(text);
+    const streamed: Event[] = [];
+    const chunks = (async function* () {
+      yield text;
+    })();
+    for await (const batch of streamImport(chunks)) streamed.push(...batch);
+    expect(streamed.map((e) => e.uuid)).toEqual([whole.events[0]!.uuid]);
   });
 
   it('detects an inspect .eval with and without its file name, and imports its first sample', async () => {

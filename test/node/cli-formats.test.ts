@@ -17,6 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { importAny } from '../../src/index.js';
 import { runCli } from '../../src/server.js';
 import { describeFixtures, fixturePath } from '../conformance/fixtures.js';
+import { header, monolithSample } from '../core/helpers/inspect-fixture.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const fixture = (p: string) => join(fixtures, p);
@@ -53,6 +54,8 @@ const EVERY_FORMAT: [string, string][] = [
   ['otlp/agent-chat-tool.otlp.json', 'otlp'],
   ['jupyter/agent notebook.ipynb', 'jupyter'],
   ['claude-code/with-subagent.jsonl', 'claude-code'],
+  ['openhands/events-v1.jsonl', 'openhands'],
+  ['openhands/trajectory-v0.json', 'openhands'],
   ['acp/session.jsonl', 'acp'],
   ['defect/events.jsonl', 'defect'],
   ['agex/agex-ts.jsonl', 'agex'],
@@ -232,6 +235,20 @@ describe('diagnostics', () => {
     expect(verbose.err).toContain(`[${diagnostics[0]!.code}]`);
     expect(verbose.out).toBe(quiet.out);
   });
+
+  it('counts every repair of a kind, past the 100 listed', async () => {
+    // An inspect log whose event holds 250 attachment refs that resolve to
+    // nothing: 100 dangling_attachment listed, 150 counted in one truncation.
+    const sample = monolithSample(1, 1) as { events: { data?: unknown }[] };
+    sample.events[4]!.data = Array.from({ length: 250 }, (_, i) => `attachment://missing-${i}`);
+    const dir = mkdtempSync(join(tmpdir(), 'skein-cli-'));
+    const file = join(dir, 'dangling.json');
+    writeFileSync(file, JSON.stringify({ ...header(), samples: [sample] }));
+    const r = await cli(['replay', file]);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/\b250 dangling_attachment\b/);
+    expect(r.err).not.toContain('diagnostics_truncated');
+  });
 });
 
 describe('skein info <dir>', () => {
@@ -306,6 +323,10 @@ describeFixtures('skein on the shared real fixtures', () => {
     ['inspect_ai/logs/2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval', 'inspect'],
     ['claude-code/claude-code-log-edge_cases.jsonl', 'claude-code'],
     ['acp/acplazybridge-codex-streaming-capture.jsonl', 'acp'],
+    ['openhands/openhands-traj-basic.json', 'openhands'],
+    ['openinference/genai-interlingua-openinference-openai.otlp.json', 'otlp'],
+    ['otel-genai/genai-interlingua-vercel-ai-sdk.otlp.json', 'otlp'],
+    ['jupyter/nbformat-many_tracebacks.ipynb', 'jupyter'],
   ])('%s: info, tree and convert', async (file, format) => {
     const path = fixturePath(file);
     const info = await cli(['info', path, '--json']);

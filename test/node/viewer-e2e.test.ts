@@ -1,7 +1,8 @@
 // End to end (issue 22): `skein view <folder>` started in-process on a folder
 // of our fixtures, serving the viewer page built as `npm run build` builds it;
 // Chromium opens the printed URL, clicks a log in the listing, a sample and an
-// event, and the span tree and transcript follow one selection.
+// event, and the span tree and transcript follow one selection; the page
+// follows the system colour scheme.
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,4 +113,30 @@ describe('skein view + the viewer page', () => {
     await again.close();
     await page.close();
   }, 120_000);
+
+  it('follows the system colour scheme, light or dark', async () => {
+    const look = async (colorScheme: 'light' | 'dark') => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme });
+      await page.goto(url);
+      await page.getByRole('table', { name: 'Logs in the folder' }).waitFor(WAIT);
+      const style = await page.evaluate(() => {
+        const root = getComputedStyle(document.querySelector('.viewer')!);
+        return { background: root.backgroundColor, color: root.color };
+      });
+      await page.close();
+      return style;
+    };
+    const light = await look('light');
+    const dark = await look('dark');
+    expect(dark.background).not.toBe(light.background);
+    expect(dark.color).not.toBe(light.color);
+    // Dark is dark: its background is darker than its text, light the other way.
+    const luminance = (rgb: string) =>
+      rgb
+        .match(/[\d.]+/g)!
+        .slice(0, 3)
+        .reduce((sum, c) => sum + Number(c), 0);
+    expect(luminance(dark.background)).toBeLessThan(luminance(dark.color));
+    expect(luminance(light.background)).toBeGreaterThan(luminance(light.color));
+  }, 60_000);
 });

@@ -155,6 +155,40 @@ describe('<DiagnosticsPanel>', () => {
     expect(onShowEvent).toHaveBeenCalledWith(stream.at(2)!.uuid);
   });
 
+  it('counts what a cap left unlisted toward its kind, the note listed with it', () => {
+    render(
+      <DiagnosticsPanel
+        diagnostics={[
+          ...diagnostics,
+          {
+            code: 'diagnostics_truncated',
+            severity: 'info',
+            message: '40 more "uuid_derived" diagnostics not listed',
+            path: '$',
+            omitted: { code: 'uuid_derived', count: 40 },
+          },
+        ]}
+        stream={stream}
+        linkable
+        onShowEvent={() => {}}
+        onClose={() => {}}
+      />,
+    );
+    expect(screen.getByRole('heading', { name: 'Diagnostics (43)' })).toBeDefined();
+    const kinds = screen.getByRole('group', { name: 'Diagnostics by kind' });
+    expect(
+      within(kinds)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['all 43', 'uuid_derived 42', 'default_filled 1']);
+    fireEvent.click(within(kinds).getByRole('button', { name: /uuid_derived/ }));
+    expect(screen.getAllByRole('listitem').map((li) => li.getAttribute('data-code'))).toEqual([
+      'uuid_derived',
+      'uuid_derived',
+      'diagnostics_truncated',
+    ]);
+  });
+
   it('gives no links where paths name records, not events', () => {
     render(
       <DiagnosticsPanel

@@ -26,7 +26,14 @@
  * far cheaper than the `JSON.parse` that produced the input. Pass
  * `{ copy: true }` to leave the input entirely untouched (costs a deep copy).
  */
-import { ImportError, errorMessage, jsonPath, type Diagnostic, type ErrorCode } from '../errors.js';
+import {
+  ImportError,
+  errorMessage,
+  jsonPath,
+  truncatedDiagnostic,
+  type Diagnostic,
+  type ErrorCode,
+} from '../errors.js';
 import { stampEventTime } from './event-time.js';
 import { cloneJson, deepFreeze } from './freeze.js';
 import { parseTimestampMs, timestampHadOffset } from './timestamp.js';
@@ -468,12 +475,7 @@ function note(
 function finish(ctx: Context): Diagnostic[] {
   for (const [code, n] of ctx.counts) {
     if (n > ctx.max) {
-      ctx.diagnostics.push({
-        code: 'diagnostics_truncated',
-        severity: 'info',
-        message: errorMessage('diagnostics_truncated', code, n - ctx.max),
-        path: '$',
-      });
+      ctx.diagnostics.push(truncatedDiagnostic(code, n - ctx.max));
     }
   }
   return ctx.diagnostics;

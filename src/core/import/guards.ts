@@ -15,6 +15,7 @@ import {
   ImportError,
   errorMessage,
   jsonPath,
+  truncatedDiagnostic,
   type Diagnostic,
   type ErrorCode,
   type errorMessages,
@@ -175,12 +176,7 @@ export class ImportContext {
     }
     for (const [code, n] of this.#counts) {
       if (n > this.#max) {
-        out.push({
-          code: 'diagnostics_truncated',
-          severity: 'info',
-          message: errorMessage('diagnostics_truncated', code, n - this.#max),
-          path: '$',
-        });
+        out.push(truncatedDiagnostic(code, n - this.#max));
       }
     }
     this.#finished = out;

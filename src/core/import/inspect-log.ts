@@ -12,7 +12,14 @@
 //   only that sample's members;
 // - resolves the sample's indirections (inspect-resolve.ts) and turns the raw
 //   events into canonical ones with `parseEvents`.
-import { ImportError, errorMessage, jsonPath, type Diagnostic } from '../errors.js';
+import {
+  ImportError,
+  errorMessage,
+  jsonPath,
+  truncatedDiagnostic,
+  type Diagnostic,
+  type ErrorCode,
+} from '../errors.js';
 import type { Event } from '../events/types.js';
 import { parseEvents } from '../events/parse.js';
 import { resolveSampleEvents, type AttachmentTable } from './inspect-resolve.js';
@@ -365,7 +372,7 @@ function notFound(id: unknown, epoch: unknown): ImportError {
  * @internal
  */
 export function capDiagnostics(list: Diagnostic[], max: number): Diagnostic[] {
-  const seen = new Map<string, number>();
+  const seen = new Map<ErrorCode, number>();
   const out: Diagnostic[] = [];
   for (const d of list) {
     const n = (seen.get(d.code) ?? 0) + 1;
@@ -374,12 +381,7 @@ export function capDiagnostics(list: Diagnostic[], max: number): Diagnostic[] {
   }
   for (const [code, n] of seen) {
     if (n > max) {
-      out.push({
-        code: 'diagnostics_truncated',
-        severity: 'info',
-        message: errorMessage('diagnostics_truncated', code, n - max),
-        path: '$',
-      });
+      out.push(truncatedDiagnostic(code, n - max));
     }
   }
   return out;

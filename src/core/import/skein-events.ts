@@ -11,6 +11,7 @@ import type { Diagnostic } from '../errors.js';
 import { isRecord, type ImportOptions } from './guards.js';
 import {
   importLines,
+  importRecords,
   sniffer,
   type FormatImporter,
   type ImportResult,
@@ -58,7 +59,9 @@ export const skeinEventsFormat: FormatImporter & {
   extensions: ['.jsonl', '.json'],
   detect(probe) {
     const doc = probe.json();
-    if (isRecord(doc)) {
+    // A one-event JSON Lines file (`skein convert` of a one-event run) parses
+    // as one JSON document: the event itself. The records check below takes it.
+    if (isRecord(doc) && !looksLikeEvent(doc)) {
       // A container (timeline fixture) has `events` and is not itself an event.
       const list = doc['events'];
       return (
@@ -73,6 +76,9 @@ export const skeinEventsFormat: FormatImporter & {
   },
   import(probe, options): ImportResult {
     const doc = probe.json();
+    // Text holding one event is a one-line JSON Lines file: record `$[0]`, as
+    // its streaming import reads it (so the same derived uuid).
+    if (looksLikeEvent(doc)) return importRecords(skeinEventsFormat, [doc], '$', options);
     if (doc !== undefined) {
       const { events, diagnostics } = parseEvents(doc, { uuidSeed: options.uuidSeed ?? '' });
       return { format: 'skein', events, diagnostics };
