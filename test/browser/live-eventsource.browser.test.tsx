@@ -7,20 +7,7 @@ import { commands } from 'vitest/browser';
 import { connectEventStream, type LiveConnection } from '../../src/core/index.js';
 import { Transcript } from '../../src/react/index.js';
 import '../../src/styles.css';
-
-declare module 'vitest/browser' {
-  interface BrowserCommands {
-    startLiveServer(options: {
-      total: number;
-      initial: number;
-      seed?: number;
-    }): Promise<{ id: string; url: string }>;
-    appendLiveEvents(id: string, count: number): Promise<number>;
-    dropLiveConnections(id: string): Promise<number>;
-    liveServerLog(id: string): Promise<string[]>;
-    stopLiveServer(id: string): Promise<void>;
-  }
-}
+import './live-commands.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

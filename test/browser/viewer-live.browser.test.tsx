@@ -9,20 +9,7 @@ import { commands } from 'vitest/browser';
 import { ViewerApp } from '../../viewer/app.js';
 import '../../src/styles.css';
 import '../../viewer/viewer.css';
-
-declare module 'vitest/browser' {
-  interface BrowserCommands {
-    startLiveServer(options: {
-      total: number;
-      initial: number;
-      seed?: number;
-    }): Promise<{ id: string; url: string }>;
-    appendLiveEvents(id: string, count: number): Promise<number>;
-    dropLiveConnections(id: string): Promise<number>;
-    liveServerLog(id: string): Promise<string[]>;
-    stopLiveServer(id: string): Promise<void>;
-  }
-}
+import './live-commands.js';
 
 const WAIT = { timeout: 30_000, interval: 50 };
 const stops: (() => Promise<void>)[] = [];

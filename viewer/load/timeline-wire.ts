@@ -12,10 +12,10 @@ import {
   type Event,
   type Outline,
   type Timeline,
-  type TimelineItem,
   type TimelineSpan,
 } from '../../src/index.js';
 import { spanTimesInto } from '../../src/core/timeline/metrics.js';
+import type { LoadSpan } from '../../src/core/timeline/serialize.js';
 
 /** A span's fields besides its content: `[id, name, spanType, branchedFrom, description, utility, toolInvoked, agentResult, outline]`. */
 type SpanShell = [
@@ -163,21 +163,6 @@ function shellOf(span: TimelineSpan): SpanShell {
   ];
 }
 
-interface MutableSpan {
-  type: 'span';
-  id: string;
-  name: string;
-  spanType: string | null;
-  content: TimelineItem[];
-  branches: TimelineSpan[];
-  branchedFrom: string | null;
-  description: string | null;
-  utility: boolean;
-  toolInvoked: boolean;
-  agentResult: string | null;
-  outline: Outline | null;
-}
-
 /** Items handled between two looks at the clock. */
 const CHECK_EVERY = 512;
 
@@ -192,7 +177,7 @@ const CHECK_EVERY = 512;
 export class TimelineDecoder {
   readonly #wire: TimelineWire;
   readonly #events: readonly Event[];
-  readonly #spans: MutableSpan[] = [];
+  readonly #spans: LoadSpan[] = [];
   #chunk = 0;
   #span = 0;
   #item = -1;

@@ -136,7 +136,12 @@ function optionalArray(obj: Record<string, unknown>, key: string, path: string):
   return value;
 }
 
-interface LoadSpan {
+/**
+ * A span while it is put together (its lists still growing); also what the
+ * viewer's worker-built timeline is rebuilt into (viewer/load/timeline-wire.ts).
+ * @internal
+ */
+export interface LoadSpan {
   type: 'span';
   id: string;
   name: string;
