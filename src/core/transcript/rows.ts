@@ -17,7 +17,7 @@ import {
 import { eventTreeNodeKey, eventTreeNodeUuid, type EventTree } from '../tree/event-tree.js';
 import { eventTreeIndexOf } from '../tree/node-index.js';
 import { rowOfNode, visibleRows } from '../tree/visible-rows.js';
-import { OTHER_KIND, kindCode, previousEventTree, treeKinds } from '../tree/links.js';
+import { OTHER_KIND, changedSince, kindCode, previousEventTree, treeKinds } from '../tree/links.js';
 import { markRowsContinued } from '../list/carry.js';
 import { ChunkedColumn, float64Chunk, int32Chunk } from '../list/chunked.js';
 
@@ -439,13 +439,13 @@ function treeSums(tree: EventTree): TreeSums {
   const n = tree.length;
   let start = 0;
   const twin = tree.twin;
-  const before = twin === undefined ? previousEventTree(tree) : undefined;
-  const old = before === undefined ? undefined : sumsCache.get(before);
-  if (old !== undefined) {
-    const change = tree.change!;
-    // A new version (a pending call made final) changes its own sums.
-    start = Math.min(change.from, change.updated.length > 0 ? change.updated[0]! : n);
-  }
+  // From the last snapshot whose sums were taken, however many came between
+  // (a span tree reads them once per render, not per snapshot). A new version
+  // (a pending call made final) changes its own sums: changedSince counts it.
+  const since =
+    twin === undefined ? changedSince(tree, (before) => sumsCache.has(before)) : undefined;
+  const old = since === undefined ? undefined : sumsCache.get(since.base);
+  if (since !== undefined) start = since.from;
   const tokens = new ChunkedColumn(float64Chunk, n + 1, old?.tokens, start + 1);
   const errors = new ChunkedColumn(int32Chunk, n + 1, old?.errors, start + 1);
   let t0 = tokens.get(start);

@@ -8,7 +8,7 @@
  * any number of events.
  */
 import type { EventTree } from '../tree/event-tree.js';
-import { OTHER_KIND, kindCode, previousEventTree, treeKinds } from '../tree/links.js';
+import { OTHER_KIND, changedSince, kindCode, treeKinds } from '../tree/links.js';
 import { ChunkedColumn, int32Chunk } from '../list/chunked.js';
 
 /**
@@ -60,11 +60,13 @@ export function sectionCounts(
   // A live snapshot goes on from the previous snapshot's counts (issue 21):
   // nodes before `change.from` kept their kinds (a new version keeps its
   // kind), so their prefix is shared (chunks, not copied).
+  // From the last snapshot counted with these kinds, however many came
+  // between (a view reads them once per render, not per snapshot).
   let start = 0;
-  const before = previousEventTree(tree);
-  const old = before === undefined ? undefined : cache.get(before);
-  const going = old !== undefined && old.key === key;
-  if (going) start = tree.change!.from;
+  const since = changedSince(tree, (before) => cache.get(before)?.key === key);
+  const old = since === undefined ? undefined : cache.get(since.base);
+  const going = old !== undefined;
+  if (going) start = since!.from;
   const prefix = kinds.map(
     (_, k) => new ChunkedColumn(int32Chunk, n + 1, going ? old.prefix[k] : undefined, start + 1),
   );

@@ -119,6 +119,36 @@ export function previousEventTree(tree: EventTree): EventTree | undefined {
 }
 
 /**
+ * The nearest earlier snapshot of `tree` that `has` accepts, walking back
+ * through {@link previousEventTree} (at most `maxSteps` snapshots), with the
+ * first node that may differ from it: the least `change.from` and first
+ * `updated` node along the way (every node before it is that snapshot's node
+ * at the same index, the same event). A view derived only for some snapshots
+ * — a list renders once per frame while its feed publishes more often — goes
+ * on from the last one it derived instead of starting over (issues 21, 22).
+ * `undefined` when the chain breaks first (a snapshot without `change`, or
+ * one nothing holds any more). Internal.
+ */
+export function changedSince(
+  tree: EventTree,
+  has: (before: EventTree) => boolean,
+  maxSteps = 64,
+): { base: EventTree; from: number } | undefined {
+  let from = tree.length;
+  let t = tree;
+  for (let step = 0; step < maxSteps; step++) {
+    const change = t.change;
+    const before = previousEventTree(t);
+    if (change === undefined || before === undefined) return undefined;
+    from = Math.min(from, change.from);
+    if (change.updated.length > 0) from = Math.min(from, change.updated[0]!);
+    if (has(before)) return { base: before, from };
+    t = before;
+  }
+  return undefined;
+}
+
+/**
  * The kind code of every node of `tree` (from its builder; computed once for
  * a tree made elsewhere, e.g. by `structuredClone`). Internal.
  */
