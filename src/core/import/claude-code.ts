@@ -549,6 +549,31 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
     return allSidechain;
   }
 
+  /** The events record `u` mapped to (none, one, or several: see `eventsOfRecord`). */
+  function eventsOf(u: string): readonly Event[] {
+    const events = eventsOfRecord.get(u);
+    return events === undefined ? [] : Array.isArray(events) ? events : [events];
+  }
+
+  /**
+   * Visits every record on the branches from `roots` once (depth first),
+   * until `visit` returns true; says whether it did.
+   */
+  function someOnBranch(roots: readonly string[], visit: (u: string) => boolean): boolean {
+    const stack = [...roots];
+    const seen = new Set<string>();
+    while (stack.length) {
+      const u = stack.pop()!;
+      if (seen.has(u)) continue;
+      seen.add(u);
+      if (visit(u)) return true;
+      const kids = children.get(u);
+      if (typeof kids === 'string') stack.push(kids);
+      else if (kids) for (const kid of kids) stack.push(kid);
+    }
+    return false;
+  }
+
   /**
    * Whether the branch from `root` holds a record that mapped to more than an
    * `info` event (a prompt, a response, a tool result, a compaction). Only
@@ -556,20 +581,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
    * of a running tool or hook, attachments) fork it without anyone going back.
    */
   function holdsConversation(root: string): boolean {
-    const stack = [root];
-    const seen = new Set<string>();
-    while (stack.length) {
-      const u = stack.pop()!;
-      if (seen.has(u)) continue;
-      seen.add(u);
-      const events = eventsOfRecord.get(u);
-      for (const e of events === undefined ? [] : Array.isArray(events) ? events : [events])
-        if (e.event !== 'info') return true;
-      const kids = children.get(u);
-      if (typeof kids === 'string') stack.push(kids);
-      else if (kids) stack.push(...kids);
-    }
-    return false;
+    return someOnBranch([root], (u) => eventsOf(u).some((e) => e.event !== 'info'));
   }
 
   /** Marks every record on a branch abandoned at a fork (a rewind). */
@@ -578,18 +590,13 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
     const active = new Set<string>();
     for (let u: string | undefined = lastUuid; u && !active.has(u); u = parentOf.get(u))
       active.add(u);
-    const stack: string[] = [];
+    const roots: string[] = [];
     for (const [parent, kids] of children) {
       if (typeof kids === 'string' || !active.has(parent)) continue;
-      for (const kid of kids) if (!active.has(kid) && holdsConversation(kid)) stack.push(kid);
+      for (const kid of kids) if (!active.has(kid) && holdsConversation(kid)) roots.push(kid);
     }
-    const seen = new Set<string>();
-    while (stack.length) {
-      const u = stack.pop()!;
-      if (seen.has(u)) continue;
-      seen.add(u);
-      const events = eventsOfRecord.get(u);
-      for (const e of events === undefined ? [] : Array.isArray(events) ? events : [events]) {
+    someOnBranch(roots, (u) => {
+      for (const e of eventsOf(u)) {
         const draft = sink.revise(e);
         const cc = isRecord(draft.metadata?.['claude_code'])
           ? (draft.metadata['claude_code'] as JsonObject)
@@ -597,10 +604,8 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
         draft.metadata = { ...(draft.metadata ?? {}), claude_code: { ...cc, branch: 'rewound' } };
         sink.touch(draft);
       }
-      const kids = children.get(u);
-      if (typeof kids === 'string') stack.push(kids);
-      else if (kids) for (const kid of kids) stack.push(kid);
-    }
+      return false;
+    });
   }
 }
 
