@@ -4,10 +4,12 @@ import { Transcript } from '../src/react/index.js';
 import { importedRunStory } from './imported-run.js';
 import trajectory from '../test/fixtures/openhands/trajectory-v0.json?raw';
 import sdkEvents from '../test/fixtures/openhands/events-v1.jsonl?raw';
+import delegateEvents from '../test/fixtures/openhands/delegate-v1.jsonl?raw';
 
 // The project's own OpenHands fixtures, imported once at module load (issue 20).
 const v0 = importOpenHands(trajectory, { filename: 'trajectory-v0.json' }).events;
 const v1 = importOpenHands(sdkEvents, { filename: 'events-v1.jsonl' }).events;
+const delegated = importOpenHands(delegateEvents, { filename: 'delegate-v1.jsonl' }).events;
 
 const meta = {
   title: 'Import/OpenHands',
@@ -32,3 +34,13 @@ export const V0Trajectory = importedRunStory(
 export const V1SdkEvents = importedRunStory({ events: v1, 'aria-label': 'OpenHands V1 events' }, [
   'terminal',
 ]);
+
+/**
+ * V1 sub-agents (README "OpenHands V1 sub-agents"): `task` calls and a
+ * `delegate` call, each sub-agent an agent span under its call, holding the
+ * prompt it was given; one task runs in the background until `task_output`.
+ */
+export const V1SubAgents = importedRunStory(
+  { events: delegated, 'aria-label': 'OpenHands V1 sub-agents' },
+  ['code-explorer', 'Run pytest and report which assertion fails'],
+);

@@ -200,6 +200,71 @@ export const Errors: Story = {
   },
 };
 
+const twice: Event[] = [
+  {
+    event: 'span_begin',
+    uuid: 'b1',
+    timestamp: at(0),
+    id: 'search',
+    parent_id: null,
+    span_id: 'search',
+    name: 'search',
+    type: 'agent',
+  },
+  {
+    event: 'info',
+    uuid: 'i1',
+    timestamp: at(500),
+    span_id: 'search',
+    source: 'agent',
+    data: 'first attempt',
+  },
+  { event: 'span_end', uuid: 'x1', timestamp: at(1000), id: 'search', span_id: 'search' },
+  {
+    event: 'span_begin',
+    uuid: 'b2',
+    timestamp: at(2000),
+    id: 'search',
+    parent_id: null,
+    span_id: 'search',
+    name: 'search (retry)',
+    type: 'agent',
+  },
+  {
+    event: 'info',
+    uuid: 'i2',
+    timestamp: at(2500),
+    span_id: 'search',
+    source: 'agent',
+    data: 'second attempt',
+  },
+  { event: 'span_end', uuid: 'x2', timestamp: at(3000), id: 'search', span_id: 'search' },
+] as Event[];
+
+/**
+ * A span id begun twice, read as inspect_ai does (README "Duplicate span
+ * ids"): the span shows once per begin, both named by the last begin, each
+ * holding every event of the id, with keys of their own; the timeline agrees.
+ */
+export const DuplicateSpanIds: Story = {
+  args: { events: twice, defaultMode: 'events' },
+  render: (args) => (
+    <div style={frame}>
+      <SpanTree {...args} />
+    </div>
+  ),
+  play: async ({ canvasElement }) => {
+    const grid = await within(canvasElement).findByRole('treegrid');
+    const copies = await waitFor(() => {
+      const rows = [...rowsOf(grid)].filter((r) => r.getAttribute('aria-level') === '1');
+      expect(rows).toHaveLength(2);
+      return rows;
+    });
+    for (const row of copies) expect(row.textContent).toContain('search (retry)');
+    expect(new Set(copies.map((r) => r.dataset['key'])).size).toBe(2);
+  },
+};
+
 const deep: Event[] = [];
 for (let d = 0; d < 500; d++)
   deep.push({
