@@ -81,6 +81,35 @@ export async function runBrowserBenches(options: {
         await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
         await cdp.send('Profiler.start');
       }
+      // SKEIN_BENCH_HEAP=<dir>: when a bench calls `window.skeinHeapSample(tag)`
+      // (the viewer bench does, before and after its open), a full GC, then a
+      // sampling heap profile of what is live (`<name>.<tag>.heapprofile`, for
+      // DevTools' Memory panel) and the heap's usage with array-buffer
+      // backing stores (`.usage.json`); with SKEIN_BENCH_SNAPSHOT=1 also a heap
+      // snapshot (`.heapsnapshot`; large: ~300 MB at 100k events).
+      const heapDir = process.env['SKEIN_BENCH_HEAP'];
+      if (heapDir) {
+        const heap = await page.context().newCDPSession(page);
+        await heap.send('HeapProfiler.enable');
+        await heap.send('HeapProfiler.startSampling', { samplingInterval: 4096 });
+        await page.exposeFunction('skeinHeapSample', async (tag: string) => {
+          await mkdir(heapDir, { recursive: true });
+          await heap.send('HeapProfiler.collectGarbage');
+          const { profile } = await heap.send('HeapProfiler.getSamplingProfile');
+          const usage = await heap.send('Runtime.getHeapUsage');
+          await writeFile(join(heapDir, `${name}.${tag}.usage.json`), JSON.stringify(usage));
+          if (process.env['SKEIN_BENCH_SNAPSHOT'] && !tag.endsWith('before')) {
+            const { createWriteStream } = await import('node:fs');
+            const out = createWriteStream(join(heapDir, `${name}.${tag}.heapsnapshot`));
+            const onChunk = (e: { chunk: string }) => out.write(e.chunk);
+            heap.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
+            await heap.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+            heap.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
+            await new Promise((r) => out.end(r));
+          }
+          await writeFile(join(heapDir, `${name}.${tag}.heapprofile`), JSON.stringify(profile));
+        });
+      }
       const result = await page.evaluate(([n, q]) => window.skeinBench.run(n, q), [
         name,
         options.quick,

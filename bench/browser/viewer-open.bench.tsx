@@ -60,6 +60,9 @@ export default defineBrowserBench({
     );
     bytes = null;
     const heapBefore = ctx.heapMB();
+    await (window as { skeinHeapSample?: (tag: string) => Promise<void> }).skeinHeapSample?.(
+      `${label}.before`,
+    );
 
     const el = ctx.container(1280, 900);
     const before = location.href;
@@ -128,6 +131,9 @@ export default defineBrowserBench({
       // file then, 0.9× a second later).
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const heapAfter = ctx.heapMB();
+      await (window as { skeinHeapSample?: (tag: string) => Promise<void> }).skeinHeapSample?.(
+        label,
+      );
       if (heapBefore !== undefined && heapAfter !== undefined) {
         ctx.record({
           name: `viewer.open.heap.${label}`,
