@@ -9,10 +9,12 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {
+  buildEventTree,
   buildSpanTreeView,
   buildTranscriptRows,
   createEventTreeBuilder,
   generateRun,
+  rowsContinued,
   sectionCounts,
   spanSummary,
   spanTreeRows,
@@ -77,5 +79,35 @@ describe('live views over many snapshots', () => {
     expect(alive).toBeLessThanOrEqual(1);
     // The live snapshot still derives (its caches were not what kept it).
     expect(deriveAll(last!)).toBeGreaterThan(0);
+  });
+
+  it('go on from the last snapshot they saw when the snapshots between are gone', async () => {
+    // A feed publishes more often than a list renders; nothing holds the
+    // snapshots between, so they are collected. The views still go on from
+    // the snapshot they last derived (changedSince), not from scratch.
+    const run = generateRun({ seed: 11, events: 3_000, pendingRate: 0 });
+    const builder = createEventTreeBuilder();
+    const options = { collapsed: COLLAPSED, hiddenKinds: HIDDEN };
+    let seen: EventTree | null = null;
+    let continued = 0;
+    let renders = 0;
+    for (let at = 0, k = 0; at < run.length; k++) {
+      const end = Math.min(run.length, at + 40);
+      for (; at < end; at++) builder.append(run[at]!);
+      const tree = builder.getSnapshot();
+      if (k % 4 !== 3 && at < run.length) continue; // published, not rendered
+      await collect();
+      const rows = buildTranscriptRows(tree, options);
+      if (seen !== null && rowsContinued(rows, buildTranscriptRows(seen, options)) > 0) {
+        continued++;
+      }
+      const full = buildEventTree(run.slice(0, at));
+      expect(Array.from(rows.node)).toEqual(Array.from(buildTranscriptRows(full, options).node));
+      expect(deriveAll(tree)).toBe(deriveAll(full));
+      seen = tree;
+      renders++;
+    }
+    expect(renders).toBeGreaterThan(10);
+    expect(continued).toBe(renders - 1);
   });
 });

@@ -17,7 +17,7 @@ import {
 import { eventTreeNodeKey, eventTreeNodeUuid, type EventTree } from '../tree/event-tree.js';
 import { eventTreeIndexOf } from '../tree/node-index.js';
 import { rowOfNode, visibleRows } from '../tree/visible-rows.js';
-import { OTHER_KIND, changedSince, kindCode, previousEventTree, treeKinds } from '../tree/links.js';
+import { OTHER_KIND, changedSince, kindCode, treeKinds } from '../tree/links.js';
 import { markRowsContinued } from '../list/carry.js';
 import { ChunkedColumn, float64Chunk, int32Chunk } from '../list/chunked.js';
 
@@ -90,14 +90,15 @@ export function buildTranscriptRows(
   let built = rowsCache.get(tree);
   const hit = built?.find((b) => b.collapsed === collapsed && b.hidden === hidden);
   if (hit !== undefined) return hit.rows;
-  // A live snapshot: go on from the rows of the snapshot before it, built
-  // with the same options (the same Set objects).
-  const before = previousEventTree(tree);
-  const old =
-    before && rowsCache.get(before)?.find((b) => b.collapsed === collapsed && b.hidden === hidden);
+  // A live snapshot: go on from the rows of the last snapshot built with the
+  // same options (the same Set objects), however many came between (a list
+  // renders once per frame while its feed may publish more often).
+  const matches = (b: BuiltRows) => b.collapsed === collapsed && b.hidden === hidden;
+  const since = changedSince(tree, (before) => rowsCache.get(before)?.some(matches) === true);
+  const old = since === undefined ? undefined : rowsCache.get(since.base)!.find(matches)!;
   const made =
     old !== undefined && old.perCode !== null
-      ? continueTranscriptRows(tree, before!, old, collapsed, hidden)
+      ? continueTranscriptRows(tree, since!.base, since!.from, old, collapsed, hidden)
       : { rows: fullTranscriptRows(tree, collapsed, hidden), perCode: null };
   if (built === undefined) rowsCache.set(tree, (built = []));
   // A few option sets per tree (two views on one feed may differ).
@@ -158,8 +159,9 @@ function perCodeOf(tree: EventTree, hidden: ReadonlySet<string>): Float64Array |
 }
 
 /**
- * {@link buildTranscriptRows} of a live snapshot from the rows of the
- * snapshot before it (issue 21): rows of nodes before `change.from` are
+ * {@link buildTranscriptRows} of a live snapshot from the rows of an
+ * earlier snapshot `before` (issue 21): rows of nodes before `from` (every
+ * node before it unchanged since `before`, `changedSince`) are
  * copied (those nodes kept their place and kind), the walk resumes at
  * `from`, and the hidden counts are corrected by what changed from there.
  * O(rows copied) in typed-array copies plus O(nodes from `from` on).
@@ -167,11 +169,11 @@ function perCodeOf(tree: EventTree, hidden: ReadonlySet<string>): Float64Array |
 function continueTranscriptRows(
   tree: EventTree,
   before: EventTree,
+  from: number,
   old: BuiltRows,
   collapsed: ReadonlySet<string>,
   hidden: ReadonlySet<string>,
 ): { rows: TranscriptRows; perCode: Float64Array } {
-  const from = tree.change!.from;
   const codes = hiddenCodes(hidden)!;
   const perCode = old.perCode!.slice();
   if (hidden.size > 0) {

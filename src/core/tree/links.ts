@@ -95,11 +95,44 @@ function cachedKindCode(kind: string): number {
 const treeKindCodes = new WeakMap<EventTree, Uint8Array>();
 
 /**
- * The snapshot each resumed snapshot's `change` is relative to. Weak both
- * ways: a chain of live snapshots must not keep every earlier one alive, and
- * a tree stays plain data (`structuredClone` drops this).
+ * Where a live snapshot came from: its builder's snapshot before it (weakly:
+ * a chain of snapshots must not keep every earlier one alive) and the first
+ * node that may differ from it (`change.from`, or an earlier `updated` node).
+ * The links between these small records are strong, so a walk back still
+ * passes a snapshot nothing holds any more (a feed publishes more often
+ * than a view renders: the snapshots between are collected) and reaches the
+ * one a view derived from. Cut at {@link LINEAGE_STEPS} links. A tree stays
+ * plain data (`structuredClone` drops this).
  */
-const treePrevious = new WeakMap<EventTree, WeakRef<EventTree>>();
+interface Lineage {
+  readonly tree: WeakRef<EventTree>;
+  /** The first node that may differ from the snapshot before (`prev`). */
+  readonly from: number;
+  /** The snapshot before's record; `null` past the cut or without `change`. */
+  prev: Lineage | null;
+}
+
+/** Links a walk back may take ({@link changedSince}'s default bound). */
+const LINEAGE_STEPS = 64;
+
+const treeLineage = new WeakMap<EventTree, Lineage>();
+
+/**
+ * Records `tree` (made from `previous` with `change`, or from scratch) in
+ * the lineage, and cuts the record {@link LINEAGE_STEPS} links back.
+ */
+function recordLineage(tree: EventTree, previous: EventTree | null): void {
+  const change = tree.change;
+  const prev =
+    change === undefined || previous === null ? null : (treeLineage.get(previous) ?? null);
+  let from = change === undefined ? 0 : change.from;
+  if (change !== undefined && change.updated.length > 0) from = Math.min(from, change.updated[0]!);
+  const node: Lineage = { tree: new WeakRef(tree), from, prev };
+  treeLineage.set(tree, node);
+  let cut: Lineage | null = node;
+  for (let k = 0; k < LINEAGE_STEPS && cut !== null; k++) cut = cut.prev;
+  if (cut !== null) cut.prev = null;
+}
 
 /**
  * The tree `tree.change` is relative to (its builder's snapshot before it),
@@ -115,35 +148,37 @@ const treePrevious = new WeakMap<EventTree, WeakRef<EventTree>>();
  * previousEventTree(after) === before; // true
  */
 export function previousEventTree(tree: EventTree): EventTree | undefined {
-  return tree.change === undefined ? undefined : treePrevious.get(tree)?.deref();
+  if (tree.change === undefined) return undefined;
+  return treeLineage.get(tree)?.prev?.tree.deref();
 }
 
 /**
  * The nearest earlier snapshot of `tree` that `has` accepts, walking back
- * through {@link previousEventTree} (at most `maxSteps` snapshots), with the
- * first node that may differ from it: the least `change.from` and first
- * `updated` node along the way (every node before it is that snapshot's node
- * at the same index, the same event). A view derived only for some snapshots
- * — a list renders once per frame while its feed publishes more often — goes
- * on from the last one it derived instead of starting over (issues 21, 22).
- * `undefined` when the chain breaks first (a snapshot without `change`, or
- * one nothing holds any more). Internal.
+ * through its builder's snapshots (at most `maxSteps`, and at most
+ * {@link LINEAGE_STEPS}; snapshots nothing holds any more are passed, not
+ * offered), with the first node that may differ from it: the least
+ * `change.from` and first `updated` node along the way (every node before
+ * it is that snapshot's node at the same index, the same event). A view
+ * derived only for some snapshots — a list renders once per frame while its
+ * feed publishes more often — goes on from the last one it derived instead
+ * of starting over (issues 21, 22). `undefined` when the chain ends first (a
+ * snapshot without `change`). Internal.
  */
 export function changedSince(
   tree: EventTree,
   has: (before: EventTree) => boolean,
-  maxSteps = 64,
+  maxSteps = LINEAGE_STEPS,
 ): { base: EventTree; from: number } | undefined {
+  if (tree.change === undefined) return undefined;
+  let node = treeLineage.get(tree);
   let from = tree.length;
-  let t = tree;
-  for (let step = 0; step < maxSteps; step++) {
-    const change = t.change;
-    const before = previousEventTree(t);
-    if (change === undefined || before === undefined) return undefined;
-    from = Math.min(from, change.from);
-    if (change.updated.length > 0) from = Math.min(from, change.updated[0]!);
-    if (has(before)) return { base: before, from };
-    t = before;
+  for (let step = 0; step < maxSteps && node !== undefined; step++) {
+    from = Math.min(from, node.from);
+    const prev = node.prev;
+    if (prev === null) return undefined;
+    const before = prev.tree.deref();
+    if (before !== undefined && has(before)) return { base: before, from };
+    node = prev;
   }
   return undefined;
 }
@@ -1063,7 +1098,7 @@ export class Placement {
       ...(change === undefined ? {} : { change }),
     });
     treeKindCodes.set(tree, nodeKinds);
-    if (last !== null) treePrevious.set(tree, new WeakRef(last.tree));
+    recordLineage(tree, last === null ? null : last.tree);
     if (resumable) {
       this.#spansWork = spans;
       this.#last = { tree, kinds: nodeKinds };

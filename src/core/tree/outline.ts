@@ -16,7 +16,7 @@
  *   expanded by id: "expand all" does not open them (`Expansion`).
  */
 import { eventTreeNodeKey, type EventTree } from './event-tree.js';
-import { previousEventTree } from './links.js';
+import { changedSince } from './links.js';
 
 /** A view node showing one tree node. */
 export const VIEW_NODE = 0;
@@ -232,16 +232,17 @@ export function buildSpanTreeView(
   let views = viewCache.get(tree);
   const hit = views?.[mode];
   if (hit !== undefined) return hit;
-  // A live snapshot goes on from the view of the snapshot before it (issue
-  // 21): in these modes view nodes follow tree order, so the view nodes of
-  // tree nodes before `change.from` are copied and the rest emitted.
-  const before = previousEventTree(tree);
-  const prev = before === undefined ? undefined : viewCache.get(before)?.[mode];
+  // A live snapshot goes on from the view of the last snapshot it was built
+  // for (issue 21; however many came between, `changedSince`): in these
+  // modes view nodes follow tree order, so the view nodes of tree nodes
+  // before the first change are copied and the rest emitted.
+  const since = changedSince(tree, (before) => viewCache.get(before)?.[mode] !== undefined);
+  const prev = since === undefined ? undefined : viewCache.get(since.base)![mode]!;
   const spans = mode === 'spans';
   const out = new ViewEmitter(spans ? tree.spans.length : tree.length);
   let k = 0;
   if (prev !== undefined) {
-    const from = tree.change!.from;
+    const from = since!.from;
     for (let hi = prev.length; k < hi;) {
       const mid = (k + hi) >>> 1;
       if (prev.node[mid]! < from) k = mid + 1;

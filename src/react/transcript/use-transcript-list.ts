@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import {
-  previousEventTree,
   eventTreeNodeUuid,
   transcriptRowOfEvent,
   type EventTree,
   type TranscriptRows,
 } from '../../core/index.js';
 import { carryChunkedSizes } from '../../core/list/carry.js';
+import { changedSince } from '../../core/tree/links.js';
 import type { ChunkedColumn } from '../../core/list/chunked.js';
 import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.js';
 import { useListVirtualizer, type MeasuredSizes } from '../list/use-list-virtualizer.js';
@@ -96,7 +96,8 @@ export function useTranscriptList(o: TranscriptListOptions) {
   const nodeSizes = useMemo(() => {
     const before = nodeSizesRef.current;
     const events = tree.events;
-    const from = before !== null && previousEventTree(tree) === before.tree ? tree.change!.from : 0;
+    // The sizes of the last tree rendered, however many snapshots came between.
+    const from = before === null ? 0 : (changedSince(tree, (b) => b === before.tree)?.from ?? 0);
     const sizes = carryChunkedSizes(
       before === null
         ? null
