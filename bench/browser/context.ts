@@ -71,11 +71,34 @@ async function nextPaint(): Promise<void> {
   });
 }
 
+/**
+ * Busy for a few milliseconds under a name a CPU profile shows, so a tool can
+ * line the profile's clock up with `performance.now()` (SKEIN_BENCH_PROFILE:
+ * run-browser.ts writes each bench's long tasks beside its profile).
+ */
+function skeinProfileMark(): number {
+  const at = performance.now();
+  while (performance.now() - at < 3) {
+    // spin
+  }
+  return at;
+}
+
+/** Per `frames` call: its mark and long tasks (start and duration), for profile tools. */
+interface LongTaskLog {
+  skeinFrameRuns?: { mark: number; tasks: { start: number; duration: number }[] }[];
+}
+
 async function frames(during: () => Promise<void>): Promise<FrameStats> {
   const intervals: number[] = [];
   const tasks: number[] = [];
+  const log: { start: number; duration: number }[] = [];
+  ((window as LongTaskLog).skeinFrameRuns ??= []).push({ mark: skeinProfileMark(), tasks: log });
   const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) tasks.push(entry.duration);
+    for (const entry of list.getEntries()) {
+      tasks.push(entry.duration);
+      log.push({ start: entry.startTime, duration: entry.duration });
+    }
   });
   try {
     observer.observe({ type: 'longtask', buffered: false });

@@ -118,6 +118,12 @@ export async function runBrowserBenches(options: {
         const { profile } = await cdp.send('Profiler.stop');
         await mkdir(profileDir, { recursive: true });
         await writeFile(join(profileDir, `${name}.cpuprofile`), JSON.stringify(profile));
+        // The long tasks of each of the bench's `frames` calls and the mark
+        // that lines them up with the profile (context.ts `skeinProfileMark`).
+        const tasks = await page.evaluate(
+          () => (window as { skeinFrameRuns?: unknown }).skeinFrameRuns ?? [],
+        );
+        await writeFile(join(profileDir, `${name}.longtasks.json`), JSON.stringify(tasks));
       }
       if (errors.length) throw new Error(`${name}: page errors:\n${errors.join('\n')}`);
       metrics.push(...result);
