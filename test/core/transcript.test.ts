@@ -553,6 +553,54 @@ describe('transcript feed: live snapshots of a large run', () => {
     });
   });
 
+  it('tells listeners of a costly snapshot in a task of its own, and counts their render', async () => {
+    const stream = new EventStream();
+    stream.append(info('x'));
+    // Every clock read inside the feed is `step` ms later: with a step, a
+    // flatten (a read before and after it) "costs" that much.
+    let step = 0;
+    let clock = 0;
+    const tasks: (() => void)[] = [];
+    const delayed: { task: () => void; ms: number }[] = [];
+    const feed = createTranscriptFeed(stream, {
+      schedule: (task) => void tasks.push(task),
+      now: () => (clock += step),
+      delay: (task, ms) => delayed.push({ task, ms }),
+    });
+    let heard = 0;
+    let render = 0;
+    feed.subscribe(() => {
+      heard++;
+      clock += render; // the views' render
+    });
+    while (tasks.length > 0) tasks.shift()!();
+    // A cheap snapshot: listeners are told at once.
+    stream.append(info('w'));
+    await Promise.resolve();
+    expect(tasks).toHaveLength(0);
+    const told = heard;
+    expect(told).toBeGreaterThan(0);
+    // A costly one (the flatten takes 10 ms, the render 30 ms)…
+    step = 10;
+    render = 30;
+    stream.append(info('y'));
+    await Promise.resolve();
+    // …is made at once, but its listeners hear of it in the next task…
+    expect(feed.getSnapshot().tree.length).toBe(3);
+    expect(heard).toBe(told);
+    expect(tasks).toHaveLength(1);
+    tasks.shift()!();
+    expect(heard).toBe(told + 1);
+    // …and the task after that measures their render: the next snapshot
+    // waits LIVE_RATIO × (flatten + render), not × the flatten alone.
+    tasks.shift()!();
+    step = 0;
+    stream.append(info('z'));
+    await Promise.resolve();
+    expect(delayed).toHaveLength(1);
+    expect(delayed[0]!.ms).toBeGreaterThanOrEqual(5 * (10 + 30));
+  });
+
   it('publishes a live burst bigger than a slice once, when its last slice is taken', async () => {
     const stream = new EventStream();
     for (let k = 0; k < 3000; k++) stream.append(info(`e${k}`));

@@ -443,11 +443,12 @@ function treeSums(tree: EventTree): TreeSums {
   const twin = tree.twin;
   // From the last snapshot whose sums were taken, however many came between
   // (a span tree reads them once per render, not per snapshot). A new version
-  // (a pending call made final) changes its own sums: changedSince counts it.
+  // (a pending call made final) changes its own sums: `eventFrom` counts it;
+  // a span that ended does not (its begin holds no tokens).
   const since =
     twin === undefined ? changedSince(tree, (before) => sumsCache.has(before)) : undefined;
   const old = since === undefined ? undefined : sumsCache.get(since.base);
-  if (since !== undefined) start = since.from;
+  if (since !== undefined) start = since.eventFrom;
   const tokens = new ChunkedColumn(float64Chunk, n + 1, old?.tokens, start + 1);
   const errors = new ChunkedColumn(int32Chunk, n + 1, old?.errors, start + 1);
   let t0 = tokens.get(start);

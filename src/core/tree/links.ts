@@ -106,8 +106,10 @@ const treeKindCodes = new WeakMap<EventTree, Uint8Array>();
  */
 interface Lineage {
   readonly tree: WeakRef<EventTree>;
-  /** The first node that may differ from the snapshot before (`prev`). */
+  /** `change.from`: every node before it is in the same place, of the same kind. */
   readonly from: number;
+  /** Also before the first `updated` node that is not a span (a new version of its event). */
+  readonly eventFrom: number;
   /** The snapshot before's record; `null` past the cut or without `change`. */
   prev: Lineage | null;
 }
@@ -125,9 +127,21 @@ function recordLineage(tree: EventTree, previous: EventTree | null): void {
   const change = tree.change;
   const prev =
     change === undefined || previous === null ? null : (treeLineage.get(previous) ?? null);
-  let from = change === undefined ? 0 : change.from;
-  if (change !== undefined && change.updated.length > 0) from = Math.min(from, change.updated[0]!);
-  const node: Lineage = { tree: new WeakRef(tree), from, prev };
+  const from = change === undefined ? 0 : change.from;
+  let eventFrom = from;
+  // A span listed in `updated` got a new span object (it ended, or its begin
+  // was re-sent as a new version of the same span): its node's place and
+  // kind did not change, nor did any event's content but its begin's.
+  if (change !== undefined) {
+    for (const u of change.updated) {
+      if (u >= eventFrom) break;
+      if (tree.spanIndex[u]! < 0 || tree.events[u] !== previous!.events[u]) {
+        eventFrom = u;
+        break;
+      }
+    }
+  }
+  const node: Lineage = { tree: new WeakRef(tree), from, eventFrom, prev };
   treeLineage.set(tree, node);
   let cut: Lineage | null = node;
   for (let k = 0; k < LINEAGE_STEPS && cut !== null; k++) cut = cut.prev;
@@ -156,28 +170,36 @@ export function previousEventTree(tree: EventTree): EventTree | undefined {
  * The nearest earlier snapshot of `tree` that `has` accepts, walking back
  * through its builder's snapshots (at most `maxSteps`, and at most
  * {@link LINEAGE_STEPS}; snapshots nothing holds any more are passed, not
- * offered), with the first node that may differ from it: the least
- * `change.from` and first `updated` node along the way (every node before
- * it is that snapshot's node at the same index, the same event). A view
- * derived only for some snapshots — a list renders once per frame while its
- * feed publishes more often — goes on from the last one it derived instead
- * of starting over (issues 21, 22). `undefined` when the chain ends first (a
- * snapshot without `change`). Internal.
+ * offered), with where they differ:
+ * - `from`: the least `change.from` along the way. Every node before it is
+ *   that snapshot's node at the same index, in the same place, of the same
+ *   kind (its event may be a new version, its span object new).
+ * - `eventFrom`: also before the first node along the way whose event is a
+ *   new version (a pending event made final): every node before it holds
+ *   the very same event. For what is derived from events' contents (token
+ *   sums); a span that ended changes its span object only, not this.
+ *
+ * A view derived only for some snapshots — a list renders once per frame
+ * while its feed publishes more often — goes on from the last one it
+ * derived instead of starting over (issues 21, 22). `undefined` when the
+ * chain ends first (a snapshot without `change`). Internal.
  */
 export function changedSince(
   tree: EventTree,
   has: (before: EventTree) => boolean,
   maxSteps = LINEAGE_STEPS,
-): { base: EventTree; from: number } | undefined {
+): { base: EventTree; from: number; eventFrom: number } | undefined {
   if (tree.change === undefined) return undefined;
   let node = treeLineage.get(tree);
   let from = tree.length;
+  let eventFrom = tree.length;
   for (let step = 0; step < maxSteps && node !== undefined; step++) {
     from = Math.min(from, node.from);
+    eventFrom = Math.min(eventFrom, node.eventFrom);
     const prev = node.prev;
     if (prev === null) return undefined;
     const before = prev.tree.deref();
-    if (before !== undefined && has(before)) return { base: before, from };
+    if (before !== undefined && has(before)) return { base: before, from, eventFrom };
     node = prev;
   }
   return undefined;
