@@ -318,6 +318,35 @@ describe('<Swimlane> in Chromium', () => {
     expect(markers(root)).toBeGreaterThan(0);
   }, 60_000);
 
+  it("leaves a slow layout's markers to the task after its first paint (a big run arriving late)", async () => {
+    const markers = (el: ParentNode) => el.querySelectorAll('.skein-swimlane__marker').length;
+    const view = (timeline: Timeline) => (
+      <div style={{ width: 900, height: 400 }}>
+        <Swimlane timeline={timeline} />
+      </div>
+    );
+    // Mounted on a small run: its markers are drawn at once.
+    const { container, rerender } = render(view(small()));
+    const root = container.querySelector<HTMLElement>('.skein-swimlane')!;
+    expect(markers(root)).toBeGreaterThan(0);
+    // Another run arrives (few bars: no deferral by count) whose layout
+    // "takes" 20 ms: every clock read during its render is 20 ms later.
+    const next = fanOutTimeline({ agents: 30, parallelism: 3, errorEvery: 4 });
+    const real = performance.now.bind(performance);
+    let skew = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => real() + (skew += 20));
+    try {
+      rerender(view(next));
+    } finally {
+      clock.mockRestore();
+    }
+    // Its first commit has the bars but not the markers…
+    expect(bars(root).length).toBeGreaterThan(0);
+    expect(markers(root)).toBe(0);
+    // …which follow after the paint.
+    await expect.poll(() => markers(root), { timeout: 10_000 }).toBeGreaterThan(0);
+  });
+
   it('follows a live run pinned to its end without resetting the zoom', async () => {
     const events = fanOutEvents({ agents: 40, parallelism: 2 });
     const ranges: (SwimlaneRange | null)[] = [];

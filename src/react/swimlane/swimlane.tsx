@@ -37,6 +37,7 @@ import {
   type SelectionStore,
   type SwimlaneDrawBar,
   type SwimlaneDrawRow,
+  type SwimlaneLayout,
   type SwimlaneLayoutOptions,
   type SwimlaneProjection,
   type SwimlaneRow,
@@ -129,6 +130,15 @@ const ZOOM_STEP = 1.5;
 const MIN_BAR = 6;
 /** Bars in the rows of a first paint above which their markers follow it. */
 const DEFER_MARKERS_AT = 5000;
+/**
+ * Milliseconds a layout may take to build before its first paint leaves
+ * the markers to the next task (a run of 300k events in a few rows: few
+ * bars, but each row's markers scan every event of its spans).
+ */
+const DEFER_MARKERS_AFTER_MS = 12;
+
+/** How long each layout took to build (ms), for the markers' deferral. */
+const layoutCost = new WeakMap<SwimlaneLayout, number>();
 /** Opacity of the three density levels of strips. */
 const STRIP_OPACITY = [0.35, 0.6, 0.9];
 
@@ -231,10 +241,12 @@ export function Swimlane(props: SwimlaneProps) {
   );
   const drill = useMemo(() => drillTimeline(run, drillId), [run, drillId]);
   const timeline = drill.timeline;
-  const layout = useMemo(
-    () => layoutSwimlane(timeline, { ...layoutOptions, showBranches }),
-    [timeline, layoutOptions, showBranches],
-  );
+  const layout = useMemo(() => {
+    const start = performance.now();
+    const made = layoutSwimlane(timeline, { ...layoutOptions, showBranches });
+    layoutCost.set(made, performance.now() - start);
+    return made;
+  }, [timeline, layoutOptions, showBranches]);
   const index = useMemo(() => createSwimlaneIndex(layout), [layout]);
   const axis = index.axis;
 
@@ -389,6 +401,9 @@ export function Swimlane(props: SwimlaneProps) {
   const [clientMount] = useState(hydrated);
   const deferMarkers = useMemo(() => {
     if (markersAfterMount || !clientMount) return false;
+    // A first paint of a layout that was slow to build (a big run arriving
+    // in a view already mounted, as the viewer's timeline does) too.
+    if ((layoutCost.get(index.layout) ?? 0) > DEFER_MARKERS_AFTER_MS) return true;
     let bars = 0;
     for (let r = first; r <= last; r++) bars += index.row(r).starts.length;
     return bars > DEFER_MARKERS_AT;
