@@ -446,11 +446,40 @@ export class UuidIndex {
     const table = new Int32Array(capacity);
     const mask = capacity - 1;
     const hashes = this.#hashes;
-    for (let s = 0; s < this.#size; s++) {
-      const hash = hashes[s]!;
-      let p = hash & mask;
-      while (table[p] !== 0) p = (p + 1) & mask;
-      table[p] = (hash & ~mask) | (s + 1);
+    const n = this.#size;
+    const regions = capacity >>> REGION_BITS;
+    if (regions < 2 || n < 4096) {
+      for (let s = 0; s < n; s++) {
+        const hash = hashes[s]!;
+        let p = hash & mask;
+        while (table[p] !== 0) p = (p + 1) & mask;
+        table[p] = (hash & ~mask) | (s + 1);
+      }
+    } else {
+      // As `#build`: the slots in the order of the table region their hash
+      // starts in (a counting sort), so the writes stay in cache. At 300k
+      // uuids, in the table's order of slots, each write was a cache miss
+      // (a 108 ms task of the viewer's load on a loaded machine).
+      const starts = new Int32Array(regions + 1);
+      for (let s = 0; s < n; s++) {
+        const r = ((hashes[s]! & mask) >>> REGION_BITS) + 1;
+        starts[r] = starts[r]! + 1;
+      }
+      for (let r = 0; r < regions; r++) starts[r + 1] = starts[r + 1]! + starts[r]!;
+      const order = new Int32Array(n);
+      for (let s = 0; s < n; s++) {
+        const r = (hashes[s]! & mask) >>> REGION_BITS;
+        const at = starts[r]!;
+        starts[r] = at + 1;
+        order[at] = s;
+      }
+      for (let k = 0; k < n; k++) {
+        const s = order[k]!;
+        const hash = hashes[s]!;
+        let p = hash & mask;
+        while (table[p] !== 0) p = (p + 1) & mask;
+        table[p] = (hash & ~mask) | (s + 1);
+      }
     }
     this.#table = table;
     this.#mask = mask;
