@@ -147,6 +147,14 @@ export const errorMessages = {
   // --- swimlane (src/core/swimlane/) -----------------------------------------
   invalid_option: (option: string, expected: string, got: string) =>
     `Option "${option}" must be ${expected}, got ${got}`,
+  // --- arguments and options of the API (misuse, not bad input data) ---------
+  invalid_argument: (fn: string, name: string, expected: string, got: string) =>
+    `${fn}: "${name}" must be ${expected}, got ${got}`,
+  index_out_of_range: (where: string, index: number, length: number) =>
+    `${where} ${index} is outside [0, ${length})`,
+  builder_empty_kind: () => 'events.unknown: the kind must be a non-empty string',
+  builder_known_kind: (kind: string) =>
+    `events.unknown: "${kind}" is a known kind; use events.${kind}(…)`,
   // --- <Transcript> layout warnings (src/react/transcript/layout.ts) ---------
   layout_no_height: () =>
     'The transcript has no height: its parent is 0 px tall. Give the parent a height (or flex: 1 in a flex column), or remove the height: 0 rule.',
@@ -164,6 +172,17 @@ export const errorMessages = {
     `Expected sequence ${expected}, got ${got}; resuming from the last one received`,
   live_no_transport: (name: string) =>
     `No ${name} in this runtime; pass one in the options or choose another transport`,
+  live_bad_position: (after: string, why: string) =>
+    `Cannot read after ${JSON.stringify(after)}: ${why}`,
+  redis_no_blocking_client: () =>
+    'createRedisSource needs blockingClient, or a client with duplicate()',
+  // --- display renderers (src/react/display/) --------------------------------
+  display_no_renderer: (mimeType: string) => `No component registered for ${mimeType}`,
+  display_not_text: (mimeType: string, got: string) =>
+    `${mimeType} data must be a string, got ${got}`,
+  display_not_raster: (mimeType: string) => `Not a raster image type: ${mimeType}`,
+  display_not_base64: (mimeType: string) => `${mimeType} data is not base64`,
+  sanitize_no_dom: () => 'sanitizeHtml needs a DOM (DOMPurify is not supported here)',
 } satisfies Record<string, (...args: never[]) => string>;
 
 /** A stable error or diagnostic code from {@link errorMessages}. */
