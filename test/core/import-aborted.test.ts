@@ -177,6 +177,14 @@ describe('defect: turn_aborted and a turn ended `cancelled` are aborted', () => 
     expect(begin.metadata).toMatchObject({ stop_reason: 'cancelled', abort_reason: 'cancelled' });
   });
 
+  it('a turn_aborted after a turn ended cancelled applies to that turn, quietly', () => {
+    const r = importDefect(
+      lines(...turn({ type: 'turn_ended', reason: 'cancelled' }), { type: 'turn_aborted' }),
+    );
+    expectAbortedExactly(r.events, [turnId(r.events, 'turn 1')]);
+    expect(r.diagnostics.map((d) => d.code)).not.toContain('defect_no_turn');
+  });
+
   it('turn_aborted (rolled back) marks the whole turn, its end included', () => {
     const { events } = importDefect(
       lines(...turn({ type: 'turn_aborted', reason: 'rolled back' })),

@@ -272,8 +272,10 @@ class DefectImporter implements IncrementalImporter {
           this.#openTurn(scope, path);
         }
         this.#closeTurn(scope, rec, path, false);
-        // Stopped by the user (`cancelled`): aborted too (events/outcome.ts, "Aborted").
-        if (isAbortStopReason(own(rec, 'reason'))) this.#abort(scope, rec, path);
+        // Stopped by the user (`cancelled`): aborted too (events/outcome.ts, "Aborted");
+        // a `turn_aborted` may still follow for this turn.
+        if (isAbortStopReason(own(rec, 'reason')))
+          markAborted(this.#sink, scope.turnEvents, own(rec, 'reason'));
         return;
       case 'turn_aborted':
         this.#abort(scope, rec, path);
