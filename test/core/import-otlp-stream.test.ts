@@ -16,8 +16,13 @@ function lineByLine(text: string): { batches: Event[][]; latest: readonly Event[
   const stream = new EventStream();
   const batches: Event[][] = [];
   text.split('\n').forEach((line, i) => {
-    if (line.trim() === '') return;
-    imp.push(JSON.parse(line), `$[${i}]`, line.trim());
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      return; // blank or broken: the line reader reports it and goes on
+    }
+    imp.push(value, `$[${i}]`, line.trim());
     const batch = imp.drain();
     batches.push(batch);
     for (const e of batch) stream.append(e);
@@ -351,6 +356,74 @@ describe('OTLP JSON Lines: streaming gives the whole-file import', () => {
         async (lines, seed) => expectSame(`${lines.join('\n')}\n`, false, seed),
       ),
       { numRuns: 25, seed: 11 },
+    );
+  });
+});
+
+describe('OTLP JSON Lines: messy streams give the same events', () => {
+  it('duplicates, orphans, spans without ids or times, records that are no spans, blank and broken lines (property)', async () => {
+    const good = generatedExport(2, 'children-first').trim().split('\n');
+    const extra = [
+      good[0]!, // the same span twice
+      good[3]!,
+      '',
+      '{"resourceSpans": [',
+      JSON.stringify({ hello: 'not a span' }),
+      JSON.stringify([{ name: 'hand-written', attributes: { 'gen_ai.operation.name': 'chat' } }]),
+      JSON.stringify({
+        resourceSpans: [
+          {
+            scopeSpans: [
+              { spans: [{ traceId: 'ff', spanId: 'o1', parentSpanId: 'gone', name: 'orphan' }] },
+            ],
+          },
+        ],
+      }),
+      JSON.stringify({
+        resourceSpans: [
+          {
+            scopeSpans: [
+              {
+                spans: [{ traceId: 'ff', spanId: 'o2', parentSpanId: 'o1', name: 'under orphan' }],
+              },
+            ],
+          },
+        ],
+      }),
+    ];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.shuffledSubarray([...good, ...extra], { minLength: 2 }),
+        fc.integer(),
+        async (lines, seed) => {
+          // One readable line next to broken ones is a document to the whole-file import
+          // (path `$`) but a line to the stream (`$[i]`): a non-span record's uuid differs.
+          const readable = lines.filter((l) => {
+            try {
+              JSON.parse(l);
+              return true;
+            } catch {
+              return false;
+            }
+          });
+          fc.pre(readable.length >= 2 || readable.length === lines.filter(Boolean).length);
+          const text = `${lines.join('\n')}\n`;
+          let whole: readonly Event[];
+          try {
+            whole = importOtlp(text).events;
+          } catch (e) {
+            // A first line that is broken JSON: the whole-file import refuses the file.
+            expect(e).toMatchObject({ code: 'invalid_json' });
+            return;
+          }
+          const streamed = lineByLine(text).latest;
+          expect(streamed).toHaveLength(whole.length);
+          expect(byUuid(streamed)).toEqual(byUuid(whole));
+          const cuts = fc.sample(fc.array(fc.nat(text.length)), { numRuns: 1, seed })[0]!;
+          expect(await chunked(text, cuts)).toEqual(streamed);
+        },
+      ),
+      { numRuns: 60, seed: 5 },
     );
   });
 });

@@ -29,8 +29,8 @@
 //   metadata; the task's `message` as a `user` message inside it); the next
 //   success / fail / clarify / cancelled of that agent closes it, after its
 //   own event: success → `info` (`data` = the result), fail → `error`,
-//   clarify → an `assistant` message, cancelled → `interrupt`, and the
-//   cancelled task is aborted (every event of it marked `metadata.aborted`). A task still
+//   clarify → an `assistant` message, cancelled → `interrupt` (and the task
+//   is aborted: every event of it marked `metadata.aborted`). A task still
 //   open at the end is closed at the agent's last event, flagged as an
 //   invented `end`, with an `agex_task_unclosed` diagnostic.
 // - `ActionEvent` → a `model` event (the agent's model turn; `model` is the

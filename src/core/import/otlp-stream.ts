@@ -23,6 +23,12 @@
 // hand-written files do); otherwise the events are the same but the later
 // ones come after (an append-only stream cannot move an event back).
 //
+// Lines that are not JSON never reach an incremental importer, so they count
+// as blank here: a file whose first line is broken JSON (which the whole-file
+// import refuses) streams, and a file of one readable line among broken ones
+// reads that line as a line (`$[i]`), where the whole-file import reads it as
+// a document (`$`): only the uuid of a record that is no span differs.
+//
 // Cost: each import reads every line so far, so one is made only when the
 // lines read since the last grew by half (and at the end): all imports
 // together read about three times the input, and the first events come out
