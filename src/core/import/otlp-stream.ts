@@ -30,9 +30,10 @@
 // a document (`$`): only the uuid of a record that is no span differs.
 //
 // Cost: each import reads every line so far, so one is made only when the
-// lines read since the last grew by half (and at the end): all imports
-// together read about three times the input, and the first events come out
-// after the second line.
+// lines read doubled since the last and some span was newly placed (and at
+// the end, unless no line came since the last): all imports together read at
+// most about three times the input (a single trace listed children first:
+// once), and the first events come out after the second line.
 import type { Diagnostic } from '../errors.js';
 import type { Event } from '../events/types.js';
 import type { ImportResult, IncrementalImporter } from './format.js';
@@ -70,6 +71,8 @@ class OtlpStream implements IncrementalImporter {
   /** The version of each event last handed out, by uuid. */
   readonly #out = new Map<string, Event>();
   #diagnostics: Diagnostic[] = [];
+  readonly #placement = new Placement();
+  #last: ImportResult | undefined;
 
   constructor(importWhole: OtlpWholeImport, options: ImportOptions) {
     this.#importWhole = importWhole;
@@ -83,18 +86,25 @@ class OtlpStream implements IncrementalImporter {
     const at = line ? Number(line[1]) : this.#lines.length;
     this.#lines[at] = text ?? JSON.stringify(record);
     this.#records++;
+    this.#placement.record(record, 0);
   }
 
   drain(): Event[] {
     const fresh = this.#records - this.#importedAt;
     // One line alone would be read as a document (path `$`, not `$[0]`).
-    if (this.#records < 2 || fresh === 0 || fresh < this.#importedAt / 2) return [];
+    if (this.#records < 2 || fresh === 0 || fresh < this.#importedAt) return [];
+    // Nothing newly placed: an import would hand out nothing new.
+    if (!this.#placement.take()) return [];
     this.#importedAt = this.#records;
-    return this.#changed(placed(this.#import().events), false);
+    this.#last = this.#import();
+    return this.#changed(placed(this.#last.events), false);
   }
 
   end(): Event[] {
-    const result = this.#import();
+    // No line since the last import: it is the whole-file import.
+    const result =
+      this.#last !== undefined && this.#importedAt === this.#records ? this.#last : this.#import();
+    this.#last = undefined;
     this.#diagnostics = result.diagnostics;
     return this.#changed(result.events, true);
   }
@@ -139,6 +149,92 @@ class OtlpStream implements IncrementalImporter {
     this.#out.set(e.uuid, e);
     out.push(e);
   }
+}
+
+/**
+ * A cheap, early view of which spans are placed (their parents up to a root
+ * read), from the raw records: only to skip imports that would hand out
+ * nothing new. Ids are compared as written, lower-cased (a parent written in
+ * base64 and its child in hex look unplaced here: that only delays them to a
+ * later import, never changes what comes out).
+ */
+class Placement {
+  readonly #placed = new Set<string>();
+  readonly #waiting = new Map<string, string[]>();
+  #news = false;
+
+  /** Whether something was placed since the last call. */
+  take(): boolean {
+    const news = this.#news;
+    this.#news = false;
+    return news;
+  }
+
+  /** Walks a record as the whole-file reader does (exports, resources, scopes, spans, lists). */
+  record(r: unknown, depth: number): void {
+    if (Array.isArray(r)) {
+      if (depth < 2) for (const x of r) this.record(x, depth + 1);
+      else this.#news = true;
+      return;
+    }
+    if (typeof r !== 'object' || r === null) return void (this.#news = true);
+    const o = r as Record<string, unknown>;
+    const rs = o['resourceSpans'];
+    if (Array.isArray(rs)) {
+      for (const x of rs) this.#scopes(x);
+      return;
+    }
+    if (Array.isArray(o['scopeSpans'])) return this.#scopes(o);
+    if (Array.isArray(o['spans']) && typeof o['event'] !== 'string') return this.#spans(o);
+    this.#span(o);
+  }
+
+  #scopes(r: unknown): void {
+    const list = (r as { scopeSpans?: unknown } | null)?.scopeSpans;
+    if (Array.isArray(list)) for (const x of list) this.#spans(x);
+  }
+
+  #spans(r: unknown): void {
+    const list = (r as { spans?: unknown } | null)?.spans;
+    if (Array.isArray(list)) for (const x of list) this.#span(x);
+  }
+
+  #span(r: unknown): void {
+    if (typeof r !== 'object' || r === null) return;
+    const o = r as Record<string, unknown>;
+    const context = typeof o['context'] === 'object' && o['context'] !== null ? o['context'] : {};
+    const c = context as Record<string, unknown>;
+    const trace = idText(o['traceId'] ?? c['trace_id']);
+    const id = idText(o['spanId'] ?? c['span_id']);
+    const parent = idText(o['parentSpanId'] ?? o['parent_id']);
+    const key = `${trace}/${id}`;
+    if (parent === '' || parent === id) return this.#place(id === '' ? undefined : key);
+    const wait = `${trace}/${parent}`;
+    if (this.#placed.has(wait)) return this.#place(id === '' ? undefined : key);
+    if (id === '') return;
+    const list = this.#waiting.get(wait);
+    if (list) list.push(key);
+    else this.#waiting.set(wait, [key]);
+  }
+
+  #place(key: string | undefined): void {
+    this.#news = true;
+    const stack = key === undefined ? [] : [key];
+    while (stack.length) {
+      const k = stack.pop()!;
+      if (this.#placed.has(k)) continue;
+      this.#placed.add(k);
+      const children = this.#waiting.get(k);
+      if (children) {
+        this.#waiting.delete(k);
+        stack.push(...children);
+      }
+    }
+  }
+}
+
+function idText(v: unknown): string {
+  return typeof v === 'string' ? v.toLowerCase() : '';
 }
 
 interface SpanMeta {
