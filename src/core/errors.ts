@@ -147,6 +147,14 @@ export const errorMessages = {
   // --- swimlane (src/core/swimlane/) -----------------------------------------
   invalid_option: (option: string, expected: string, got: string) =>
     `Option "${option}" must be ${expected}, got ${got}`,
+  // --- arguments and options of the API (misuse, not bad input data) ---------
+  invalid_argument: (fn: string, name: string, expected: string, got: string) =>
+    `${fn}: "${name}" must be ${expected}, got ${got}`,
+  index_out_of_range: (where: string, index: number, length: number) =>
+    `${where} ${index} is outside [0, ${length})`,
+  builder_empty_kind: () => 'events.unknown: the kind must be a non-empty string',
+  builder_known_kind: (kind: string) =>
+    `events.unknown: "${kind}" is a known kind; use events.${kind}(…)`,
   // --- <Transcript> layout warnings (src/react/transcript/layout.ts) ---------
   layout_no_height: () =>
     'The transcript has no height: its parent is 0 px tall. Give the parent a height (or flex: 1 in a flex column), or remove the height: 0 rule.',
@@ -164,6 +172,46 @@ export const errorMessages = {
     `Expected sequence ${expected}, got ${got}; resuming from the last one received`,
   live_no_transport: (name: string) =>
     `No ${name} in this runtime; pass one in the options or choose another transport`,
+  live_bad_position: (after: string, why: string) =>
+    `Cannot read after ${JSON.stringify(after)}: ${why}`,
+  redis_no_blocking_client: () =>
+    'createRedisSource needs blockingClient, or a client with duplicate()',
+  // --- command line (src/node/cli.ts): printed as `skein: <message>` ----------
+  cli_unknown_command: (command: string) => `unknown command '${command}'`,
+  cli_no_such_command: (topic: string) => `no command '${topic}'`,
+  cli_unknown_option: (option: string) => `unknown option '${option}'`,
+  cli_option_needs_value: (option: string) => `${option} needs a value`,
+  cli_bad_option: (option: string, rule: string) => `${option} ${rule}`,
+  cli_missing_argument: (what: string) => `missing ${what}`,
+  cli_unexpected_argument: (arg: string) => `unexpected argument '${arg}'`,
+  cli_no_stdin: () => '- (standard input) is not available here',
+  cli_view_stdin: () => 'view serves a file, a folder or a URL, not standard input',
+  cli_live_needs_url: () => '--live applies to a URL (a live event stream)',
+  cli_one_run: (name: string, format: string) =>
+    `--sample and --epoch apply to logs with several samples (inspect_ai); ${name} (${format}) holds one run`,
+  cli_port_in_use: (port: number, host: string) =>
+    `port ${port} on ${host} is in use; pick another with --port (0: any free port)`,
+  cli_no_address: (host: string) => `cannot listen on ${host}: no such local address`,
+  cli_no_such_file: (path: string) => `${path}: no such file`,
+  cli_permission_denied: (path: string) => `${path}: permission denied`,
+  cli_unreadable: (path: string, why: string) => `${path}: cannot be read (${why})`,
+  cli_is_directory: (path: string, supported: string) =>
+    `${path} is a directory; expected a log file (${supported}). 'skein info ${path}' lists the logs in it, 'skein view ${path}' opens them.`,
+  cli_not_a_file: (path: string) => `${path} is not a regular file`,
+  cli_not_file_or_folder: (path: string) => `${path} is neither a file nor a folder`,
+  cli_no_samples: (name: string) => `${name}: the log has no samples`,
+  cli_input_error: (name: string, message: string, code: string) => `${name}: ${message} [${code}]`,
+  cli_not_a_log: (name: string, what: string, supported: string) =>
+    `${name}: not a log skein can read: it is ${what}. Expected one of: ${supported}.`,
+  cli_zip_unreadable: (name: string, message: string, code: string) =>
+    `${name}: a zip archive (an inspect_ai .eval?) that cannot be opened: ${message} [${code}]. The file may have been cut short while it was written or copied.`,
+  // --- display renderers (src/react/display/) --------------------------------
+  display_no_renderer: (mimeType: string) => `No component registered for ${mimeType}`,
+  display_not_text: (mimeType: string, got: string) =>
+    `${mimeType} data must be a string, got ${got}`,
+  display_not_raster: (mimeType: string) => `Not a raster image type: ${mimeType}`,
+  display_not_base64: (mimeType: string) => `${mimeType} data is not base64`,
+  sanitize_no_dom: () => 'sanitizeHtml needs a DOM (DOMPurify is not supported here)',
 } satisfies Record<string, (...args: never[]) => string>;
 
 /** A stable error or diagnostic code from {@link errorMessages}. */

@@ -1,5 +1,11 @@
 import { EventStream } from '../core/stream/event-stream.js';
-import { ImportError, SkeinError, countDiagnostics, type Diagnostic } from '../core/errors.js';
+import {
+  ImportError,
+  SkeinError,
+  countDiagnostics,
+  type Diagnostic,
+  type SkeinErrorArgs,
+} from '../core/errors.js';
 import {
   formats,
   importAny,
@@ -165,23 +171,19 @@ ${SAMPLE_OPTIONS}
 `,
 };
 
-/** A user error: printed without a stack, exit with `exitCode`. */
-class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
-    super(message);
+/** A user error (a `cli_*` code of the catalogue): printed without a stack, exit with `exitCode`. */
+class CliError extends SkeinError {
+  readonly exitCode: number;
+  constructor(exitCode: number, ...args: SkeinErrorArgs) {
+    super(...args);
+    this.exitCode = exitCode;
   }
 }
 
 /** A usage problem: printed with a pointer to --help, exit code 1. */
 class UsageError extends CliError {
-  constructor(
-    message: string,
-    readonly command?: string,
-  ) {
-    super(message, EXIT.usage);
+  constructor(...args: SkeinErrorArgs) {
+    super(EXIT.usage, ...args);
   }
 }
 
@@ -190,7 +192,7 @@ function takeOption(args: string[], name: string): string | undefined {
   if (at < 0) return undefined;
   const value = args[at + 1];
   if (value === undefined || (value.startsWith('--') && value.length > 2))
-    throw new UsageError(`${name} needs a value`);
+    throw new UsageError('cli_option_needs_value', name);
   args.splice(at, 2);
   return value;
 }
@@ -205,10 +207,10 @@ function takeFlag(args: string[], name: string): boolean {
 /** The one positional argument; anything else left over is a usage error. */
 function takeSource(args: string[], what = 'the log file'): string {
   const unknown = args.find((a) => a.startsWith('-') && a !== '-');
-  if (unknown !== undefined) throw new UsageError(`unknown option '${unknown}'`);
+  if (unknown !== undefined) throw new UsageError('cli_unknown_option', unknown);
   const source = args.shift();
-  if (source === undefined) throw new UsageError(`missing ${what}`);
-  if (args.length) throw new UsageError(`unexpected argument '${args[0]}'`);
+  if (source === undefined) throw new UsageError('cli_missing_argument', what);
+  if (args.length) throw new UsageError('cli_unexpected_argument', args[0]!);
   return source;
 }
 
@@ -237,7 +239,7 @@ interface Input {
 }
 
 async function readStdin(io: CliIO): Promise<Uint8Array> {
-  if (!io.stdin) throw new UsageError('- (standard input) is not available here');
+  if (!io.stdin) throw new UsageError('cli_no_stdin');
   const parts: Uint8Array[] = [];
   let size = 0;
   const encoder = new TextEncoder();
@@ -259,10 +261,10 @@ async function readStdin(io: CliIO): Promise<Uint8Array> {
 function fileError(path: string, error: unknown): CliError {
   const code = (error as { code?: unknown }).code;
   if (code === 'ENOENT' || code === 'ENOTDIR')
-    return new CliError(`${path}: no such file`, EXIT.notFound);
+    return new CliError(EXIT.notFound, 'cli_no_such_file', path);
   if (code === 'EACCES' || code === 'EPERM')
-    return new CliError(`${path}: permission denied`, EXIT.input);
-  return new CliError(`${path}: cannot be read (${(error as Error).message})`, EXIT.input);
+    return new CliError(EXIT.input, 'cli_permission_denied', path);
+  return new CliError(EXIT.input, 'cli_unreadable', path, (error as Error).message);
 }
 
 async function readInput(source: string, io: CliIO): Promise<Input> {
@@ -274,13 +276,9 @@ async function readInput(source: string, io: CliIO): Promise<Input> {
     throw fileError(source, e);
   }
   if (info.isDirectory()) {
-    throw new CliError(
-      `${source} is a directory; expected a log file (${SUPPORTED}). ` +
-        `'skein info ${source}' lists the logs in it, 'skein view ${source}' opens them.`,
-      EXIT.input,
-    );
+    throw new CliError(EXIT.input, 'cli_is_directory', source, SUPPORTED);
   }
-  if (!info.isFile()) throw new CliError(`${source} is not a regular file`, EXIT.input);
+  if (!info.isFile()) throw new CliError(EXIT.input, 'cli_not_a_file', source);
   try {
     return { name: source, bytes: await readLogFile(source) };
   } catch (e) {
@@ -290,23 +288,15 @@ async function readInput(source: string, io: CliIO): Promise<Input> {
 
 /** An importer's error as a user error that says what the input is and what was expected. */
 function importFailure(input: Input, error: ImportError): CliError {
+  const failure = (exit: number, ...args: SkeinErrorArgs) =>
+    new CliError(exit, ...args).causedBy(error);
   if (error.code === 'sample_not_found')
-    return new CliError(`${input.name}: ${error.message} [${error.code}]`, EXIT.notFound);
-  if (error.code === 'unrecognized_format') {
-    return new CliError(
-      `${input.name}: not a log skein can read: it is ${describeInput(input.bytes)}. ` +
-        `Expected one of: ${SUPPORTED}.`,
-      EXIT.input,
-    );
-  }
-  if (error.code === 'zip_truncated' || error.code === 'zip_corrupt') {
-    return new CliError(
-      `${input.name}: a zip archive (an inspect_ai .eval?) that cannot be opened: ${error.message} ` +
-        `[${error.code}]. The file may have been cut short while it was written or copied.`,
-      EXIT.input,
-    );
-  }
-  return new CliError(`${input.name}: ${error.message} [${error.code}]`, EXIT.input);
+    return failure(EXIT.notFound, 'cli_input_error', input.name, error.message, error.code);
+  if (error.code === 'unrecognized_format')
+    return failure(EXIT.input, 'cli_not_a_log', input.name, describeInput(input.bytes), SUPPORTED);
+  if (error.code === 'zip_truncated' || error.code === 'zip_corrupt')
+    return failure(EXIT.input, 'cli_zip_unreadable', input.name, error.message, error.code);
+  return failure(EXIT.input, 'cli_input_error', input.name, error.message, error.code);
 }
 
 async function guarded<T>(input: Input, run: () => Promise<T>): Promise<T> {
@@ -335,7 +325,7 @@ async function loadSample(args: string[], io: CliIO): Promise<Loaded> {
   const verbose = takeFlag(args, '--verbose');
   const epoch = epochArg === undefined ? undefined : Number(epochArg);
   if (epoch !== undefined && (!Number.isInteger(epoch) || epoch < 0))
-    throw new UsageError('--epoch takes a whole number');
+    throw new UsageError('cli_bad_option', '--epoch', 'takes a whole number');
   const input = await readInput(takeSource(args), io);
   const result = await guarded(input, () =>
     importAny(input.bytes, {
@@ -345,13 +335,10 @@ async function loadSample(args: string[], io: CliIO): Promise<Loaded> {
     }),
   );
   if (result.samples === undefined && (sample !== undefined || epoch !== undefined)) {
-    throw new UsageError(
-      `--sample and --epoch apply to logs with several samples (inspect_ai); ` +
-        `${input.name} (${formatName(result.format)}) holds one run`,
-    );
+    throw new UsageError('cli_one_run', input.name, formatName(result.format));
   }
   if (result.samples !== undefined && result.samples.length === 0)
-    throw new CliError(`${input.name}: the log has no samples`, EXIT.notFound);
+    throw new CliError(EXIT.notFound, 'cli_no_samples', input.name);
   reportDiagnostics(result.diagnostics, verbose, io);
   return { name: input.name, format: result.format, events: result.events };
 }
@@ -361,7 +348,7 @@ function takeWidth(args: string[], fallback: number): number {
   if (arg === undefined) return fallback;
   const width = Number(arg);
   if (!Number.isInteger(width) || width < 20)
-    throw new UsageError('--width takes a whole number of at least 20');
+    throw new UsageError('cli_bad_option', '--width', 'takes a whole number of at least 20');
   return width;
 }
 
@@ -558,7 +545,7 @@ async function replay(args: string[], io: CliIO): Promise<number> {
 async function tree(args: string[], io: CliIO): Promise<number> {
   const mode = takeOption(args, '--mode') ?? 'spans';
   if (mode !== 'spans' && mode !== 'events' && mode !== 'outline')
-    throw new UsageError('--mode is spans, events or outline');
+    throw new UsageError('cli_bad_option', '--mode', 'is spans, events or outline');
   const width = takeWidth(args, terminalWidth(io));
   const loaded = await loadSample(args, io);
   const text = renderSpanTreeText(loaded.events, { mode, width });
@@ -580,7 +567,8 @@ async function ascii(args: string[], io: CliIO): Promise<number> {
 async function svg(args: string[], io: CliIO): Promise<number> {
   const width = takeWidth(args, 1000);
   const theme = takeOption(args, '--theme') ?? 'light';
-  if (theme !== 'light' && theme !== 'dark') throw new UsageError('--theme is light or dark');
+  if (theme !== 'light' && theme !== 'dark')
+    throw new UsageError('cli_bad_option', '--theme', 'is light or dark');
   const loaded = await loadSample(args, io);
   io.stdout(`${renderTimelineSvg(buildTimeline(loaded.events), { width, theme })}\n`);
   return EXIT.ok;
@@ -588,7 +576,8 @@ async function svg(args: string[], io: CliIO): Promise<number> {
 
 async function convert(args: string[], io: CliIO): Promise<number> {
   const to = takeOption(args, '--to') ?? 'jsonl';
-  if (to !== 'jsonl' && to !== 'json') throw new UsageError('--to is jsonl or json');
+  if (to !== 'jsonl' && to !== 'json')
+    throw new UsageError('cli_bad_option', '--to', 'is jsonl or json');
   const loaded = await loadSample(args, io);
   const lines = loaded.events.map((e) => JSON.stringify(e));
   if (to === 'jsonl') io.stdout(lines.length ? `${lines.join('\n')}\n` : '');
@@ -603,27 +592,23 @@ function takeNumber(args: string[], name: string, fallback: number, min: number)
   if (arg === undefined) return fallback;
   const value = Number(arg);
   if (!Number.isFinite(value) || value < min)
-    throw new UsageError(`${name} takes a number of at least ${min}`);
+    throw new UsageError('cli_bad_option', name, `takes a number of at least ${min}`);
   return value;
 }
 
 function takePort(args: string[], fallback: number): number {
   const port = takeNumber(args, '--port', fallback, 0);
-  if (!Number.isInteger(port) || port > 65535) throw new UsageError('--port takes 0..65535');
+  if (!Number.isInteger(port) || port > 65535)
+    throw new UsageError('cli_bad_option', '--port', 'takes 0..65535');
   return port;
 }
 
 async function listen(server: Server, port: number, host: string): Promise<string> {
   await new Promise<void>((ok, fail) => {
     server.once('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EADDRINUSE')
-        fail(
-          new UsageError(
-            `port ${port} on ${host} is in use; pick another with --port (0: any free port)`,
-          ),
-        );
+      if (e.code === 'EADDRINUSE') fail(new UsageError('cli_port_in_use', port, host));
       else if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND')
-        fail(new UsageError(`cannot listen on ${host}: no such local address`));
+        fail(new UsageError('cli_no_address', host));
       else fail(e);
     });
     server.listen(port, host, () => ok());
@@ -648,7 +633,7 @@ function stopped(io: CliIO): Promise<void> {
 async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const live = takeFlag(args, '--live');
   const speed = takeNumber(args, '--speed', 1, 0);
-  if (speed === 0) throw new UsageError('--speed must be more than 0');
+  if (speed === 0) throw new UsageError('cli_bad_option', '--speed', 'must be more than 0');
   const maxGap = takeNumber(args, '--max-gap', 5000, 0);
   const port = takePort(args, 8787);
   const host = takeOption(args, '--host') ?? '127.0.0.1';
@@ -715,11 +700,10 @@ async function view(args: string[], io: CliIO): Promise<number> {
   const open = takeFlag(args, '--open');
   const live = takeFlag(args, '--live');
   const unknown = args.find((a) => a.startsWith('-') && a !== '-');
-  if (unknown !== undefined) throw new UsageError(`unknown option '${unknown}'`);
-  if (args.length > 1) throw new UsageError(`unexpected argument '${args[1]}'`);
+  if (unknown !== undefined) throw new UsageError('cli_unknown_option', unknown);
+  if (args.length > 1) throw new UsageError('cli_unexpected_argument', args[1]!);
   const source = args[0] ?? '.';
-  if (source === '-')
-    throw new UsageError('view serves a file, a folder or a URL, not standard input');
+  if (source === '-') throw new UsageError('cli_view_stdin');
   let root: string;
   let file: string | undefined;
   let query: string;
@@ -730,7 +714,7 @@ async function view(args: string[], io: CliIO): Promise<number> {
     query = `?${live ? 'live' : 'src'}=${queryValue(source)}`;
     what = source;
   } else {
-    if (live) throw new UsageError('--live applies to a URL (a live event stream)');
+    if (live) throw new UsageError('cli_live_needs_url');
     let info;
     try {
       info = await stat(source);
@@ -746,7 +730,7 @@ async function view(args: string[], io: CliIO): Promise<number> {
       file = basename(source);
       query = `?src=${queryValue(`/api/file/${encodeURIComponent(file)}`)}`;
       what = source;
-    } else throw new CliError(`${source} is neither a file nor a folder`, EXIT.input);
+    } else throw new CliError(EXIT.input, 'cli_not_file_or_folder', source);
   }
   const handler = createViewHandler({
     root,
@@ -808,7 +792,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     if (command === 'help' || command === '-h' || command === '--help') {
       const topic = rest[0];
       if (topic !== undefined && COMMAND_HELP[topic] === undefined)
-        throw new UsageError(`no command '${topic}'`);
+        throw new UsageError('cli_no_such_command', topic);
       io.stdout(topic !== undefined ? COMMAND_HELP[topic]! : HELP);
       return EXIT.ok;
     }
@@ -817,7 +801,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       return EXIT.ok;
     }
     const run = COMMANDS[command];
-    if (run === undefined) throw new UsageError(`unknown command '${command}'`);
+    if (run === undefined) throw new UsageError('cli_unknown_command', command);
     if (rest.includes('--help') || rest.includes('-h')) {
       io.stdout(COMMAND_HELP[command]!);
       return EXIT.ok;

@@ -1,6 +1,7 @@
-// Rolled-back turns (issue 19): events marked `metadata.aborted` stay in the
-// log, every view shows them marked, and every total skips them — one rule
-// (events/outcome.ts) read by the span headers, the span tree and the timeline.
+// Aborted turns (issue 19: rolled back, or stopped before they finished):
+// events marked `metadata.aborted` stay in the log, every view shows them
+// marked, and every total skips them — one rule (events/outcome.ts) read by
+// the span headers, the span tree and the timeline.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   ImportError,
+  LiveError,
   SkeinError,
   errorMessage,
   jsonPath,
@@ -51,5 +52,17 @@ describe('makeDiagnostic', () => {
       path: '$[2]',
       message: 'Unknown event kind "foo"; kept as is',
     });
+  });
+});
+
+describe('LiveError', () => {
+  it('is a SkeinError whose message and status come from the code and details', () => {
+    const e = new LiveError('live_http_status', 403, 'forbidden');
+    expect(e).toBeInstanceOf(SkeinError);
+    expect(e.name).toBe('LiveError');
+    expect(e.code).toBe('live_http_status');
+    expect(e.status).toBe(403);
+    expect(e.message).toBe('The live server answered HTTP 403: forbidden');
+    expect(new LiveError('live_gap', '4', '6').status).toBeUndefined();
   });
 });

@@ -42,7 +42,9 @@ describe('Event is a closed union', () => {
   it('append takes Event, and still checks untyped callers at run time', () => {
     const stream = new EventStream();
     // @ts-expect-error — not an Event
-    expect(() => stream.append({ event: 'info' })).toThrow(TypeError);
+    expect(() => stream.append({ event: 'info' })).toThrow(
+      expect.objectContaining({ name: 'SkeinError', code: 'not_an_event' }),
+    );
     expect(() => stream.append(42 as unknown as Event)).toThrow(/number 42/);
   });
 });
@@ -107,7 +109,12 @@ describe('event builders', () => {
     const u = b.unknown('future_kind', { payload: 1 });
     expect(u).toMatchObject({ event: 'future_kind', payload: 1 });
     expect(() => b.unknown('model')).toThrow(/known kind/);
-    expect(() => b.unknown('')).toThrow(TypeError);
+    expect(() => b.unknown('model')).toThrow(
+      expect.objectContaining({ name: 'SkeinError', code: 'builder_known_kind' }),
+    );
+    expect(() => b.unknown('')).toThrow(
+      expect.objectContaining({ name: 'SkeinError', code: 'builder_empty_kind' }),
+    );
   });
 
   it('default to random 22-character ids and the current time', () => {

@@ -42,10 +42,12 @@ describe('append: only canonical events', () => {
     ],
   ];
   for (const [name, value, message] of cases) {
-    it(`rejects ${name} with a TypeError naming it`, () => {
+    it(`rejects ${name} with a not_an_event error naming it`, () => {
       const stream = new EventStream();
       // An untyped caller (JavaScript, or data cast to Event): the runtime check holds.
-      expect(() => stream.append(value as Event)).toThrow(TypeError);
+      expect(() => stream.append(value as Event)).toThrow(
+        expect.objectContaining({ name: 'SkeinError', code: 'not_an_event' }),
+      );
       expect(() => stream.append(value as Event)).toThrow(message);
       expect(stream.length).toBe(0);
     });
@@ -127,7 +129,7 @@ describe('reading the log', () => {
   });
   it('from() checks every event', () => {
     expect(() => EventStream.from([info('a'), { event: 'info' } as unknown as Event])).toThrow(
-      TypeError,
+      expect.objectContaining({ name: 'SkeinError', code: 'not_an_event' }),
     );
   });
 });

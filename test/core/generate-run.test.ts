@@ -86,9 +86,21 @@ describe('exact event counts', () => {
     );
   });
   it('rejects fewer than 10 events', () =>
-    expect(() => generateRun({ events: 9 })).toThrow(RangeError));
+    expect(() => generateRun({ events: 9 })).toThrow(
+      'generateRun: "events" must be an integer of at least 10, got 9',
+    ));
   it('rejects a non-integer count', () =>
-    expect(() => generateRun({ events: 100.5 })).toThrow(RangeError));
+    expect(() => generateRun({ events: 100.5 })).toThrow(
+      expect.objectContaining({ name: 'SkeinError', code: 'invalid_argument' }),
+    ));
+  it('rejects a seed that is not finite and a start that is not a time', () => {
+    expect(() => generateRun({ seed: NaN })).toThrow(
+      expect.objectContaining({ name: 'SkeinError', code: 'invalid_argument' }),
+    );
+    expect(() => generateRun({ startTime: 'noon' })).toThrow(
+      'generateRun: "startTime" must be an ISO 8601 time, got "noon"',
+    );
+  });
 });
 
 describe('a medium run shows every feature', () => {

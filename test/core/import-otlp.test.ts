@@ -10,7 +10,6 @@ import {
   importAny,
   importOtlp,
   isOtlp,
-  streamImport,
   type Event,
   type ModelEvent,
   type SpanBeginEvent,
@@ -323,14 +322,6 @@ describe('otlp: inputs in the wild', () => {
     const other = importOtlp('{"resourceSpans":[]}\n{"hello":1}\n');
     expect(other.events).toMatchObject([{ event: 'info', source: 'otlp', data: { hello: 1 } }]);
     expect(other.diagnostics.map((d) => d.code)).toContain('otlp_not_a_span');
-  });
-
-  it('is whole-file only: streamImport names it unsupported', async () => {
-    async function* chunks() {
-      yield '{"resourceSpans":[]}\n';
-    }
-    const it = streamImport(chunks(), { format: 'otlp' });
-    await expect(it.next()).rejects.toMatchObject({ code: 'unsupported_input' });
   });
 
   it('invalid JSON is an ImportError', async () => {

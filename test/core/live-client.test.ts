@@ -198,7 +198,7 @@ describe('connectEventStream', () => {
     const c = connectEventStream('http://x/', { transport: s.transport, ...t });
     const seen: string[] = [];
     c.status.subscribe(() => seen.push(c.status.getSnapshot().status));
-    s.last().h.end(new LiveError('live_http_status', 'HTTP 403', { status: 403 }), true);
+    s.last().h.end(new LiveError('live_http_status', 403, ''), true);
     await Promise.resolve();
     expect(c.status.getSnapshot()).toMatchObject({ status: 'closed' });
     expect(c.status.getSnapshot().error).toMatchObject({ status: 403 });

@@ -180,7 +180,12 @@ describe('createReplayPlayer', () => {
     expect(player.getSnapshot().count).toBe(2);
     advance(1);
     expect(player.getSnapshot().count).toBe(3);
-    expect(() => player.setSpeed(0)).toThrow(RangeError);
+    expect(() => player.setSpeed(0)).toThrow(
+      expect.objectContaining({
+        code: 'invalid_argument',
+        details: ['replay player', 'speed', 'a positive number', '0'],
+      }),
+    );
   });
 
   it('pause stops where playback is; play at the end starts over', () => {

@@ -79,7 +79,13 @@ describe('replayStream', () => {
   });
 
   it('rejects a bad speed', async () => {
-    await expect(play(run, { speed: 0 })).rejects.toThrow(RangeError);
+    await expect(play(run, { speed: 0 })).rejects.toThrow(
+      'replayStream: "speed" must be a positive number, got 0',
+    );
+    await expect(play(run, { maxGap: -1 })).rejects.toMatchObject({ code: 'invalid_argument' });
+    await expect(play(run, { from: 'soon' })).rejects.toThrow(
+      'replayStream: "from" must be ms from the first event or an ISO 8601 time, got "soon"',
+    );
   });
 });
 
@@ -105,13 +111,19 @@ describe('eventStreamSource', () => {
     const waiting = source.read('3', { limit: 10, wait: true });
     stream.append(ev(4));
     expect((await waiting).map((e) => e.seq)).toEqual(['4']);
-    await expect(source.read('9', { limit: 1, wait: false })).rejects.toThrow(RangeError);
-    await expect(source.read('x', { limit: 1, wait: false })).rejects.toThrow(RangeError);
+    await expect(source.read('9', { limit: 1, wait: false })).rejects.toThrow(
+      'Cannot read after "9": beyond the head of the stream (4)',
+    );
+    await expect(source.read('x', { limit: 1, wait: false })).rejects.toMatchObject({
+      code: 'live_bad_position',
+    });
     const abort = new AbortController();
     const aborted = source.read('4', { limit: 1, wait: true, signal: abort.signal });
     abort.abort();
     expect(await aborted).toEqual([]);
     expect(eventStreamSource(stream, { streamId: 'fixed' }).streamId).toBe('fixed');
-    expect(() => eventStreamSource(stream, { streamId: 'a:b' })).toThrow(RangeError);
+    expect(() => eventStreamSource(stream, { streamId: 'a:b' })).toThrow(
+      expect.objectContaining({ name: 'SkeinError', code: 'invalid_argument' }),
+    );
   });
 });

@@ -135,6 +135,11 @@ describe('rowOfNode and visibleRow', () => {
     const row = visibleRow(tree, visibleRows(tree, new Set()), 2);
     expect(row).toMatchObject({ index: 2, key: 'B', span: { name: 'B', childCount: 2 } });
     expect(row.event.uuid).toBe('b2');
-    expect(() => visibleRow(tree, visibleRows(tree, new Set()), 99)).toThrow(RangeError);
+    expect(() => visibleRow(tree, visibleRows(tree, new Set()), 99)).toThrow(
+      expect.objectContaining({
+        code: 'index_out_of_range',
+        message: 'visibleRow: row 99 is outside [0, 7)',
+      }),
+    );
   });
 });

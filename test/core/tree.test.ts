@@ -413,7 +413,9 @@ describe('eventSequence', () => {
     ]);
     expect(eventSequence(tree).map((e) => e.uuid)).toEqual(['b1', 'b2', 'e1', 'x2', 'e2']);
     expect(eventSequence(tree, 1).map((e) => e.uuid)).toEqual(['b2', 'e1', 'x2']);
-    expect(() => eventSequence(tree, 9)).toThrow(RangeError);
+    expect(() => eventSequence(tree, 9)).toThrow(
+      expect.objectContaining({ name: 'SkeinError', code: 'index_out_of_range' }),
+    );
   });
 });
 
@@ -456,6 +458,11 @@ describe('walkEventTree and node views', () => {
       parentIndex: 0,
     });
     expect(eventTreeNodeKey(tree, 3)).toBe('s1');
-    expect(() => eventTreeNode(tree, 5)).toThrow(RangeError);
+    expect(() => eventTreeNode(tree, 5)).toThrow(
+      expect.objectContaining({
+        code: 'index_out_of_range',
+        details: ['eventTreeNode: index', 5, 5],
+      }),
+    );
   });
 });

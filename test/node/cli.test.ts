@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { VERSION } from '../../src/index.js';
+import { VERSION, errorMessage } from '../../src/index.js';
 import { readLogFile, runCli } from '../../src/server.js';
 
 async function cli(...argv: string[]) {
@@ -30,6 +30,28 @@ describe('runCli', () => {
     expect(r.code).toBe(1);
     expect(r.out).toBe('');
     expect(r.err).toContain("unknown command 'frobnicate'");
+  });
+  it('prints user errors from the catalogue: one line, no stack, the documented exit codes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skein-'));
+    const missing = join(dir, 'nope.jsonl');
+    const cases: [string[], number, string][] = [
+      [['frobnicate'], 1, errorMessage('cli_unknown_command', 'frobnicate')],
+      [
+        ['tree', 'x', '--mode', 'odd'],
+        1,
+        errorMessage('cli_bad_option', '--mode', 'is spans, events or outline'),
+      ],
+      [['tree', 'a', 'b'], 1, errorMessage('cli_unexpected_argument', 'b')],
+      [['tree', missing], 3, errorMessage('cli_no_such_file', missing)],
+      [['tree', dir], 2, errorMessage('cli_is_directory', dir, '').split(' (')[0]!],
+    ];
+    for (const [argv, code, message] of cases) {
+      const r = await cli(...argv);
+      expect(r.code, argv.join(' ')).toBe(code);
+      expect(r.err.startsWith(`skein: ${message}`), r.err).toBe(true);
+      expect(r.err).not.toMatch(/\n\s+at /);
+      expect(r.err.split('\n').filter(Boolean).length).toBeLessThanOrEqual(2); // + the --help hint
+    }
   });
 });
 

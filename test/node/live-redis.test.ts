@@ -105,7 +105,10 @@ describe('Redis Streams source', () => {
     const [next] = await waiting;
     expect(next!.seq).toBe(id6);
     expect(next!.value).toMatchObject({ event: 'display' });
-    await expect(source.read('nope', { limit: 1, wait: false })).rejects.toThrow(RangeError);
+    await expect(source.read('nope', { limit: 1, wait: false })).rejects.toMatchObject({
+      code: 'live_bad_position',
+      message: 'Cannot read after "nope": not a Redis entry id',
+    });
     const abort = new AbortController();
     const parked = source.read(id6, { limit: 1, wait: true, signal: abort.signal });
     abort.abort();

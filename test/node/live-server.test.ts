@@ -10,6 +10,7 @@ import {
   connectEventStream,
   createSseParser,
   EventStream,
+  eventStreamSource,
   type SequencedSource,
   type SseMessage,
 } from '../../src/index.js';
@@ -114,6 +115,23 @@ describe('createEventStreamHandler (SSE)', () => {
       expect(JSON.parse(r.messages[0]!.data)).toMatchObject({ after: null, reset: true });
       expect(r.messages.filter((m) => m.event === 'message')).toHaveLength(20);
     }
+  });
+
+  it('starts over when a custom source refuses a position with a RangeError (the older contract)', async () => {
+    const inner = eventStreamSource(EventStream.from(liveEvents(5)), { streamId: 'custom' });
+    const source: SequencedSource = {
+      streamId: 'custom',
+      read(after, options) {
+        if (after !== null && Number(after) > 5) throw new RangeError(`no ${after} here`);
+        return inner.read(after, options);
+      },
+    };
+    const { url } = await serve(source);
+    const r = await readSse(url, { 'Last-Event-ID': 'custom:99' }, (m) =>
+      m.some((x) => x.event === 'live'),
+    );
+    expect(JSON.parse(r.messages[0]!.data)).toMatchObject({ after: null, reset: true });
+    expect(r.messages.filter((m) => m.event === 'message')).toHaveLength(5);
   });
 
   it('a client resyncs into a new stream when the server restarts with a new stream id', async () => {

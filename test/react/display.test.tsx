@@ -205,9 +205,18 @@ describe('error boundary', () => {
 
   it('catches malformed data in a default renderer', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    const { container } = render(<Display bundle={bundle({ 'text/markdown': { not: 'text' } })} />);
+    const onError = vi.fn();
+    const { container } = render(
+      <DisplayProvider onError={onError}>
+        <Display bundle={bundle({ 'text/markdown': { not: 'text' } })} />
+      </DisplayProvider>,
+    );
     expect(container.textContent).toContain('text/markdown data must be a string, got object');
     expect(container.textContent).toContain('"not": "text"');
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ name: 'SkeinError', code: 'display_not_text' }),
+      'text/markdown',
+    );
   });
 });
 
@@ -477,11 +486,18 @@ describe('images', () => {
 
   it('refuses a payload that is not base64', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
+    const onError = vi.fn();
     const { container } = render(
-      <Display bundle={bundle({ 'image/png': 'AAAA" onerror="alert(1)' })} />,
+      <DisplayProvider onError={onError}>
+        <Display bundle={bundle({ 'image/png': 'AAAA" onerror="alert(1)' })} />
+      </DisplayProvider>,
     );
     expect(container.querySelector('img')).toBeNull();
     expect(container.textContent).toContain('image/png data is not base64');
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ code: 'display_not_base64' }),
+      'image/png',
+    );
   });
 
   it('shows untrusted SVG only as an <img> data URL', () => {

@@ -54,7 +54,9 @@ describe('<Transcript connection>', () => {
     expect(status().textContent).toBe('Live');
     await act(async () => h.end(new LiveError('live_connection_lost', 'socket hang up')));
     expect(status().dataset['status']).toBe('reconnecting');
-    expect(status().textContent).toBe('Reconnecting… — last error: socket hang up');
+    expect(status().textContent).toBe(
+      'Reconnecting… — last error: The live connection was lost: socket hang up',
+    );
     // The same region is updated in place (so screen readers announce it).
     const region = status();
     await act(async () => live.close());

@@ -8,6 +8,7 @@
  * The uuid source and the clock are injectable (`createEventBuilders`), so
  * tests and replays build the same events every time.
  */
+import { SkeinError } from '../errors.js';
 import { parseEvent } from './parse.js';
 import { isEventKind, KNOWN_EVENT_KINDS } from './types.js';
 import type { Event, EventKind, EventOfKind, UnknownEvent } from './types.js';
@@ -74,7 +75,7 @@ export type EventBuilders = {
 } & {
   /**
    * An event of a kind skein does not know (kept and rendered generically).
-   * Throws a `TypeError` for a known kind: use that kind's builder.
+   * Throws a `SkeinError` (`builder_known_kind`) for a known kind: use that kind's builder.
    */
   readonly unknown: (
     kind: string,
@@ -143,10 +144,8 @@ export function createEventBuilders(options: EventBuilderOptions = {}): EventBui
     out[kind] = (init: Record<string, unknown>) => build(kind, init);
   }
   out.unknown = (kind: string, fields?: Record<string, unknown>) => {
-    if (typeof kind !== 'string' || kind === '')
-      throw new TypeError('events.unknown: the kind must be a non-empty string');
-    if (isEventKind(kind))
-      throw new TypeError(`events.unknown: "${kind}" is a known kind; use events.${kind}(…)`);
+    if (typeof kind !== 'string' || kind === '') throw new SkeinError('builder_empty_kind');
+    if (isEventKind(kind)) throw new SkeinError('builder_known_kind', kind);
     return build(kind, fields);
   };
   return Object.freeze(out) as EventBuilders;

@@ -25,10 +25,23 @@
  *   log record at level `error` are information, not a failed step (`grep`
  *   exits 1 on no match; inspect marks neither).
  * - **In flight**: `pending: true` is `running`, whatever else it carries.
- * - **Aborted** (issue 19): an event with `metadata.aborted === true` belongs
- *   to a turn the agent rolled back (defect's `turn_aborted`). It stays in the
- *   log and every view shows it, marked; totals (tokens, failure counts of a
- *   span, a run's tokens) skip it — {@link eventCountedTokens}.
+ * - **Aborted** (issue 19; the one rule every importer applies): a turn or
+ *   task is aborted when it ended without finishing — rolled back by the
+ *   agent, or stopped by the user or the client. Today: defect `turn_aborted`
+ *   and a `turn_ended` whose reason is `cancelled`; an ACP turn whose prompt
+ *   response says `stopReason: "cancelled"`, or that got a `session/cancel`
+ *   and ended with no stop reason at all (a capture cut off); OpenHands'
+ *   agent state `stopped`; agex's `cancelled` closing a task. Every event of
+ *   it — its `span_begin` and `span_end`, everything inside, spans nested in
+ *   it (a sub-agent it called), and the `interrupt` that stopped it — carries
+ *   `metadata.aborted === true` (the `span_begin` also `abort_reason` when
+ *   the source gives one); no other event does. They stay in the log and
+ *   every view shows them, marked; totals (tokens, failure counts of a span,
+ *   a run's tokens) skip them — {@link eventCountedTokens} — so a total is
+ *   the work of the turns that finished. A turn that finished badly (an
+ *   error, a limit, a refusal, `max_tokens`) is not aborted, nor is a cancel
+ *   the agent answered with a normal stop (it finished first), nor one sent
+ *   between turns. Importers apply it through `import/aborted.ts`.
  */
 import type { Event, ModelEvent, ModelUsage, ToolEvent } from './types.js';
 import { isEventKind } from './types.js';
@@ -347,9 +360,10 @@ export function eventTokens(event: Event): EventTokens | undefined {
 }
 
 /**
- * Whether an event belongs to a turn the agent rolled back:
- * `metadata.aborted === true` (importers set it, e.g. defect's
- * `turn_aborted`). Shown, marked, and left out of totals.
+ * Whether an event belongs to an aborted turn — rolled back, or stopped
+ * before it finished (the rule at the top of this module):
+ * `metadata.aborted === true`, set by the importers. Shown, marked, and left
+ * out of totals.
  *
  * @example
  * isAbortedEvent({ event: 'info', uuid: 'i', timestamp: '2026-01-01T00:00:00Z', data: 1, metadata: { aborted: true } }); // true
@@ -365,7 +379,7 @@ export function isAbortedEvent(event: Event): boolean {
 
 /**
  * The tokens an event adds to a total: {@link eventTotalTokens}, or 0 for an
- * aborted event (its turn was rolled back). Every total (span headers, the
+ * aborted event (its turn was rolled back or stopped). Every total (span headers, the
  * span tree, the timeline's span tokens) sums this.
  *
  * @example

@@ -26,6 +26,7 @@
  * Time comes from a fixed start (`startTime`) plus seeded latencies, never
  * from the clock, so the same options always give the same events.
  */
+import { SkeinError } from '../errors.js';
 import { deepFreeze } from '../events/freeze.js';
 import { stampEventTime } from '../events/event-time.js';
 import { timestampMs } from '../events/timestamp.js';
@@ -168,14 +169,32 @@ function stampTimes(events: Event[]): Event[] {
 function resolveOptions(options: GenerateRunOptions): Settings {
   const events = options.events ?? 200;
   if (!Number.isSafeInteger(events) || events < 10) {
-    throw new RangeError(`generateRun: "events" must be an integer of at least 10, got ${events}`);
+    throw new SkeinError(
+      'invalid_argument',
+      'generateRun',
+      'events',
+      'an integer of at least 10',
+      String(events),
+    );
   }
   const seed = options.seed ?? 1;
   if (!Number.isFinite(seed))
-    throw new RangeError(`generateRun: "seed" must be a finite number, got ${seed}`);
+    throw new SkeinError(
+      'invalid_argument',
+      'generateRun',
+      'seed',
+      'a finite number',
+      String(seed),
+    );
   const start = Date.parse(options.startTime ?? '2026-06-10T18:23:50Z');
   if (Number.isNaN(start)) {
-    throw new RangeError(`generateRun: "startTime" is not an ISO 8601 time: ${options.startTime}`);
+    throw new SkeinError(
+      'invalid_argument',
+      'generateRun',
+      'startTime',
+      'an ISO 8601 time',
+      JSON.stringify(options.startTime),
+    );
   }
   const model = options.model ?? 'anthropic/claude-sonnet-4-5';
   const slash = model.indexOf('/');

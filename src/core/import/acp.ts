@@ -28,6 +28,8 @@
 // - `fs/*` and `terminal/*` requests from the agent = `sandbox` events,
 //   completed by their response; `session/cancel` = an `interrupt`; a JSON-RPC
 //   error = an `error` event.
+// - A turn that ends `cancelled` (or, without a stop reason, after a
+//   `session/cancel`) is aborted: all its events marked `metadata.aborted`.
 // - Everything else (usage, mode, command and config updates, setup requests,
 //   extension methods, records that are not ACP at all) is kept as an `info`
 //   event with `source: 'acp'` and `data` = the raw update or message (with
@@ -47,6 +49,7 @@ import type {
   SpanBeginEvent,
   ToolEvent,
 } from '../events/types.js';
+import { isAbortStopReason, markSpanAborted } from './aborted.js';
 import { importLines, importerParts, sniffer } from './format.js';
 import type { FormatImporter, ImportResult, IncrementalImporter } from './format.js';
 import {
@@ -133,6 +136,8 @@ interface Pending {
 interface Turn {
   begin: SpanBeginEvent;
   request: string | undefined;
+  /** A `session/cancel` arrived during the turn. */
+  cancelled?: true;
 }
 
 const TERMINAL_STATUS = new Set(['completed', 'failed', 'cancelled']);
@@ -401,6 +406,9 @@ class AcpImporter implements IncrementalImporter {
       timestamp: this.#clock.next(),
       timeInvented: path,
     });
+    // Stopped before it finished (the rule: events/outcome.ts, "Aborted").
+    if (isAbortStopReason(stop) || (turn.cancelled && typeof stop !== 'string'))
+      markSpanAborted(this.#sink, begin);
   }
 
   // --- JSON-RPC --------------------------------------------------------------
@@ -476,6 +484,7 @@ class AcpImporter implements IncrementalImporter {
     path: string,
   ): void {
     if (method === 'session/cancel') {
+      if (this.#turn) this.#turn.cancelled = true;
       this.#add(
         {
           event: 'interrupt',

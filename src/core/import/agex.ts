@@ -29,7 +29,8 @@
 //   metadata; the task's `message` as a `user` message inside it); the next
 //   success / fail / clarify / cancelled of that agent closes it, after its
 //   own event: success → `info` (`data` = the result), fail → `error`,
-//   clarify → an `assistant` message, cancelled → `interrupt`. A task still
+//   clarify → an `assistant` message, cancelled → `interrupt` (and the task
+//   is aborted: every event of it marked `metadata.aborted`). A task still
 //   open at the end is closed at the agent's last event, flagged as an
 //   invented `end`, with an `agex_task_unclosed` diagnostic.
 // - `ActionEvent` → a `model` event (the agent's model turn; `model` is the
@@ -99,6 +100,7 @@ import {
   type JsonRecord,
   valueText,
 } from './guards.js';
+import { markSpanAborted } from './aborted.js';
 import { Probe, type ImportInput } from './probe.js';
 import type { EventSink } from './sink.js';
 import { SyntheticClock } from './sink.js';
@@ -912,6 +914,8 @@ class AgexImporter implements IncrementalImporter {
     }
     this.#closeChildren(agent, task.spanId, time);
     this.#spanEnd(task.begin, time, path, false);
+    // A cancelled task is aborted (the rule: events/outcome.ts, "Aborted").
+    if (kind === 'cancelled') markSpanAborted(this.#sink, task.begin);
   }
 
   /** Ends the sub-agents a task called (they cannot outlive it). */

@@ -6,6 +6,8 @@
 // Mapping (the one representation of issue 19):
 // - a user prompt (text, not a tool result, not meta) opens a `turn` span that
 //   runs to the next prompt; the prompt itself is a `message` (role user);
+//   the user's interrupt (`[Request interrupted by user]`) stays in the turn it
+//   stopped, which is aborted (every event marked `metadata.aborted`);
 // - assistant records with the same `message.id` (one API response split per
 //   content block) merge into one `model` event: text, thinking and tool_use
 //   blocks in order, usage, stop reason;
@@ -55,6 +57,7 @@ import {
   type IncrementalImporter,
 } from './format.js';
 import { Probe, type ImportInput } from './probe.js';
+import { markSpanAborted } from './aborted.js';
 import { SyntheticClock } from './sink.js';
 
 const RECORD_TYPES = new Set([
@@ -157,6 +160,15 @@ function promptText(message: JsonRecord): string | Content[] | undefined {
   return parts;
 }
 
+/** The text Claude Code writes as a user record when the user stops a turn. */
+function isInterruptMarker(prompt: string | Content[]): boolean {
+  const only = typeof prompt === 'string' ? prompt : prompt.length === 1 ? prompt[0] : undefined;
+  const text = typeof only === 'string' ? only : only?.type === 'text' ? only.text : undefined;
+  return (
+    text !== undefined && /^\[Request interrupted by user( for tool use)?\]$/.test(text.trim())
+  );
+}
+
 const SPAWNING_TOOLS = new Set(['Task', 'Agent']);
 
 interface Agent {
@@ -183,7 +195,8 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
   const toolOfAgent = new Map<string, ToolEvent>(); // agentId → spawning tool
   const agentOfRecord = new Map<string, string>(); // record uuid → agent key
   let lastSidechainAgent: string | undefined;
-  let turn: { span: string; begin: SpanBeginEvent; lastTime: string } | undefined;
+  let turn:
+    { span: string; begin: SpanBeginEvent; lastTime: string; interrupted?: true } | undefined;
   let turnCount = 0;
   let lastUuid: string | undefined;
   let allSidechain = true;
@@ -201,6 +214,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
   const closeTurn = () => {
     if (!turn) return;
     sink.closeSpan(turn.begin, { timestamp: turn.lastTime });
+    if (turn.interrupted) markSpanAborted(sink, turn.begin); // events/outcome.ts, "Aborted"
     turn = undefined;
   };
 
@@ -365,7 +379,9 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
           const prompt = promptText(message);
           const isMeta = rec['isMeta'] === true;
           if (prompt !== undefined) {
-            if (!agent && !isMeta && !sidechain) {
+            // The user's interrupt ends the turn it stopped, inside it.
+            if (turn && !agent && !sidechain && isInterruptMarker(prompt)) turn.interrupted = true;
+            else if (!agent && !isMeta && !sidechain) {
               closeTurn();
               turnCount++;
               const begin = sink.openSpan(

@@ -22,8 +22,9 @@
 //   spawning tool call (resolved by the last id of `ancestor_path`, whether
 //   the path comes flattened or as recursive `inner` sub-agents); the tool's
 //   `agent_span_id` names the span, which closes with the tool.
-// - `turn_aborted` marks every event of the turn (and its span) with
-//   `metadata.aborted: true`: kept and shown, skipped by totals.
+// - `turn_aborted`, and a `turn_ended` whose reason is `cancelled`, mark every
+//   event of the turn (and its span) with `metadata.aborted: true`: kept and
+//   shown, skipped by totals.
 // - journal lines `{schema_version, seq, record}`: `seq` gaps are diagnosed;
 //   `message` records give a message (text, thinking, images) and their
 //   `tool_use` / `tool_result` parts one tool event per id.
@@ -43,6 +44,7 @@ import type {
   ToolEvent,
 } from '../events/types.js';
 import { acpContentPart } from './acp.js';
+import { isAbortStopReason, markAborted } from './aborted.js';
 import { importLines, importerParts, sniffer } from './format.js';
 import type { FormatImporter, ImportResult, IncrementalImporter } from './format.js';
 import {
@@ -270,6 +272,10 @@ class DefectImporter implements IncrementalImporter {
           this.#openTurn(scope, path);
         }
         this.#closeTurn(scope, rec, path, false);
+        // Stopped by the user (`cancelled`): aborted too (events/outcome.ts, "Aborted");
+        // a `turn_aborted` may still follow for this turn.
+        if (isAbortStopReason(own(rec, 'reason')))
+          markAborted(this.#sink, scope.turnEvents, own(rec, 'reason'));
         return;
       case 'turn_aborted':
         this.#abort(scope, rec, path);
@@ -405,15 +411,7 @@ class DefectImporter implements IncrementalImporter {
       );
       return;
     }
-    const reason = own(rec, 'reason');
-    for (const e of scope.turnEvents) {
-      const draft = this.#sink.revise(e);
-      const metadata: JsonObject = draft.metadata ?? {};
-      metadata['aborted'] = true;
-      if (draft.event === 'span_begin' && reason !== undefined) metadata['abort_reason'] = reason;
-      draft.metadata = metadata;
-      this.#sink.touch(draft);
-    }
+    markAborted(this.#sink, scope.turnEvents, own(rec, 'reason'));
     scope.turnEvents = [];
   }
 

@@ -64,7 +64,8 @@ export interface ImportResult {
  * for (const e of imp.end()) stream.append(e);
  */
 export interface IncrementalImporter {
-  push(record: unknown, path: string): void;
+  /** One record; `text` is its line as read, for a format that must parse it itself (OTLP). */
+  push(record: unknown, path: string, text?: string): void;
   drain(): Event[];
   end(): Event[];
   diagnostics(): Diagnostic[];

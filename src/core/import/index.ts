@@ -240,7 +240,7 @@ export async function* streamImport(
 ): AsyncGenerator<Event[], Omit<ImportResult, 'events'>> {
   const lineCtx = new ImportContext(options);
   const lines = readJsonLinesAsync(chunks, lineCtx);
-  const head: { value: unknown; path: string }[] = [];
+  const head: { value: unknown; path: string; text?: string }[] = [];
   let format = options.format ? formats.find((f) => f.id === options.format) : undefined;
   let done = false;
   if (!format) {
@@ -262,12 +262,12 @@ export async function* streamImport(
     throw new ImportError('unsupported_input', '$', format.name, 'a stream of lines');
   }
   const imp: IncrementalImporter = format.incremental(options);
-  for (const h of head) imp.push(h.value, h.path);
+  for (const h of head) imp.push(h.value, h.path, h.text);
   if (!done) {
     let batch = imp.drain();
     if (batch.length) yield batch;
-    for await (const { value, path } of lines) {
-      imp.push(value, path);
+    for await (const { value, path, text } of lines) {
+      imp.push(value, path, text);
       batch = imp.drain();
       if (batch.length) yield batch;
     }

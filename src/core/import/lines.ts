@@ -21,6 +21,8 @@ export interface JsonLine {
   readonly line: number;
   /** The record's JSON path, `$[line - 1]`. */
   readonly path: string;
+  /** The line as read (trimmed), when the reader keeps it (`readJsonLinesAsync`). */
+  readonly text?: string;
 }
 
 function parseLine(text: string, line: number, ctx: ImportContext): JsonLine | undefined {
@@ -32,7 +34,7 @@ function parseLine(text: string, line: number, ctx: ImportContext): JsonLine | u
   if (start === end) return undefined;
   const body = start === 0 && end === text.length ? text : text.slice(start, end);
   try {
-    return { value: JSON.parse(body) as unknown, line, path: jsonPath('$', line - 1) };
+    return { value: JSON.parse(body) as unknown, line, path: jsonPath('$', line - 1), text: body };
   } catch (e) {
     ctx.warn(
       jsonPath('$', line - 1),

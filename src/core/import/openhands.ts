@@ -79,6 +79,7 @@ import {
   type ImportResult,
   type IncrementalImporter,
 } from './format.js';
+import { markAborted, markSpanAborted } from './aborted.js';
 import { Probe, type ImportInput } from './probe.js';
 import { SyntheticClock } from './sink.js';
 
@@ -307,6 +308,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
   const openSubAgents = new Set<SubAgent>();
   const agentTypes = new Map<string, string>(); // DelegateAction spawn: id → agent type
   let turnEvents: Event[] = [];
+  let abortedTurn: SpanBeginEvent | undefined; // stopped by the user
   let turnCount = 0;
   let lastTime = '';
   let noOffsetReported = false;
@@ -373,6 +375,8 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       if (scope.kind === 'agent') ctx.info('$', 'openhands_delegate_unfinished', scope.begin.name);
       endSpan(scope);
     }
+    if (abortedTurn) markSpanAborted(sink, abortedTurn);
+    abortedTurn = undefined;
     turnEvents = [];
   };
 
@@ -853,11 +857,8 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
 
   /** Marks every event of the open turn aborted (the user stopped the agent). */
   const abortTurn = () => {
-    for (const e of turnEvents) {
-      const draft = sink.revise(e);
-      draft.metadata = { ...(draft.metadata ?? {}), aborted: true };
-      sink.touch(draft);
-    }
+    markAborted(sink, turnEvents);
+    if (stack[0]?.kind === 'turn') abortedTurn = stack[0].begin; // the rest, at its end
   };
 
   const unpaired = (key: string, at: At, raw: JsonRecord, obs: Observation) => {

@@ -44,10 +44,11 @@
 // text before parsing, so no precision is lost; timestamps are exact ISO
 // strings (nanoseconds kept), the ns strings are kept in metadata.
 //
-// Why whole-file only (no incremental importer): a span's place in the output
-// (its order, its skein span, its tool-call pairing) depends on spans that can
-// come in later lines, so events emitted line by line would neither come in
-// the order of the whole-file import nor keep their parents.
+// Streaming (JSON Lines): a span's place in the output (its order, its skein
+// span, its tool-call pairing) depends on spans that can come in later lines,
+// so the incremental importer (otlp-stream.ts) drives this whole-file one over
+// the lines read so far, handing out what is placed and holding what waits on
+// a parent not seen yet.
 import { jsonPath } from '../errors.js';
 import type {
   ChatMessage,
@@ -68,6 +69,7 @@ import { ImportContext, isRecord, own, typeName, type ImportOptions, safeJson } 
 import { sniffer, type FormatImporter, type ImportResult } from './format.js';
 import { parseJsonTolerant } from './json.js';
 import { readJsonLines } from './lines.js';
+import { otlpIncremental } from './otlp-stream.js';
 import { Probe, type ImportInput } from './probe.js';
 import { EventSink, SyntheticClock } from './sink.js';
 
@@ -1541,6 +1543,7 @@ export const otlpFormat: FormatImporter = {
     return records.every((r) => looksLikeOtlp(r));
   },
   import: importProbe,
+  incremental: (options) => otlpIncremental(importOtlp, options),
 };
 
 /**

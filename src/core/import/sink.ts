@@ -196,6 +196,15 @@ export class EventSink {
     return copy;
   }
 
+  /**
+   * The current version of `draft` and of every draft added after it, in
+   * creation order (to mark a span's events once it turns out aborted).
+   */
+  since(draft: Event): Event[] {
+    const index = this.#indexOf(draft);
+    return index < 0 ? [] : this.#drafts.slice(index);
+  }
+
   /** True while a draft is open. */
   isOpen(draft: Event): boolean {
     const index = this.#indexOf(draft);

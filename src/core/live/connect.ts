@@ -9,7 +9,6 @@
  * new stream id (a restarted server whose history is gone) starts a fresh
  * `EventStream`: the log is append-only and cannot be rewound.
  */
-import { errorMessage } from '../errors.js';
 import type { Event } from '../events/types.js';
 import { Listeners } from '../stream/listeners.js';
 import { EventStream } from '../stream/event-stream.js';
@@ -227,7 +226,7 @@ export function connectEventStream(
     if (idleTimer !== null) clearTimer(idleTimer);
     idleTimer = setTimer(() => {
       if (mine !== token) return;
-      drop(new LiveError('live_idle_timeout', errorMessage('live_idle_timeout', idleTimeout)));
+      drop(new LiveError('live_idle_timeout', idleTimeout));
     }, idleTimeout);
   };
 
@@ -259,7 +258,8 @@ export function connectEventStream(
           if (serverClose !== null)
             reason = new LiveError(
               'live_server_closed',
-              errorMessage('live_server_closed', serverClose.reason, serverClose.message ?? ''),
+              serverClose.reason,
+              serverClose.message ?? '',
             );
           scheduleRetry(reason);
         },
@@ -324,9 +324,7 @@ export function connectEventStream(
 
   const onHello = (hello: LiveHello) => {
     if (typeof hello?.streamId !== 'string') {
-      drop(
-        new LiveError('live_protocol', errorMessage('live_protocol', 'hello without a stream id')),
-      );
+      drop(new LiveError('live_protocol', 'hello without a stream id'));
       return;
     }
     served = true;
@@ -346,12 +344,7 @@ export function connectEventStream(
   const onEntry = (data: unknown, id: string | null) => {
     const parsed = id === null ? null : parseEventId(id);
     if (parsed === null || (parsed.streamId !== null && parsed.streamId !== streamId)) {
-      drop(
-        new LiveError(
-          'live_protocol',
-          errorMessage('live_protocol', `an entry with id ${String(id)}`),
-        ),
-      );
+      drop(new LiveError('live_protocol', `an entry with id ${String(id)}`));
       return;
     }
     const seq = parsed.seq;
@@ -364,7 +357,7 @@ export function connectEventStream(
     if (lastSeq !== null && /^\d+$/.test(seq)) {
       const expected = nextDenseSeq(lastSeq);
       if (expected !== undefined && seq !== expected) {
-        drop(new LiveError('live_gap', errorMessage('live_gap', expected, seq)));
+        drop(new LiveError('live_gap', expected, seq));
         return;
       }
     }

@@ -3,6 +3,7 @@
  * sequence number and then follow. An in-process `EventStream` is one
  * ({@link eventStreamSource}); Redis Streams (`skein/server/redis`) another.
  */
+import { SkeinError } from '../errors.js';
 import type { EventStream } from '../stream/event-stream.js';
 import { createStreamId } from './sequence.js';
 
@@ -64,9 +65,10 @@ export interface AbortSignalLike {
  *   no longer mean the same entries (a restarted in-memory stream), so
  *   clients know to start over instead of resuming.
  * - `read(after)` returns the entries strictly after `after` (`null`: from
- *   the start), in sequence order. It throws a `RangeError` when `after` can
- *   never be in this log (malformed, or beyond its head): the server then
- *   starts the client over.
+ *   the start), in sequence order. It throws a `SkeinError` with code
+ *   `live_bad_position` when `after` can never be in this log (malformed, or
+ *   beyond its head): the server then starts the client over. A custom
+ *   source may throw a `RangeError` instead; the server reads it the same way.
  *
  * @example
  * const source: SequencedSource = eventStreamSource(stream);
@@ -120,17 +122,27 @@ export function eventStreamSource(
   }
   const streamId = options.streamId ?? createStreamId();
   if (streamId === '' || streamId.includes(':'))
-    throw new RangeError(`A stream id must be non-empty and hold no ":" (got "${streamId}")`);
+    throw new SkeinError(
+      'invalid_argument',
+      'eventStreamSource',
+      'streamId',
+      'non-empty and hold no ":"',
+      JSON.stringify(streamId),
+    );
   const source: SequencedSource = {
     streamId,
     async read(after, { limit, wait, signal }) {
       let start = 0;
       if (after !== null) {
         if (!/^\d{1,15}$/.test(after))
-          throw new RangeError(`Not a sequence of this stream: ${after}`);
+          throw new SkeinError('live_bad_position', after, 'not a sequence of this stream');
         start = Number(after);
         if (start > stream.length)
-          throw new RangeError(`Sequence ${after} is beyond the head (${stream.length})`);
+          throw new SkeinError(
+            'live_bad_position',
+            after,
+            `beyond the head of the stream (${stream.length})`,
+          );
       }
       if (start >= stream.length) {
         if (!wait || signal?.aborted === true) return [];

@@ -5,7 +5,7 @@
  * the options or, at run time, from `globalThis`, typed by the minimal local
  * interfaces below.
  */
-import { errorMessage, type ErrorCode } from '../errors.js';
+import { SkeinError, type SkeinErrorArgs } from '../errors.js';
 import { createSseParser } from './sse-parser.js';
 
 /**
@@ -18,15 +18,13 @@ import { createSseParser } from './sse-parser.js';
  * const { error } = status.getSnapshot();
  * if (error instanceof LiveError && error.status === 401) login();
  */
-export class LiveError extends Error {
-  override readonly name = 'LiveError';
-  readonly code: ErrorCode;
+export class LiveError extends SkeinError {
+  override name = 'LiveError';
   /** The HTTP status, for `live_http_status`. */
   readonly status: number | undefined;
-  constructor(code: ErrorCode, message: string, options?: { status?: number; cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
-    this.status = options?.status;
+  constructor(...args: SkeinErrorArgs) {
+    super(...args);
+    this.status = args[0] === 'live_http_status' ? args[1] : undefined;
   }
 }
 
@@ -147,8 +145,7 @@ export type WebSocketConstructor = new (url: string) => WebSocketLike;
 
 function fromGlobal<T>(name: string): T {
   const value = (globalThis as Record<string, unknown>)[name];
-  if (typeof value !== 'function')
-    throw new LiveError('live_no_transport', errorMessage('live_no_transport', name));
+  if (typeof value !== 'function') throw new LiveError('live_no_transport', name);
   return value as T;
 }
 
@@ -216,12 +213,7 @@ export function fetchTransport(
         const s = response.status;
         const detail = (await response.text().catch(() => '')).slice(0, 200);
         const fatal = s >= 400 && s < 500 && s !== 408 && s !== 429;
-        end(
-          new LiveError('live_http_status', errorMessage('live_http_status', s, detail), {
-            status: s,
-          }),
-          fatal,
-        );
+        end(new LiveError('live_http_status', s, detail), fatal);
         return;
       }
       handlers.open();
@@ -238,23 +230,14 @@ export function fetchTransport(
         handlers.activity();
         parse(decoder.decode(value, { stream: true }));
       }
-      end(
-        new LiveError(
-          'live_connection_lost',
-          errorMessage('live_connection_lost', 'the server ended the response'),
-        ),
-      );
+      end(new LiveError('live_connection_lost', 'the server ended the response'));
     };
     run().catch((error: unknown) => {
       end(
         new LiveError(
           'live_connection_lost',
-          errorMessage(
-            'live_connection_lost',
-            error instanceof Error ? error.message : String(error),
-          ),
-          { cause: error },
-        ),
+          error instanceof Error ? error.message : String(error),
+        ).causedBy(error),
       );
     });
     return { close: () => void ((active = false), controller.abort()) };
@@ -296,12 +279,7 @@ export function eventSourceTransport(
       if (!active) return;
       active = false;
       source.close();
-      handlers.end(
-        new LiveError(
-          'live_connection_lost',
-          errorMessage('live_connection_lost', 'EventSource error'),
-        ),
-      );
+      handlers.end(new LiveError('live_connection_lost', 'EventSource error'));
     };
     return { close: () => void ((active = false), source.close()) };
   };
@@ -337,12 +315,7 @@ export function webSocketTransport(
       handlers.activity();
       const frame = typeof event.data === 'string' ? parseJson(event.data) : undefined;
       if (!Array.isArray(frame)) {
-        end(
-          new LiveError(
-            'live_protocol',
-            errorMessage('live_protocol', 'a frame that is not a JSON array'),
-          ),
-        );
+        end(new LiveError('live_protocol', 'a frame that is not a JSON array'));
         return;
       }
       for (const m of frame as { type?: unknown; id?: unknown; data?: unknown }[]) {
@@ -353,21 +326,12 @@ export function webSocketTransport(
         else handlers.message(type, m, null);
       }
     };
-    socket.onerror = () =>
-      end(
-        new LiveError(
-          'live_connection_lost',
-          errorMessage('live_connection_lost', 'WebSocket error'),
-        ),
-      );
+    socket.onerror = () => end(new LiveError('live_connection_lost', 'WebSocket error'));
     socket.onclose = (event) =>
       end(
         new LiveError(
           'live_connection_lost',
-          errorMessage(
-            'live_connection_lost',
-            `WebSocket closed (${event.code ?? '?'}${event.reason ? ` ${event.reason}` : ''})`,
-          ),
+          `WebSocket closed (${event.code ?? '?'}${event.reason ? ` ${event.reason}` : ''})`,
         ),
       );
     return { close: () => void ((active = false), socket.close()) };

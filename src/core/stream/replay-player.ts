@@ -13,6 +13,7 @@
  * - **time**: recorded epoch milliseconds (what the selection store's
  *   `playhead` holds, what a swimlane draws).
  */
+import { SkeinError } from '../errors.js';
 import { eventTime } from '../events/event-time.js';
 import type { Event } from '../events/types.js';
 import type { SelectionStore } from '../selection/selection-store.js';
@@ -72,7 +73,14 @@ export function buildReplayTimeline(
   options: ReplayTimelineOptions = {},
 ): ReplayTimeline {
   const maxGap = options.maxGap ?? 5000;
-  if (!(maxGap >= 0)) throw new RangeError(`maxGap must be 0 or more (got ${maxGap})`);
+  if (!(maxGap >= 0))
+    throw new SkeinError(
+      'invalid_argument',
+      'buildReplayTimeline',
+      'maxGap',
+      '0 or more',
+      String(maxGap),
+    );
   const n = events.length;
   const offsets = new Float64Array(n);
   const times = new Float64Array(n);
@@ -535,6 +543,12 @@ export function createReplayPlayer(
 
 function checkSpeed(speed: number): number {
   if (!(speed > 0) || !Number.isFinite(speed))
-    throw new RangeError(`speed must be a positive number (got ${speed})`);
+    throw new SkeinError(
+      'invalid_argument',
+      'replay player',
+      'speed',
+      'a positive number',
+      String(speed),
+    );
   return speed;
 }

@@ -6,6 +6,7 @@
  * (research/inspect_ai.md §1.1, "the types lie"), and a replay of a damaged log
  * should still print every line rather than throw.
  */
+import { SkeinError } from '../errors.js';
 import { eventTime } from '../events/event-time.js';
 import type { Event } from '../events/types.js';
 
@@ -160,9 +161,16 @@ export async function* replayStream(
 ): AsyncGenerator<Event, void, undefined> {
   const speed = options.speed ?? 1;
   if (!(speed > 0) || !Number.isFinite(speed))
-    throw new RangeError(`speed must be a positive number (got ${speed})`);
+    throw new SkeinError(
+      'invalid_argument',
+      'replayStream',
+      'speed',
+      'a positive number',
+      String(speed),
+    );
   const maxGap = options.maxGap ?? 5000;
-  if (!(maxGap >= 0)) throw new RangeError(`maxGap must be 0 or more (got ${maxGap})`);
+  if (!(maxGap >= 0))
+    throw new SkeinError('invalid_argument', 'replayStream', 'maxGap', '0 or more', String(maxGap));
   const clock = options.clock ?? systemClock;
   const list = Array.isArray(events) ? (events as readonly Event[]) : [...events];
   if (list.length === 0) return;
@@ -175,15 +183,24 @@ export async function* replayStream(
       break;
     }
   }
-  const point = (value: number | string | undefined, fallback: number): number => {
+  const point = (name: string, value: number | string | undefined, fallback: number): number => {
     if (value === undefined) return fallback;
     if (typeof value === 'number') return t0 + value;
     const ms = Date.parse(value);
-    if (Number.isNaN(ms)) throw new RangeError(`Not a time: ${JSON.stringify(value)}`);
+    if (Number.isNaN(ms)) {
+      const expected = 'ms from the first event or an ISO 8601 time';
+      throw new SkeinError(
+        'invalid_argument',
+        'replayStream',
+        name,
+        expected,
+        JSON.stringify(value),
+      );
+    }
     return ms;
   };
-  const from = point(options.from, -Infinity);
-  const to = point(options.to, Infinity);
+  const from = point('from', options.from, -Infinity);
+  const to = point('to', options.to, Infinity);
 
   // Recorded time of the previous event (for gaps), and the playback offset
   // (ms of wall time after the start) at which the current event is due.

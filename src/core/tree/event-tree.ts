@@ -82,7 +82,7 @@
  * ~100 MB of objects, and a build is a few typed-array writes per event.
  * {@link eventTreeNode} gives an object view of one node when a view needs it.
  */
-import type { Diagnostic } from '../errors.js';
+import { SkeinError, type Diagnostic } from '../errors.js';
 import type { Event, SpanBeginEvent, SpanEndEvent, StepEvent } from '../events/types.js';
 import { COPY_KEY_SEPARATOR, Placement } from './links.js';
 
@@ -315,7 +315,7 @@ export function eventTreeNodeUuid(tree: EventTree, index: number): string {
  */
 export function eventTreeNode(tree: EventTree, index: number): EventTreeNode {
   if (!(index >= 0 && index < tree.length)) {
-    throw new RangeError(`eventTreeNode: index ${index} is outside [0, ${tree.length})`);
+    throw new SkeinError('index_out_of_range', 'eventTreeNode: index', index, tree.length);
   }
   const s = tree.spanIndex[index]!;
   const base = {
@@ -411,7 +411,7 @@ export function eventSequence(tree: EventTree, within?: number): Event[] {
 function range(tree: EventTree, within: number | undefined): [number, number] {
   if (within === undefined) return [0, tree.length];
   if (!(within >= 0 && within < tree.length)) {
-    throw new RangeError(`event tree: node ${within} is outside [0, ${tree.length})`);
+    throw new SkeinError('index_out_of_range', 'event tree: node', within, tree.length);
   }
   return [within, tree.subtreeEnd[within]!];
 }

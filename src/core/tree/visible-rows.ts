@@ -6,6 +6,7 @@
  * is `depth + 1`, `aria-posinset` is `posInSet`, `aria-setsize` is `setSize`,
  * `aria-expanded` follows `hasChildren`/`expanded`.
  */
+import { SkeinError } from '../errors.js';
 import type { Event } from '../events/types.js';
 import { eventTreeNodeKey, type EventTree, type EventTreeSpan } from './event-tree.js';
 
@@ -157,7 +158,7 @@ export function visibleRows(tree: EventTree, collapsed: ReadonlySet<string>): Vi
  */
 export function visibleRow(tree: EventTree, rows: VisibleRows, r: number): VisibleRow {
   if (!(r >= 0 && r < rows.length))
-    throw new RangeError(`visibleRow: row ${r} is outside [0, ${rows.length})`);
+    throw new SkeinError('index_out_of_range', 'visibleRow: row', r, rows.length);
   const index = rows.node[r]!;
   const s = tree.spanIndex[index]!;
   const span = s >= 0 ? tree.spans[s]! : null;

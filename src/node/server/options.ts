@@ -3,6 +3,7 @@
  * (issue 21): auth, CORS (closed by default), where a client resumes from.
  * Pure: no Node built-ins, so the Fetch handler runs wherever `Response` does.
  */
+import { SkeinError } from '../../core/errors.js';
 import { parseEventId } from '../../core/live/sequence.js';
 import type { LiveCloseReason } from '../../core/live/wire.js';
 
@@ -128,7 +129,13 @@ export function resolveOptions<Req>(options: EventStreamHandlerOptions<Req>): Re
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (!(value > 0) || !Number.isFinite(value))
-    throw new RangeError(`${name} must be a positive number (got ${value})`);
+    throw new SkeinError(
+      'invalid_argument',
+      'live handler options',
+      name,
+      'a positive number',
+      String(value),
+    );
   return value;
 }
 

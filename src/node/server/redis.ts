@@ -10,6 +10,7 @@
  * client with that method works.
  */
 import { randomUUID } from 'node:crypto';
+import { SkeinError } from '../../core/errors.js';
 import { isCanonicalEvent, toJsonSafe } from '../../core/display/mime-stream.js';
 import { isSeq } from '../../core/live/sequence.js';
 import type { SequencedEntry, SequencedSource, SourceReadOptions } from '../../core/live/source.js';
@@ -135,8 +136,7 @@ export async function createRedisSource(options: RedisSourceOptions): Promise<Re
 
   const follow = async () => {
     if (blocking === null) {
-      if (client.duplicate === undefined)
-        throw new Error('createRedisSource needs blockingClient, or a client with duplicate()');
+      if (client.duplicate === undefined) throw new SkeinError('redis_no_blocking_client');
       const dup = client.duplicate();
       await dup.connect();
       blocking = dup;
@@ -184,7 +184,8 @@ export async function createRedisSource(options: RedisSourceOptions): Promise<Re
   return {
     streamId,
     async read(after, { limit, wait, signal }) {
-      if (after !== null && !isSeq(after)) throw new RangeError(`Not a Redis entry id: ${after}`);
+      if (after !== null && !isSeq(after))
+        throw new SkeinError('live_bad_position', after, 'not a Redis entry id');
       const start = after === null ? '-' : `(${after}`;
       const count = String(Math.max(1, limit));
       for (;;) {

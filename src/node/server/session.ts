@@ -6,6 +6,7 @@
  * connection is bounded by `maxBufferedBytes` plus one batch: entries are
  * pulled from the source only when the client has room.
  */
+import { SkeinError } from '../../core/errors.js';
 import { formatEventId } from '../../core/live/sequence.js';
 import type { SequencedEntry, SequencedSource } from '../../core/live/source.js';
 import {
@@ -141,7 +142,7 @@ export function startSession(
     try {
       first = await read(false);
     } catch (error) {
-      if (!(error instanceof RangeError)) throw error;
+      if (!isBadPosition(error)) throw error;
       // A position this stream never had (another run's, or past the head).
       after = null;
       reset = true;
@@ -207,4 +208,12 @@ export function startSession(
       controller.abort();
     },
   };
+}
+
+/** A source's "this position was never in the log" (a custom source may still throw a RangeError). */
+function isBadPosition(error: unknown): boolean {
+  return (
+    (error instanceof SkeinError && error.code === 'live_bad_position') ||
+    error instanceof RangeError
+  );
 }

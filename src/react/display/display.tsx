@@ -1,4 +1,5 @@
 import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
+import { SkeinError } from '../../core/errors.js';
 import { useStoreSelector } from '../use-store-selector.js';
 import { createMimeRegistry, displayOf, selectMimeType } from './core-bridge.js';
 import { defaultDisplayBudget } from './budget.js';
@@ -143,7 +144,7 @@ function toRenderer(entry: ReturnType<RendererRegistry['getSnapshot']>[number]):
 }
 
 function MissingRenderer({ mimeType }: { mimeType: string }): never {
-  throw new Error(`no component registered for ${mimeType}`);
+  throw new SkeinError('display_no_renderer', mimeType);
 }
 
 /**

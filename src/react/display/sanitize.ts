@@ -1,3 +1,4 @@
+import { SkeinError } from '../../core/errors.js';
 import DOMPurify, { type Config, type DOMPurify as Purifier } from 'dompurify';
 import { imageUrlKind, safeLinkUrl } from './url-policy.js';
 
@@ -189,7 +190,7 @@ export function canSanitize(): boolean {
  */
 export function sanitizeHtml(html: string, options: { svg?: boolean } = {}): string {
   const p = getPurifier();
-  if (!p) throw new Error('sanitizeHtml needs a DOM (DOMPurify is not supported here)');
+  if (!p) throw new SkeinError('sanitize_no_dom');
   const config: Config = options.svg
     ? // `<use>` is safe here: the hook keeps only fragment `href`s, renamed to the prefixed ids.
       { ...CONFIG, USE_PROFILES: { svg: true, svgFilters: true }, ADD_TAGS: ['use'] }

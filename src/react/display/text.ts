@@ -1,3 +1,5 @@
+import { SkeinError } from '../../core/errors.js';
+
 // Small helpers shared by the text-like renderers.
 
 /**
@@ -12,7 +14,7 @@
 export function expectText(data: unknown, mimeType: string): string {
   if (typeof data === 'string') return data;
   if (Array.isArray(data) && data.every((d) => typeof d === 'string')) return data.join('');
-  throw new TypeError(`${mimeType} data must be a string, got ${describeType(data)}`);
+  throw new SkeinError('display_not_text', mimeType, describeType(data));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { SkeinError } from '../../../core/errors.js';
 import { useMemo } from 'react';
 import { BudgetNotice, formatBytes, useBudget } from '../budget.js';
 import { useLazyModule } from '../lazy.js';
@@ -20,11 +21,11 @@ const RASTER = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
  * <ImageRenderer data={pngBase64} mimeType="image/png" bundle={{ data: { 'image/png': pngBase64, 'text/plain': '<Figure>' } }} {...rest} />
  */
 export function ImageRenderer({ data, mimeType, metadata, bundle, budget }: RendererProps) {
-  if (!RASTER.has(mimeType)) throw new TypeError(`not a raster image type: ${mimeType}`);
+  if (!RASTER.has(mimeType)) throw new SkeinError('display_not_raster', mimeType);
   let payload = expectText(data, mimeType).replace(/\s+/g, '');
   const prefix = `data:${mimeType};base64,`;
   if (payload.startsWith(prefix)) payload = payload.slice(prefix.length);
-  if (!BASE64.test(payload)) throw new TypeError(`${mimeType} data is not base64`);
+  if (!BASE64.test(payload)) throw new SkeinError('display_not_base64', mimeType);
   const bytes = Math.floor((payload.length * 3) / 4);
   return (
     <BudgetedImage

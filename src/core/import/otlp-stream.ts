@@ -1,0 +1,326 @@
+// OpenTelemetry JSON Lines, read as they arrive (issue 20: line formats
+// stream; issue 19: fed a line at a time they give the whole file's events).
+//
+// A span's place depends on lines that may come later: children are usually
+// exported before their parents, a tool takes its name and arguments from a
+// model call anywhere in the file, a span without an end ends with its last
+// child. So this drives the whole-file importer (otlp.ts) instead of keeping
+// a second mapping: it keeps the lines read so far and, now and then, imports
+// them as a whole, and hands out
+// - every event whose span is placed (its parents, up to a root, are all in
+//   the lines read so far) that is new or changed since it was last handed
+//   out (a version with the same uuid, as a live feed re-sends a pending
+//   event), in the whole-file order of that import — a span's end only once
+//   something after it comes out (until then a child may still arrive);
+// - nothing of a span that waits on a parent not seen yet, nor of what sits
+//   under it, until the parent arrives (or the input ends: then it goes to
+//   the root, as in the whole-file import, with its diagnostic).
+// `end()` imports all lines and hands out what changed, so the last version
+// of every event is the whole-file import's. The order in which events first
+// came out is the whole-file order whenever a newly placed span never sorts
+// before one already out (spans listed children first in each trace, traces
+// in start order, or parents first in start order — what exporters and
+// hand-written files do); otherwise the events are the same but the later
+// ones come after (an append-only stream cannot move an event back).
+//
+// Lines that are not JSON never reach an incremental importer, so they count
+// as blank here: a file whose first line is broken JSON (which the whole-file
+// import refuses) streams, and a file of one readable line among broken ones
+// reads that line as a line (`$[i]`), where the whole-file import reads it as
+// a document (`$`): only the uuid of a record that is no span differs.
+//
+// Cost: each import reads every line so far, so one is made only when the
+// lines read doubled since the last and some span was newly placed (and at
+// the end, unless no line came since the last): all imports together read at
+// most about three times the input (a single trace listed children first:
+// once), and the first events come out after the second line.
+import type { Diagnostic } from '../errors.js';
+import type { Event } from '../events/types.js';
+import type { ImportResult, IncrementalImporter } from './format.js';
+import type { ImportOptions } from './guards.js';
+
+/** The whole-text importer this drives (`importOtlp`). */
+export type OtlpWholeImport = (text: string, options: ImportOptions) => ImportResult;
+
+/**
+ * An incremental OTLP importer over the whole-file one: what it hands out,
+ * appended to an `EventStream`, ends as the whole-file import's events (see
+ * the top of this file for the order).
+ *
+ * @example
+ * const imp = otlpFormat.incremental!({}); // otlpIncremental(importOtlp, {})
+ * imp.push({ resourceSpans: [] }, '$[0]', '{"resourceSpans":[]}');
+ * const events = [...imp.drain(), ...imp.end()];
+ */
+export function otlpIncremental(
+  importWhole: OtlpWholeImport,
+  options: ImportOptions,
+): IncrementalImporter {
+  return new OtlpStream(importWhole, options);
+}
+
+const LINE_PATH = /^\$\[(\d+)\]$/;
+
+class OtlpStream implements IncrementalImporter {
+  readonly #importWhole: OtlpWholeImport;
+  readonly #options: ImportOptions;
+  /** The text of each line read, by zero-based line index (holes: blank lines). */
+  readonly #lines: string[] = [];
+  #records = 0;
+  #importedAt = 0;
+  /** The version of each event last handed out, by uuid. */
+  readonly #out = new Map<string, Event>();
+  #diagnostics: Diagnostic[] = [];
+  readonly #placement = new Placement();
+  #last: ImportResult | undefined;
+
+  constructor(importWhole: OtlpWholeImport, options: ImportOptions) {
+    this.#importWhole = importWhole;
+    this.#options = options;
+  }
+
+  push(record: unknown, path: string, text?: string): void {
+    // The line's own text keeps 64-bit nanos written as JSON numbers exact
+    // (the whole-file importer quotes them before parsing).
+    const line = LINE_PATH.exec(path);
+    const at = line ? Number(line[1]) : this.#lines.length;
+    this.#lines[at] = text ?? JSON.stringify(record);
+    this.#records++;
+    this.#placement.record(record, 0);
+  }
+
+  drain(): Event[] {
+    const fresh = this.#records - this.#importedAt;
+    // One line alone would be read as a document (path `$`, not `$[0]`).
+    if (this.#records < 2 || fresh === 0 || fresh < this.#importedAt) return [];
+    // Nothing newly placed: an import would hand out nothing new.
+    if (!this.#placement.take()) return [];
+    this.#importedAt = this.#records;
+    this.#last = this.#import();
+    return this.#changed(placed(this.#last.events), false);
+  }
+
+  end(): Event[] {
+    // No line since the last import: it is the whole-file import.
+    const result =
+      this.#last !== undefined && this.#importedAt === this.#records ? this.#last : this.#import();
+    this.#last = undefined;
+    this.#diagnostics = result.diagnostics;
+    return this.#changed(result.events, true);
+  }
+
+  diagnostics(): Diagnostic[] {
+    return this.#diagnostics;
+  }
+
+  #import(): ImportResult {
+    const lines = this.#lines;
+    let text = '';
+    for (let i = 0; i < lines.length; i++)
+      text += i === 0 ? (lines[0] ?? '') : `\n${lines[i] ?? ''}`;
+    return this.#importWhole(text, this.#options);
+  }
+
+  /**
+   * What is new or changed, in the order given. A span's end first comes out
+   * just before the first new event after it (or at the end of the input):
+   * until then a later line may still add children, which come before it.
+   */
+  #changed(events: readonly Event[], final: boolean): Event[] {
+    const out: Event[] = [];
+    let ends: Event[] = [];
+    for (const e of events) {
+      const before = this.#out.get(e.uuid);
+      if (before !== undefined && sameJson(before, e)) continue;
+      if (before === undefined && !final) {
+        if (e.event === 'span_end') {
+          ends.push(e);
+          continue;
+        }
+        for (const end of ends) this.#emit(end, out);
+        ends = [];
+      }
+      this.#emit(e, out);
+    }
+    return out;
+  }
+
+  #emit(e: Event, out: Event[]): void {
+    this.#out.set(e.uuid, e);
+    out.push(e);
+  }
+}
+
+/**
+ * A cheap, early view of which spans are placed (their parents up to a root
+ * read), from the raw records: only to skip imports that would hand out
+ * nothing new. Ids are compared as written, lower-cased (a parent written in
+ * base64 and its child in hex look unplaced here: that only delays them to a
+ * later import, never changes what comes out).
+ */
+class Placement {
+  readonly #placed = new Set<string>();
+  readonly #waiting = new Map<string, string[]>();
+  #news = false;
+
+  /** Whether something was placed since the last call. */
+  take(): boolean {
+    const news = this.#news;
+    this.#news = false;
+    return news;
+  }
+
+  /** Walks a record as the whole-file reader does (exports, resources, scopes, spans, lists). */
+  record(r: unknown, depth: number): void {
+    if (Array.isArray(r)) {
+      if (depth < 2) for (const x of r) this.record(x, depth + 1);
+      else this.#news = true;
+      return;
+    }
+    if (typeof r !== 'object' || r === null) return void (this.#news = true);
+    const o = r as Record<string, unknown>;
+    const rs = o['resourceSpans'];
+    if (Array.isArray(rs)) {
+      for (const x of rs) this.#scopes(x);
+      return;
+    }
+    if (Array.isArray(o['scopeSpans'])) return this.#scopes(o);
+    if (Array.isArray(o['spans']) && typeof o['event'] !== 'string') return this.#spans(o);
+    this.#span(o);
+  }
+
+  #scopes(r: unknown): void {
+    const list = (r as { scopeSpans?: unknown } | null)?.scopeSpans;
+    if (Array.isArray(list)) for (const x of list) this.#spans(x);
+  }
+
+  #spans(r: unknown): void {
+    const list = (r as { spans?: unknown } | null)?.spans;
+    if (Array.isArray(list)) for (const x of list) this.#span(x);
+  }
+
+  #span(r: unknown): void {
+    if (typeof r !== 'object' || r === null) return;
+    const o = r as Record<string, unknown>;
+    const context = typeof o['context'] === 'object' && o['context'] !== null ? o['context'] : {};
+    const c = context as Record<string, unknown>;
+    const trace = idText(o['traceId'] ?? c['trace_id']);
+    const id = idText(o['spanId'] ?? c['span_id']);
+    const parent = idText(o['parentSpanId'] ?? o['parent_id']);
+    const key = `${trace}/${id}`;
+    if (parent === '' || parent === id) return this.#place(id === '' ? undefined : key);
+    const wait = `${trace}/${parent}`;
+    if (this.#placed.has(wait)) return this.#place(id === '' ? undefined : key);
+    if (id === '') return;
+    const list = this.#waiting.get(wait);
+    if (list) list.push(key);
+    else this.#waiting.set(wait, [key]);
+  }
+
+  #place(key: string | undefined): void {
+    this.#news = true;
+    const stack = key === undefined ? [] : [key];
+    while (stack.length) {
+      const k = stack.pop()!;
+      if (this.#placed.has(k)) continue;
+      this.#placed.add(k);
+      const children = this.#waiting.get(k);
+      if (children) {
+        this.#waiting.delete(k);
+        stack.push(...children);
+      }
+    }
+  }
+}
+
+function idText(v: unknown): string {
+  return typeof v === 'string' ? v.toLowerCase() : '';
+}
+
+interface SpanMeta {
+  readonly key: string;
+  readonly parent: string | null;
+}
+
+/** The OTLP span an event was made from (model, tool, span_begin), by its metadata. */
+function spanMeta(e: Event): SpanMeta | undefined {
+  if (e.event !== 'model' && e.event !== 'tool' && e.event !== 'span_begin') return undefined;
+  const m = e.metadata;
+  const id = m?.['span_id'];
+  if (typeof id !== 'string') return undefined;
+  const trace = typeof m?.['trace_id'] === 'string' ? m['trace_id'] : '';
+  const parent = m?.['parent_span_id'];
+  return {
+    key: `${trace}/${id}`,
+    parent:
+      typeof parent === 'string' && parent !== '' && parent !== id ? `${trace}/${parent}` : null,
+  };
+}
+
+/**
+ * The events of a partial import whose spans are placed: every span whose
+ * chain of parents reaches a root inside the lines read. A span under a
+ * parent not read yet is an orphan at the root of the partial import; it and
+ * everything under it wait.
+ */
+function placed(events: readonly Event[]): Event[] {
+  const spans = new Map<string, SpanMeta>();
+  for (const e of events) {
+    const s = spanMeta(e);
+    if (s && !spans.has(s.key)) spans.set(s.key, s);
+  }
+  const waiting = new Map<string, boolean>();
+  const waits = (key: string): boolean => {
+    const known = waiting.get(key);
+    if (known !== undefined) return known;
+    waiting.set(key, false); // a parent cycle is placed (at the root), as in the whole import
+    const parent = spans.get(key)?.parent ?? null;
+    const result = parent !== null && (!spans.has(parent) || waits(parent));
+    waiting.set(key, result);
+    return result;
+  };
+  // Events follow their span (span events right after it; a span_end names
+  // its begin's skein id), so each takes the verdict of the span it follows.
+  const beginOf = new Map<string, boolean>(); // skein span id → waits
+  const lastOfId = new Map<string, boolean>(); // OTLP span id → waits (for its span events)
+  const out: Event[] = [];
+  for (const e of events) {
+    let hold = false;
+    const s = spanMeta(e);
+    if (s) {
+      hold = waits(s.key);
+      lastOfId.set(String(e.metadata!['span_id']), hold);
+      if (e.event === 'span_begin') beginOf.set((e as { id: string }).id, hold);
+    } else if (e.event === 'span_end') {
+      hold = beginOf.get((e as { id: string }).id) ?? false;
+    } else {
+      const id = e.metadata?.['span_id'];
+      if (typeof id === 'string') hold = lastOfId.get(id) ?? false;
+    }
+    if (!hold) out.push(e);
+  }
+  return out;
+}
+
+/** Deep equality of two JSON values (events are JSON). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
+    return typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
+  }
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (const k of ka) {
+    if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
+    if (!sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+      return false;
+  }
+  return true;
+}
