@@ -55,7 +55,13 @@ import {
   valueText,
 } from './guards.js';
 import { Probe, type ImportInput } from './probe.js';
-import { INVENTED_KEY, SyntheticClock, inventedOnly, type EventSink } from './sink.js';
+import {
+  INVENTED_KEY,
+  SyntheticClock,
+  inventedOnly,
+  inventedOnlyMetadata,
+  type EventSink,
+} from './sink.js';
 
 const EVENT_TYPES = new Set([
   'turn_started',
@@ -245,7 +251,7 @@ class DefectImporter implements IncrementalImporter {
   #add<E extends Event>(draft: E, path: string, scope: Scope, open = false): E {
     const metadata = draft.metadata;
     if (metadata) metadata[INVENTED_KEY] = inventedOnly('timestamp');
-    else draft.metadata = { skein_invented: inventedOnly('timestamp') };
+    else draft.metadata = inventedOnlyMetadata('timestamp');
     this.#ctx.invent('timestamp', path);
     this.#sink.add(draft, { open });
     return this.#track(draft, scope);
@@ -408,7 +414,8 @@ class DefectImporter implements IncrementalImporter {
     const reason = own(rec, 'reason');
     for (const e of scope.turnEvents) {
       const draft = this.#sink.revise(e);
-      const metadata: JsonObject = draft.metadata ?? {};
+      // A copy: the metadata may be the shared `inventedOnlyMetadata`.
+      const metadata: JsonObject = { ...draft.metadata };
       metadata['aborted'] = true;
       if (draft.event === 'span_begin' && reason !== undefined) metadata['abort_reason'] = reason;
       draft.metadata = metadata;
