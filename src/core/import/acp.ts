@@ -35,7 +35,7 @@
 // - ACP has no timestamps: every event gets a synthesized, strictly increasing
 //   time, flagged via `metadata.skein_invented` and one `value_invented`
 //   diagnostic.
-import { cloneJson } from '../events/freeze.js';
+import { cloneJson, EMPTY_ARRAY, EMPTY_OBJECT } from '../events/freeze.js';
 import type {
   ApprovalEvent,
   Content,
@@ -244,6 +244,18 @@ function planMarkdown(entries: unknown[]): string {
   }
   return lines.join('\n');
 }
+
+/** The `tool_call`/`tool_call_update` fields kept in a tool's `metadata.acp`. */
+const TOOL_FIELDS = [
+  'kind',
+  'status',
+  'title',
+  'name',
+  'content',
+  'locations',
+  'rawOutput',
+  '_meta',
+];
 
 class AcpImporter implements IncrementalImporter {
   readonly #ctx: ImportContext;
@@ -874,9 +886,9 @@ class AcpImporter implements IncrementalImporter {
               type: 'function',
               id,
               function: 'tool',
-              arguments: {},
+              arguments: EMPTY_OBJECT,
               result: '',
-              events: [],
+              events: EMPTY_ARRAY as [],
               metadata,
             }
           : {
@@ -886,9 +898,9 @@ class AcpImporter implements IncrementalImporter {
               type: 'function',
               id,
               function: 'tool',
-              arguments: {},
+              arguments: EMPTY_OBJECT,
               result: '',
-              events: [],
+              events: EMPTY_ARRAY as [],
               metadata,
             },
         path,
@@ -904,16 +916,7 @@ class AcpImporter implements IncrementalImporter {
     const metadata = (tool.metadata ??= {});
     let acp = metadata['acp'] as JsonObject | undefined;
     if (!isRecord(acp)) metadata['acp'] = acp = {};
-    for (const key of [
-      'kind',
-      'status',
-      'title',
-      'name',
-      'content',
-      'locations',
-      'rawOutput',
-      '_meta',
-    ]) {
+    for (const key of TOOL_FIELDS) {
       const v = own(update, key);
       // Patch semantics: present fields change (null clears), absent ones stay.
       if (v !== undefined) acp[key] = v;

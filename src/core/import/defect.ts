@@ -172,6 +172,9 @@ function toolContentText(content: unknown[]): string {
   return out.join('\n');
 }
 
+/** The tool fields kept in a tool's `metadata.acp`. */
+const TOOL_FIELDS = ['kind', 'status', 'title', 'name', 'content', 'locations', 'rawOutput'];
+
 class DefectImporter implements IncrementalImporter {
   readonly #ctx: ImportContext;
   readonly #sink: EventSink;
@@ -532,9 +535,9 @@ class DefectImporter implements IncrementalImporter {
               type: 'function',
               id,
               function: 'tool',
-              arguments: {},
+              arguments: EMPTY_OBJECT,
               result: '',
-              events: [],
+              events: EMPTY_ARRAY as [],
               metadata: { acp: {} },
             }
           : {
@@ -544,9 +547,9 @@ class DefectImporter implements IncrementalImporter {
               type: 'function',
               id,
               function: 'tool',
-              arguments: {},
+              arguments: EMPTY_OBJECT,
               result: '',
-              events: [],
+              events: EMPTY_ARRAY as [],
               metadata: { acp: {} },
             },
         path,
@@ -567,7 +570,7 @@ class DefectImporter implements IncrementalImporter {
     let acp = metadata['acp'] as JsonObject | undefined;
     if (!isRecord(acp)) metadata['acp'] = acp = {};
     if (isRecord(fields)) {
-      for (const key of ['kind', 'status', 'title', 'name', 'content', 'locations', 'rawOutput']) {
+      for (const key of TOOL_FIELDS) {
         const v = own(fields, key);
         if (v !== undefined) acp[key] = v;
       }
