@@ -856,8 +856,10 @@ class AcpImporter implements IncrementalImporter {
     } else this.#sink.touch(draft);
     // v2 patches: the content given replaces what was there.
     if (v2 && block !== undefined) draft.content = kind === 'thought' ? [] : '';
-    for (const b of Array.isArray(block) ? block : block === undefined ? [] : [block])
-      appendContent(draft, acpContentPart(b), kind === 'thought');
+    // One block (the usual chunk) without a one-element array around it.
+    if (Array.isArray(block))
+      for (const b of block) appendContent(draft, acpContentPart(b), kind === 'thought');
+    else if (block !== undefined) appendContent(draft, acpContentPart(block), kind === 'thought');
   }
 
   // --- tool calls ------------------------------------------------------------
