@@ -409,6 +409,23 @@ function chunkInternal(type: string): JsonObject {
   return internal;
 }
 
+// `{ emission_index, skein_invented? }` of a chunk message: what `sink.invent`
+// would make of `{ emission_index }`, in one object, and for the usual small
+// indexes one frozen object shared by every such message (replaced, never
+// changed, when the `done` chunk adds its `emission`).
+const EMISSION_METADATA: JsonObject[] = [];
+
+function emissionMetadata(index: number, invented: boolean): JsonObject {
+  const make = (): JsonObject =>
+    invented
+      ? { emission_index: index, skein_invented: inventedOnly('timestamp') }
+      : { emission_index: index };
+  // (-0 too is its own: a shared `emission_index: 0` would not be it.)
+  if (!Number.isInteger(index) || index < 0 || index >= 64 || Object.is(index, -0)) return make();
+  const at = index * 2 + (invented ? 1 : 0);
+  return (EMISSION_METADATA[at] ??= Object.freeze(make()) as JsonObject);
+}
+
 /** Sets `key` as own data (a `__proto__` key stays a property, not the prototype). */
 function setOwn(out: JsonObject, key: string, value: unknown): void {
   if (key === '__proto__')
@@ -580,10 +597,7 @@ class AgexImporter implements IncrementalImporter {
           content: [],
           message_id: messageId,
           source: 'agex',
-          // What `sink.invent` would make of `{ emission_index }`, in one object.
-          metadata: invented
-            ? { emission_index: index, skein_invented: inventedOnly('timestamp') }
-            : { emission_index: index },
+          metadata: emissionMetadata(index, invented),
         },
         { open: true },
       );
