@@ -53,6 +53,20 @@ export function inventedOnlyMetadata(what: InventedValue): JsonObject {
   return ONLY_METADATA[what];
 }
 
+// Two-flag lists (`['timestamp', 'end']`: a tool call's invented time and
+// end), one frozen list per pair, as ONLY is per flag.
+const PAIRS = new Map<string, string[]>();
+
+/** `[...list, what]`; shared and frozen when `list` is one of ONLY's. */
+function withFlag(list: string[], what: InventedValue): string[] {
+  const first = list.length === 1 ? (list[0] as InventedValue) : undefined;
+  if (first === undefined || ONLY[first] !== list) return [...list, what];
+  const key = `${first} ${what}`;
+  let pair = PAIRS.get(key);
+  if (pair === undefined) PAIRS.set(key, (pair = Object.freeze([first, what]) as string[]));
+  return pair;
+}
+
 /**
  * The `skein_invented` list of an event that flags only `what`: one frozen
  * array shared by every such event (most flag only their time), so an import
@@ -237,7 +251,7 @@ export class EventSink {
     const flags: string[] = Array.isArray(list)
       ? list.includes(what)
         ? (list as string[])
-        : [...(list as string[]), what]
+        : withFlag(list as string[], what)
       : ONLY[what];
     // The key written out, not `[INVENTED_KEY]`: a literal with a computed key
     // is built property by property, a plain one cloned from its boilerplate.
