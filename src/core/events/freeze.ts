@@ -30,6 +30,27 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/**
+ * One frozen empty array, shared by every event field that is empty (a model
+ * call's `input` and `tools` when an importer has none): an event built with
+ * it has one object fewer to allocate, keep and freeze. {@link deepFreeze}
+ * skips it (frozen already).
+ * @internal
+ * @example
+ * import { EMPTY_ARRAY } from 'src/core/events/freeze.js';
+ * const tools: unknown[] = EMPTY_ARRAY;
+ */
+export const EMPTY_ARRAY: unknown[] = Object.freeze([]) as unknown as unknown[];
+
+/**
+ * One frozen empty object, as {@link EMPTY_ARRAY} (a model call's `config`).
+ * @internal
+ * @example
+ * import { EMPTY_OBJECT } from 'src/core/events/freeze.js';
+ * const config: Record<string, never> = EMPTY_OBJECT;
+ */
+export const EMPTY_OBJECT: Record<string, never> = Object.freeze({});
+
 /** Depth below which {@link deepFreeze} recurses; deeper sub-trees use a stack. */
 const RECURSION_LIMIT = 200;
 

@@ -33,7 +33,8 @@ export function markAborted(sink: EventSink, drafts: Iterable<Event>, reason?: u
   for (const e of drafts) {
     if (e.metadata?.['aborted'] === true) continue; // marked before: not changed again
     const draft = sink.revise(e);
-    const metadata: JsonObject = draft.metadata ?? {};
+    // A copy: the metadata may be a shared frozen object (`inventedOnlyMetadata`).
+    const metadata: JsonObject = { ...draft.metadata };
     metadata['aborted'] = true;
     if (reason !== undefined && draft.event === 'span_begin')
       metadata['abort_reason'] = reason as JsonValue;

@@ -31,7 +31,7 @@
 // - Unknown `type`s are kept as `info` events (`source: 'defect'`, `data` =
 //   the raw record) with a diagnostic. defect writes no times: they are
 //   synthesized, strictly increasing, and flagged.
-import { cloneJson } from '../events/freeze.js';
+import { cloneJson, EMPTY_ARRAY, EMPTY_OBJECT } from '../events/freeze.js';
 import type {
   ApprovalEvent,
   Content,
@@ -57,7 +57,13 @@ import {
   valueText,
 } from './guards.js';
 import { Probe, type ImportInput } from './probe.js';
-import { INVENTED_KEY, SyntheticClock, inventedOnly, type EventSink } from './sink.js';
+import {
+  INVENTED_KEY,
+  SyntheticClock,
+  inventedOnly,
+  inventedOnlyMetadata,
+  type EventSink,
+} from './sink.js';
 
 const EVENT_TYPES = new Set([
   'turn_started',
@@ -168,6 +174,9 @@ function toolContentText(content: unknown[]): string {
   return out.join('\n');
 }
 
+/** The tool fields kept in a tool's `metadata.acp`. */
+const TOOL_FIELDS = ['kind', 'status', 'title', 'name', 'content', 'locations', 'rawOutput'];
+
 class DefectImporter implements IncrementalImporter {
   readonly #ctx: ImportContext;
   readonly #sink: EventSink;
@@ -233,6 +242,14 @@ class DefectImporter implements IncrementalImporter {
 
   // --- events ----------------------------------------------------------------
 
+  /** The span an event of `scope` goes in, as #base gives it (`undefined` for none). */
+  #spanOf(scope: Scope): string | undefined {
+    return (scope.turn?.id ?? scope.agent?.id) || undefined;
+  }
+
+  // The hot events are built as literals with and without `span_id` (#base's
+  // keys, in its order), not as `{ ...this.#base(path, scope), … }`: a spread
+  // inside a literal builds it key by key, several times slower (measured).
   #base(path: string, scope: Scope): { uuid: string; timestamp: string; span_id?: string } {
     const base: { uuid: string; timestamp: string; span_id?: string } = {
       uuid: this.#sink.uuid(path),
@@ -247,7 +264,7 @@ class DefectImporter implements IncrementalImporter {
   #add<E extends Event>(draft: E, path: string, scope: Scope, open = false): E {
     const metadata = draft.metadata;
     if (metadata) metadata[INVENTED_KEY] = inventedOnly('timestamp');
-    else draft.metadata = { skein_invented: inventedOnly('timestamp') };
+    else draft.metadata = inventedOnlyMetadata('timestamp');
     this.#ctx.invent('timestamp', path);
     this.#sink.add(draft, { open });
     return this.#track(draft, scope);
@@ -283,17 +300,33 @@ class DefectImporter implements IncrementalImporter {
       case 'user_prompt_committed': {
         const content = own(rec, 'content');
         const parts = (Array.isArray(content) ? content : []).map(acpContentPart);
-        const draft: MessageEvent = {
-          event: 'message',
-          ...this.#base(path, scope),
-          role: 'user',
-          content: parts.every((p) => p.type === 'text')
-            ? parts.map((p) => (p as { text: string }).text).join('')
-            : parts,
-          message_id: '',
-          source: 'input',
-        };
-        draft.message_id = draft.uuid;
+        const uuid = this.#sink.uuid(path);
+        const timestamp = this.#clock.next();
+        const span = this.#spanOf(scope);
+        const body = parts.every((p) => p.type === 'text')
+          ? parts.map((p) => (p as { text: string }).text).join('')
+          : parts;
+        const draft: MessageEvent =
+          span !== undefined
+            ? {
+                event: 'message',
+                uuid,
+                timestamp,
+                span_id: span,
+                role: 'user',
+                content: body,
+                message_id: uuid,
+                source: 'input',
+              }
+            : {
+                event: 'message',
+                uuid,
+                timestamp,
+                role: 'user',
+                content: body,
+                message_id: uuid,
+                source: 'input',
+              };
         this.#add(draft, path, scope);
         return;
       }
@@ -437,15 +470,31 @@ class DefectImporter implements IncrementalImporter {
     if (scope.run && scope.run.thought !== thought) this.#endRun(scope);
     let draft = scope.run?.draft;
     if (!draft) {
-      draft = {
-        event: 'message',
-        ...this.#base(path, scope),
-        role: 'assistant',
-        content: thought ? [] : '',
-        message_id: '',
-        source: 'defect',
-      };
-      draft.message_id = draft.uuid;
+      const uuid = this.#sink.uuid(path);
+      const timestamp = this.#clock.next();
+      const span = this.#spanOf(scope);
+      const content = thought ? [] : '';
+      draft =
+        span !== undefined
+          ? {
+              event: 'message',
+              uuid,
+              timestamp,
+              span_id: span,
+              role: 'assistant',
+              content,
+              message_id: uuid,
+              source: 'defect',
+            }
+          : {
+              event: 'message',
+              uuid,
+              timestamp,
+              role: 'assistant',
+              content,
+              message_id: uuid,
+              source: 'defect',
+            };
       this.#add(draft, path, scope, true);
       scope.run = { thought, draft };
     } else this.#sink.touch(draft);
@@ -469,19 +518,37 @@ class DefectImporter implements IncrementalImporter {
     }
     let tool = this.#tools.get(id);
     if (!tool) {
+      // #base's keys, its uuid replaced by the tool's (#base's own was unused).
+      const uuid = this.#sink.uuid(`tool:${id}`);
+      const timestamp = this.#clock.next();
+      const span = this.#spanOf(scope);
       tool = this.#add<ToolEvent>(
-        {
-          event: 'tool',
-          ...this.#base(path, scope),
-          uuid: this.#sink.uuid(`tool:${id}`),
-          type: 'function',
-          id,
-          function: 'tool',
-          arguments: {},
-          result: '',
-          events: [],
-          metadata: { acp: {} },
-        },
+        span !== undefined
+          ? {
+              event: 'tool',
+              uuid,
+              timestamp,
+              span_id: span,
+              type: 'function',
+              id,
+              function: 'tool',
+              arguments: EMPTY_OBJECT,
+              result: '',
+              events: EMPTY_ARRAY as [],
+              metadata: { acp: {} },
+            }
+          : {
+              event: 'tool',
+              uuid,
+              timestamp,
+              type: 'function',
+              id,
+              function: 'tool',
+              arguments: EMPTY_OBJECT,
+              result: '',
+              events: EMPTY_ARRAY as [],
+              metadata: { acp: {} },
+            },
         path,
         scope,
         true,
@@ -500,7 +567,7 @@ class DefectImporter implements IncrementalImporter {
     let acp = metadata['acp'] as JsonObject | undefined;
     if (!isRecord(acp)) metadata['acp'] = acp = {};
     if (isRecord(fields)) {
-      for (const key of ['kind', 'status', 'title', 'name', 'content', 'locations', 'rawOutput']) {
+      for (const key of TOOL_FIELDS) {
         const v = own(fields, key);
         if (v !== undefined) acp[key] = v;
       }
@@ -536,15 +603,32 @@ class DefectImporter implements IncrementalImporter {
     let approval = this.#approvals.get(id);
     if (approval) return this.#sink.revise(approval);
     const tool = this.#tools.get(id);
+    const uuid = this.#sink.uuid(`${path}:approval`);
+    const timestamp = this.#clock.next();
+    const span = this.#spanOf(scope);
+    const message = tool ? tool.function : `Tool call ${id}`;
+    const call = { id, function: tool?.function ?? 'tool', arguments: tool?.arguments ?? {} };
     approval = this.#add<ApprovalEvent>(
-      {
-        event: 'approval',
-        ...this.#base(`${path}:approval`, scope),
-        message: tool ? tool.function : `Tool call ${id}`,
-        call: { id, function: tool?.function ?? 'tool', arguments: tool?.arguments ?? {} },
-        approver: 'policy',
-        decision: 'escalate',
-      },
+      span !== undefined
+        ? {
+            event: 'approval',
+            uuid,
+            timestamp,
+            span_id: span,
+            message,
+            call,
+            approver: 'policy',
+            decision: 'escalate',
+          }
+        : {
+            event: 'approval',
+            uuid,
+            timestamp,
+            message,
+            call,
+            approver: 'policy',
+            decision: 'escalate',
+          },
       path,
       scope,
       true,
@@ -605,20 +689,44 @@ class DefectImporter implements IncrementalImporter {
     const attempt = num(own(rec, 'attempt')) ?? 1;
     // Attempt 1 starts a call; later attempts are retries of the same one.
     if (attempt <= 1 || scope.calls === 0) scope.calls++;
+    const uuid = this.#sink.uuid(path);
+    const timestamp = this.#clock.next();
+    const span = this.#spanOf(scope);
+    const output = { model, choices: [], completion: '' };
+    const callId = `${scope.prefix}llm-${scope.calls}`;
+    // `input`, `tools` and `config` are the shared frozen empties (no model
+    // call here ever fills them).
     const draft = this.#add<ModelEvent>(
-      {
-        event: 'model',
-        ...this.#base(path, scope),
-        model,
-        input: [],
-        tools: [],
-        tool_choice: 'auto',
-        config: {},
-        output: { model, choices: [], completion: '' },
-        attempt,
-        retries: attempt - 1,
-        call_id: `${scope.prefix}llm-${scope.calls}`,
-      },
+      span !== undefined
+        ? {
+            event: 'model',
+            uuid,
+            timestamp,
+            span_id: span,
+            model,
+            input: EMPTY_ARRAY as [],
+            tools: EMPTY_ARRAY as [],
+            tool_choice: 'auto',
+            config: EMPTY_OBJECT,
+            output,
+            attempt,
+            retries: attempt - 1,
+            call_id: callId,
+          }
+        : {
+            event: 'model',
+            uuid,
+            timestamp,
+            model,
+            input: EMPTY_ARRAY as [],
+            tools: EMPTY_ARRAY as [],
+            tool_choice: 'auto',
+            config: EMPTY_OBJECT,
+            output,
+            attempt,
+            retries: attempt - 1,
+            call_id: callId,
+          },
       path,
       scope,
       true,

@@ -30,6 +30,43 @@ const ONLY: Record<InventedValue, string[]> = {
   end: Object.freeze(['end']) as string[],
 };
 
+const ONLY_METADATA: Record<InventedValue, JsonObject> = {
+  timestamp: Object.freeze({ skein_invented: ONLY.timestamp }) as JsonObject,
+  uuid: Object.freeze({ skein_invented: ONLY.uuid }) as JsonObject,
+  id: Object.freeze({ skein_invented: ONLY.id }) as JsonObject,
+  end: Object.freeze({ skein_invented: ONLY.end }) as JsonObject,
+};
+
+/**
+ * `{ skein_invented: [what] }`, the whole metadata of an event whose only
+ * metadata is that flag (every ACP and defect event without metadata of its
+ * own: all their times are invented): one frozen object shared by all of
+ * them. Only for drafts whose metadata is replaced, never changed in place,
+ * afterwards ({@link EventSink.invent} makes a new object).
+ * @internal
+ * @example
+ * import { inventedOnlyMetadata } from 'src/core/import/sink.js';
+ * const draft: Event = { event: 'info', uuid: 'u1', timestamp: '', data: null };
+ * draft.metadata = inventedOnlyMetadata('timestamp');
+ */
+export function inventedOnlyMetadata(what: InventedValue): JsonObject {
+  return ONLY_METADATA[what];
+}
+
+// Two-flag lists (`['timestamp', 'end']`: a tool call's invented time and
+// end), one frozen list per pair, as ONLY is per flag.
+const PAIRS = new Map<string, string[]>();
+
+/** `[...list, what]`; shared and frozen when `list` is one of ONLY's. */
+function withFlag(list: string[], what: InventedValue): string[] {
+  const first = list.length === 1 ? (list[0] as InventedValue) : undefined;
+  if (first === undefined || ONLY[first] !== list) return [...list, what];
+  const key = `${first} ${what}`;
+  let pair = PAIRS.get(key);
+  if (pair === undefined) PAIRS.set(key, (pair = Object.freeze([first, what]) as string[]));
+  return pair;
+}
+
 /**
  * The `skein_invented` list of an event that flags only `what`: one frozen
  * array shared by every such event (most flag only their time), so an import
@@ -223,7 +260,7 @@ export class EventSink {
     const flags: string[] = Array.isArray(list)
       ? list.includes(what)
         ? (list as string[])
-        : [...(list as string[]), what]
+        : withFlag(list as string[], what)
       : ONLY[what];
     // The key written out, not `[INVENTED_KEY]`: a literal with a computed key
     // is built property by property, a plain one cloned from its boilerplate.
@@ -264,17 +301,39 @@ export class EventSink {
   ): SpanBeginEvent {
     const key = span.key;
     const id = key === undefined ? span.id! : this.uuid(key);
-    const begin: SpanBeginEvent = {
-      event: 'span_begin',
-      uuid: key === undefined ? span.uuid! : this.uuid(`${key}:begin`),
-      timestamp: span.timestamp,
-      span_id: id,
-      id,
-      ...(span.parent_id !== undefined ? { parent_id: span.parent_id } : {}),
-      ...(span.type !== undefined ? { type: span.type } : {}),
-      name: span.name,
-      ...(span.metadata ? { metadata: span.metadata } : {}),
-    };
+    const uuid = key === undefined ? span.uuid! : this.uuid(`${key}:begin`);
+    const { timestamp, parent_id, type, name, metadata } = span;
+    // One literal per combination of the optional keys (in the same order),
+    // not spreads of conditional objects: a literal with spreads in it is
+    // built key by key, several times slower, into a larger object.
+    let begin: SpanBeginEvent;
+    if (parent_id !== undefined) {
+      if (type !== undefined)
+        begin = metadata
+          ? {
+              event: 'span_begin',
+              uuid,
+              timestamp,
+              span_id: id,
+              id,
+              parent_id,
+              type,
+              name,
+              metadata,
+            }
+          : { event: 'span_begin', uuid, timestamp, span_id: id, id, parent_id, type, name };
+      else
+        begin = metadata
+          ? { event: 'span_begin', uuid, timestamp, span_id: id, id, parent_id, name, metadata }
+          : { event: 'span_begin', uuid, timestamp, span_id: id, id, parent_id, name };
+    } else if (type !== undefined)
+      begin = metadata
+        ? { event: 'span_begin', uuid, timestamp, span_id: id, id, type, name, metadata }
+        : { event: 'span_begin', uuid, timestamp, span_id: id, id, type, name };
+    else
+      begin = metadata
+        ? { event: 'span_begin', uuid, timestamp, span_id: id, id, name, metadata }
+        : { event: 'span_begin', uuid, timestamp, span_id: id, id, name };
     this.add(begin, options);
     if (options?.timeInvented !== undefined) this.invent(begin, 'timestamp', options.timeInvented);
     return begin;
