@@ -37,13 +37,13 @@ import {
   type SelectionStore,
   type SwimlaneDrawBar,
   type SwimlaneDrawRow,
-  type SwimlaneLayout,
   type SwimlaneLayoutOptions,
   type SwimlaneProjection,
   type SwimlaneRow,
   type SwimlaneViewport,
   type SwimlaneCrumb,
   type Timeline,
+  type TimelineItem,
 } from '../../core/index.js';
 import { useListVirtualizer } from '../list/use-list-virtualizer.js';
 import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.js';
@@ -131,14 +131,31 @@ const MIN_BAR = 6;
 /** Bars in the rows of a first paint above which their markers follow it. */
 const DEFER_MARKERS_AT = 5000;
 /**
- * Milliseconds a layout may take to build before its first paint leaves
- * the markers to the next task (a run of 300k events in a few rows: few
- * bars, but each row's markers scan every event of its spans).
+ * Timeline items (events and spans) from which a first paint leaves the
+ * markers to the next task however few its bars: a run of 300k events has
+ * 140 bars, but each row's markers scan every event of its spans.
  */
-const DEFER_MARKERS_AFTER_MS = 12;
+const DEFER_MARKERS_ITEMS = 20_000;
 
-/** How long each layout took to build (ms), for the markers' deferral. */
-const layoutCost = new WeakMap<SwimlaneLayout, number>();
+/**
+ * Whether `timeline` holds at least `cap` items, by a walk that stops there
+ * (O(cap), not O(run)).
+ */
+function holdsAtLeast(timeline: Timeline, cap: number): boolean {
+  const stack: (readonly TimelineItem[])[] = [timeline.root.content];
+  let count = 0;
+  while (stack.length > 0) {
+    const items = stack.pop()!;
+    count += items.length;
+    if (count >= cap) return true;
+    for (const item of items) {
+      if (item.type !== 'span') continue;
+      stack.push(item.content);
+      for (const branch of item.branches) stack.push(branch.content);
+    }
+  }
+  return false;
+}
 /** Opacity of the three density levels of strips. */
 const STRIP_OPACITY = [0.35, 0.6, 0.9];
 
@@ -241,12 +258,11 @@ export function Swimlane(props: SwimlaneProps) {
   );
   const drill = useMemo(() => drillTimeline(run, drillId), [run, drillId]);
   const timeline = drill.timeline;
-  const layout = useMemo(() => {
-    const start = performance.now();
-    const made = layoutSwimlane(timeline, { ...layoutOptions, showBranches });
-    layoutCost.set(made, performance.now() - start);
-    return made;
-  }, [timeline, layoutOptions, showBranches]);
+  const layout = useMemo(
+    () => layoutSwimlane(timeline, { ...layoutOptions, showBranches }),
+    [timeline, layoutOptions, showBranches],
+  );
+  const big = useMemo(() => holdsAtLeast(timeline, DEFER_MARKERS_ITEMS), [timeline]);
   const index = useMemo(() => createSwimlaneIndex(layout), [layout]);
   const axis = index.axis;
 
@@ -401,13 +417,13 @@ export function Swimlane(props: SwimlaneProps) {
   const [clientMount] = useState(hydrated);
   const deferMarkers = useMemo(() => {
     if (markersAfterMount || !clientMount) return false;
-    // A first paint of a layout that was slow to build (a big run arriving
-    // in a view already mounted, as the viewer's timeline does) too.
-    if ((layoutCost.get(index.layout) ?? 0) > DEFER_MARKERS_AFTER_MS) return true;
+    // A big run with few bars too, also when it arrives in a view already
+    // mounted (the viewer's timeline comes after its load).
+    if (big) return true;
     let bars = 0;
     for (let r = first; r <= last; r++) bars += index.row(r).starts.length;
     return bars > DEFER_MARKERS_AT;
-  }, [markersAfterMount, clientMount, index, first, last]);
+  }, [markersAfterMount, clientMount, index, first, last, big]);
   useEffect(() => {
     if (!deferMarkers) return;
     // After the next frame is painted: a frame callback, then a task.
