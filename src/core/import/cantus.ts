@@ -359,9 +359,14 @@ class CantusImporter implements IncrementalImporter {
       content: [{ type: 'reasoning', reasoning: thought }],
       message_id: `cantus-thought-${path}`,
       source: 'cantus',
+      // In the literal (last, where the assignment put it): a property added
+      // later goes to a separate store, grown again by the sink's own fields.
+      metadata: withInvented(
+        retry ? { retry: { ...retry } } : undefined,
+        inventedOnly('timestamp'),
+      ),
     };
-    if (retry) draft.metadata = { retry: { ...retry } };
-    this.#add(draft, path);
+    this.#add(draft, path, false, true);
   }
 
   #info(path: string, data: unknown, metadata: JsonObject): void {
