@@ -94,7 +94,9 @@ interface Span {
   scope: JsonObject | undefined;
   path: string;
   order: number;
-  invented: ('id' | 'timestamp' | 'end')[];
+  /** What was made up ({@link NOTHING_INVENTED} until something is). */
+  invented: readonly ('id' | 'timestamp' | 'end')[];
+  /** Child spans ({@link NO_CHILDREN} until one is linked). */
   children: Span[];
   parent: Span | undefined;
   visited: boolean;
@@ -354,8 +356,9 @@ function hasBigInt(text: string): boolean {
   for (const tail of BIG_INT_TAILS) {
     for (let at = text.indexOf(tail); at >= 0; at = text.indexOf(tail, at + 1)) {
       const end = at + tail.length; // after the closing quote
-      if (!BIG_INT_NAMES.some((name) => endsNameAt(text, end, name))) continue;
-      if (bigIntFollows(text, end)) return true;
+      // The digits first: they are seldom there (times are usually strings).
+      if (bigIntFollows(text, end) && BIG_INT_NAMES.some((name) => endsNameAt(text, end, name)))
+        return true;
     }
   }
   return false;
@@ -513,11 +516,11 @@ class Reader {
     if (!isRecord(r)) return void this.#ctx.warn(path, 'wrong_type', 'object', typeName(r));
     const context = own(r, 'context'); // Python's console exporter
     const ctxRec = isRecord(context) ? context : undefined;
-    const invented: Span['invented'] = [];
+    let invented: Span['invented'] = NOTHING_INVENTED;
     let spanId = readId(own(r, 'spanId') ?? (ctxRec && own(ctxRec, 'span_id')));
     if (spanId === '') {
       spanId = `span-${this.spans.length + 1}`;
-      invented.push('id');
+      invented = ['id'];
     }
     const traceId = readId(own(r, 'traceId') ?? (ctxRec && own(ctxRec, 'trace_id')));
     const parentSpanId = readId(own(r, 'parentSpanId') ?? own(r, 'parent_id'));
@@ -562,12 +565,18 @@ class Reader {
       path,
       order: this.spans.length,
       invented,
-      children: [],
+      children: NO_CHILDREN,
       parent: undefined,
       visited: false,
     });
   }
 }
+
+// Most spans invent nothing and most have no children: one shared empty list
+// each (never pushed to: replaced by a new list), not two arrays per span kept
+// for the whole import.
+const NOTHING_INVENTED: Span['invented'] = Object.freeze([]);
+const NO_CHILDREN: Span[] = Object.freeze([]) as unknown as Span[];
 
 function resourceOf(r: Attrs): Attrs | undefined {
   const res = own(r, 'resource');
@@ -608,7 +617,7 @@ function buildTree(spans: Span[], ctx: ImportContext, baseTime: string | undefin
     if (s.start === '') {
       s.start = clock.next();
       s.startMs = timestampMs(s.start);
-      s.invented.push('timestamp');
+      s.invented = [...s.invented, 'timestamp'];
     } else clock.observe(s.start, s.startMs);
     if (s.end !== '') clock.observe(s.end, s.endMs);
   }
@@ -643,7 +652,8 @@ function buildTree(spans: Span[], ctx: ImportContext, baseTime: string | undefin
       continue;
     }
     s.parent = parent;
-    parent.children.push(s);
+    if (parent.children === NO_CHILDREN) parent.children = [s];
+    else parent.children.push(s);
   }
   // A parent cycle leaves spans no root reaches: each becomes a root.
   const ordered: Span[] = [];
@@ -684,7 +694,7 @@ function buildTree(spans: Span[], ctx: ImportContext, baseTime: string | undefin
         }
       s.end = iso;
       s.endMs = end;
-      s.invented.push('end');
+      s.invented = [...s.invented, 'end'];
     }
   }
   for (const s of kept) if (s.children.length > 1) s.children.sort(bySpanStart);
@@ -1299,6 +1309,12 @@ function modelParts(u: Used, events: SpanEventRead[]): ModelParts {
 // Events
 // ---------------------------------------------------------------------------
 
+/** Whether an object has an own enumerable key, without an `Object.keys` array. */
+function hasKeys(o: object): boolean {
+  for (const key in o) if (Object.prototype.hasOwnProperty.call(o, key)) return true;
+  return false;
+}
+
 function baseMetadata(s: Span, dialect: string, rest: Attrs): JsonObject {
   const m: JsonObject = { span_id: s.spanId };
   if (s.traceId) m.trace_id = s.traceId;
@@ -1309,7 +1325,7 @@ function baseMetadata(s: Span, dialect: string, rest: Attrs): JsonObject {
   if (s.endNs !== undefined) m.end_time_unix_nano = s.endNs;
   if (s.status) m.status = s.status;
   m.dialect = dialect;
-  if (Object.keys(rest).length > 0) m.attributes = rest;
+  if (hasKeys(rest)) m.attributes = rest;
   if (s.links) m.links = s.links;
   if (s.scope) m.scope = s.scope;
   if (s.resource) m.resource = s.resource;
@@ -1421,8 +1437,8 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
     };
     if (responseId !== undefined) event.call_id = responseId;
     if (failed) event.error = s.status?.message ?? 'error';
-    metadata.attributes = used.rest();
-    if (Object.keys(metadata.attributes as object).length === 0) delete metadata.attributes;
+    const rest = used.rest();
+    if (hasKeys(rest)) metadata.attributes = rest;
     em.sink.add(event);
     invent(em.sink, event, s);
   } else if (cls.role === 'tool') {
@@ -1470,7 +1486,7 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
       tool.failed = true;
     }
     const rest = used.rest();
-    if (Object.keys(rest).length > 0) metadata.attributes = rest;
+    if (hasKeys(rest)) metadata.attributes = rest;
     em.sink.add(tool);
     invent(em.sink, tool, s);
     em.tools.push({ event: tool, span: s, hasId: id !== undefined, used });
