@@ -209,6 +209,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
   let allSidechain = true;
   let lastTime = '';
   let currentModel: ModelEvent | undefined; // the response whose blocks may still arrive
+  let currentModelKey = ''; // its key in `models` (each key has its own model)
 
   /** Notes that the record being pushed mapped to `e`. */
   const remember = (e: Event) => {
@@ -335,7 +336,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
         type === 'assistant' && isRecord(msg) && typeof msg['id'] === 'string'
           ? msg['id']
           : undefined;
-      if (currentModel && (msgIdHere === undefined || models.get(msgIdHere) !== currentModel)) {
+      if (currentModel && msgIdHere !== currentModelKey) {
         sink.close(currentModel);
         currentModel = undefined;
       }
@@ -475,7 +476,10 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
         }
         // assistant
         const msgId = typeof message['id'] === 'string' ? message['id'] : baseUuid;
-        let model = models.get(msgId);
+        let model =
+          currentModel !== undefined && msgId === currentModelKey
+            ? currentModel
+            : models.get(msgId);
         if (!model) {
           model = {
             event: 'model',
@@ -548,6 +552,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
         model.completed = time;
         sink.touch(model);
         currentModel = model;
+        currentModelKey = msgId;
         remember(model);
         return;
       }
