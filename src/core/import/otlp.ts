@@ -557,7 +557,7 @@ class Reader {
       startMs: start?.ms ?? Number.NaN,
       endMs: end?.ms ?? Number.NaN,
       attrs: keyValues(own(r, 'attributes')),
-      events: Array.isArray(events) ? events : [],
+      events: Array.isArray(events) ? events : NO_SPAN_EVENTS,
       links: Array.isArray(links) && links.length > 0 ? links : undefined,
       status,
       resource: resource ?? (isRecord(own(r, 'resource')) ? resourceOf(r) : undefined),
@@ -577,6 +577,7 @@ class Reader {
 // for the whole import.
 const NOTHING_INVENTED: Span['invented'] = Object.freeze([]);
 const NO_CHILDREN: Span[] = Object.freeze([]) as unknown as Span[];
+const NO_SPAN_EVENTS: unknown[] = Object.freeze([]) as unknown as unknown[];
 
 function resourceOf(r: Attrs): Attrs | undefined {
   const res = own(r, 'resource');
@@ -861,6 +862,9 @@ class Used {
   }
 
   rest(): Attrs {
+    // Nothing read: the span's own attributes (made for it by `keyValues`,
+    // read only) are the rest, not a copy of them.
+    if (this.keys.length === 0) return this.attrs;
     const out: Attrs = {};
     for (const key of this.all) if (!this.keys.includes(key)) put(out, key, this.attrs[key]);
     return out;
