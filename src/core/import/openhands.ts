@@ -692,7 +692,11 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       tool.failed = true;
     }
     const prior = isRecord(tool.metadata?.['openhands']) ? tool.metadata['openhands'] : {};
-    tool.metadata = { ...(tool.metadata ?? {}), openhands: { ...prior, observation: meta } };
+    const openhands = { ...prior, observation: meta };
+    // Every event's metadata object is its own (made with it, or by a revision):
+    // set in place, not copied.
+    if (tool.metadata && !Object.isFrozen(tool.metadata)) tool.metadata['openhands'] = openhands;
+    else tool.metadata = { ...(tool.metadata ?? {}), openhands };
     sink.close(tool);
   };
 
