@@ -155,8 +155,9 @@ class CantusImporter implements IncrementalImporter {
   readonly #ctx: ImportContext;
   readonly #sink: EventSink;
   readonly #clock: SyntheticClock;
-  /** The skill call awaiting its observation. */
-  #pending: { tool: ToolEvent; path: string } | undefined;
+  /** The skill call awaiting its observation, and its record's path. */
+  #pending: ToolEvent | undefined;
+  #pendingPath = '';
   /** The validation failure the next attempt retries. */
   #retry: Retry | undefined;
   #calls = 0;
@@ -195,14 +196,15 @@ class CantusImporter implements IncrementalImporter {
           function: skill,
           arguments: isRecord(args) ? args : args === undefined ? {} : { value: args as never },
           result: '',
-          events: [],
+          events: NO_EVENTS,
+          // Its time and its id invented, flagged in one go (what `#add` and
+          // `sink.invent(tool, 'id', path)` did, without the copies between).
+          metadata: withInvented(this.#meta(item, retry), TIME_AND_ID),
         };
-        // Last, as a spread would put it (a literal with a spread is built slowly).
-        const metadata = this.#meta(item, retry);
-        if (metadata) draft.metadata = metadata;
-        const tool = this.#add(draft, path, true);
-        this.#sink.invent(tool, 'id', path);
-        this.#pending = { tool, path };
+        const tool = this.#add(draft, path, true, true);
+        this.#ctx.invent('id', path);
+        this.#pending = tool;
+        this.#pendingPath = path;
         return;
       }
       case 'FinalAnswerAction': {
@@ -231,14 +233,13 @@ class CantusImporter implements IncrementalImporter {
       }
       case 'SkillObservation':
       case 'ToolErrorObservation': {
-        const pending = this.#pending;
-        if (!pending) {
+        const tool = this.#pending;
+        if (!tool) {
           this.#ctx.warn(path, 'cantus_unpaired_observation', item.type);
           this.#info(path, record, { cantus_type: item.type });
           return;
         }
         this.#pending = undefined;
-        const tool = pending.tool;
         if (item.type === 'SkillObservation') {
           tool.result = resultOf(own(f, 'result') ?? item.summary);
         } else {
@@ -259,9 +260,9 @@ class CantusImporter implements IncrementalImporter {
         if (pending) {
           // A skill call whose output failed validation: it failed as a call.
           this.#pending = undefined;
-          pending.tool.error = { type: 'parsing', message: feedback };
-          pending.tool.completed = this.#clock.next();
-          this.#sink.close(pending.tool);
+          pending.error = { type: 'parsing', message: feedback };
+          pending.completed = this.#clock.next();
+          this.#sink.close(pending);
         }
         this.#info(path, `Validation failed (${validator}): ${feedback}`, {
           cantus_type: item.type,
@@ -329,8 +330,8 @@ class CantusImporter implements IncrementalImporter {
     const pending = this.#pending;
     if (!pending) return;
     this.#pending = undefined;
-    this.#ctx.warn(pending.path, 'cantus_unanswered_action', pending.tool.function);
-    this.#sink.close(pending.tool);
+    this.#ctx.warn(this.#pendingPath, 'cantus_unanswered_action', pending.function);
+    this.#sink.close(pending);
   }
 
   #takeRetry(): Retry | undefined {
@@ -358,9 +359,14 @@ class CantusImporter implements IncrementalImporter {
       content: [{ type: 'reasoning', reasoning: thought }],
       message_id: `cantus-thought-${path}`,
       source: 'cantus',
+      // In the literal (last, where the assignment put it): a property added
+      // later goes to a separate store, grown again by the sink's own fields.
+      metadata: withInvented(
+        retry ? { retry: { ...retry } } : undefined,
+        inventedOnly('timestamp'),
+      ),
     };
-    if (retry) draft.metadata = { retry: { ...retry } };
-    this.#add(draft, path);
+    this.#add(draft, path, false, true);
   }
 
   #info(path: string, data: unknown, metadata: JsonObject): void {
@@ -381,17 +387,25 @@ class CantusImporter implements IncrementalImporter {
    * Adds an event at the next synthesised time, flagged as invented (what
    * `sink.invent` does, without its copies: every cantus event has one).
    */
-  #add<E extends Event>(draft: E, path: string, open = false): E {
+  #add<E extends Event>(draft: E, path: string, open = false, flagged = false): E {
     draft.timestamp = this.#clock.next();
-    // `skein_invented` (INVENTED_KEY) written out: a literal with a computed
-    // key is built property by property, a plain one cloned.
-    draft.metadata = draft.metadata
-      ? { ...draft.metadata, skein_invented: inventedOnly('timestamp') }
-      : { skein_invented: inventedOnly('timestamp') };
+    if (!flagged) draft.metadata = withInvented(draft.metadata, inventedOnly('timestamp'));
     this.#ctx.invent('timestamp', path);
     this.#sink.add(draft, open ? OPEN : undefined);
     return draft;
   }
+}
+
+/** A tool event's empty `events`: one frozen array for all (events are deep-frozen anyway). */
+const NO_EVENTS = Object.freeze([]) as unknown as ToolEvent['events'];
+/** `skein_invented` of a skill call: its time and its id (one frozen list for all). */
+const TIME_AND_ID = Object.freeze(['timestamp', 'id']) as string[];
+
+/** `metadata` with `skein_invented: flags` last (a new object; `metadata` may be shared). */
+function withInvented(metadata: JsonObject | null | undefined, flags: string[]): JsonObject {
+  // `skein_invented` (INVENTED_KEY) written out: a literal with a computed
+  // key is built property by property, a plain one cloned.
+  return metadata ? { ...metadata, skein_invented: flags } : { skein_invented: flags };
 }
 
 /** `CallSkillAction(skill_name='search', …)` → `search` (introspection summaries). */

@@ -59,6 +59,7 @@ import {
 import { Probe, type ImportInput } from './probe.js';
 import { markSpanAborted } from './aborted.js';
 import { SyntheticClock } from './sink.js';
+import { timestampMs } from '../events/timestamp.js';
 
 const RECORD_TYPES = new Set([
   'user',
@@ -171,6 +172,14 @@ function isInterruptMarker(prompt: string | Content[]): boolean {
 
 const SPAWNING_TOOLS = new Set(['Task', 'Agent']);
 
+// Fields every model or tool event has empty: one frozen value shared by all
+// (events are deep-frozen anyway, and a frozen value is not walked again), not
+// an array or object built, kept and frozen per event.
+const NO_MESSAGES = Object.freeze([]) as unknown as ModelEvent['input'];
+const NO_TOOLS = Object.freeze([]) as unknown as ModelEvent['tools'];
+const NO_CONFIG = Object.freeze({}) as ModelEvent['config'];
+const NO_EVENTS = Object.freeze([]) as unknown as ToolEvent['events'];
+
 interface Agent {
   span: string;
   begin: SpanBeginEvent;
@@ -182,14 +191,25 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
   const clock = new SyntheticClock(options.baseTime);
   const tools = new Map<string, ToolEvent>(); // tool_use id → tool event
   const models = new Map<string, ModelEvent>(); // message.id → model event (merging)
-  // Record uuid → its events, and parent uuid → its children: one value kept
-  // as itself, a list only from the second (a list per record was a tenth of
-  // the import's garbage, for a chain that seldom forks).
+  // The records with a uuid, by index (in order): their uuid, parent and
+  // events (one kept as itself, a list only from the second), how many
+  // children name them; and one map from uuid to index, the first record of
+  // that uuid. Three map operations a record, not seven on four maps: at 100k
+  // records those hash-table probes were half of `push`. The maps the rewind
+  // walk needs are built from these only when the chain forked.
+  const indexOf = new Map<string, number>();
+  const recUuids: string[] = [];
+  const recParents: (string | undefined)[] = [];
+  const recEvents: (Event | Event[] | undefined)[] = [];
+  const kidCounts: number[] = [];
+  const unseenParents = new Map<string, number>(); // children of uuids not seen yet
+  let current = -1; // index of the record being pushed, -1 without a uuid
+  let prevUuid: string | undefined; // the last indexed uuid
+  let prevIndex = -1;
+  let forks = 0; // parents with two children or more
   const eventsOfRecord = new Map<string, Event | Event[]>();
   const parentOf = new Map<string, string>();
   const children = new Map<string, string | string[]>();
-  let forks = 0; // parents with two children or more
-  const seenUuids = new Set<string>();
   const agents = new Map<string, Agent>(); // agent key → span
   const agentOfTool = new Map<string, string>(); // tool_use id → agent key
   const toolOfAgent = new Map<string, ToolEvent>(); // agentId → spawning tool
@@ -202,13 +222,25 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
   let allSidechain = true;
   let lastTime = '';
   let currentModel: ModelEvent | undefined; // the response whose blocks may still arrive
+  let currentModelKey = ''; // its key in `models` (each key has its own model)
 
-  const remember = (uuid: string | undefined, e: Event) => {
-    if (!uuid) return;
-    const list = eventsOfRecord.get(uuid);
-    if (list === undefined) eventsOfRecord.set(uuid, e);
+  /** Notes that the record being pushed mapped to `e`. */
+  const remember = (e: Event) => {
+    if (current < 0) return;
+    const list = recEvents[current];
+    if (list === undefined) recEvents[current] = e;
     else if (Array.isArray(list)) list.push(e);
-    else eventsOfRecord.set(uuid, [list, e]);
+    else recEvents[current] = [list, e];
+  };
+
+  /** Counts a child of `parent` (a uuid), and a fork at its second. */
+  const countChild = (parent: string) => {
+    const at = parent === prevUuid ? prevIndex : indexOf.get(parent);
+    if (at === undefined) {
+      const n = (unseenParents.get(parent) ?? 0) + 1;
+      unseenParents.set(parent, n);
+      if (n === 2) forks++;
+    } else if (++kidCounts[at]! === 2) forks++;
   };
 
   const closeTurn = () => {
@@ -318,44 +350,57 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
         type === 'assistant' && isRecord(msg) && typeof msg['id'] === 'string'
           ? msg['id']
           : undefined;
-      if (currentModel && (msgIdHere === undefined || models.get(msgIdHere) !== currentModel)) {
+      if (currentModel && msgIdHere !== currentModelKey) {
         sink.close(currentModel);
         currentModel = undefined;
       }
-      const rawTime =
-        typeof rec['timestamp'] === 'string' && Number.isFinite(Date.parse(rec['timestamp']))
-          ? rec['timestamp']
-          : undefined;
+      const stamp = rec['timestamp'];
+      let rawTime: string | undefined;
+      let ms = Number.NaN;
+      if (typeof stamp === 'string') {
+        ms = timestampMs(stamp);
+        if (isDateTimeString(stamp, ms) || Number.isFinite(Date.parse(stamp))) rawTime = stamp;
+      }
       let time: string;
       if (rawTime) {
-        clock.observe(rawTime);
+        clock.observe(rawTime, ms);
         time = rawTime;
       } else time = clock.next();
       const invented = !rawTime;
       lastTime = time;
       let uuid = typeof rec['uuid'] === 'string' ? rec['uuid'] : undefined;
-      if (uuid && seenUuids.has(uuid)) {
-        ctx.info(path, 'claude_code_duplicate_uuid', uuid);
+      current = -1;
+      let first = uuid ? indexOf.get(uuid) : undefined;
+      if (first !== undefined) {
+        ctx.info(path, 'claude_code_duplicate_uuid', uuid!);
         uuid = `${uuid}#${path}`;
+        // A renamed duplicate may still be a uuid seen before: the first keeps it.
+        first = indexOf.get(uuid);
       }
       if (uuid) {
-        seenUuids.add(uuid);
+        current = recUuids.length;
+        recUuids.push(uuid);
+        recEvents.push(undefined);
+        kidCounts.push(0);
+        if (first === undefined) {
+          first = current;
+          indexOf.set(uuid, current);
+          const early = unseenParents.size ? unseenParents.get(uuid) : undefined;
+          if (early !== undefined) {
+            kidCounts[current] = early;
+            unseenParents.delete(uuid);
+          }
+        }
         const parent =
           typeof rec['parentUuid'] === 'string'
             ? rec['parentUuid']
             : typeof rec['logicalParentUuid'] === 'string'
               ? rec['logicalParentUuid']
               : undefined;
-        if (parent) {
-          parentOf.set(uuid, parent);
-          const kids = children.get(parent);
-          if (kids === undefined) children.set(parent, uuid);
-          else if (typeof kids !== 'string') kids.push(uuid);
-          else {
-            children.set(parent, [kids, uuid]);
-            forks++;
-          }
-        }
+        recParents.push(parent || undefined);
+        if (parent) countChild(parent);
+        prevUuid = uuid;
+        prevIndex = first;
         if (rec['isSidechain'] !== true) lastUuid = uuid;
       }
       const sidechain = rec['isSidechain'] === true;
@@ -372,7 +417,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
         const message = own(rec, 'message');
         if (!isRecord(message)) {
           ctx.warn(path, 'claude_code_bad_message', typeName(message));
-          remember(uuid, info(path, time, invented, spanOf(), rec, baseUuid));
+          remember(info(path, time, invented, spanOf(), rec, baseUuid));
           return;
         }
         if (type === 'user') {
@@ -408,7 +453,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
             };
             sink.add(m);
             if (invented) sink.invent(m, 'timestamp', path);
-            remember(uuid, m);
+            remember(m);
             return;
           }
           // Tool results complete their calls.
@@ -418,7 +463,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
             const tool = tools.get(id);
             if (!tool) {
               ctx.info(path, 'claude_code_result_unpaired', id);
-              remember(uuid, info(path, time, invented, spanOf(), block));
+              remember(info(path, time, invented, spanOf(), block));
               continue;
             }
             tool.result = toolResult(block['content']);
@@ -441,13 +486,16 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
                   : undefined;
             if (agentId && SPAWNING_TOOLS.has(tool.function)) toolOfAgent.set(agentId, tool);
             sink.close(tool);
-            remember(uuid, tool);
+            remember(tool);
           }
           return;
         }
         // assistant
         const msgId = typeof message['id'] === 'string' ? message['id'] : baseUuid;
-        let model = models.get(msgId);
+        let model =
+          currentModel !== undefined && msgId === currentModelKey
+            ? currentModel
+            : models.get(msgId);
         if (!model) {
           model = {
             event: 'model',
@@ -455,10 +503,10 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
             timestamp: time,
             span_id: spanOf(),
             model: typeof message['model'] === 'string' ? message['model'] : 'unknown',
-            input: [],
-            tools: [],
+            input: NO_MESSAGES,
+            tools: NO_TOOLS,
             tool_choice: 'auto',
-            config: {},
+            config: NO_CONFIG,
             output: {
               model: typeof message['model'] === 'string' ? message['model'] : 'unknown',
               choices: [{ message: { role: 'assistant', content: [], tool_calls: [] } }],
@@ -496,13 +544,13 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
               function: fn,
               arguments: args,
               result: '',
-              events: [],
+              events: NO_EVENTS,
             };
             if (!tools.has(id)) {
               sink.add(tool, { open: true });
               if (invented) sink.invent(tool, 'timestamp', path);
               tools.set(id, tool);
-              remember(uuid, tool);
+              remember(tool);
             }
             continue;
           }
@@ -510,7 +558,9 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
           if (c) parts.push(c);
           else parts.push({ type: 'text', text: safeJson(block) });
         }
-        model.output.completion = parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+        let completion = '';
+        for (const p of parts) if (p.type === 'text') completion += p.text;
+        model.output.completion = completion;
         const usage = usageOf(message['usage']);
         if (usage) model.output.usage = usage;
         if (typeof message['stop_reason'] === 'string')
@@ -518,7 +568,8 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
         model.completed = time;
         sink.touch(model);
         currentModel = model;
-        remember(uuid, model);
+        currentModelKey = msgId;
+        remember(model);
         return;
       }
 
@@ -534,13 +585,13 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
           source: typeof meta['trigger'] === 'string' ? meta['trigger'] : null,
         });
         if (invented) sink.invent(e, 'timestamp', path);
-        remember(uuid, e);
+        remember(e);
         return;
       }
       if (type === undefined)
         ctx.warn(path, 'claude_code_not_a_record', 'an object without a "type"');
       // summary, system subtypes, and every record type the docs don't list: kept quietly.
-      remember(uuid, info(path, time, invented, spanOf(), rec, baseUuid));
+      remember(info(path, time, invented, spanOf(), rec, baseUuid));
     },
     // Merged model responses stay open while their blocks may still arrive:
     // closed once a later record is not part of them.
@@ -563,6 +614,33 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
     // A sub-agent file opened on its own: every conversation record so far is a
     // sidechain one. Treat it as a normal run rather than nest it under nothing.
     return allSidechain;
+  }
+
+  /** Fills `parentOf`, `children` and `eventsOfRecord` from the records' lists. */
+  function indexRecords(): void {
+    eventsOfRecord.clear();
+    parentOf.clear();
+    children.clear();
+    for (let i = 0; i < recUuids.length; i++) {
+      const uuid = recUuids[i]!;
+      const parent = recParents[i];
+      if (parent !== undefined) {
+        parentOf.set(uuid, parent);
+        const kids = children.get(parent);
+        if (kids === undefined) children.set(parent, uuid);
+        else if (typeof kids !== 'string') kids.push(uuid);
+        else children.set(parent, [kids, uuid]);
+      }
+      const events = recEvents[i];
+      if (events === undefined) continue;
+      // A uuid two records share (a renamed duplicate that was taken) lists both's events.
+      const list = eventsOfRecord.get(uuid);
+      if (list === undefined) eventsOfRecord.set(uuid, events);
+      else {
+        const more = Array.isArray(events) ? events : [events];
+        eventsOfRecord.set(uuid, [...(Array.isArray(list) ? list : [list]), ...more]);
+      }
+    }
   }
 
   /** The events record `u` mapped to (none, one, or several: see `eventsOfRecord`). */
@@ -603,6 +681,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
   /** Marks every record on a branch abandoned at a fork (a rewind). */
   function markRewound(): void {
     if (!lastUuid || forks === 0) return; // no fork, no rewind: no walk of the chain
+    indexRecords();
     const active = new Set<string>();
     for (let u: string | undefined = lastUuid; u && !active.has(u); u = parentOf.get(u))
       active.add(u);
@@ -623,6 +702,29 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
       return false;
     });
   }
+}
+
+/**
+ * Whether `Date.parse` surely reads `s`, given `ms = timestampMs(s)`: it is in
+ * the date-time string format ECMAScript requires every engine to read
+ * (`YYYY-MM-DDTHH:mm:ss.sssZ`, or without the fraction) and names a real
+ * moment. What this leaves out goes to `Date.parse` itself, which reads more
+ * (other forms, engine-specific): the slow path, for the odd record.
+ */
+function isDateTimeString(s: string, ms: number): boolean {
+  const len = s.length;
+  if (len !== 24 && len !== 20) return false;
+  if (!Number.isFinite(ms)) return false;
+  if (s.charCodeAt(10) !== 84 /* T */ || s.charCodeAt(16) !== 58 /* : */) return false;
+  if (s.charCodeAt(17) > 53 /* seconds below 60: no leap second */) return false;
+  if (s.charCodeAt(len - 1) !== 90 /* Z */) return false;
+  if (len === 20) return true;
+  return s.charCodeAt(19) === 46 /* . */ && isDigit(s, 20) && isDigit(s, 21) && isDigit(s, 22);
+}
+
+function isDigit(s: string, at: number): boolean {
+  const c = s.charCodeAt(at);
+  return c >= 48 && c <= 57;
 }
 
 /**

@@ -126,7 +126,14 @@ const num = (v: unknown): number | undefined =>
 
 /** The fields of `rec` the mapping did not consume, or undefined when none are left. */
 function rest(rec: JsonRecord, skip: ReadonlySet<string>): JsonObject {
-  const out: JsonObject = {};
+  return restInto({}, rec, skip);
+}
+
+/**
+ * {@link rest} written into `out` (what `{ ...out, ...rest(rec, skip) }`
+ * gives, without the two objects in between), and `out` returned.
+ */
+function restInto(out: JsonObject, rec: JsonRecord, skip: ReadonlySet<string>): JsonObject {
   for (const key of Object.keys(rec)) {
     if (skip.has(key)) continue;
     const v = rec[key];
@@ -160,8 +167,20 @@ function contentOf(value: unknown): string | Content[] {
 
 const image = (url: string): Content => ({ type: 'image', image: url });
 
-const textOf = (c: string | Content[]): string =>
-  typeof c === 'string' ? c : c.map((p) => (p.type === 'text' ? p.text : '')).join('');
+const textOf = (c: string | Content[]): string => {
+  if (typeof c === 'string') return c;
+  let text = '';
+  for (const p of c) if (p.type === 'text') text += p.text;
+  return text;
+};
+
+// Fields every model or tool event has empty: one frozen value shared by all
+// (events are deep-frozen anyway, and a frozen value is not walked again), not
+// an array or object built, kept and frozen per event.
+const NO_MESSAGES = Object.freeze([]) as unknown as ModelEvent['input'];
+const NO_TOOLS = Object.freeze([]) as unknown as ModelEvent['tools'];
+const NO_CONFIG = Object.freeze({}) as ModelEvent['config'];
+const NO_EVENTS = Object.freeze([]) as unknown as ToolEvent['events'];
 
 /** A tool call's JSON-string arguments, parsed; a parse failure is kept as `parse_error`. */
 function parseArguments(raw: unknown): { args: JsonObject; error?: string } {
@@ -498,10 +517,10 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
         timestamp: at.time,
         span_id: spanId(),
         model: name,
-        input: [],
-        tools: [],
+        input: NO_MESSAGES,
+        tools: NO_TOOLS,
         tool_choice: 'auto',
-        config: {},
+        config: NO_CONFIG,
         output: {
           model: name,
           choices: [{ message: { role: 'assistant', content: [], tool_calls: [] } }],
@@ -564,19 +583,14 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     const known = models.get(responseId);
     if (known) return known; // parallel calls of one response: the first action built it
     const name = str(response?.['model']) ?? 'unknown';
-    const model = newModel(
-      responseId,
-      name,
-      at,
-      {
-        ...(response ? rest(response, RESPONSE_KEYS) : {}),
-        ...(metrics ? { llm_metrics: metrics } : {}),
-      },
-      false,
-    );
+    const modelMeta = response ? rest(response, RESPONSE_KEYS) : {};
+    if (metrics) modelMeta['llm_metrics'] = metrics;
+    const model = newModel(responseId, name, at, modelMeta, false);
     const choices = response && Array.isArray(response['choices']) ? response['choices'] : [];
     if (choices.length) {
-      model.output.choices = choices.filter(isRecord).map((c) => {
+      const out: ModelEvent['output']['choices'] = [];
+      for (const c of choices) {
+        if (!isRecord(c)) continue;
         const msg = isRecord(c['message']) ? c['message'] : {};
         const calls: ToolCall[] = [];
         for (const tc of Array.isArray(msg['tool_calls']) ? msg['tool_calls'] : []) {
@@ -598,11 +612,12 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
         if (typeof text === 'string') {
           if (text) content.push({ type: 'text', text });
         } else content.push(...text);
-        return {
+        out.push({
           message: { role: 'assistant' as const, content, tool_calls: calls },
           stop_reason: stopReason(c['finish_reason']),
-        };
-      });
+        });
+      }
+      model.output.choices = out;
     } else {
       const content: Content[] = fallback.text ? [{ type: 'text', text: fallback.text }] : [];
       model.output.choices = [
@@ -649,7 +664,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       function: fn,
       arguments: args,
       result: '',
-      events: [],
+      events: NO_EVENTS,
       metadata: { openhands: meta },
     };
     add(tool, true);
@@ -681,7 +696,11 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       tool.failed = true;
     }
     const prior = isRecord(tool.metadata?.['openhands']) ? tool.metadata['openhands'] : {};
-    tool.metadata = { ...(tool.metadata ?? {}), openhands: { ...prior, observation: meta } };
+    const openhands = { ...prior, observation: meta };
+    // Every event's metadata object is its own (made with it, or by a revision):
+    // set in place, not copied.
+    if (tool.metadata && !Object.isFrozen(tool.metadata)) tool.metadata['openhands'] = openhands;
+    else tool.metadata = { ...(tool.metadata ?? {}), openhands };
     sink.close(tool);
   };
 
@@ -894,9 +913,17 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       : undefined;
     const callId = str(tcm?.['tool_call_id']);
     const fnName = str(tcm?.['function_name']);
-    const info0 = { ...meta, args };
-    const toolArgs = rest(args, THOUGHT_KEY);
-
+    // `meta` is this record's own (built for it in `pushRecord`): it becomes
+    // the metadata of the one event made, with the arguments (`info0`, for a
+    // message, an answer or a compaction) or with the tool's fields (below).
+    const info0 = meta;
+    if (
+      action === 'message' ||
+      action === 'system' ||
+      action === 'finish' ||
+      action === 'condensation'
+    )
+      info0['args'] = args;
     if (action === 'message' && source === 'user') {
       if (!stack.some((s) => s.kind === 'agent')) openTurn(key, at);
       const text = str(args['content']) ?? str(rec['message']) ?? '';
@@ -928,6 +955,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       return;
     }
     if (callId !== undefined || (source === 'agent' && TOOL_ACTIONS.has(action))) {
+      const toolArgs = rest(args, THOUGHT_KEY);
       const fn = fnName ?? action;
       const call: ToolCall = {
         id: callId ?? `openhands-${key}`,
@@ -938,7 +966,9 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       const model = v0Model(rec, key, at, { text: thought, call });
       if (!model && thought)
         message(key, 'assistant', thought, at, { id: meta['id'] ?? null, thought: true });
-      const toolMeta: JsonObject = { ...meta, action, ...(thought ? { thought } : {}) };
+      const toolMeta = meta;
+      toolMeta['action'] = action;
+      if (thought) toolMeta['thought'] = thought;
       if (tcm) toolMeta['tool_call_metadata'] = rest(tcm, MODEL_RESPONSE_KEY);
       const tool = newTool(key, callId, fn, toolArgs as JsonObject, at, toolMeta, key);
       if (action === 'delegate') openAgent(tool, str(args['agent']) ?? 'delegate', key, at.time);
@@ -959,7 +989,8 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       ? (rec['tool_call_metadata'] as JsonRecord)
       : undefined;
     const callId = str(tcm?.['tool_call_id']);
-    const obsMeta: JsonObject = { ...meta, observation };
+    const obsMeta = meta; // this record's own, as in v0Action
+    obsMeta['observation'] = observation;
     const error =
       observation === 'error'
         ? { type: 'unknown', message: content }
@@ -1236,8 +1267,8 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     }
     closeOpenModel();
     if (typeof rec['action'] === 'string')
-      v0Action(rec, key, path, { ...meta, ...rest(rec, V0_ACTION_KEYS) });
-    else v0Observation(rec, key, path, { ...meta, ...rest(rec, V0_OBSERVATION_KEYS) });
+      v0Action(rec, key, path, restInto(meta, rec, V0_ACTION_KEYS));
+    else v0Observation(rec, key, path, restInto(meta, rec, V0_OBSERVATION_KEYS));
   };
 
   return {

@@ -96,7 +96,9 @@ interface Span {
   scope: JsonObject | undefined;
   path: string;
   order: number;
-  invented: ('id' | 'timestamp' | 'end')[];
+  /** What was made up ({@link NOTHING_INVENTED} until something is). */
+  invented: readonly ('id' | 'timestamp' | 'end')[];
+  /** Child spans ({@link NO_CHILDREN} until one is linked). */
   children: Span[];
   parent: Span | undefined;
   visited: boolean;
@@ -287,22 +289,55 @@ const ZEROS = /^0+$/;
 
 /** Exact ISO time of a nanosecond count (sub-millisecond digits kept). */
 function nanosToIso(ns: string): { iso: string; ms: number } | undefined {
+  // `ns` is 1–21 digits (readNanos): the seconds and the nine digits below
+  // read as numbers digit by digit, without slices.
   const len = ns.length;
-  const sec = len > 9 ? Number(ns.slice(0, len - 9)) : 0;
+  const split = len > 9 ? len - 9 : 0;
+  let sec = 0;
+  for (let i = 0; i < split; i++) sec = sec * 10 + (ns.charCodeAt(i) - 48);
   if (sec > MAX_SECONDS) return undefined;
-  let frac = len > 9 ? ns.slice(len - 9) : ns.padStart(9, '0');
-  const ms = sec * 1000 + Number(frac) / 1e6;
-  while (frac.length > 3 && frac.endsWith('000')) frac = frac.slice(0, -3);
-  // Spans of one second share `YYYY-MM-DDThh:mm:ss`: formatted once, not per time.
-  if (sec !== isoSecond) {
-    isoSecond = sec;
-    isoBase = new Date(sec * 1000).toISOString().slice(0, -5);
+  const codes = isoCodes;
+  let nanos = 0;
+  for (let k = 0; k < 9; k++) {
+    const at = split + k - (9 - (len - split)); // digit k of the zero-padded nine
+    const d = at >= split ? ns.charCodeAt(at) - 48 : 0;
+    nanos = nanos * 10 + d;
+    codes[20 + k] = 48 + d;
   }
-  return { iso: `${isoBase}.${frac}Z`, ms };
+  const ms = sec * 1000 + nanos / 1e6;
+  // Trailing groups of three zeros are left out (…:05.123Z, not …:05.123000000Z).
+  let digits = 9;
+  while (digits > 3 && nanos % 1000 === 0) {
+    digits -= 3;
+    nanos /= 1000;
+  }
+  // The date of a day is formatted once; the time of day from its digits. One
+  // flat string, not a concatenation (a rope each event kept, flattened again
+  // when its time was read) nor a `Date` and `toISOString` per second.
+  const day = Math.floor(sec / 86400);
+  if (day !== isoDay) {
+    isoDay = day;
+    const date = new Date(day * 86400000).toISOString(); // YYYY-MM-DDT…
+    for (let i = 0; i < 11; i++) codes[i] = date.charCodeAt(i);
+  }
+  const tod = sec - day * 86400;
+  const h = Math.floor(tod / 3600);
+  const m = Math.floor((tod - h * 3600) / 60);
+  const sc = tod - h * 3600 - m * 60;
+  codes[11] = 48 + Math.floor(h / 10);
+  codes[12] = 48 + (h % 10);
+  codes[14] = 48 + Math.floor(m / 10);
+  codes[15] = 48 + (m % 10);
+  codes[17] = 48 + Math.floor(sc / 10);
+  codes[18] = 48 + (sc % 10);
+  codes[20 + digits] = 90; // Z
+  codes.length = 21 + digits;
+  return { iso: String.fromCharCode.apply(null, codes), ms };
 }
 
-let isoSecond = Number.NaN;
-let isoBase = '';
+let isoDay = Number.NaN;
+/** `YYYY-MM-DDThh:mm:ss.` and up to nine digits and `Z`, as char codes. */
+const isoCodes: number[] = Array.from('0000-00-00T00:00:00.000000000Z', (c) => c.charCodeAt(0));
 
 // Numbers of 16+ digits where OTLP puts 64-bit integers: quoted before
 // parsing so JSON.parse cannot round them (research/formats.md §0.4).
@@ -310,8 +345,73 @@ const BIG_INT_FIELD =
   /("(?:startTimeUnixNano|endTimeUnixNano|timeUnixNano|observedTimeUnixNano|intValue)"\s*:\s*)(-?\d{16,})/g;
 
 function quoteBigInts(text: string): string {
-  BIG_INT_FIELD.lastIndex = 0;
-  return BIG_INT_FIELD.test(text) ? text.replace(BIG_INT_FIELD, '$1"$2"') : text;
+  return hasBigInt(text) ? text.replace(BIG_INT_FIELD, '$1"$2"') : text;
+}
+
+/**
+ * Whether {@link BIG_INT_FIELD} matches somewhere in `text`, found by looking
+ * up its two endings with `indexOf` and checking around each hit: the regex
+ * tried its five names at every `"` of the text, a scan as long as a third
+ * of the parse, on exports whose times are strings (the usual case).
+ */
+function hasBigInt(text: string): boolean {
+  for (const tail of BIG_INT_TAILS) {
+    for (let at = text.indexOf(tail); at >= 0; at = text.indexOf(tail, at + 1)) {
+      const end = at + tail.length; // after the closing quote
+      // The digits first: they are seldom there (times are usually strings).
+      if (bigIntFollows(text, end) && BIG_INT_NAMES.some((name) => endsNameAt(text, end, name)))
+        return true;
+    }
+  }
+  return false;
+}
+
+const BIG_INT_TAILS = ['UnixNano"', 'intValue"'];
+const BIG_INT_NAMES = [
+  '"startTimeUnixNano"',
+  '"endTimeUnixNano"',
+  '"timeUnixNano"',
+  '"observedTimeUnixNano"',
+  '"intValue"',
+];
+
+function endsNameAt(text: string, end: number, name: string): boolean {
+  return end >= name.length && text.startsWith(name, end - name.length);
+}
+
+/** `\s*:\s*-?\d{16,}` at `at`. */
+function bigIntFollows(text: string, at: number): boolean {
+  let i = at;
+  while (i < text.length && isRegExpSpace(text.charCodeAt(i))) i++;
+  if (text.charCodeAt(i) !== 58 /* : */) return false;
+  i++;
+  while (i < text.length && isRegExpSpace(text.charCodeAt(i))) i++;
+  if (text.charCodeAt(i) === 45 /* - */) i++;
+  let digits = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) break;
+    if (++digits === 16) return true;
+    i++;
+  }
+  return false;
+}
+
+/** What `\s` matches in a JavaScript regex (white space and line terminators). */
+function isRegExpSpace(c: number): boolean {
+  return (
+    (c >= 9 && c <= 13) ||
+    c === 32 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 // ---------------------------------------------------------------------------
@@ -418,11 +518,11 @@ class Reader {
     if (!isRecord(r)) return void this.#ctx.warn(path, 'wrong_type', 'object', typeName(r));
     const context = own(r, 'context'); // Python's console exporter
     const ctxRec = isRecord(context) ? context : undefined;
-    const invented: Span['invented'] = [];
+    let invented: Span['invented'] = NOTHING_INVENTED;
     let spanId = readId(own(r, 'spanId') ?? (ctxRec && own(ctxRec, 'span_id')));
     if (spanId === '') {
       spanId = `span-${this.spans.length + 1}`;
-      invented.push('id');
+      invented = ['id'];
     }
     const traceId = readId(own(r, 'traceId') ?? (ctxRec && own(ctxRec, 'trace_id')));
     const parentSpanId = readId(own(r, 'parentSpanId') ?? own(r, 'parent_id'));
@@ -459,7 +559,7 @@ class Reader {
       startMs: start?.ms ?? Number.NaN,
       endMs: end?.ms ?? Number.NaN,
       attrs: keyValues(own(r, 'attributes')),
-      events: Array.isArray(events) ? events : [],
+      events: Array.isArray(events) ? events : NO_SPAN_EVENTS,
       links: Array.isArray(links) && links.length > 0 ? links : undefined,
       status,
       resource: resource ?? (isRecord(own(r, 'resource')) ? resourceOf(r) : undefined),
@@ -467,12 +567,19 @@ class Reader {
       path,
       order: this.spans.length,
       invented,
-      children: [],
+      children: NO_CHILDREN,
       parent: undefined,
       visited: false,
     });
   }
 }
+
+// Most spans invent nothing and most have no children: one shared empty list
+// each (never pushed to: replaced by a new list), not two arrays per span kept
+// for the whole import.
+const NOTHING_INVENTED: Span['invented'] = Object.freeze([]);
+const NO_CHILDREN: Span[] = Object.freeze([]) as unknown as Span[];
+const NO_SPAN_EVENTS: unknown[] = Object.freeze([]) as unknown as unknown[];
 
 function resourceOf(r: Attrs): Attrs | undefined {
   const res = own(r, 'resource');
@@ -500,6 +607,56 @@ function bySpanStart(a: Span, b: Span): number {
   return a.order - b.order;
 }
 
+/**
+ * Spans by trace id and span id. Keyed by the span id alone (unique in
+ * practice), the trace compared on a hit: no `trace/span` string built,
+ * flattened and hashed per span and per parent lookup (a tenth of building
+ * the tree). With a `/` in some id the joined key is not one pair's alone
+ * (`a/b` + `c` and `a` + `b/c`), so such a file keeps the joined keys, and
+ * their collisions, as before.
+ */
+class SpanIndex {
+  readonly #byId = new Map<string, Span | Span[]>();
+  readonly #joined: Map<string, Span> | undefined;
+
+  constructor(joinedKeys: boolean) {
+    this.#joined = joinedKeys ? new Map() : undefined;
+  }
+
+  /** The span of these ids, if any. */
+  get(traceId: string, spanId: string): Span | undefined {
+    if (this.#joined) return this.#joined.get(`${traceId}/${spanId}`);
+    const found = this.#byId.get(spanId);
+    if (found === undefined) return undefined;
+    if (!Array.isArray(found)) return found.traceId === traceId ? found : undefined;
+    for (const s of found) if (s.traceId === traceId) return s;
+    return undefined;
+  }
+
+  /** The span already under the ids of `s`, if any; else `s` is added. */
+  claim(s: Span): Span | undefined {
+    if (this.#joined) {
+      const key = `${s.traceId}/${s.spanId}`;
+      const first = this.#joined.get(key);
+      if (!first) this.#joined.set(key, s);
+      return first;
+    }
+    const found = this.#byId.get(s.spanId);
+    if (found === undefined) {
+      this.#byId.set(s.spanId, s);
+      return undefined;
+    }
+    if (!Array.isArray(found)) {
+      if (found.traceId === s.traceId) return found;
+      this.#byId.set(s.spanId, [found, s]);
+      return undefined;
+    }
+    for (const f of found) if (f.traceId === s.traceId) return f;
+    found.push(s);
+    return undefined;
+  }
+}
+
 /** Fills missing times (flagged), drops duplicates, links parents; returns the roots in order. */
 function buildTree(spans: Span[], ctx: ImportContext, baseTime: string | undefined): Span[] {
   // Missing starts: after the last time seen in file order (hand-written spans).
@@ -513,15 +670,14 @@ function buildTree(spans: Span[], ctx: ImportContext, baseTime: string | undefin
     if (s.start === '') {
       s.start = clock.next();
       s.startMs = timestampMs(s.start);
-      s.invented.push('timestamp');
+      s.invented = [...s.invented, 'timestamp'];
     } else clock.observe(s.start, s.startMs);
     if (s.end !== '') clock.observe(s.end, s.endMs);
   }
-  const byKey = new Map<string, Span>();
+  const byKey = new SpanIndex(spans.some((s) => s.traceId.includes('/') || s.spanId.includes('/')));
   const kept: Span[] = [];
   for (const s of spans) {
-    const key = `${s.traceId}/${s.spanId}`;
-    const first = byKey.get(key);
+    const first = byKey.claim(s);
     if (first) {
       ctx.warn(s.path, 'otlp_duplicate_span', s.spanId);
       // Keep the first, unless only the later one has ended.
@@ -532,7 +688,6 @@ function buildTree(spans: Span[], ctx: ImportContext, baseTime: string | undefin
       }
       continue;
     }
-    byKey.set(key, s);
     kept.push(s);
   }
   const roots: Span[] = [];
@@ -541,14 +696,15 @@ function buildTree(spans: Span[], ctx: ImportContext, baseTime: string | undefin
       roots.push(s);
       continue;
     }
-    const parent = byKey.get(`${s.traceId}/${s.parentSpanId}`);
+    const parent = byKey.get(s.traceId, s.parentSpanId);
     if (!parent) {
       ctx.info(s.path, 'otlp_orphan_span', s.spanId, s.parentSpanId);
       roots.push(s);
       continue;
     }
     s.parent = parent;
-    parent.children.push(s);
+    if (parent.children === NO_CHILDREN) parent.children = [s];
+    else parent.children.push(s);
   }
   // A parent cycle leaves spans no root reaches: each becomes a root.
   const ordered: Span[] = [];
@@ -589,7 +745,7 @@ function buildTree(spans: Span[], ctx: ImportContext, baseTime: string | undefin
         }
       s.end = iso;
       s.endMs = end;
-      s.invented.push('end');
+      s.invented = [...s.invented, 'end'];
     }
   }
   for (const s of kept) if (s.children.length > 1) s.children.sort(bySpanStart);
@@ -654,7 +810,8 @@ function classify(s: Span): Classified {
 
 /** Attribute reads that remember what the mapping consumed (the rest is kept in metadata). */
 class Used {
-  readonly keys = new Set<string>();
+  /** The keys read (a list: a span reads a handful, and a set per span was garbage). */
+  readonly keys: string[] = [];
   #all: string[] | undefined;
   constructor(readonly attrs: Attrs) {}
 
@@ -664,17 +821,22 @@ class Used {
 
   get(key: string): unknown {
     const v = own(this.attrs, key);
-    if (v !== undefined) this.keys.add(key);
+    if (v !== undefined) this.keys.push(key);
     return v;
   }
 
-  /** The first of several spellings that is present. */
-  first(...keys: string[]): unknown {
-    for (const k of keys) {
-      const v = this.get(k);
-      if (v !== undefined && v !== null) return v;
-    }
-    return undefined;
+  /**
+   * The first of several spellings that is present. Up to six, as arguments
+   * rather than a rest list (an array per call, a dozen calls per span).
+   */
+  first(a: string, b?: string, c?: string, d?: string, e?: string, f?: string): unknown {
+    let v = this.get(a);
+    if (v === undefined || v === null) v = b === undefined ? undefined : this.get(b);
+    if (v === undefined || v === null) v = c === undefined ? undefined : this.get(c);
+    if (v === undefined || v === null) v = d === undefined ? undefined : this.get(d);
+    if (v === undefined || v === null) v = e === undefined ? undefined : this.get(e);
+    if (v === undefined || v === null) v = f === undefined ? undefined : this.get(f);
+    return v === null ? undefined : v;
   }
 
   /** Every key under `prefix.` un-flattened (`a.0.b` → `[{b}]`), or undefined. */
@@ -683,7 +845,7 @@ class Used {
     let root: Record<string, unknown> | undefined;
     for (const key of this.all) {
       if (!key.startsWith(p)) continue;
-      this.keys.add(key);
+      this.keys.push(key);
       root ??= {};
       const parts = key.slice(p.length).split('.');
       let node: Record<string, unknown> = root;
@@ -702,8 +864,11 @@ class Used {
   }
 
   rest(): Attrs {
+    // Nothing read: the span's own attributes (made for it by `keyValues`,
+    // read only) are the rest, not a copy of them.
+    if (this.keys.length === 0) return this.attrs;
     const out: Attrs = {};
-    for (const key of this.all) if (!this.keys.has(key)) put(out, key, this.attrs[key]);
+    for (const key of this.all) if (!this.keys.includes(key)) put(out, key, this.attrs[key]);
     return out;
   }
 }
@@ -1018,21 +1183,23 @@ function usageOf(u: Used): ModelUsage | undefined {
   return usage;
 }
 
+// The attribute names whole, not built per span (a string per read, looked up
+// as a property name).
 const CONFIG_KEYS: [string, keyof GenerateConfig][] = [
-  ['max_tokens', 'max_tokens'],
-  ['temperature', 'temperature'],
-  ['top_p', 'top_p'],
-  ['top_k', 'top_k'],
-  ['frequency_penalty', 'frequency_penalty'],
-  ['presence_penalty', 'presence_penalty'],
-  ['seed', 'seed'],
-  ['choice.count', 'num_choices'],
+  ['gen_ai.request.max_tokens', 'max_tokens'],
+  ['gen_ai.request.temperature', 'temperature'],
+  ['gen_ai.request.top_p', 'top_p'],
+  ['gen_ai.request.top_k', 'top_k'],
+  ['gen_ai.request.frequency_penalty', 'frequency_penalty'],
+  ['gen_ai.request.presence_penalty', 'presence_penalty'],
+  ['gen_ai.request.seed', 'seed'],
+  ['gen_ai.request.choice.count', 'num_choices'],
 ];
 
 function configOf(u: Used): GenerateConfig {
   const config: GenerateConfig = {};
-  for (const [suffix, key] of CONFIG_KEYS) {
-    const v = num(u.get(`gen_ai.request.${suffix}`));
+  for (const [name, key] of CONFIG_KEYS) {
+    const v = num(u.get(name));
     if (v !== undefined) config[key] = v;
   }
   const stops = u.get('gen_ai.request.stop_sequences');
@@ -1196,6 +1363,12 @@ function modelParts(u: Used, events: SpanEventRead[]): ModelParts {
 // Events
 // ---------------------------------------------------------------------------
 
+/** Whether an object has an own enumerable key, without an `Object.keys` array. */
+function hasKeys(o: object): boolean {
+  for (const key in o) if (Object.prototype.hasOwnProperty.call(o, key)) return true;
+  return false;
+}
+
 function baseMetadata(s: Span, dialect: string, rest: Attrs): JsonObject {
   const m: JsonObject = { span_id: s.spanId };
   if (s.traceId) m.trace_id = s.traceId;
@@ -1206,7 +1379,7 @@ function baseMetadata(s: Span, dialect: string, rest: Attrs): JsonObject {
   if (s.endNs !== undefined) m.end_time_unix_nano = s.endNs;
   if (s.status) m.status = s.status;
   m.dialect = dialect;
-  if (Object.keys(rest).length > 0) m.attributes = rest;
+  if (hasKeys(rest)) m.attributes = rest;
   if (s.links) m.links = s.links;
   if (s.scope) m.scope = s.scope;
   if (s.resource) m.resource = s.resource;
@@ -1225,13 +1398,18 @@ function invent(sink: EventSink, e: Event, s: Span): void {
   for (const what of s.invented) sink.invent(e, what, s.path);
 }
 
+/** The span events a span that is no model consumed: none (one set, never added to). */
+const NONE_CONSUMED: ReadonlySet<SpanEventRead> = new Set();
+/** A tool event's empty `events`: one frozen array for all (events are deep-frozen anyway). */
+const NO_EVENTS = Object.freeze([]) as unknown as ToolEvent['events'];
+
 function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
   const cls = classify(s);
   const used = new Used(s.attrs);
   const events = readSpanEvents(s);
   const failed = s.status?.code === 'ERROR';
   const key = `${s.traceId}/${s.spanId}`;
-  let consumed = new Set<SpanEventRead>();
+  let consumed: ReadonlySet<SpanEventRead> = NONE_CONSUMED;
   let childEnclosing = enclosing;
   let tool: ToolEvent | undefined;
   let begin: SpanBeginEvent | undefined;
@@ -1313,8 +1491,8 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
     };
     if (responseId !== undefined) event.call_id = responseId;
     if (failed) event.error = s.status?.message ?? 'error';
-    metadata.attributes = used.rest();
-    if (Object.keys(metadata.attributes as object).length === 0) delete metadata.attributes;
+    const rest = used.rest();
+    if (hasKeys(rest)) metadata.attributes = rest;
     em.sink.add(event);
     invent(em.sink, event, s);
   } else if (cls.role === 'tool') {
@@ -1348,7 +1526,7 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
       function: name ?? s.name.replace(/^execute_tool\s+/, ''),
       arguments: args === undefined ? {} : asArgs(args),
       result: result === undefined ? '' : asText(jsonishText(result)),
-      events: [],
+      events: NO_EVENTS,
       completed: s.end,
       working_time: (s.endMs - s.startMs) / 1000,
       metadata,
@@ -1362,7 +1540,7 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
       tool.failed = true;
     }
     const rest = used.rest();
-    if (Object.keys(rest).length > 0) metadata.attributes = rest;
+    if (hasKeys(rest)) metadata.attributes = rest;
     em.sink.add(tool);
     invent(em.sink, tool, s);
     em.tools.push({ event: tool, span: s, hasId: id !== undefined, used });
@@ -1420,7 +1598,7 @@ function addSpanEvents(
   em: Emit,
   s: Span,
   events: SpanEventRead[],
-  consumed: Set<SpanEventRead>,
+  consumed: ReadonlySet<SpanEventRead>,
   spanId: string | null,
 ): void {
   for (let i = 0; i < events.length; i++) {
