@@ -37,7 +37,8 @@
 // - ACP has no timestamps: every event gets a synthesized, strictly increasing
 //   time, flagged via `metadata.skein_invented` and one `value_invented`
 //   diagnostic.
-import { cloneJson, EMPTY_ARRAY, EMPTY_OBJECT } from '../events/freeze.js';
+import { cloneJson } from '../events/freeze.js';
+import { messageDraft, pendingToolDraft } from './drafts.js';
 import type {
   ApprovalEvent,
   Content,
@@ -468,26 +469,7 @@ class AcpImporter implements IncrementalImporter {
         const body = text ? content.map((c) => (c as { text: string }).text).join('') : content;
         const messageId = `prompt-${idText(id)}`;
         this.#add<MessageEvent>(
-          span !== undefined
-            ? {
-                event: 'message',
-                uuid,
-                timestamp,
-                span_id: span,
-                role: 'user',
-                content: body,
-                message_id: messageId,
-                source: 'input',
-              }
-            : {
-                event: 'message',
-                uuid,
-                timestamp,
-                role: 'user',
-                content: body,
-                message_id: messageId,
-                source: 'input',
-              },
+          messageDraft(uuid, timestamp, span, 'user', body, messageId, 'input'),
           path,
         );
       }
@@ -839,18 +821,7 @@ class AcpImporter implements IncrementalImporter {
       const content = kind === 'thought' ? [] : '';
       const id = typeof messageId === 'string' ? messageId : '';
       draft = this.#add<MessageEvent>(
-        span !== undefined
-          ? {
-              event: 'message',
-              uuid,
-              timestamp,
-              span_id: span,
-              role,
-              content,
-              message_id: id,
-              source: 'acp',
-            }
-          : { event: 'message', uuid, timestamp, role, content, message_id: id, source: 'acp' },
+        messageDraft(uuid, timestamp, span, role, content, id, 'acp'),
         path,
         true,
       );
@@ -888,32 +859,7 @@ class AcpImporter implements IncrementalImporter {
       const span = this.#turn?.begin.id;
       const metadata = { acp: { status: 'pending' } };
       tool = this.#add<ToolEvent>(
-        span !== undefined
-          ? {
-              event: 'tool',
-              uuid,
-              timestamp,
-              span_id: span,
-              type: 'function',
-              id,
-              function: 'tool',
-              arguments: EMPTY_OBJECT,
-              result: '',
-              events: EMPTY_ARRAY as [],
-              metadata,
-            }
-          : {
-              event: 'tool',
-              uuid,
-              timestamp,
-              type: 'function',
-              id,
-              function: 'tool',
-              arguments: EMPTY_OBJECT,
-              result: '',
-              events: EMPTY_ARRAY as [],
-              metadata,
-            },
+        pendingToolDraft(uuid, timestamp, span, id, metadata),
         path,
         true,
       );

@@ -32,6 +32,7 @@
 //   the raw record) with a diagnostic. defect writes no times: they are
 //   synthesized, strictly increasing, and flagged.
 import { cloneJson, EMPTY_ARRAY, EMPTY_OBJECT } from '../events/freeze.js';
+import { messageDraft, pendingToolDraft } from './drafts.js';
 import type {
   ApprovalEvent,
   Content,
@@ -306,27 +307,7 @@ class DefectImporter implements IncrementalImporter {
         const body = parts.every((p) => p.type === 'text')
           ? parts.map((p) => (p as { text: string }).text).join('')
           : parts;
-        const draft: MessageEvent =
-          span !== undefined
-            ? {
-                event: 'message',
-                uuid,
-                timestamp,
-                span_id: span,
-                role: 'user',
-                content: body,
-                message_id: uuid,
-                source: 'input',
-              }
-            : {
-                event: 'message',
-                uuid,
-                timestamp,
-                role: 'user',
-                content: body,
-                message_id: uuid,
-                source: 'input',
-              };
+        const draft = messageDraft(uuid, timestamp, span, 'user', body, uuid, 'input');
         this.#add(draft, path, scope);
         return;
       }
@@ -523,32 +504,7 @@ class DefectImporter implements IncrementalImporter {
       const timestamp = this.#clock.next();
       const span = this.#spanOf(scope);
       tool = this.#add<ToolEvent>(
-        span !== undefined
-          ? {
-              event: 'tool',
-              uuid,
-              timestamp,
-              span_id: span,
-              type: 'function',
-              id,
-              function: 'tool',
-              arguments: EMPTY_OBJECT,
-              result: '',
-              events: EMPTY_ARRAY as [],
-              metadata: { acp: {} },
-            }
-          : {
-              event: 'tool',
-              uuid,
-              timestamp,
-              type: 'function',
-              id,
-              function: 'tool',
-              arguments: EMPTY_OBJECT,
-              result: '',
-              events: EMPTY_ARRAY as [],
-              metadata: { acp: {} },
-            },
+        pendingToolDraft(uuid, timestamp, span, id, { acp: {} }),
         path,
         scope,
         true,
