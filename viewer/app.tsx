@@ -13,7 +13,7 @@ import {
 import { VERSION } from '../src/index.js';
 import { SkeinTheme, useEventStream, useStoreSelector } from '../src/react.js';
 import { DiagnosticsPanel } from './diagnostics.js';
-import { formatBytes } from './format.js';
+import { formatBytes, formatCount } from './format.js';
 import { RunHeader } from './header.js';
 import { KeyboardHelp } from './keyboard-help.js';
 import { ListingView, type ListingLog } from './listing.js';
@@ -460,7 +460,7 @@ function DocView({
         ) : null}
         {s.phase === 'cancelled' ? (
           <p className="viewer-note" role="status">
-            Cancelled: showing the {s.stream.length.toLocaleString()} events read before.
+            Cancelled: showing the {formatCount(s.stream.length)} events read before.
           </p>
         ) : null}
         {s.error ? <LoadErrorView error={s.error} /> : null}
@@ -505,7 +505,7 @@ function LoadProgress({ state, onCancel }: { state: LoadState; onCancel: () => v
     <div className="viewer-progress" role="status" data-testid="load-progress">
       <span>
         {verb} {state.name}: {formatBytes(bytes)}
-        {total ? ` of ${formatBytes(total)}` : ''} · {events.toLocaleString()} events
+        {total ? ` of ${formatBytes(total)}` : ''} · {formatCount(events)} events
       </span>
       <progress
         aria-label="Loading"

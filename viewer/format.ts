@@ -1,6 +1,17 @@
 // Number formats of the viewer's chrome; durations and tokens read as in the span tree.
 export { formatDuration, formatTokens } from '../src/index.js';
 
+const counts = new Intl.NumberFormat();
+
+/**
+ * A count in the user's locale (`12,345`), through one formatter made once:
+ * `toLocaleString()` looks the locale up on every call (a progress line
+ * redrawn per slice while a log loads).
+ */
+export function formatCount(n: number): string {
+  return counts.format(n);
+}
+
 /** `1.5 MB`, `320 kB`, `12 B` (decimal units, as file managers show them). */
 export function formatBytes(n: number): string {
   if (n < 1000) return `${n} B`;
