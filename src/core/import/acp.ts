@@ -38,7 +38,7 @@
 //   time, flagged via `metadata.skein_invented` and one `value_invented`
 //   diagnostic.
 import { cloneJson } from '../events/freeze.js';
-import { messageDraft, pendingToolDraft } from './drafts.js';
+import { messageDraft, pendingApprovalDraft, pendingToolDraft } from './drafts.js';
 import type {
   ApprovalEvent,
   Content,
@@ -632,28 +632,7 @@ class AcpImporter implements IncrementalImporter {
     const toolCall = { id, function: tool?.function ?? 'tool', arguments: tool?.arguments ?? {} };
     const metadata = { acp: { options: (params && own(params, 'options')) ?? [] } as JsonObject };
     const approval = this.#add<ApprovalEvent>(
-      span !== undefined
-        ? {
-            event: 'approval',
-            uuid,
-            timestamp,
-            span_id: span,
-            message,
-            call: toolCall,
-            approver: 'user',
-            decision: 'escalate',
-            metadata,
-          }
-        : {
-            event: 'approval',
-            uuid,
-            timestamp,
-            message,
-            call: toolCall,
-            approver: 'user',
-            decision: 'escalate',
-            metadata,
-          },
+      pendingApprovalDraft(uuid, timestamp, span, message, toolCall, 'user', metadata),
       base,
       true,
     );

@@ -32,7 +32,7 @@
 //   the raw record) with a diagnostic. defect writes no times: they are
 //   synthesized, strictly increasing, and flagged.
 import { cloneJson, EMPTY_ARRAY, EMPTY_OBJECT } from '../events/freeze.js';
-import { messageDraft, pendingToolDraft } from './drafts.js';
+import { messageDraft, pendingApprovalDraft, pendingToolDraft } from './drafts.js';
 import type {
   ApprovalEvent,
   Content,
@@ -565,26 +565,7 @@ class DefectImporter implements IncrementalImporter {
     const message = tool ? tool.function : `Tool call ${id}`;
     const call = { id, function: tool?.function ?? 'tool', arguments: tool?.arguments ?? {} };
     approval = this.#add<ApprovalEvent>(
-      span !== undefined
-        ? {
-            event: 'approval',
-            uuid,
-            timestamp,
-            span_id: span,
-            message,
-            call,
-            approver: 'policy',
-            decision: 'escalate',
-          }
-        : {
-            event: 'approval',
-            uuid,
-            timestamp,
-            message,
-            call,
-            approver: 'policy',
-            decision: 'escalate',
-          },
+      pendingApprovalDraft(uuid, timestamp, span, message, call, 'policy'),
       path,
       scope,
       true,

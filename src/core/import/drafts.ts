@@ -3,7 +3,13 @@
 // and no object is spread per event (a spread in a literal costs 4–8× a
 // plain literal on the importers' hot paths).
 import { EMPTY_ARRAY, EMPTY_OBJECT } from '../events/freeze.js';
-import type { JsonObject, MessageEvent, ToolEvent } from '../events/types.js';
+import type {
+  ApprovalEvent,
+  JsonObject,
+  MessageEvent,
+  ToolCall,
+  ToolEvent,
+} from '../events/types.js';
 
 /**
  * A tool call first seen by its id, before its name, arguments or result
@@ -81,4 +87,41 @@ export function messageDraft(
         source,
       }
     : { event: 'message', uuid, timestamp, role, content, message_id: messageId, source };
+}
+
+/**
+ * An approval asked for and not answered yet (`decision: 'escalate'`),
+ * inside `span` when given; `metadata` last when given.
+ *
+ * @example
+ * import { pendingApprovalDraft } from 'src/core/import/drafts.js';
+ * const call = { id: 'c1', function: 'bash', arguments: {} };
+ * const a = pendingApprovalDraft('u1', '2026-01-01T00:00:00.000Z', undefined, 'Run?', call, 'user');
+ * a.decision; // 'escalate'
+ */
+export function pendingApprovalDraft(
+  uuid: string,
+  timestamp: string,
+  span: string | undefined,
+  message: string,
+  call: ToolCall,
+  approver: string,
+  metadata?: JsonObject,
+): ApprovalEvent {
+  const draft: ApprovalEvent =
+    span !== undefined
+      ? {
+          event: 'approval',
+          uuid,
+          timestamp,
+          span_id: span,
+          message,
+          call,
+          approver,
+          decision: 'escalate',
+        }
+      : { event: 'approval', uuid, timestamp, message, call, approver, decision: 'escalate' };
+  // Approvals are rare: a property added after the literal costs nothing here.
+  if (metadata !== undefined) draft.metadata = metadata;
+  return draft;
 }
