@@ -7,9 +7,18 @@
  * `JSON.parse` of the same bytes, paired sample by sample (median of the
  * ratios). Add `--cpu-prof` to node, and `--import-only` here (the import
  * alone, `--rounds` times), to see where the time goes.
+ *
+ * For JSON Lines it also prints two floors, timed the same way: the parse
+ * keeping every record, and the least any importer does with one — each
+ * record kept whole as the `data` of one `info` event added to an
+ * `EventSink` (a uuid from its path, a time stamp, a deep freeze). An
+ * importer's ratio minus that floor is what its own mapping costs.
  */
 import { pathToFileURL } from 'node:url';
 import { timeImportPaired, type FormatBench } from './import-format.js';
+import { forEachJsonLine } from '../src/core/import/lines.js';
+import { ImportContext } from '../src/core/import/guards.js';
+import { EventSink } from '../src/core/import/sink.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -35,15 +44,21 @@ for (const format of formats) {
   // The floor any importer that keeps what it read pays: the parse, keeping
   // every record (so the collector copies and promotes them, as it does events).
   // (A JSON document's parse keeps everything anyway: only for JSON Lines.)
-  const kept =
-    bench.spec.encoding === 'jsonl'
-      ? await timeImportPaired({ ...bench.spec, run: (t) => keepAll(t) }, text, rounds)
-      : undefined;
+  const jsonl = bench.spec.encoding === 'jsonl';
+  const kept = jsonl
+    ? await timeImportPaired({ ...bench.spec, run: (t) => keepAll(t) }, text, rounds)
+    : undefined;
+  const floor = jsonl
+    ? await timeImportPaired({ ...bench.spec, run: (t) => infoPerRecord(t) }, text, rounds)
+    : undefined;
   process.stdout.write(
     `${bench.spec.name}.${n}: ${ratio.toFixed(2)}× (import ${run.median.toFixed(0)} ms, ` +
       `parse ${parse.median.toFixed(0)} ms, ${(text.length / 1e6).toFixed(1)} MB, ${count} events; ` +
       `ratios ${[run.min / parse.median, run.max / parse.median].map((r) => r.toFixed(2)).join('–')}; ` +
-      (kept ? `parse keeping every record ${kept.ratio.toFixed(2)}×)\n` : ')\n'),
+      (kept && floor
+        ? `parse keeping every record ${kept.ratio.toFixed(2)}×, ` +
+          `one frozen info event per record ${floor.ratio.toFixed(2)}×)\n`
+        : ')\n'),
   );
 }
 
@@ -57,4 +72,20 @@ function keepAll(text: string): number {
     at = nl + 1;
   }
   return kept.length;
+}
+
+/** The least an importer does: each record whole in one `info` event of a sink. */
+function infoPerRecord(text: string): number {
+  const ctx = new ImportContext({});
+  const sink = new EventSink(ctx, { seed: 'floor' });
+  forEachJsonLine(text, ctx, (value, path) => {
+    sink.add({
+      event: 'info',
+      uuid: sink.uuid(path),
+      timestamp: '2026-01-01T00:00:00.000Z',
+      span_id: null,
+      data: value as never,
+    });
+  });
+  return sink.finish().length;
 }
