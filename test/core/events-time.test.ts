@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   eventCompletedTime,
   eventTime,
+  importAny,
   parseEvent,
   parseTimestamp,
   timestampMs,
@@ -105,6 +106,35 @@ describe('eventTime / eventCompletedTime', () => {
     const literal: Event = { event: 'info', uuid: 'u', timestamp: '2026-06-10T18:23:50.25Z' };
     expect(eventTime(literal)).toBe(base + 250);
     expect(eventTime({ event: 'info', uuid: 'u', timestamp: 'nope' })).toBeNaN();
+  });
+
+  it('the stamped time is invisible to keys, symbols, JSON and spread, and no copy inherits it', () => {
+    const { event } = parseEvent({ event: 'info', uuid: 'u', timestamp: '2026-06-10T18:23:50Z' });
+    expect(eventTime(event)).toBe(base);
+    expect(Object.keys(event)).toEqual(['event', 'uuid', 'timestamp']);
+    expect(Object.getOwnPropertySymbols(event)).toEqual([]);
+    expect(Reflect.ownKeys(event)).toEqual(Object.keys(event));
+    expect(JSON.parse(JSON.stringify(event))).toEqual({ ...event });
+    // A spread copy with another time reads its own time, not the original's stamp.
+    const later: Event = { ...event, timestamp: '2026-06-10T18:23:51Z' };
+    expect(eventTime(later)).toBe(base + 1000);
+  });
+
+  it('imported events read their stamped times, and drafts under one sink stay apart', async () => {
+    const { events } = await importAny(
+      [
+        '{"type":"taskStart","task":"t","timestamp":"2026-06-10T18:23:50Z"}',
+        '{"type":"success","result":"ok","timestamp":"2026-06-10T18:23:52.5Z"}',
+      ].join('\n'),
+      { format: 'agex' },
+    );
+    expect(events.length).toBeGreaterThan(0);
+    for (const e of events) {
+      expect(Object.isFrozen(e)).toBe(true);
+      expect(eventTime(e)).toBe(timestampMs(e.timestamp));
+      expect(Object.getOwnPropertySymbols(e)).toEqual([]);
+    }
+    expect(events.map((e) => eventTime(e))).toContain(base + 2500);
   });
 
   it('completed times of model, tool, sandbox and subtask events', () => {
