@@ -328,6 +328,16 @@ describe('renderSpanTreeText', () => {
     );
     expect(renderSpanTreeText([])).toBe('');
   });
+  it('keeps the sign of a span that ends before it starts, in the usual units', async () => {
+    // Records out of order (the Claude Code edge-cases fixture has such a turn).
+    const events = await canonical([
+      { event: 'span_begin', uuid: 'a', timestamp: t(60_000), id: 's', name: 'turn' },
+      { event: 'span_end', uuid: 'b', timestamp: t(31_000), id: 's', span_id: 's' },
+      { event: 'span_begin', uuid: 'c', timestamp: t(70_000), id: 'm', name: 'later' },
+      { event: 'span_end', uuid: 'd', timestamp: t(69_750), id: 'm', span_id: 'm' },
+    ]);
+    expect(renderSpanTreeText(events)).toBe(['turn   -29.0 s', 'later  -250 ms', ''].join('\n'));
+  });
   it('cuts long names to the width', async () => {
     const events = await canonical([
       { event: 'span_begin', uuid: 'a', timestamp: t(0), id: 's', name: 'x'.repeat(300) },

@@ -190,12 +190,17 @@ export function liveEnd(extent: { start: number; end: number }, now: number): nu
 
 /**
  * A duration for people: `850 ms`, `12.3 s`, `4m 05s`, `1h 02m`; empty for NaN.
+ * A negative one (a span whose end was logged before its start: clocks of
+ * two machines, records out of order) keeps its sign, `-29.0 s`: shown, not
+ * hidden and not `-29000 ms`.
  *
  * @example
  * formatDuration(65_000); // '1m 05s'
+ * formatDuration(-29_000); // '-29.0 s'
  */
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms)) return '';
+  if (ms < 0) return `-${formatDuration(-ms)}`;
   if (ms < 1000) return `${Math.round(ms)} ms`;
   const s = ms / 1000;
   if (s < 60) return `${s.toFixed(1)} s`;

@@ -1,5 +1,6 @@
 import { memo, useState, type ReactNode } from 'react';
 import {
+  formatDuration,
   describeEvent,
   type DescriberRegistry,
   type Event,
@@ -95,18 +96,6 @@ export interface RowBodyProps {
 }
 
 const numberFormat = new Intl.NumberFormat('en-US');
-
-/** `1.2 s`, `3 min 4 s`, `250 ms`. */
-export function formatDuration(ms: number): string {
-  if (!Number.isFinite(ms) || ms < 0) return '';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(s < 10 ? 1 : 0)} s`;
-  const min = Math.floor(s / 60);
-  if (min < 60) return `${min} min ${Math.round(s - min * 60)} s`;
-  const h = Math.floor(min / 60);
-  return `${h} h ${min - h * 60} min`;
-}
 
 /**
  * One row's content. Memoized on the event version and a few primitives:
