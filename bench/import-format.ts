@@ -12,6 +12,9 @@ import type { Timing } from './harness.js';
 import { quantile } from './harness.js';
 import type { NodeBench, NodeBenchContext } from './node.js';
 import { defineBench } from './node.js';
+import { forEachJsonLine } from '../src/core/import/lines.js';
+import { ImportContext } from '../src/core/import/guards.js';
+import { EventSink } from '../src/core/import/sink.js';
 
 /** How a format's bench makes its input and imports it. */
 export interface FormatBenchSpec {
@@ -103,7 +106,31 @@ export async function timeImportPaired(
   return { parse: timing(parses), run: timing(runs), ratio: quantile(ratios, 0.5), count };
 }
 
-async function measure(ctx: NodeBenchContext, spec: FormatBenchSpec, n: number) {
+/**
+ * The least any JSON Lines importer does with a record: keep it whole as the
+ * `data` of one `info` event added to an `EventSink` (a uuid from its path, a
+ * time stamp, a deep freeze at the end). Its ratio is the floor under the
+ * format's own: what the shared machinery costs before any mapping.
+ *
+ * @example
+ * infoPerRecord('{"a":1}\n{"b":2}\n'); // 2
+ */
+export function infoPerRecord(text: string): number {
+  const ctx = new ImportContext({});
+  const sink = new EventSink(ctx, { seed: 'floor' });
+  forEachJsonLine(text, ctx, (value, path) => {
+    sink.add({
+      event: 'info',
+      uuid: sink.uuid(path),
+      timestamp: '2026-01-01T00:00:00.000Z',
+      span_id: null,
+      data: value as never,
+    });
+  });
+  return sink.finish().length;
+}
+
+async function measure(ctx: NodeBenchContext, spec: FormatBenchSpec, n: number, floor: boolean) {
   const text = spec.make(n);
   const name = `${spec.name}.${ctx.label(n)}${spec.unit ? `-${spec.unit}` : ''}`;
   const { parse, run, ratio, count } = await timeImportPaired(spec, text, 5);
@@ -122,6 +149,20 @@ async function measure(ctx: NodeBenchContext, spec: FormatBenchSpec, n: number) 
     ratio,
   });
   ctx.record({ name: `${name}.mb`, value: text.length / 1e6, unit: 'MB', n });
+  if (floor && spec.encoding === 'jsonl') {
+    // The same pairing for the floor (one frozen info event per record).
+    const least = await timeImportPaired({ ...spec, run: infoPerRecord }, text, 5);
+    ctx.record({
+      name: `${name}.floor`,
+      value: least.run.median,
+      unit: 'ms',
+      n,
+      target: 'the least an importer costs: one frozen info event per record',
+      baseline: least.parse.median,
+      baselineName: baseline.name,
+      ratio: least.ratio,
+    });
+  }
   return run.median / n;
 }
 
@@ -137,8 +178,8 @@ export function defineFormatBench(spec: FormatBenchSpec): FormatBench {
     async run(ctx) {
       const small = ctx.size(10_000, 2_000);
       const large = ctx.size(100_000, 10_000);
-      const perSmall = await measure(ctx, spec, small);
-      const perLarge = await measure(ctx, spec, large);
+      const perSmall = await measure(ctx, spec, small, false);
+      const perLarge = await measure(ctx, spec, large, true);
       ctx.record({
         name: `${spec.name}.linearity`,
         value: perLarge / perSmall,

@@ -15,10 +15,7 @@
  * importer's ratio minus that floor is what its own mapping costs.
  */
 import { pathToFileURL } from 'node:url';
-import { timeImportPaired, type FormatBench } from './import-format.js';
-import { forEachJsonLine } from '../src/core/import/lines.js';
-import { ImportContext } from '../src/core/import/guards.js';
-import { EventSink } from '../src/core/import/sink.js';
+import { infoPerRecord, timeImportPaired, type FormatBench } from './import-format.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -72,20 +69,4 @@ function keepAll(text: string): number {
     at = nl + 1;
   }
   return kept.length;
-}
-
-/** The least an importer does: each record whole in one `info` event of a sink. */
-function infoPerRecord(text: string): number {
-  const ctx = new ImportContext({});
-  const sink = new EventSink(ctx, { seed: 'floor' });
-  forEachJsonLine(text, ctx, (value, path) => {
-    sink.add({
-      event: 'info',
-      uuid: sink.uuid(path),
-      timestamp: '2026-01-01T00:00:00.000Z',
-      span_id: null,
-      data: value as never,
-    });
-  });
-  return sink.finish().length;
 }
