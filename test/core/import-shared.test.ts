@@ -435,6 +435,28 @@ describe('SyntheticClock', () => {
       for (let i = 0; i < 25; i++, ms++) expect(clock.next()).toBe(new Date(ms).toISOString());
     }
   });
+
+  it('formats as toISOString does when real times move it across seconds, minutes and days', () => {
+    // A seeded walk: runs of invented times with real ones seen between them,
+    // jumps within a minute (only the seconds change), across minutes, hours,
+    // a day, a leap day, and back before 1970.
+    let seed = 7;
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    for (const base of ['2024-02-28T23:58:30.000Z', '1969-12-31T23:59:30.000Z']) {
+      const clock = new SyntheticClock(base);
+      let ms = Date.parse(base);
+      for (let step = 0; step < 400; step++) {
+        if (random() < 0.3) {
+          const jump = [400, 1_700, 45_000, 3_600_000, 86_400_000][Math.floor(random() * 5)]!;
+          const seen = ms + Math.floor(random() * jump);
+          clock.observe(new Date(seen).toISOString());
+          ms = Math.max(ms, seen + 1);
+        }
+        expect(clock.next()).toBe(new Date(ms).toISOString());
+        ms++;
+      }
+    }
+  });
 });
 
 describe('front door', () => {

@@ -434,10 +434,19 @@ export class SyntheticClock {
     const second = Math.floor(t / 1000);
     const codes = this.#codes;
     if (second !== this.#second) {
+      const within = second - this.#minute; // seconds into the cached minute
+      if (codes.length === 24 && within >= 0 && within < 60) {
+        // The same minute (real times seen between invented ones move the
+        // clock across seconds every few records): only the seconds change.
+        codes[17] = 48 + Math.floor(within / 10);
+        codes[18] = 48 + (within % 10);
+      } else {
+        const iso = new Date(second * 1000).toISOString(); // …:ss.000Z
+        codes.length = iso.length;
+        for (let i = 0; i < iso.length; i++) codes[i] = iso.charCodeAt(i);
+        this.#minute = second - (((second % 60) + 60) % 60);
+      }
       this.#second = second;
-      const iso = new Date(second * 1000).toISOString(); // …:ss.000Z
-      codes.length = iso.length;
-      for (let i = 0; i < iso.length; i++) codes[i] = iso.charCodeAt(i);
     }
     const ms = t - second * 1000;
     const end = codes.length;
@@ -458,6 +467,8 @@ export class SyntheticClock {
   }
 
   #second = NaN;
+  /** The first second of the minute `#codes` holds. */
+  #minute = NaN;
   readonly #codes: number[] = [];
 
   /**
