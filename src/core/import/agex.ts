@@ -411,6 +411,19 @@ function chunkInternal(type: string): JsonObject {
   return internal;
 }
 
+/** The content part of a chunk: its kind (`title`, `ts`, `filePath`, …) says what the text is. */
+function chunkPart(
+  reasoning: boolean,
+  type: string,
+  content: string,
+): ContentText | ContentReasoning {
+  return reasoning
+    ? { type: 'reasoning', reasoning: content }
+    : type !== 'text'
+      ? { type: 'text', text: content, internal: chunkInternal(type) }
+      : { type: 'text', text: content };
+}
+
 // `{ emission_index, skein_invented? }` of a chunk message: what `sink.invent`
 // would make of `{ emission_index }`, in one object, and for the usual small
 // indexes one frozen object shared by every such message (replaced, never
@@ -470,6 +483,14 @@ class AgexImporter implements IncrementalImporter {
   #invented = false;
   /** `timestampMs` of the last `#time`. */
   #ms = Number.NaN;
+  /** Scratch lists of `#action`. */
+  readonly #content: (ContentText | ContentReasoning)[] = [];
+  readonly #calls: ToolCall[] = [];
+  #modelNs: string | undefined;
+  /** `#chunkKey`'s keys of namespace `#keysNs`, by index. */
+  readonly #keys: string[] = [];
+  #keysNs: string | undefined;
+  #model = '';
 
   constructor(options: ImportOptions) {
     const { ctx, sink } = importerParts('agex', options);
@@ -588,9 +609,10 @@ class AgexImporter implements IncrementalImporter {
   #chunk(record: JsonRecord, path: string): void {
     const index = chunkIndex(record)!;
     const ns = this.#namespace(record) ?? this.#lastNs ?? 'agent';
-    const key = `${ns}\u0000${index}`;
+    const key = this.#chunkKey(ns, index);
     const type = str(record, 'type') ?? 'text';
     const content = str(record, 'content') ?? '';
+    const reasoning = type === 'thinking';
     let draft = this.#chunks.get(key);
     if (!draft) {
       const time = this.#time(record, path);
@@ -604,7 +626,9 @@ class AgexImporter implements IncrementalImporter {
           span_id: this.#innermost(agent),
           timestamp: time,
           role: 'assistant',
-          content: [],
+          // The first chunk's part in a list of its size (one grown by `push`
+          // from `[]` keeps 17 slots, per message, for the whole import).
+          content: [chunkPart(reasoning, type, content)],
           message_id: messageId,
           source: 'agex',
           metadata: emissionMetadata(index, invented),
@@ -613,23 +637,16 @@ class AgexImporter implements IncrementalImporter {
       );
       if (invented) this.#ctx.invent('timestamp', path);
       this.#chunks.set(key, draft);
-    } else this.#sink.touch(draft);
-    const parts = draft.content as Content[];
-    const last = parts[parts.length - 1];
-    const reasoning = type === 'thinking';
-    if (reasoning && last?.type === 'reasoning' && this.#partType(last) === type)
-      last.reasoning += content;
-    else if (!reasoning && last?.type === 'text' && this.#partType(last) === type)
-      last.text += content;
-    else if (content !== '' || parts.length === 0) {
-      // The chunk kind (`title`, `ts`, `filePath`, …) says what the text is.
-      parts.push(
-        reasoning
-          ? { type: 'reasoning', reasoning: content }
-          : type !== 'text'
-            ? { type: 'text', text: content, internal: chunkInternal(type) }
-            : { type: 'text', text: content },
-      );
+    } else {
+      this.#sink.touch(draft);
+      const parts = draft.content as Content[];
+      const last = parts[parts.length - 1];
+      if (reasoning && last?.type === 'reasoning' && this.#partType(last) === type)
+        last.reasoning += content;
+      else if (!reasoning && last?.type === 'text' && this.#partType(last) === type)
+        last.text += content;
+      else if (content !== '' || parts.length === 0)
+        parts.push(chunkPart(reasoning, type, content));
     }
     if (own(record, 'done') === true) {
       const emission = own(record, 'emission');
@@ -637,6 +654,21 @@ class AgexImporter implements IncrementalImporter {
       this.#sink.close(draft);
       this.#chunks.delete(key);
     }
+  }
+
+  /**
+   * `${ns}\0${index}`, the key of an open chunk message; for the last
+   * namespace's small indexes one string kept, not one built (and hashed)
+   * per chunk.
+   */
+  #chunkKey(ns: string, index: number): string {
+    if (ns !== this.#keysNs) {
+      this.#keysNs = ns;
+      this.#keys.length = 0;
+    }
+    if (index >= 0 && index < 64 && Number.isInteger(index))
+      return (this.#keys[index] ??= `${ns}\u0000${index}`);
+    return `${ns}\u0000${index}`;
   }
 
   #partType(part: ContentText | ContentReasoning): string {
@@ -669,9 +701,15 @@ class AgexImporter implements IncrementalImporter {
         const name = str(record, 'taskName', 'task_name') ?? 'task';
         const id = this.#spanId('task');
         const inputs = own(record, 'inputs');
-        const metadata: JsonObject = { task_name: name };
-        if (inputs !== undefined) metadata['inputs'] = inputs;
-        if (extra) metadata['agex'] = extra;
+        // One literal per combination (in the order the keys were added in).
+        const metadata: JsonObject =
+          inputs !== undefined
+            ? extra
+              ? { task_name: name, inputs, agex: extra }
+              : { task_name: name, inputs }
+            : extra
+              ? { task_name: name, agex: extra }
+              : { task_name: name };
         const begin = this.#sink.openSpan({
           id,
           uuid,
@@ -707,29 +745,37 @@ class AgexImporter implements IncrementalImporter {
       case 'output': {
         const parts = own(record, 'parts');
         const list = Array.isArray(parts) ? parts : parts === undefined ? [] : [parts];
-        const display: DisplayEvent = {
-          event: 'display',
-          uuid,
-          span_id: spanId,
-          timestamp: time,
-          outputs: list.map(partBundle),
-        };
-        if (extra) display.metadata = { agex: extra };
-        draft = this.#sink.add(display);
+        const outputs = list.map(partBundle);
+        draft = this.#sink.add<DisplayEvent>(
+          extra
+            ? {
+                event: 'display',
+                uuid,
+                span_id: spanId,
+                timestamp: time,
+                outputs,
+                metadata: { agex: extra },
+              }
+            : { event: 'display', uuid, span_id: spanId, timestamp: time, outputs },
+        );
         break;
       }
       case 'success': {
-        const info: InfoEvent = {
-          event: 'info',
-          uuid,
-          span_id: spanId,
-          timestamp: time,
-          source: 'agex',
-        };
         const result = own(record, 'result');
-        if (result !== undefined && result !== null) info.data = result;
-        info.metadata = agexMetadata('success', extra);
-        draft = this.#sink.add(info);
+        const metadata = agexMetadata('success', extra);
+        draft = this.#sink.add<InfoEvent>(
+          result !== undefined && result !== null
+            ? {
+                event: 'info',
+                uuid,
+                span_id: spanId,
+                timestamp: time,
+                source: 'agex',
+                data: result,
+                metadata,
+              }
+            : { event: 'info', uuid, span_id: spanId, timestamp: time, source: 'agex', metadata },
+        );
         break;
       }
       case 'fail': {
@@ -868,8 +914,14 @@ class AgexImporter implements IncrementalImporter {
     ns: string,
     extra: JsonObject | undefined,
   ): ModelEvent {
-    const content: (ContentText | ContentReasoning)[] = [];
-    const calls: ToolCall[] = [];
+    // Built in reused scratch lists and copied out at their size: a list
+    // grown by `push` from `[]` keeps a backing store of 17 slots, and every
+    // model event kept two of them for the whole import.
+    const content = this.#content;
+    const calls = this.#calls;
+    // (Empty unless an earlier call threw half way.)
+    if (content.length !== 0) content.length = 0;
+    if (calls.length !== 0) calls.length = 0;
     let completion = '';
     const thinking = str(record, 'thinking');
     if (thinking) content.push({ type: 'reasoning', reasoning: thinking });
@@ -915,40 +967,78 @@ class AgexImporter implements IncrementalImporter {
           invented = true;
     const input = num(record, 'inputTokens', 'input_tokens');
     const output = num(record, 'outputTokens', 'output_tokens');
-    const model: ModelEvent = {
-      event: 'model',
-      uuid,
-      span_id: spanId,
-      timestamp: time,
-      model: ns.slice(ns.lastIndexOf('/') + 1),
-      // Shared frozen empties: three objects fewer per model event to build,
-      // keep and freeze.
-      input: EMPTY_ARRAY as [],
-      tools: EMPTY_ARRAY as [],
-      tool_choice: 'auto',
-      config: EMPTY_OBJECT,
-      output: {
-        model: '',
-        choices: [
-          {
-            message: calls.length
-              ? { role: 'assistant', content, tool_calls: calls, source: 'generate' }
-              : { role: 'assistant', content, source: 'generate' },
-            stop_reason: calls.length ? 'tool_calls' : 'stop',
-          },
-        ],
-        completion,
+    const choices = [
+      {
+        message: calls.length
+          ? {
+              role: 'assistant' as const,
+              content: content.slice(),
+              tool_calls: calls.slice(),
+              source: 'generate' as const,
+            }
+          : { role: 'assistant' as const, content: content.slice(), source: 'generate' as const },
+        stop_reason: calls.length ? ('tool_calls' as const) : ('stop' as const),
       },
-    };
-    if (input !== undefined || output !== undefined)
-      model.output.usage = {
-        input_tokens: input ?? 0,
-        output_tokens: output ?? 0,
-        total_tokens: (input ?? 0) + (output ?? 0),
-      };
-    if (extra) model.metadata = { agex: extra };
+    ];
+    // (Emptied only when used: setting `length` is a call into the runtime.)
+    if (content.length !== 0) content.length = 0;
+    if (calls.length !== 0) calls.length = 0;
+    // Optional keys in the literals (in the order they were added in), not
+    // added afterwards: a key added to a built object costs it a property
+    // store of its own.
+    const out: ModelEvent['output'] =
+      input !== undefined || output !== undefined
+        ? {
+            model: '',
+            choices,
+            completion,
+            usage: {
+              input_tokens: input ?? 0,
+              output_tokens: output ?? 0,
+              total_tokens: (input ?? 0) + (output ?? 0),
+            },
+          }
+        : { model: '', choices, completion };
+    const name = this.#modelName(ns);
+    const model: ModelEvent = extra
+      ? {
+          event: 'model',
+          uuid,
+          span_id: spanId,
+          timestamp: time,
+          model: name,
+          // Shared frozen empties: three objects fewer per model event to
+          // build, keep and freeze.
+          input: EMPTY_ARRAY as [],
+          tools: EMPTY_ARRAY as [],
+          tool_choice: 'auto',
+          config: EMPTY_OBJECT,
+          output: out,
+          metadata: { agex: extra },
+        }
+      : {
+          event: 'model',
+          uuid,
+          span_id: spanId,
+          timestamp: time,
+          model: name,
+          input: EMPTY_ARRAY as [],
+          tools: EMPTY_ARRAY as [],
+          tool_choice: 'auto',
+          config: EMPTY_OBJECT,
+          output: out,
+        };
     if (invented) this.#sink.invent(model, 'id', path);
     return model;
+  }
+
+  /** The last segment of a namespace (an action's `model`), kept for the last namespace. */
+  #modelName(ns: string): string {
+    if (ns !== this.#modelNs) {
+      this.#modelNs = ns;
+      this.#model = ns.slice(ns.lastIndexOf('/') + 1);
+    }
+    return this.#model;
   }
 
   // --- structure --------------------------------------------------------------
