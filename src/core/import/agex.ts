@@ -159,8 +159,6 @@ const DISTINCT_TYPES = new Set([
   'turnComplete',
 ]);
 
-const OUTCOME: ReadonlySet<AgexKind> = new Set(['success', 'fail', 'clarify', 'cancelled']);
-
 const MIME_KEY = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
 
 function isMimeDict(rec: JsonRecord): boolean {
@@ -177,6 +175,10 @@ function chunkIndex(rec: JsonRecord): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
+// The index of the last record `shapeOf` classed as a chunk, so the importer
+// does not read it again.
+let shapeChunkIndex = 0;
+
 /** Classifies one record (never throws, reads own properties only). */
 function shapeOf(rec: unknown): RecordShape {
   if (!isRecord(rec)) return 'unknown';
@@ -188,7 +190,11 @@ function shapeOf(rec: unknown): RecordShape {
   if (typeof type === 'string') {
     const kind = KINDS.get(type);
     // A token chunk's `type` (`text`, `thinking`, `ts`, …) names its content.
-    if (chunkIndex(rec) !== undefined && kind !== 'turnComplete') return 'chunk';
+    const index = chunkIndex(rec);
+    if (index !== undefined && kind !== 'turnComplete') {
+      shapeChunkIndex = index;
+      return 'chunk';
+    }
     if (kind) return kind;
   }
   if (typeof own(rec, 'output_type') === 'string') return 'mime';
@@ -411,6 +417,34 @@ function chunkInternal(type: string): JsonObject {
   return internal;
 }
 
+/** The content part of a chunk: its kind (`title`, `ts`, `filePath`, …) says what the text is. */
+function chunkPart(
+  reasoning: boolean,
+  type: string,
+  content: string,
+): ContentText | ContentReasoning {
+  return reasoning
+    ? { type: 'reasoning', reasoning: content }
+    : type !== 'text'
+      ? { type: 'text', text: content, internal: chunkInternal(type) }
+      : { type: 'text', text: content };
+}
+
+// A text grown by `+=`, chunk by chunk, is a tree of concatenations (an object
+// and its piece per chunk, 1.6 kB kept for 50 chunks of 5 characters).
+// Reading a character makes the engine flatten it into one string in place,
+// and the collector then drops the tree: 0.35 kB. The read goes into a
+// variable so that it is not optimised away.
+let _flattened = 0;
+
+/** Flattens the texts of a chunk message that is done growing. */
+function flattenParts(parts: Content[]): void {
+  for (const part of parts) {
+    if (part.type === 'text') _flattened ^= part.text.charCodeAt(0);
+    else if (part.type === 'reasoning') _flattened ^= part.reasoning.charCodeAt(0);
+  }
+}
+
 // `{ emission_index, skein_invented? }` of a chunk message: what `sink.invent`
 // would make of `{ emission_index }`, in one object, and for the usual small
 // indexes one frozen object shared by every such message (replaced, never
@@ -418,14 +452,22 @@ function chunkInternal(type: string): JsonObject {
 const EMISSION_METADATA: JsonObject[] = [];
 
 function emissionMetadata(index: number, invented: boolean): JsonObject {
-  const make = (): JsonObject =>
-    invented
-      ? { emission_index: index, skein_invented: inventedOnly('timestamp') }
-      : { emission_index: index };
   // (-0 too is its own: a shared `emission_index: 0` would not be it.)
-  if (!Number.isInteger(index) || index < 0 || index >= 64 || Object.is(index, -0)) return make();
+  if (!Number.isInteger(index) || index < 0 || index >= 64 || Object.is(index, -0))
+    return newEmissionMetadata(index, invented);
   const at = index * 2 + (invented ? 1 : 0);
-  return (EMISSION_METADATA[at] ??= Object.freeze(make()) as JsonObject);
+  return (EMISSION_METADATA[at] ??= Object.freeze(
+    newEmissionMetadata(index, invented),
+  ) as JsonObject);
+}
+
+// A function of its own, not a closure in `emissionMetadata`: a closure made
+// per chunk message (and, under tsx, named by an `__name` call) was 3 % of an
+// import.
+function newEmissionMetadata(index: number, invented: boolean): JsonObject {
+  return invented
+    ? { emission_index: index, skein_invented: inventedOnly('timestamp') }
+    : { emission_index: index };
 }
 
 /** Sets `key` as own data (a `__proto__` key stays a property, not the prototype). */
@@ -462,6 +504,16 @@ class AgexImporter implements IncrementalImporter {
   #invented = false;
   /** `timestampMs` of the last `#time`. */
   #ms = Number.NaN;
+  /** Scratch lists of `#action`. */
+  readonly #content: (ContentText | ContentReasoning)[] = [];
+  readonly #calls: ToolCall[] = [];
+  #modelNs: string | undefined;
+  /** The agent `#agent` returned last (while it is open). */
+  #lastAgent: AgentState | undefined;
+  /** `#chunkKey`'s keys of namespace `#keysNs`, by index. */
+  readonly #keys: string[] = [];
+  #keysNs: string | undefined;
+  #model = '';
 
   constructor(options: ImportOptions) {
     const { ctx, sink } = importerParts('agex', options);
@@ -480,7 +532,7 @@ class AgexImporter implements IncrementalImporter {
     }
     switch (shape) {
       case 'chunk':
-        return this.#chunk(record, path);
+        return this.#chunk(record, path, shapeChunkIndex);
       case 'mime':
         return this.#mime(record, path);
       case 'unknown':
@@ -577,18 +629,21 @@ class AgexImporter implements IncrementalImporter {
     if (invented) this.#sink.invent(draft, 'timestamp', path);
   }
 
-  #chunk(record: JsonRecord, path: string): void {
-    const index = chunkIndex(record)!;
+  #chunk(record: JsonRecord, path: string, index: number): void {
     const ns = this.#namespace(record) ?? this.#lastNs ?? 'agent';
-    const key = `${ns}\u0000${index}`;
+    const key = this.#chunkKey(ns, index);
     const type = str(record, 'type') ?? 'text';
     const content = str(record, 'content') ?? '';
+    const reasoning = type === 'thinking';
     let draft = this.#chunks.get(key);
     if (!draft) {
       const time = this.#time(record, path);
       const invented = this.#invented;
       const agent = this.#agent(ns, time, this.#ms, path);
-      const messageId = `${ns}:${this.#turn}:${index}`;
+      // `${ns}:${turn}:${index}`, joined: one flat string, where the
+      // template kept a tree of four concatenations (140 bytes, not 48) per
+      // message for the whole import.
+      const messageId = [ns, this.#turn, index].join(':');
       draft = this.#sink.add<MessageEvent>(
         {
           event: 'message',
@@ -596,7 +651,9 @@ class AgexImporter implements IncrementalImporter {
           span_id: this.#innermost(agent),
           timestamp: time,
           role: 'assistant',
-          content: [],
+          // The first chunk's part in a list of its size (one grown by `push`
+          // from `[]` keeps 17 slots, per message, for the whole import).
+          content: [chunkPart(reasoning, type, content)],
           message_id: messageId,
           source: 'agex',
           metadata: emissionMetadata(index, invented),
@@ -605,30 +662,39 @@ class AgexImporter implements IncrementalImporter {
       );
       if (invented) this.#ctx.invent('timestamp', path);
       this.#chunks.set(key, draft);
-    } else this.#sink.touch(draft);
-    const parts = draft.content as Content[];
-    const last = parts[parts.length - 1];
-    const reasoning = type === 'thinking';
-    if (reasoning && last?.type === 'reasoning' && this.#partType(last) === type)
-      last.reasoning += content;
-    else if (!reasoning && last?.type === 'text' && this.#partType(last) === type)
-      last.text += content;
-    else if (content !== '' || parts.length === 0) {
-      // The chunk kind (`title`, `ts`, `filePath`, …) says what the text is.
-      parts.push(
-        reasoning
-          ? { type: 'reasoning', reasoning: content }
-          : type !== 'text'
-            ? { type: 'text', text: content, internal: chunkInternal(type) }
-            : { type: 'text', text: content },
-      );
+    } else {
+      this.#sink.touch(draft);
+      const parts = draft.content as Content[];
+      const last = parts[parts.length - 1];
+      if (reasoning && last?.type === 'reasoning' && this.#partType(last) === type)
+        last.reasoning += content;
+      else if (!reasoning && last?.type === 'text' && this.#partType(last) === type)
+        last.text += content;
+      else if (content !== '' || parts.length === 0)
+        parts.push(chunkPart(reasoning, type, content));
     }
     if (own(record, 'done') === true) {
       const emission = own(record, 'emission');
       if (emission !== undefined) draft.metadata = { ...draft.metadata, emission };
+      flattenParts(draft.content as Content[]);
       this.#sink.close(draft);
       this.#chunks.delete(key);
     }
+  }
+
+  /**
+   * `${ns}\0${index}`, the key of an open chunk message; for the last
+   * namespace's small indexes one string kept, not one built (and hashed)
+   * per chunk.
+   */
+  #chunkKey(ns: string, index: number): string {
+    if (ns !== this.#keysNs) {
+      this.#keysNs = ns;
+      this.#keys.length = 0;
+    }
+    if (index >= 0 && index < 64 && Number.isInteger(index))
+      return (this.#keys[index] ??= `${ns}\u0000${index}`);
+    return `${ns}\u0000${index}`;
   }
 
   #partType(part: ContentText | ContentReasoning): string {
@@ -638,7 +704,10 @@ class AgexImporter implements IncrementalImporter {
   }
 
   #closeChunks(): void {
-    for (const draft of this.#chunks.values()) this.#sink.close(draft);
+    for (const draft of this.#chunks.values()) {
+      flattenParts(draft.content as Content[]);
+      this.#sink.close(draft);
+    }
     this.#chunks.clear();
   }
 
@@ -661,9 +730,15 @@ class AgexImporter implements IncrementalImporter {
         const name = str(record, 'taskName', 'task_name') ?? 'task';
         const id = this.#spanId('task');
         const inputs = own(record, 'inputs');
-        const metadata: JsonObject = { task_name: name };
-        if (inputs !== undefined) metadata['inputs'] = inputs;
-        if (extra) metadata['agex'] = extra;
+        // One literal per combination (in the order the keys were added in).
+        const metadata: JsonObject =
+          inputs !== undefined
+            ? extra
+              ? { task_name: name, inputs, agex: extra }
+              : { task_name: name, inputs }
+            : extra
+              ? { task_name: name, agex: extra }
+              : { task_name: name };
         const begin = this.#sink.openSpan({
           id,
           uuid,
@@ -699,29 +774,37 @@ class AgexImporter implements IncrementalImporter {
       case 'output': {
         const parts = own(record, 'parts');
         const list = Array.isArray(parts) ? parts : parts === undefined ? [] : [parts];
-        const display: DisplayEvent = {
-          event: 'display',
-          uuid,
-          span_id: spanId,
-          timestamp: time,
-          outputs: list.map(partBundle),
-        };
-        if (extra) display.metadata = { agex: extra };
-        draft = this.#sink.add(display);
+        const outputs = list.map(partBundle);
+        draft = this.#sink.add<DisplayEvent>(
+          extra
+            ? {
+                event: 'display',
+                uuid,
+                span_id: spanId,
+                timestamp: time,
+                outputs,
+                metadata: { agex: extra },
+              }
+            : { event: 'display', uuid, span_id: spanId, timestamp: time, outputs },
+        );
         break;
       }
       case 'success': {
-        const info: InfoEvent = {
-          event: 'info',
-          uuid,
-          span_id: spanId,
-          timestamp: time,
-          source: 'agex',
-        };
         const result = own(record, 'result');
-        if (result !== undefined && result !== null) info.data = result;
-        info.metadata = agexMetadata('success', extra);
-        draft = this.#sink.add(info);
+        const metadata = agexMetadata('success', extra);
+        draft = this.#sink.add<InfoEvent>(
+          result !== undefined && result !== null
+            ? {
+                event: 'info',
+                uuid,
+                span_id: spanId,
+                timestamp: time,
+                source: 'agex',
+                data: result,
+                metadata,
+              }
+            : { event: 'info', uuid, span_id: spanId, timestamp: time, source: 'agex', metadata },
+        );
         break;
       }
       case 'fail': {
@@ -848,7 +931,8 @@ class AgexImporter implements IncrementalImporter {
         return;
     }
     if (invented) this.#sink.invent(draft, 'timestamp', path);
-    if (OUTCOME.has(kind)) this.#closeTask(agent, kind, time, path);
+    if (kind === 'success' || kind === 'fail' || kind === 'clarify' || kind === 'cancelled')
+      this.#closeTask(agent, kind, time, path);
   }
 
   #action(
@@ -860,8 +944,14 @@ class AgexImporter implements IncrementalImporter {
     ns: string,
     extra: JsonObject | undefined,
   ): ModelEvent {
-    const content: (ContentText | ContentReasoning)[] = [];
-    const calls: ToolCall[] = [];
+    // Built in reused scratch lists and copied out at their size: a list
+    // grown by `push` from `[]` keeps a backing store of 17 slots, and every
+    // model event kept two of them for the whole import.
+    const content = this.#content;
+    const calls = this.#calls;
+    // (Empty unless an earlier call threw half way.)
+    if (content.length !== 0) content.length = 0;
+    if (calls.length !== 0) calls.length = 0;
     let completion = '';
     const thinking = str(record, 'thinking');
     if (thinking) content.push({ type: 'reasoning', reasoning: thinking });
@@ -907,40 +997,78 @@ class AgexImporter implements IncrementalImporter {
           invented = true;
     const input = num(record, 'inputTokens', 'input_tokens');
     const output = num(record, 'outputTokens', 'output_tokens');
-    const model: ModelEvent = {
-      event: 'model',
-      uuid,
-      span_id: spanId,
-      timestamp: time,
-      model: ns.slice(ns.lastIndexOf('/') + 1),
-      // Shared frozen empties: three objects fewer per model event to build,
-      // keep and freeze.
-      input: EMPTY_ARRAY as [],
-      tools: EMPTY_ARRAY as [],
-      tool_choice: 'auto',
-      config: EMPTY_OBJECT,
-      output: {
-        model: '',
-        choices: [
-          {
-            message: calls.length
-              ? { role: 'assistant', content, tool_calls: calls, source: 'generate' }
-              : { role: 'assistant', content, source: 'generate' },
-            stop_reason: calls.length ? 'tool_calls' : 'stop',
-          },
-        ],
-        completion,
+    const choices = [
+      {
+        message: calls.length
+          ? {
+              role: 'assistant' as const,
+              content: content.slice(),
+              tool_calls: calls.slice(),
+              source: 'generate' as const,
+            }
+          : { role: 'assistant' as const, content: content.slice(), source: 'generate' as const },
+        stop_reason: calls.length ? ('tool_calls' as const) : ('stop' as const),
       },
-    };
-    if (input !== undefined || output !== undefined)
-      model.output.usage = {
-        input_tokens: input ?? 0,
-        output_tokens: output ?? 0,
-        total_tokens: (input ?? 0) + (output ?? 0),
-      };
-    if (extra) model.metadata = { agex: extra };
+    ];
+    // (Emptied only when used: setting `length` is a call into the runtime.)
+    if (content.length !== 0) content.length = 0;
+    if (calls.length !== 0) calls.length = 0;
+    // Optional keys in the literals (in the order they were added in), not
+    // added afterwards: a key added to a built object costs it a property
+    // store of its own.
+    const out: ModelEvent['output'] =
+      input !== undefined || output !== undefined
+        ? {
+            model: '',
+            choices,
+            completion,
+            usage: {
+              input_tokens: input ?? 0,
+              output_tokens: output ?? 0,
+              total_tokens: (input ?? 0) + (output ?? 0),
+            },
+          }
+        : { model: '', choices, completion };
+    const name = this.#modelName(ns);
+    const model: ModelEvent = extra
+      ? {
+          event: 'model',
+          uuid,
+          span_id: spanId,
+          timestamp: time,
+          model: name,
+          // Shared frozen empties: three objects fewer per model event to
+          // build, keep and freeze.
+          input: EMPTY_ARRAY as [],
+          tools: EMPTY_ARRAY as [],
+          tool_choice: 'auto',
+          config: EMPTY_OBJECT,
+          output: out,
+          metadata: { agex: extra },
+        }
+      : {
+          event: 'model',
+          uuid,
+          span_id: spanId,
+          timestamp: time,
+          model: name,
+          input: EMPTY_ARRAY as [],
+          tools: EMPTY_ARRAY as [],
+          tool_choice: 'auto',
+          config: EMPTY_OBJECT,
+          output: out,
+        };
     if (invented) this.#sink.invent(model, 'id', path);
     return model;
+  }
+
+  /** The last segment of a namespace (an action's `model`), kept for the last namespace. */
+  #modelName(ns: string): string {
+    if (ns !== this.#modelNs) {
+      this.#modelNs = ns;
+      this.#model = ns.slice(ns.lastIndexOf('/') + 1);
+    }
+    return this.#model;
   }
 
   // --- structure --------------------------------------------------------------
@@ -975,8 +1103,12 @@ class AgexImporter implements IncrementalImporter {
    */
   #agent(ns: string, time: string, ms: number, path: string): AgentState {
     this.#lastNs = ns;
-    const open = this.#agents.get(ns);
+    // The last agent again (records of one agent come in runs), without a
+    // lookup; it is forgotten when any agent closes.
+    const last = this.#lastAgent;
+    const open = last !== undefined && last.ns === ns ? last : this.#agents.get(ns);
     if (open) {
+      this.#lastAgent = open;
       // What `later(open.lastTime, time)` gives, without parsing both.
       if (ms >= open.lastMs) {
         open.lastTime = time;
@@ -1010,6 +1142,7 @@ class AgexImporter implements IncrementalImporter {
     };
     parent?.children.push(agent);
     this.#agents.set(ns, agent);
+    this.#lastAgent = agent;
     return agent;
   }
 
@@ -1045,6 +1178,7 @@ class AgexImporter implements IncrementalImporter {
     }
     for (const child of agent.children.splice(0)) this.#closeAgent(child, time, path);
     this.#agents.delete(agent.ns);
+    this.#lastAgent = undefined;
     this.#spanEnd(agent.begin, time, path, false);
   }
 
