@@ -318,6 +318,10 @@ function planMarkdown(entries: unknown[]): string {
   return lines.join('\n');
 }
 
+/** `EventSink.add`'s options, shared: not an object per event. */
+const OPEN = { open: true } as const;
+const CLOSED = { open: false } as const;
+
 /** The `tool_call`/`tool_call_update` fields kept in a tool's `metadata.acp`. */
 const TOOL_FIELDS = [
   'kind',
@@ -473,7 +477,7 @@ class AcpImporter implements IncrementalImporter {
     if (metadata) metadata[INVENTED_KEY] = inventedOnly('timestamp');
     else draft.metadata = inventedOnlyMetadata('timestamp');
     this.#ctx.invent('timestamp', path);
-    this.#sink.add(draft, { open });
+    this.#sink.add(draft, open ? OPEN : CLOSED);
     return draft;
   }
 
@@ -951,7 +955,10 @@ class AcpImporter implements IncrementalImporter {
       this.#lastCallId = id;
       this.#lastCall = call;
     } else {
-      call.tool = tool = this.#sink.revise(call.tool);
+      tool = call.tool;
+      // A draft not frozen is the sink's current version (only a sealed one
+      // is ever replaced): `revise` would return it as it is.
+      if (Object.isFrozen(tool)) call.tool = tool = this.#sink.revise(tool);
       this.#sink.touch(tool);
     }
     // Drafts are ours until sealed (a frozen one was revised above): patch in place.

@@ -195,6 +195,10 @@ function toolContentText(content: unknown[]): string {
   return out.join('\n');
 }
 
+/** `EventSink.add`'s options, shared: not an object per event. */
+const OPEN = { open: true } as const;
+const CLOSED = { open: false } as const;
+
 /** The tool fields kept in a tool's `metadata.acp`. */
 const TOOL_FIELDS = ['kind', 'status', 'title', 'name', 'content', 'locations', 'rawOutput'];
 
@@ -223,17 +227,16 @@ class DefectImporter implements IncrementalImporter {
   }
 
   push(record: unknown, path: string): void {
-    if (
-      isRecord(record) &&
-      typeof own(record, 'seq') === 'number' &&
-      isRecord(own(record, 'record'))
-    ) {
-      this.#journal(record, path);
-      return;
-    }
-    if (isRecord(record) && typeof own(record, 'type') === 'string') {
-      this.#event(record, path, this.#root);
-      return;
+    if (isRecord(record)) {
+      if (typeof own(record, 'seq') === 'number' && isRecord(own(record, 'record'))) {
+        this.#journal(record, path);
+        return;
+      }
+      const type = own(record, 'type');
+      if (typeof type === 'string') {
+        this.#event(record, type, path, this.#root);
+        return;
+      }
     }
     this.#ctx.info(path, 'defect_unknown_event', isRecord(record) ? '(no type)' : typeof record);
     this.#add(
@@ -322,7 +325,7 @@ class DefectImporter implements IncrementalImporter {
     if (metadata) metadata[INVENTED_KEY] = inventedOnly('timestamp');
     else draft.metadata = inventedOnlyMetadata('timestamp');
     this.#ctx.invent('timestamp', path);
-    this.#sink.add(draft, { open });
+    this.#sink.add(draft, open ? OPEN : CLOSED);
     return this.#track(draft, scope);
   }
 
@@ -332,8 +335,8 @@ class DefectImporter implements IncrementalImporter {
     return draft;
   }
 
-  #event(rec: JsonRecord, path: string, scope: Scope): void {
-    const type = own(rec, 'type') as string;
+  /** A record whose `type` is `type` (read by the caller). */
+  #event(rec: JsonRecord, type: string, path: string, scope: Scope): void {
     if (type !== 'assistant_text' && type !== 'assistant_thought') this.#endRun(scope);
     switch (type) {
       case 'turn_started':
@@ -444,7 +447,7 @@ class DefectImporter implements IncrementalImporter {
     if (!turn) return;
     this.#endRun(scope);
     for (const m of scope.llm) this.#sink.close(m);
-    scope.llm = [];
+    scope.llm.length = 0;
     const begin = this.#sink.revise(turn);
     const metadata: JsonObject = begin.metadata ?? {};
     const reason = rec ? own(rec, 'reason') : undefined;
@@ -579,7 +582,9 @@ class DefectImporter implements IncrementalImporter {
       call.tool = tool;
       this.#toolCalls.push(call);
     } else {
-      call.tool = tool = this.#sink.revise(tool);
+      // A draft not frozen is the sink's current version (only a sealed one
+      // is ever replaced): `revise` would return it as it is.
+      if (Object.isFrozen(tool)) call.tool = tool = this.#sink.revise(tool);
       this.#sink.touch(tool);
       if (scope.turn && !scope.turnEvents.includes(tool)) scope.turnEvents.push(tool);
     }
@@ -625,7 +630,7 @@ class DefectImporter implements IncrementalImporter {
   /** The approval of `call`, made if new (the caller stores the returned version in `call`). */
   #approval(scope: Scope, call: Call, path: string): ApprovalEvent {
     let approval = call.approval;
-    if (approval) return this.#sink.revise(approval);
+    if (approval) return Object.isFrozen(approval) ? this.#sink.revise(approval) : approval;
     const id = call.id;
     const tool = call.tool;
     const uuid = this.#sink.uuid(`${path}:approval`);
@@ -794,7 +799,8 @@ class DefectImporter implements IncrementalImporter {
       innerPath += '.inner';
     }
     const last = Array.isArray(ancestors) ? str(ancestors[ancestors.length - 1]) : undefined;
-    if (!last || !isRecord(inner) || typeof own(inner, 'type') !== 'string') {
+    const type = isRecord(inner) ? own(inner, 'type') : undefined;
+    if (!last || !isRecord(inner) || typeof type !== 'string') {
       this.#ctx.info(path, 'defect_unknown_event', 'subagent without a path or an inner event');
       this.#add(
         { event: 'info', ...this.#base(path, this.#root), source: 'defect', data: rec },
@@ -803,7 +809,7 @@ class DefectImporter implements IncrementalImporter {
       );
       return;
     }
-    this.#event(inner, innerPath, this.#agentScope(last, agentType ?? 'agent', path));
+    this.#event(inner, type, innerPath, this.#agentScope(last, agentType ?? 'agent', path));
   }
 
   #agentScope(toolId: string, agentType: string, path: string): Scope {
@@ -871,7 +877,7 @@ class DefectImporter implements IncrementalImporter {
       );
       return;
     }
-    if (typeof type === 'string') this.#event(rec, rpath, scope);
+    if (typeof type === 'string') this.#event(rec, type, rpath, scope);
     else {
       this.#ctx.info(rpath, 'defect_unknown_event', '(no type)');
       this.#add(
