@@ -158,15 +158,24 @@ interface Pending {
   method: string;
   params: JsonRecord | undefined;
   order: number;
+  /** When its id was first pending (the order `end` reports unanswered requests in). */
+  seq: number;
   /** The event the response completes (turn span, approval, sandbox, info). */
   draft: Event | undefined;
   /** For `session/request_permission`: the options offered. */
-  options?: unknown[];
+  options: unknown[] | undefined;
+}
+
+/** A JSON-RPC id that can pair a request with its response. */
+type RpcId = string | number;
+
+function isRpcId(id: unknown): id is RpcId {
+  return typeof id === 'string' || typeof id === 'number';
 }
 
 interface Turn {
   begin: SpanBeginEvent;
-  request: string | undefined;
+  request: RpcId | undefined;
   /** A `session/cancel` arrived during the turn. */
   cancelled?: true;
 }
@@ -178,12 +187,6 @@ interface Call {
 }
 
 const TERMINAL_STATUS = new Set(['completed', 'failed', 'cancelled']);
-
-function idKey(id: unknown): string | undefined {
-  if (typeof id === 'string') return `s${id}`;
-  if (typeof id === 'number') return `n${id}`;
-  return undefined;
-}
 
 function idText(id: unknown): string {
   return typeof id === 'string' ? id : safeJson(id);
@@ -338,7 +341,14 @@ class AcpImporter implements IncrementalImporter {
   readonly #ctx: ImportContext;
   readonly #sink: EventSink;
   readonly #clock: SyntheticClock;
-  readonly #pending = new Map<string, Pending>();
+  // Requests awaiting their response, by id, one map per direction (ids are
+  // per direction): keyed by the id itself, a string or a number (a Map
+  // tells `5` from `'5'`), no key string built per request and response.
+  /** Requests the agent serves (AGENT_METHODS), sent by the client. */
+  readonly #pendingToAgent = new Map<RpcId, Pending>();
+  /** Requests the client serves, sent by the agent. */
+  readonly #pendingToClient = new Map<RpcId, Pending>();
+  #pendingSeq = 0;
   /** Tool calls by id, in the order their tool events were made. */
   readonly #calls = new Map<string, Call>();
   readonly #messages = new Map<string, MessageEvent>();
@@ -417,12 +427,16 @@ class AcpImporter implements IncrementalImporter {
       this.#ctx.info('$', 'acp_unclosed', `Tool call ${id}`);
       this.#sink.close(tool);
     }
-    for (const p of this.#pending.values()) {
+    // Unanswered requests of both directions, in the order their ids were first pending.
+    const unanswered = [...this.#pendingToAgent.values(), ...this.#pendingToClient.values()];
+    unanswered.sort((x, y) => x.seq - y.seq);
+    for (const p of unanswered) {
       if (!p.draft || !this.#sink.isOpen(p.draft)) continue;
       this.#ctx.info('$', 'acp_unclosed', `Request ${p.method}`);
       this.#sink.close(p.draft);
     }
-    this.#pending.clear();
+    this.#pendingToAgent.clear();
+    this.#pendingToClient.clear();
     return this.#sink.drain();
   }
 
@@ -502,7 +516,7 @@ class AcpImporter implements IncrementalImporter {
 
   // --- turns -----------------------------------------------------------------
 
-  #openTurn(path: string, request: string | undefined, sessionId: unknown): Turn {
+  #openTurn(path: string, request: RpcId | undefined, sessionId: unknown): Turn {
     if (this.#turn) {
       this.#ctx.warn(path, 'acp_unclosed', `Turn ${this.#turn.begin.name}`);
       this.#closeTurn(undefined, path);
@@ -558,8 +572,7 @@ class AcpImporter implements IncrementalImporter {
     record: JsonRecord,
     path: string,
   ): void {
-    const key = idKey(id);
-    const dir = AGENT_METHODS.has(method) ? 'c' : 'a';
+    const key = isRpcId(id) ? id : undefined;
     let draft: Event | undefined;
     let options: unknown[] | undefined;
     const base = `${path}.params`;
@@ -587,27 +600,24 @@ class AcpImporter implements IncrementalImporter {
       draft = this.#sandbox(method, params, path);
     } else {
       if (method === 'session/load') this.#loading++;
-      draft = this.#info({ method, ...(params ? { params } : {}), id: id as never }, path, true);
+      const data = params ? { method, params, id: id as never } : { method, id: id as never };
+      draft = this.#info(data, path, true);
     }
     if (key === undefined) {
       if (draft && draft.event !== 'span_begin') this.#sink.close(draft);
       return;
     }
-    const k = `${dir}|${key}`;
-    const previous = this.#pending.get(k);
+    const pending = AGENT_METHODS.has(method) ? this.#pendingToAgent : this.#pendingToClient;
+    const previous = pending.get(key);
     if (
       previous?.draft &&
       previous.draft.event !== 'span_begin' &&
       this.#sink.isOpen(previous.draft)
     )
       this.#sink.close(previous.draft);
-    this.#pending.set(k, {
-      method,
-      params,
-      order: this.#order,
-      draft,
-      ...(options ? { options } : {}),
-    });
+    // A request reusing a pending id takes its place (a Map's `set` keeps the key's).
+    const seq = previous ? previous.seq : ++this.#pendingSeq;
+    pending.set(key, { method, params, order: this.#order, seq, draft, options });
     void record;
   }
 
@@ -635,17 +645,17 @@ class AcpImporter implements IncrementalImporter {
   }
 
   #response(record: JsonRecord, path: string): void {
-    const key = idKey(own(record, 'id'));
+    const id = own(record, 'id');
     const result = own(record, 'result');
     const error = own(record, 'error');
     const res = isRecord(result) ? result : undefined;
     let pending: Pending | undefined;
-    let pendingKey: string | undefined;
-    if (key !== undefined) {
+    if (isRpcId(id)) {
       // Ids are per direction: the same number may be pending both ways. The
       // shape decides when it can, else the later request.
-      const c = this.#pending.get(`c|${key}`);
-      const a = this.#pending.get(`a|${key}`);
+      const c = this.#pendingToAgent.get(id);
+      const a = this.#pendingToClient.get(id);
+      let from: Map<RpcId, Pending> | undefined;
       if (c && a) {
         const prompt = res && own(res, 'stopReason') !== undefined;
         const outcome = res && own(res, 'outcome') !== undefined;
@@ -654,22 +664,22 @@ class AcpImporter implements IncrementalImporter {
           : outcome
             ? a.method !== 'session/request_permission'
             : c.order > a.order;
-        pendingKey = pickC ? `c|${key}` : `a|${key}`;
-      } else if (c) pendingKey = `c|${key}`;
-      else if (a) pendingKey = `a|${key}`;
+        from = pickC ? this.#pendingToAgent : this.#pendingToClient;
+      } else if (c) from = this.#pendingToAgent;
+      else if (a) from = this.#pendingToClient;
       // A capture missing one side: a `stopReason` only ever answers a prompt,
       // an `outcome` only a permission request.
-      const chosen = pendingKey ? this.#pending.get(pendingKey) : undefined;
+      const chosen = from === this.#pendingToAgent ? c : from ? a : undefined;
       if (
         chosen &&
         res &&
         ((own(res, 'stopReason') !== undefined && chosen.method !== 'session/prompt') ||
           (own(res, 'outcome') !== undefined && chosen.method !== 'session/request_permission'))
       )
-        pendingKey = undefined;
-      if (pendingKey) {
-        pending = this.#pending.get(pendingKey);
-        this.#pending.delete(pendingKey);
+        from = undefined;
+      if (from) {
+        pending = chosen;
+        from.delete(id);
       }
     }
     if (isRecord(error)) {
