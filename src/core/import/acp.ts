@@ -186,7 +186,10 @@ interface Call {
   approval: ApprovalEvent | undefined;
 }
 
-const TERMINAL_STATUS = new Set(['completed', 'failed', 'cancelled']);
+/** Whether a tool call's status is final (compared: a status just parsed is not hashed yet). */
+function isTerminalStatus(status: unknown): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
 
 function idText(id: unknown): string {
   return typeof id === 'string' ? id : safeJson(id);
@@ -902,7 +905,9 @@ class AcpImporter implements IncrementalImporter {
     if (typeof messageId === 'string') {
       this.#endRun();
       draft = this.#message(messageId);
-      if (draft && !this.#sink.isOpen(draft)) {
+      // Only a sealed (frozen) draft needs a new version: sealed means closed,
+      // and `revise` gives a closed one not sealed back as it is.
+      if (draft && Object.isFrozen(draft)) {
         const revised = this.#sink.revise(draft);
         this.#setMessage(messageId, revised);
         draft = revised;
@@ -987,12 +992,7 @@ class AcpImporter implements IncrementalImporter {
       tool.arguments = isRecord(rawInput) ? rawInput : { value: rawInput as never };
     this.#toolResult(tool, acp);
     const status = acp['status'];
-    if (
-      fromUpdate &&
-      typeof status === 'string' &&
-      TERMINAL_STATUS.has(status) &&
-      this.#sink.isOpen(tool)
-    ) {
+    if (fromUpdate && isTerminalStatus(status) && this.#sink.isOpen(tool)) {
       tool.completed = this.#clock.next();
       inventEnd(this.#sink, this.#ctx, tool, path);
       this.#sink.close(tool);
