@@ -938,9 +938,8 @@ class AcpImporter implements IncrementalImporter {
     // v2 patches: the content given replaces what was there.
     if (v2 && block !== undefined) draft.content = kind === 'thought' ? [] : '';
     // One block (the usual chunk) without a one-element array around it.
-    if (Array.isArray(block))
-      for (const b of block) appendContent(draft, acpContentPart(b), kind === 'thought');
-    else if (block !== undefined) appendContent(draft, acpContentPart(block), kind === 'thought');
+    if (Array.isArray(block)) for (const b of block) appendAcpBlock(draft, b, kind === 'thought');
+    else if (block !== undefined) appendAcpBlock(draft, block, kind === 'thought');
   }
 
   // --- tool calls ------------------------------------------------------------
@@ -1073,6 +1072,36 @@ class AcpImporter implements IncrementalImporter {
       path,
     );
   }
+}
+
+/**
+ * Appends an ACP ContentBlock to a streamed message: text to its text, a
+ * thought's text (`thought`) to its reasoning, anything else as a part of its
+ * own. Shared with the defect importer.
+ */
+export function appendAcpBlock(draft: MessageEvent, block: unknown, thought: boolean): void {
+  // A text block onto text of its kind (the usual chunk): no part made for it.
+  const text = acpBlockText(block);
+  if (text !== undefined) {
+    const content = draft.content;
+    if (typeof content === 'string') {
+      if (!thought) {
+        draft.content = content + text;
+        return;
+      }
+    } else {
+      const last = content[content.length - 1];
+      if (thought && last?.type === 'reasoning') {
+        last.reasoning += text;
+        return;
+      }
+      if (!thought && last?.type === 'text') {
+        last.text += text;
+        return;
+      }
+    }
+  }
+  appendContent(draft, acpContentPart(block), thought);
 }
 
 function appendContent(draft: MessageEvent, part: Content, thought: boolean): void {

@@ -52,7 +52,7 @@ import type {
   SpanBeginEvent,
   ToolEvent,
 } from '../events/types.js';
-import { acpBlockText, acpContent, acpContentPart } from './acp.js';
+import { acpContent, appendAcpBlock } from './acp.js';
 import { isAbortStopReason, markAborted } from './aborted.js';
 import { importLines, importerParts, sniffer } from './format.js';
 import type { FormatImporter, ImportResult, IncrementalImporter } from './format.js';
@@ -534,23 +534,7 @@ class DefectImporter implements IncrementalImporter {
       this.#add(draft, path, scope, true);
       scope.run = { thought, draft };
     } else this.#sink.touch(draft);
-    // A text block onto a run of its kind: appended without a part made for it.
-    const text = acpBlockText(block);
-    if (text !== undefined) {
-      const content = draft.content;
-      if (!thought && typeof content === 'string') {
-        draft.content = content + text;
-        return;
-      }
-      const last = thought && Array.isArray(content) ? content[content.length - 1] : undefined;
-      if (last?.type === 'reasoning') {
-        last.reasoning += text;
-        return;
-      }
-    }
-    let part = acpContentPart(block);
-    if (thought && part.type === 'text') part = { type: 'reasoning', reasoning: part.text };
-    appendPart(draft, part);
+    appendAcpBlock(draft, block, thought);
   }
 
   // --- tools and approvals -----------------------------------------------------
@@ -945,23 +929,6 @@ class DefectImporter implements IncrementalImporter {
     draft.message_id = draft.uuid;
     this.#add(draft, path, scope);
   }
-}
-
-function appendPart(draft: MessageEvent, part: Content): void {
-  const content = draft.content;
-  if (typeof content === 'string') {
-    if (part.type === 'text') {
-      draft.content = content + part.text;
-      return;
-    }
-    draft.content = content === '' ? [] : [{ type: 'text', text: content }];
-  }
-  const parts = draft.content as Content[];
-  const last = parts[parts.length - 1];
-  if (last && last.type === 'text' && part.type === 'text') last.text += part.text;
-  else if (last && last.type === 'reasoning' && part.type === 'reasoning')
-    last.reasoning += part.reasoning;
-  else parts.push(part);
 }
 
 function looksLikeDefect(record: unknown): boolean {
