@@ -172,6 +172,7 @@ const TIMESTAMP_END = Object.freeze(['timestamp', 'end']) as string[];
  *
  * @example
  * import { inventEnd } from 'src/core/import/drafts.js';
+ * import { inventedOnlyMetadata } from 'src/core/import/sink.js';
  * declare const sink: EventSink;
  * declare const ctx: ImportContext;
  * const draft: Event = { event: 'info', uuid: 'u1', timestamp: '', data: null };
