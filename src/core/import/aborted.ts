@@ -14,15 +14,14 @@ import type {
 import type { EventSink } from './sink.js';
 
 /**
- * Stop reasons that mean the turn was stopped before it finished: ACP's
+ * Whether a turn's stop reason means it was stopped before it finished: ACP's
  * `cancelled` (and its other spelling), and `aborted`. Every other reason
  * (`end_turn`, `max_tokens`, `refusal`, …) is a turn that finished.
  */
-const ABORT_STOP_REASONS: ReadonlySet<unknown> = new Set(['cancelled', 'canceled', 'aborted']);
-
-/** Whether a turn's stop reason means it was stopped before it finished. */
 export function isAbortStopReason(reason: unknown): boolean {
-  return ABORT_STOP_REASONS.has(reason);
+  // Compared, not looked up in a Set: a reason just parsed is a string not
+  // hashed yet, and hashing it costs more than three compares.
+  return reason === 'cancelled' || reason === 'canceled' || reason === 'aborted';
 }
 
 /**

@@ -38,7 +38,14 @@
 //   time, flagged via `metadata.skein_invented` and one `value_invented`
 //   diagnostic.
 import { cloneJson } from '../events/freeze.js';
-import { messageDraft, pendingApprovalDraft, pendingToolDraft } from './drafts.js';
+import {
+  inventEnd,
+  messageDraft,
+  pendingApprovalDraft,
+  pendingToolDraft,
+  setMetadata,
+  textOrParts,
+} from './drafts.js';
 import type {
   ApprovalEvent,
   Content,
@@ -46,6 +53,7 @@ import type {
   Event,
   InfoEvent,
   JsonObject,
+  JsonValue,
   MessageEvent,
   SandboxEvent,
   SpanBeginEvent,
@@ -105,15 +113,30 @@ const INFO_UPDATES = new Set([
   'terminal_output_chunk',
 ]);
 
-const CHUNK_KINDS: Record<string, ChunkKind> = {
-  agent_message_chunk: 'agent',
-  user_message_chunk: 'user',
-  agent_thought_chunk: 'thought',
-  // v2 draft (formats.md §1.4): messages patched by `messageId`.
-  agent_message: 'agent',
-  user_message: 'user',
-  agent_thought: 'thought',
-};
+/**
+ * The kind of message a `sessionUpdate` kind streams into, if it is one.
+ * A switch, not a lookup in an object: a key that is a string just parsed
+ * (not an interned one) costs a string-table probe per lookup.
+ */
+function chunkKind(kind: string): ChunkKind | undefined {
+  switch (kind) {
+    case 'agent_message_chunk':
+      return 'agent';
+    case 'user_message_chunk':
+      return 'user';
+    case 'agent_thought_chunk':
+      return 'thought';
+    // v2 draft (formats.md §1.4): messages patched by `messageId`.
+    case 'agent_message':
+      return 'agent';
+    case 'user_message':
+      return 'user';
+    case 'agent_thought':
+      return 'thought';
+    default:
+      return undefined;
+  }
+}
 
 /** Updates that belong to a turn: in an agent-only capture they open an implicit one. */
 const TURN_UPDATES = new Set([
@@ -135,25 +158,37 @@ interface Pending {
   method: string;
   params: JsonRecord | undefined;
   order: number;
+  /** When its id was first pending (the order `end` reports unanswered requests in). */
+  seq: number;
   /** The event the response completes (turn span, approval, sandbox, info). */
   draft: Event | undefined;
   /** For `session/request_permission`: the options offered. */
-  options?: unknown[];
+  options: unknown[] | undefined;
+}
+
+/** A JSON-RPC id that can pair a request with its response. */
+type RpcId = string | number;
+
+function isRpcId(id: unknown): id is RpcId {
+  return typeof id === 'string' || typeof id === 'number';
 }
 
 interface Turn {
   begin: SpanBeginEvent;
-  request: string | undefined;
+  request: RpcId | undefined;
   /** A `session/cancel` arrived during the turn. */
   cancelled?: true;
 }
 
-const TERMINAL_STATUS = new Set(['completed', 'failed', 'cancelled']);
+/** A tool call: its tool event and the approval last asked for it. */
+interface Call {
+  tool: ToolEvent;
+  approval: ApprovalEvent | undefined;
+}
 
-function idKey(id: unknown): string | undefined {
-  if (typeof id === 'string') return `s${id}`;
-  if (typeof id === 'number') return `n${id}`;
-  return undefined;
+/** Whether a tool call's status is final (compared: a status just parsed is not hashed yet). */
+function isTerminalStatus(status: unknown): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
 }
 
 function idText(id: unknown): string {
@@ -198,6 +233,34 @@ export function acpContentPart(block: unknown): Content {
   return { type: 'data', data: block };
 }
 
+/**
+ * The text of an ACP text block (`{ type: 'text', text }`, what
+ * {@link acpContentPart} makes a text part of), else `undefined`.
+ */
+export function acpBlockText(block: unknown): string | undefined {
+  if (!isRecord(block) || own(block, 'type') !== 'text') return undefined;
+  const text = own(block, 'text');
+  return typeof text === 'string' ? text : undefined;
+}
+
+/**
+ * ACP ContentBlock[] → a message's content: the text when every block is
+ * text, else the parts ({@link acpContentPart}). Shared with the defect
+ * importer.
+ *
+ * @example
+ * import { acpContent } from 'src/core/import/acp.js';
+ * acpContent([{ type: 'text', text: 'Hi' }]); // 'Hi'
+ */
+export function acpContent(blocks: readonly unknown[]): string | Content[] {
+  // The usual prompt, one text block, without a part made and dropped.
+  if (blocks.length === 1) {
+    const text = acpBlockText(blocks[0]);
+    if (text !== undefined) return text;
+  }
+  return textOrParts(blocks.map(acpContentPart));
+}
+
 /** The text of a block for plain-text summaries (tool results, plans). */
 function blockText(block: unknown): string {
   if (isRecord(block)) {
@@ -212,25 +275,30 @@ function blockText(block: unknown): string {
   return safeJson(block) ?? '';
 }
 
-/** ToolCallContent[] → one text: text as is, diffs as a unified-style patch, terminals by id. */
+/**
+ * ToolCallContent[] → one text: text as is, diffs as a unified-style patch
+ * (each line marked `-` or `+`), terminals by id, items a line apart. Built
+ * as pieces joined once, into one flat string: no string per diff line.
+ */
 function toolContentText(content: unknown[]): string {
   const out: string[] = [];
   for (const item of content) {
     if (!isRecord(item)) continue;
+    if (out.length > 0) out.push('\n');
     const type = own(item, 'type');
     if (type === 'content') out.push(blockText(own(item, 'content')));
     else if (type === 'diff') {
       const path = valueText(own(item, 'path'));
       const oldText = own(item, 'oldText');
       const newText = own(item, 'newText');
-      const lines = [typeof oldText === 'string' ? `--- ${path}` : '--- /dev/null', `+++ ${path}`];
-      if (typeof oldText === 'string') for (const l of oldText.split('\n')) lines.push(`-${l}`);
-      if (typeof newText === 'string') for (const l of newText.split('\n')) lines.push(`+${l}`);
-      out.push(lines.join('\n'));
-    } else if (type === 'terminal') out.push(`[terminal ${valueText(own(item, 'terminalId'))}]`);
+      if (typeof oldText === 'string')
+        out.push('--- ', path, '\n+++ ', path, '\n-', oldText.replaceAll('\n', '\n-'));
+      else out.push('--- /dev/null\n+++ ', path);
+      if (typeof newText === 'string') out.push('\n+', newText.replaceAll('\n', '\n+'));
+    } else if (type === 'terminal') out.push('[terminal ', valueText(own(item, 'terminalId')), ']');
     else out.push(safeJson(item));
   }
-  return out.join('\n');
+  return out.length === 1 ? out[0]! : out.join('');
 }
 
 /** A plan's entries as a markdown checklist. */
@@ -240,16 +308,25 @@ function planMarkdown(entries: unknown[]): string {
     if (!isRecord(e)) continue;
     const status = own(e, 'status');
     const box = status === 'completed' ? '[x]' : '[ ]';
-    const text = valueText(own(e, 'content')).replace(/\n/g, ' ');
+    const text = valueText(own(e, 'content')).replaceAll('\n', ' ');
     const priority = own(e, 'priority');
-    const notes = [
-      status === 'in_progress' ? 'in progress' : undefined,
-      typeof priority === 'string' ? `${priority} priority` : undefined,
-    ].filter(Boolean);
-    lines.push(`- ${box} ${text}${notes.length ? ` _(${notes.join(', ')})_` : ''}`);
+    const ranked = typeof priority === 'string';
+    const notes =
+      status === 'in_progress'
+        ? ranked
+          ? `in progress, ${priority} priority`
+          : 'in progress'
+        : ranked
+          ? `${priority} priority`
+          : '';
+    lines.push(`- ${box} ${text}${notes ? ` _(${notes})_` : ''}`);
   }
   return lines.join('\n');
 }
+
+/** `EventSink.add`'s options, shared: not an object per event. */
+const OPEN = { open: true } as const;
+const CLOSED = { open: false } as const;
 
 /** The `tool_call`/`tool_call_update` fields kept in a tool's `metadata.acp`. */
 const TOOL_FIELDS = [
@@ -267,10 +344,24 @@ class AcpImporter implements IncrementalImporter {
   readonly #ctx: ImportContext;
   readonly #sink: EventSink;
   readonly #clock: SyntheticClock;
-  readonly #pending = new Map<string, Pending>();
-  readonly #tools = new Map<string, ToolEvent>();
-  readonly #approvals = new Map<string, ApprovalEvent>();
+  // Requests awaiting their response, by id, one map per direction (ids are
+  // per direction): keyed by the id itself, a string or a number (a Map
+  // tells `5` from `'5'`), no key string built per request and response.
+  /** Requests the agent serves (AGENT_METHODS), sent by the client. */
+  readonly #pendingToAgent = new Map<RpcId, Pending>();
+  /** Requests the client serves, sent by the agent. */
+  readonly #pendingToClient = new Map<RpcId, Pending>();
+  #pendingSeq = 0;
+  /** Tool calls by id, in the order their tool events were made. */
+  readonly #calls = new Map<string, Call>();
   readonly #messages = new Map<string, MessageEvent>();
+  // What the last lookup by id found, in #calls and #messages: a call's or a
+  // message's updates mostly follow each other, and comparing two short
+  // strings is cheaper than a Map probe into a table of every id so far.
+  #lastCallId: string | undefined;
+  #lastCall: Call | undefined;
+  #lastMessageId: string | undefined;
+  #lastMessage: MessageEvent | undefined;
   /** Messages with a `messageId`, open until their turn ends. */
   #openMessages: MessageEvent[] = [];
   #run: { kind: ChunkKind; draft: MessageEvent } | undefined;
@@ -334,22 +425,54 @@ class AcpImporter implements IncrementalImporter {
     }
     for (const m of this.#openMessages) this.#sink.close(m);
     this.#openMessages = [];
-    for (const [id, tool] of this.#tools) {
+    for (const [id, { tool }] of this.#calls) {
       if (!this.#sink.isOpen(tool)) continue;
       this.#ctx.info('$', 'acp_unclosed', `Tool call ${id}`);
       this.#sink.close(tool);
     }
-    for (const p of this.#pending.values()) {
+    // Unanswered requests of both directions, in the order their ids were first pending.
+    const unanswered = [...this.#pendingToAgent.values(), ...this.#pendingToClient.values()];
+    unanswered.sort((x, y) => x.seq - y.seq);
+    for (const p of unanswered) {
       if (!p.draft || !this.#sink.isOpen(p.draft)) continue;
       this.#ctx.info('$', 'acp_unclosed', `Request ${p.method}`);
       this.#sink.close(p.draft);
     }
-    this.#pending.clear();
+    this.#pendingToAgent.clear();
+    this.#pendingToClient.clear();
     return this.#sink.drain();
   }
 
   diagnostics() {
     return this.#ctx.finish();
+  }
+
+  /** The tool call of `id`, if one was made. */
+  #call(id: string): Call | undefined {
+    if (id === this.#lastCallId) return this.#lastCall;
+    const call = this.#calls.get(id);
+    if (call !== undefined) {
+      this.#lastCallId = id;
+      this.#lastCall = call;
+    }
+    return call;
+  }
+
+  /** The current version of the message with `messageId` `id`, if any. */
+  #message(id: string): MessageEvent | undefined {
+    if (id === this.#lastMessageId) return this.#lastMessage;
+    const draft = this.#messages.get(id);
+    if (draft !== undefined) {
+      this.#lastMessageId = id;
+      this.#lastMessage = draft;
+    }
+    return draft;
+  }
+
+  #setMessage(id: string, draft: MessageEvent): void {
+    this.#messages.set(id, draft);
+    this.#lastMessageId = id;
+    this.#lastMessage = draft;
   }
 
   // --- events ----------------------------------------------------------------
@@ -371,7 +494,7 @@ class AcpImporter implements IncrementalImporter {
     if (metadata) metadata[INVENTED_KEY] = inventedOnly('timestamp');
     else draft.metadata = inventedOnlyMetadata('timestamp');
     this.#ctx.invent('timestamp', path);
-    this.#sink.add(draft, { open });
+    this.#sink.add(draft, open ? OPEN : CLOSED);
     return draft;
   }
 
@@ -396,7 +519,7 @@ class AcpImporter implements IncrementalImporter {
 
   // --- turns -----------------------------------------------------------------
 
-  #openTurn(path: string, request: string | undefined, sessionId: unknown): Turn {
+  #openTurn(path: string, request: RpcId | undefined, sessionId: unknown): Turn {
     if (this.#turn) {
       this.#ctx.warn(path, 'acp_unclosed', `Turn ${this.#turn.begin.name}`);
       this.#closeTurn(undefined, path);
@@ -409,7 +532,7 @@ class AcpImporter implements IncrementalImporter {
         timestamp: this.#clock.next(),
         type: 'turn',
         name: `turn ${n}`,
-        ...(typeof sessionId === 'string' ? { metadata: { session_id: sessionId } } : {}),
+        metadata: typeof sessionId === 'string' ? { session_id: sessionId } : undefined,
       },
       { open: true, timeInvented: path },
     );
@@ -425,11 +548,13 @@ class AcpImporter implements IncrementalImporter {
     this.#openMessages = [];
     const begin = this.#sink.revise(turn.begin);
     const stop = result ? own(result, 'stopReason') : undefined;
-    const metadata: JsonObject = { ...(begin.metadata ?? {}) };
-    metadata['stop_reason'] = typeof stop === 'string' ? stop : result ? null : 'unfinished';
+    setMetadata(
+      begin,
+      'stop_reason',
+      typeof stop === 'string' ? stop : result ? null : 'unfinished',
+    );
     const usage = result ? own(result, 'usage') : undefined;
-    if (usage !== undefined) metadata['usage'] = usage;
-    begin.metadata = metadata;
+    if (usage !== undefined) begin.metadata!['usage'] = usage as JsonValue;
     this.#turn = undefined;
     this.#sink.closeSpan(begin, {
       uuid: this.#sink.uuid(`turn-end:${begin.id}`),
@@ -450,8 +575,7 @@ class AcpImporter implements IncrementalImporter {
     record: JsonRecord,
     path: string,
   ): void {
-    const key = idKey(id);
-    const dir = AGENT_METHODS.has(method) ? 'c' : 'a';
+    const key = isRpcId(id) ? id : undefined;
     let draft: Event | undefined;
     let options: unknown[] | undefined;
     const base = `${path}.params`;
@@ -461,12 +585,10 @@ class AcpImporter implements IncrementalImporter {
       draft = turn.begin;
       const prompt = params ? this.#ctx.array(params, 'prompt', base) : undefined;
       if (prompt) {
-        const content = prompt.map(acpContentPart);
-        const text = content.every((c) => c.type === 'text');
+        const body = acpContent(prompt);
         const uuid = this.#sink.uuid(`${path}:prompt`);
         const timestamp = this.#clock.next();
         const span = this.#turn?.begin.id;
-        const body = text ? content.map((c) => (c as { text: string }).text).join('') : content;
         const messageId = `prompt-${idText(id)}`;
         this.#add<MessageEvent>(
           messageDraft(uuid, timestamp, span, 'user', body, messageId, 'input'),
@@ -481,27 +603,24 @@ class AcpImporter implements IncrementalImporter {
       draft = this.#sandbox(method, params, path);
     } else {
       if (method === 'session/load') this.#loading++;
-      draft = this.#info({ method, ...(params ? { params } : {}), id: id as never }, path, true);
+      const data = params ? { method, params, id: id as never } : { method, id: id as never };
+      draft = this.#info(data, path, true);
     }
     if (key === undefined) {
       if (draft && draft.event !== 'span_begin') this.#sink.close(draft);
       return;
     }
-    const k = `${dir}|${key}`;
-    const previous = this.#pending.get(k);
+    const pending = AGENT_METHODS.has(method) ? this.#pendingToAgent : this.#pendingToClient;
+    const previous = pending.get(key);
     if (
       previous?.draft &&
       previous.draft.event !== 'span_begin' &&
       this.#sink.isOpen(previous.draft)
     )
       this.#sink.close(previous.draft);
-    this.#pending.set(k, {
-      method,
-      params,
-      order: this.#order,
-      draft,
-      ...(options ? { options } : {}),
-    });
+    // A request reusing a pending id takes its place (a Map's `set` keeps the key's).
+    const seq = previous ? previous.seq : ++this.#pendingSeq;
+    pending.set(key, { method, params, order: this.#order, seq, draft, options });
     void record;
   }
 
@@ -529,17 +648,17 @@ class AcpImporter implements IncrementalImporter {
   }
 
   #response(record: JsonRecord, path: string): void {
-    const key = idKey(own(record, 'id'));
+    const id = own(record, 'id');
     const result = own(record, 'result');
     const error = own(record, 'error');
     const res = isRecord(result) ? result : undefined;
     let pending: Pending | undefined;
-    let pendingKey: string | undefined;
-    if (key !== undefined) {
+    if (isRpcId(id)) {
       // Ids are per direction: the same number may be pending both ways. The
       // shape decides when it can, else the later request.
-      const c = this.#pending.get(`c|${key}`);
-      const a = this.#pending.get(`a|${key}`);
+      const c = this.#pendingToAgent.get(id);
+      const a = this.#pendingToClient.get(id);
+      let from: Map<RpcId, Pending> | undefined;
       if (c && a) {
         const prompt = res && own(res, 'stopReason') !== undefined;
         const outcome = res && own(res, 'outcome') !== undefined;
@@ -548,22 +667,22 @@ class AcpImporter implements IncrementalImporter {
           : outcome
             ? a.method !== 'session/request_permission'
             : c.order > a.order;
-        pendingKey = pickC ? `c|${key}` : `a|${key}`;
-      } else if (c) pendingKey = `c|${key}`;
-      else if (a) pendingKey = `a|${key}`;
+        from = pickC ? this.#pendingToAgent : this.#pendingToClient;
+      } else if (c) from = this.#pendingToAgent;
+      else if (a) from = this.#pendingToClient;
       // A capture missing one side: a `stopReason` only ever answers a prompt,
       // an `outcome` only a permission request.
-      const chosen = pendingKey ? this.#pending.get(pendingKey) : undefined;
+      const chosen = from === this.#pendingToAgent ? c : from ? a : undefined;
       if (
         chosen &&
         res &&
         ((own(res, 'stopReason') !== undefined && chosen.method !== 'session/prompt') ||
           (own(res, 'outcome') !== undefined && chosen.method !== 'session/request_permission'))
       )
-        pendingKey = undefined;
-      if (pendingKey) {
-        pending = this.#pending.get(pendingKey);
-        this.#pending.delete(pendingKey);
+        from = undefined;
+      if (from) {
+        pending = chosen;
+        from.delete(id);
       }
     }
     if (isRecord(error)) {
@@ -617,13 +736,13 @@ class AcpImporter implements IncrementalImporter {
   // --- permissions -----------------------------------------------------------
 
   #permission(params: JsonRecord | undefined, base: string): ApprovalEvent {
-    const call = params ? this.#ctx.record(params, 'toolCall', base) : undefined;
-    let tool: ToolEvent | undefined;
-    if (call) tool = this.#toolUpsert(call, `${base}.toolCall`, false);
+    const asked = params ? this.#ctx.record(params, 'toolCall', base) : undefined;
+    const call = asked ? this.#toolUpsert(asked, `${base}.toolCall`, false) : undefined;
+    const tool = call?.tool;
     const id = tool?.id ?? '';
     const title =
-      call && typeof own(call, 'title') === 'string'
-        ? (own(call, 'title') as string)
+      asked && typeof own(asked, 'title') === 'string'
+        ? (own(asked, 'title') as string)
         : tool?.function;
     const uuid = this.#sink.uuid(`${base}:approval`);
     const timestamp = this.#clock.next();
@@ -636,7 +755,7 @@ class AcpImporter implements IncrementalImporter {
       base,
       true,
     );
-    if (id) this.#approvals.set(id, approval);
+    if (id) call!.approval = approval;
     return approval;
   }
 
@@ -651,7 +770,13 @@ class AcpImporter implements IncrementalImporter {
     const o = isRecord(outcome) ? outcome : undefined;
     const kind = o ? own(o, 'outcome') : undefined;
     const optionId = o ? own(o, 'optionId') : undefined;
-    const option = options?.find((x) => isRecord(x) && own(x, 'optionId') === optionId);
+    let option: unknown;
+    if (options)
+      for (const x of options)
+        if (isRecord(x) && own(x, 'optionId') === optionId) {
+          option = x;
+          break;
+        }
     const optionKind = isRecord(option) ? own(option, 'kind') : undefined;
     if (kind === 'cancelled') approval.decision = 'terminate';
     else if (typeof optionKind === 'string')
@@ -660,10 +785,7 @@ class AcpImporter implements IncrementalImporter {
       approval.decision = /reject|deny|no/i.test(optionId) ? 'reject' : 'approve';
     if (isRecord(option) && typeof own(option, 'name') === 'string')
       approval.explanation = own(option, 'name') as string;
-    approval.metadata = {
-      ...(approval.metadata ?? {}),
-      acp_outcome: (outcome ?? null) as never,
-    };
+    setMetadata(approval, 'acp_outcome', (outcome ?? null) as JsonValue);
     this.#sink.close(approval);
     void path;
   }
@@ -715,10 +837,10 @@ class AcpImporter implements IncrementalImporter {
       const exit = own(res, 'exitStatus');
       const code = own(isRecord(exit) ? exit : res, 'exitCode');
       if (typeof code === 'number') sandbox.result = code;
-      sandbox.metadata = { ...(sandbox.metadata ?? {}), acp_result: res };
+      setMetadata(sandbox, 'acp_result', res as never);
     }
     sandbox.completed = this.#clock.next();
-    this.#sink.invent(sandbox, 'end', path);
+    inventEnd(this.#sink, this.#ctx, sandbox, path);
     this.#sink.close(sandbox);
     void method;
   }
@@ -734,9 +856,7 @@ class AcpImporter implements IncrementalImporter {
       return;
     }
     const kind = own(update, 'sessionUpdate');
-    // An own key only: `__proto__` or `constructor` as a kind is no chunk.
-    const chunk =
-      typeof kind === 'string' && Object.hasOwn(CHUNK_KINDS, kind) ? CHUNK_KINDS[kind] : undefined;
+    const chunk = typeof kind === 'string' ? chunkKind(kind) : undefined;
     if (!chunk) this.#endRun();
     if (typeof kind !== 'string') {
       this.#ctx.warn(upath, 'missing_field', 'sessionUpdate');
@@ -784,10 +904,12 @@ class AcpImporter implements IncrementalImporter {
     let draft: MessageEvent | undefined;
     if (typeof messageId === 'string') {
       this.#endRun();
-      draft = this.#messages.get(messageId);
-      if (draft && !this.#sink.isOpen(draft)) {
+      draft = this.#message(messageId);
+      // Only a sealed (frozen) draft needs a new version: sealed means closed,
+      // and `revise` gives a closed one not sealed back as it is.
+      if (draft && Object.isFrozen(draft)) {
         const revised = this.#sink.revise(draft);
-        this.#messages.set(messageId, revised);
+        this.#setMessage(messageId, revised);
         draft = revised;
       }
     } else if (this.#run && this.#run.kind === kind) draft = this.#run.draft;
@@ -805,7 +927,7 @@ class AcpImporter implements IncrementalImporter {
         true,
       );
       if (typeof messageId === 'string') {
-        this.#messages.set(messageId, draft);
+        this.#setMessage(messageId, draft);
         this.#openMessages.push(draft);
       } else {
         draft.message_id = draft.uuid;
@@ -816,22 +938,22 @@ class AcpImporter implements IncrementalImporter {
     // v2 patches: the content given replaces what was there.
     if (v2 && block !== undefined) draft.content = kind === 'thought' ? [] : '';
     // One block (the usual chunk) without a one-element array around it.
-    if (Array.isArray(block))
-      for (const b of block) appendContent(draft, acpContentPart(b), kind === 'thought');
-    else if (block !== undefined) appendContent(draft, acpContentPart(block), kind === 'thought');
+    if (Array.isArray(block)) for (const b of block) appendAcpBlock(draft, b, kind === 'thought');
+    else if (block !== undefined) appendAcpBlock(draft, block, kind === 'thought');
   }
 
   // --- tool calls ------------------------------------------------------------
 
-  #toolUpsert(update: JsonRecord, path: string, fromUpdate: boolean): ToolEvent | undefined {
+  #toolUpsert(update: JsonRecord, path: string, fromUpdate: boolean): Call | undefined {
     const id = own(update, 'toolCallId');
     if (typeof id !== 'string' || id === '') {
       this.#ctx.warn(path, 'missing_field', 'toolCallId');
       this.#info(update, path);
       return undefined;
     }
-    let tool = this.#tools.get(id);
-    if (!tool) {
+    let call = this.#call(id);
+    let tool: ToolEvent;
+    if (!call) {
       // #base's keys (its uuid replaced by the tool's), as literals.
       const uuid = this.#sink.uuid(`tool:${id}`);
       const timestamp = this.#clock.next();
@@ -842,10 +964,15 @@ class AcpImporter implements IncrementalImporter {
         path,
         true,
       );
-      this.#tools.set(id, tool);
+      call = { tool, approval: undefined };
+      this.#calls.set(id, call);
+      this.#lastCallId = id;
+      this.#lastCall = call;
     } else {
-      const revised = this.#sink.revise(tool);
-      if (revised !== tool) this.#tools.set(id, (tool = revised));
+      tool = call.tool;
+      // A draft not frozen is the sink's current version (only a sealed one
+      // is ever replaced): `revise` would return it as it is.
+      if (Object.isFrozen(tool)) call.tool = tool = this.#sink.revise(tool);
       this.#sink.touch(tool);
     }
     // Drafts are ours until sealed (a frozen one was revised above): patch in place.
@@ -864,22 +991,17 @@ class AcpImporter implements IncrementalImporter {
       tool.arguments = isRecord(rawInput) ? rawInput : { value: rawInput as never };
     this.#toolResult(tool, acp);
     const status = acp['status'];
-    if (
-      fromUpdate &&
-      typeof status === 'string' &&
-      TERMINAL_STATUS.has(status) &&
-      this.#sink.isOpen(tool)
-    ) {
+    if (fromUpdate && isTerminalStatus(status) && this.#sink.isOpen(tool)) {
       tool.completed = this.#clock.next();
-      this.#sink.invent(tool, 'end', path);
+      inventEnd(this.#sink, this.#ctx, tool, path);
       this.#sink.close(tool);
     }
-    const approval = this.#approvals.get(id);
+    const approval = call.approval;
     if (approval && this.#sink.isOpen(approval)) {
       approval.call = { id, function: tool.function, arguments: tool.arguments };
       this.#sink.touch(approval);
     }
-    return tool;
+    return call;
   }
 
   #toolResult(tool: ToolEvent, acp: JsonObject): void {
@@ -894,12 +1016,12 @@ class AcpImporter implements IncrementalImporter {
     if (status === 'failed') tool.error = { type: 'unknown', message: text || 'failed' };
     else if (status === 'cancelled')
       tool.error = { type: 'cancelled', message: text || 'cancelled' };
-    else delete tool.error;
+    else if ('error' in tool) delete tool.error;
   }
 
   #toolContentChunk(update: JsonRecord, path: string): void {
     const id = own(update, 'toolCallId');
-    const tool = typeof id === 'string' ? this.#tools.get(id) : undefined;
+    const tool = typeof id === 'string' ? this.#call(id)?.tool : undefined;
     const item = own(update, 'content');
     if (!tool) {
       this.#toolUpsert({ toolCallId: id, content: [item] }, path, true);
@@ -950,6 +1072,36 @@ class AcpImporter implements IncrementalImporter {
       path,
     );
   }
+}
+
+/**
+ * Appends an ACP ContentBlock to a streamed message: text to its text, a
+ * thought's text (`thought`) to its reasoning, anything else as a part of its
+ * own. Shared with the defect importer.
+ */
+export function appendAcpBlock(draft: MessageEvent, block: unknown, thought: boolean): void {
+  // A text block onto text of its kind (the usual chunk): no part made for it.
+  const text = acpBlockText(block);
+  if (text !== undefined) {
+    const content = draft.content;
+    if (typeof content === 'string') {
+      if (!thought) {
+        draft.content = content + text;
+        return;
+      }
+    } else {
+      const last = content[content.length - 1];
+      if (thought && last?.type === 'reasoning') {
+        last.reasoning += text;
+        return;
+      }
+      if (!thought && last?.type === 'text') {
+        last.text += text;
+        return;
+      }
+    }
+  }
+  appendContent(draft, acpContentPart(block), thought);
 }
 
 function appendContent(draft: MessageEvent, part: Content, thought: boolean): void {

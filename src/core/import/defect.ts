@@ -32,19 +32,27 @@
 //   the raw record) with a diagnostic. defect writes no times: they are
 //   synthesized, strictly increasing, and flagged.
 import { cloneJson, EMPTY_ARRAY, EMPTY_OBJECT } from '../events/freeze.js';
-import { messageDraft, pendingApprovalDraft, pendingToolDraft } from './drafts.js';
+import {
+  inventEnd,
+  messageDraft,
+  pendingApprovalDraft,
+  pendingToolDraft,
+  setMetadata,
+  textOrParts,
+} from './drafts.js';
 import type {
   ApprovalEvent,
   Content,
   Event,
   JsonObject,
+  JsonValue,
   MessageEvent,
   ModelEvent,
   ModelUsage,
   SpanBeginEvent,
   ToolEvent,
 } from '../events/types.js';
-import { acpContentPart } from './acp.js';
+import { acpContent, appendAcpBlock } from './acp.js';
 import { isAbortStopReason, markAborted } from './aborted.js';
 import { importLines, importerParts, sniffer } from './format.js';
 import type { FormatImporter, ImportResult, IncrementalImporter } from './format.js';
@@ -97,6 +105,18 @@ interface Scope {
   run: { thought: boolean; draft: MessageEvent } | undefined;
   calls: number;
   llm: ModelEvent[];
+}
+
+/**
+ * What is known of one call id: its tool event, its approval, the sub-agent
+ * it spawned. One entry per id holds all three, so a record that names the id
+ * finds them with one lookup (usually none: see `#call`).
+ */
+interface Call {
+  readonly id: string;
+  tool: ToolEvent | undefined;
+  approval: ApprovalEvent | undefined;
+  agent: Scope | undefined;
 }
 
 function newScope(agent: SpanBeginEvent | undefined, prefix: string): Scope {
@@ -175,6 +195,10 @@ function toolContentText(content: unknown[]): string {
   return out.join('\n');
 }
 
+/** `EventSink.add`'s options, shared: not an object per event. */
+const OPEN = { open: true } as const;
+const CLOSED = { open: false } as const;
+
 /** The tool fields kept in a tool's `metadata.acp`. */
 const TOOL_FIELDS = ['kind', 'status', 'title', 'name', 'content', 'locations', 'rawOutput'];
 
@@ -183,9 +207,16 @@ class DefectImporter implements IncrementalImporter {
   readonly #sink: EventSink;
   readonly #clock: SyntheticClock;
   readonly #root = newScope(undefined, '');
-  readonly #agents = new Map<string, Scope>();
-  readonly #tools = new Map<string, ToolEvent>();
-  readonly #approvals = new Map<string, ApprovalEvent>();
+  readonly #calls = new Map<string, Call>();
+  /** The calls in the order their tool events, sub-agents and approvals were made (for `end`). */
+  readonly #toolCalls: Call[] = [];
+  readonly #agentCalls: Call[] = [];
+  readonly #approvalCalls: Call[] = [];
+  // The call the last lookup found: a call's records mostly follow each other
+  // (started, policy, permission, progress, finished), and comparing two short
+  // strings is cheaper than a Map probe into a table of every call so far.
+  #lastId: string | undefined;
+  #last: Call | undefined;
   #seq: number | undefined;
 
   constructor(options: ImportOptions) {
@@ -196,17 +227,16 @@ class DefectImporter implements IncrementalImporter {
   }
 
   push(record: unknown, path: string): void {
-    if (
-      isRecord(record) &&
-      typeof own(record, 'seq') === 'number' &&
-      isRecord(own(record, 'record'))
-    ) {
-      this.#journal(record, path);
-      return;
-    }
-    if (isRecord(record) && typeof own(record, 'type') === 'string') {
-      this.#event(record, path, this.#root);
-      return;
+    if (isRecord(record)) {
+      if (typeof own(record, 'seq') === 'number' && isRecord(own(record, 'record'))) {
+        this.#journal(record, path);
+        return;
+      }
+      const type = own(record, 'type');
+      if (typeof type === 'string') {
+        this.#event(record, type, path, this.#root);
+        return;
+      }
     }
     this.#ctx.info(path, 'defect_unknown_event', isRecord(record) ? '(no type)' : typeof record);
     this.#add(
@@ -221,24 +251,52 @@ class DefectImporter implements IncrementalImporter {
   }
 
   end(): Event[] {
-    for (const [id, scope] of this.#agents) {
+    for (const call of this.#agentCalls) {
+      const scope = call.agent!;
       if (scope.agent && this.#sink.isOpen(scope.agent)) {
-        this.#ctx.info('$', 'defect_unclosed', `Sub-agent of tool call ${id}`);
+        this.#ctx.info('$', 'defect_unclosed', `Sub-agent of tool call ${call.id}`);
         this.#closeAgent(scope, '$');
       }
     }
     this.#endScope(this.#root, '$');
-    for (const [id, tool] of this.#tools) {
+    for (const call of this.#toolCalls) {
+      const tool = call.tool!;
       if (!this.#sink.isOpen(tool)) continue;
-      this.#ctx.info('$', 'defect_unclosed', `Tool call ${id}`);
+      this.#ctx.info('$', 'defect_unclosed', `Tool call ${call.id}`);
       this.#sink.close(tool);
     }
-    for (const a of this.#approvals.values()) if (this.#sink.isOpen(a)) this.#sink.close(a);
+    for (const call of this.#approvalCalls) {
+      const a = call.approval!;
+      if (this.#sink.isOpen(a)) this.#sink.close(a);
+    }
     return this.#sink.drain();
   }
 
   diagnostics() {
     return this.#ctx.finish();
+  }
+
+  /** The call of `id`, or `undefined` if no record named it yet. */
+  #call(id: string): Call | undefined {
+    if (id === this.#lastId) return this.#last;
+    const call = this.#calls.get(id);
+    if (call !== undefined) {
+      this.#lastId = id;
+      this.#last = call;
+    }
+    return call;
+  }
+
+  /** The call of `id`, made if new. */
+  #callOf(id: string): Call {
+    let call = this.#call(id);
+    if (call === undefined) {
+      call = { id, tool: undefined, approval: undefined, agent: undefined };
+      this.#calls.set(id, call);
+      this.#lastId = id;
+      this.#last = call;
+    }
+    return call;
   }
 
   // --- events ----------------------------------------------------------------
@@ -267,7 +325,7 @@ class DefectImporter implements IncrementalImporter {
     if (metadata) metadata[INVENTED_KEY] = inventedOnly('timestamp');
     else draft.metadata = inventedOnlyMetadata('timestamp');
     this.#ctx.invent('timestamp', path);
-    this.#sink.add(draft, { open });
+    this.#sink.add(draft, open ? OPEN : CLOSED);
     return this.#track(draft, scope);
   }
 
@@ -277,8 +335,8 @@ class DefectImporter implements IncrementalImporter {
     return draft;
   }
 
-  #event(rec: JsonRecord, path: string, scope: Scope): void {
-    const type = own(rec, 'type') as string;
+  /** A record whose `type` is `type` (read by the caller). */
+  #event(rec: JsonRecord, type: string, path: string, scope: Scope): void {
     if (type !== 'assistant_text' && type !== 'assistant_thought') this.#endRun(scope);
     switch (type) {
       case 'turn_started':
@@ -300,13 +358,10 @@ class DefectImporter implements IncrementalImporter {
         return;
       case 'user_prompt_committed': {
         const content = own(rec, 'content');
-        const parts = (Array.isArray(content) ? content : []).map(acpContentPart);
+        const body = Array.isArray(content) ? acpContent(content) : '';
         const uuid = this.#sink.uuid(path);
         const timestamp = this.#clock.next();
         const span = this.#spanOf(scope);
-        const body = parts.every((p) => p.type === 'text')
-          ? parts.map((p) => (p as { text: string }).text).join('')
-          : parts;
         const draft = messageDraft(uuid, timestamp, span, 'user', body, uuid, 'input');
         this.#add(draft, path, scope);
         return;
@@ -392,7 +447,7 @@ class DefectImporter implements IncrementalImporter {
     if (!turn) return;
     this.#endRun(scope);
     for (const m of scope.llm) this.#sink.close(m);
-    scope.llm = [];
+    scope.llm.length = 0;
     const begin = this.#sink.revise(turn);
     const metadata: JsonObject = begin.metadata ?? {};
     const reason = rec ? own(rec, 'reason') : undefined;
@@ -479,9 +534,7 @@ class DefectImporter implements IncrementalImporter {
       this.#add(draft, path, scope, true);
       scope.run = { thought, draft };
     } else this.#sink.touch(draft);
-    let part = acpContentPart(block);
-    if (thought && part.type === 'text') part = { type: 'reasoning', reasoning: part.text };
-    appendPart(draft, part);
+    appendAcpBlock(draft, block, thought);
   }
 
   // --- tools and approvals -----------------------------------------------------
@@ -497,7 +550,8 @@ class DefectImporter implements IncrementalImporter {
       );
       return;
     }
-    let tool = this.#tools.get(id);
+    const call = this.#callOf(id);
+    let tool = call.tool;
     if (!tool) {
       // #base's keys, its uuid replaced by the tool's (#base's own was unused).
       const uuid = this.#sink.uuid(`tool:${id}`);
@@ -509,10 +563,12 @@ class DefectImporter implements IncrementalImporter {
         scope,
         true,
       );
-      this.#tools.set(id, tool);
+      call.tool = tool;
+      this.#toolCalls.push(call);
     } else {
-      tool = this.#sink.revise(tool);
-      this.#tools.set(id, tool);
+      // A draft not frozen is the sink's current version (only a sealed one
+      // is ever replaced): `revise` would return it as it is.
+      if (Object.isFrozen(tool)) call.tool = tool = this.#sink.revise(tool);
       this.#sink.touch(tool);
       if (scope.turn && !scope.turnEvents.includes(tool)) scope.turnEvents.push(tool);
     }
@@ -548,38 +604,41 @@ class DefectImporter implements IncrementalImporter {
     if (acp['status'] === 'failed') tool.error = { type: 'unknown', message: text || 'failed' };
     if (type === 'tool_call_finished' && this.#sink.isOpen(tool)) {
       tool.completed = this.#clock.next();
-      this.#sink.invent(tool, 'end', path);
+      inventEnd(this.#sink, this.#ctx, tool, path);
       this.#sink.close(tool);
-      const agent = this.#agents.get(id);
+      const agent = call.agent;
       if (agent?.agent && this.#sink.isOpen(agent.agent)) this.#closeAgent(agent, path);
     }
   }
 
-  #approval(scope: Scope, id: string, path: string): ApprovalEvent {
-    let approval = this.#approvals.get(id);
-    if (approval) return this.#sink.revise(approval);
-    const tool = this.#tools.get(id);
+  /** The approval of `call`, made if new (the caller stores the returned version in `call`). */
+  #approval(scope: Scope, call: Call, path: string): ApprovalEvent {
+    let approval = call.approval;
+    if (approval) return Object.isFrozen(approval) ? this.#sink.revise(approval) : approval;
+    const id = call.id;
+    const tool = call.tool;
     const uuid = this.#sink.uuid(`${path}:approval`);
     const timestamp = this.#clock.next();
     const span = this.#spanOf(scope);
     const message = tool ? tool.function : `Tool call ${id}`;
-    const call = { id, function: tool?.function ?? 'tool', arguments: tool?.arguments ?? {} };
+    const toolCall = { id, function: tool?.function ?? 'tool', arguments: tool?.arguments ?? {} };
     approval = this.#add<ApprovalEvent>(
-      pendingApprovalDraft(uuid, timestamp, span, message, call, 'policy'),
+      pendingApprovalDraft(uuid, timestamp, span, message, toolCall, 'policy'),
       path,
       scope,
       true,
     );
-    this.#approvals.set(id, approval);
+    call.approval = approval;
+    this.#approvalCalls.push(call);
     return approval;
   }
 
   #policy(scope: Scope, rec: JsonRecord, path: string): void {
-    const id = str(own(rec, 'id')) ?? '';
+    const call = this.#callOf(str(own(rec, 'id')) ?? '');
     const decision = own(rec, 'decision');
     const kind = isRecord(decision) ? own(decision, 'kind') : undefined;
-    const approval = this.#approval(scope, id, path);
-    approval.metadata = { ...approval.metadata, defect_decision: (decision ?? null) as never };
+    const approval = this.#approval(scope, call, path);
+    setMetadata(approval, 'defect_decision', (decision ?? null) as JsonValue);
     const options = isRecord(decision) ? own(decision, 'options') : undefined;
     if (kind === 'allow') approval.decision = 'approve';
     else if (kind === 'deny' || (kind === 'ask' && Array.isArray(options) && options.length === 0))
@@ -587,17 +646,17 @@ class DefectImporter implements IncrementalImporter {
     else {
       approval.decision = 'escalate';
       approval.approver = 'user';
-      this.#approvals.set(id, approval);
+      call.approval = approval;
       this.#sink.touch(approval);
       return;
     }
-    this.#approvals.set(id, approval);
+    call.approval = approval;
     this.#sink.close(approval);
   }
 
   #resolved(scope: Scope, rec: JsonRecord, path: string): void {
-    const id = str(own(rec, 'id')) ?? '';
-    const approval = this.#approval(scope, id, path);
+    const call = this.#callOf(str(own(rec, 'id')) ?? '');
+    const approval = this.#approval(scope, call, path);
     const outcome = own(rec, 'outcome');
     const o = isRecord(outcome) ? outcome : {};
     const decision = approval.metadata?.['defect_decision'];
@@ -606,7 +665,12 @@ class DefectImporter implements IncrementalImporter {
         ? (own(decision, 'options') as unknown[])
         : [];
     const optionId = own(o, 'option_id');
-    const option = options.find((x) => isRecord(x) && own(x, 'id') === optionId);
+    let option: unknown;
+    for (const x of options)
+      if (isRecord(x) && own(x, 'id') === optionId) {
+        option = x;
+        break;
+      }
     approval.approver = 'user';
     if (own(o, 'kind') === 'cancelled') approval.decision = 'terminate';
     else if (isRecord(option) && typeof own(option, 'allows') === 'boolean')
@@ -614,8 +678,8 @@ class DefectImporter implements IncrementalImporter {
     else approval.decision = /reject|deny/i.test(valueText(optionId)) ? 'reject' : 'approve';
     if (isRecord(option) && typeof own(option, 'name') === 'string')
       approval.explanation = own(option, 'name') as string;
-    approval.metadata = { ...approval.metadata, defect_outcome: (outcome ?? null) as never };
-    this.#approvals.set(id, approval);
+    setMetadata(approval, 'defect_outcome', (outcome ?? null) as JsonValue);
+    call.approval = approval;
     this.#sink.close(approval);
   }
 
@@ -629,10 +693,10 @@ class DefectImporter implements IncrementalImporter {
     const uuid = this.#sink.uuid(path);
     const timestamp = this.#clock.next();
     const span = this.#spanOf(scope);
-    const output = { model, choices: [], completion: '' };
+    const output = { model, choices: EMPTY_ARRAY as [], completion: '' };
     const callId = `${scope.prefix}llm-${scope.calls}`;
-    // `input`, `tools` and `config` are the shared frozen empties (no model
-    // call here ever fills them).
+    // `input`, `tools`, `config` and `choices` are the shared frozen empties
+    // (no model call here ever fills them).
     const draft = this.#add<ModelEvent>(
       span !== undefined
         ? {
@@ -690,7 +754,7 @@ class DefectImporter implements IncrementalImporter {
       draft.output.error = error;
     }
     draft.completed = this.#clock.next();
-    this.#sink.invent(draft, 'end', path);
+    inventEnd(this.#sink, this.#ctx, draft, path);
     this.#sink.close(draft);
   }
 
@@ -719,7 +783,8 @@ class DefectImporter implements IncrementalImporter {
       innerPath += '.inner';
     }
     const last = Array.isArray(ancestors) ? str(ancestors[ancestors.length - 1]) : undefined;
-    if (!last || !isRecord(inner) || typeof own(inner, 'type') !== 'string') {
+    const type = isRecord(inner) ? own(inner, 'type') : undefined;
+    if (!last || !isRecord(inner) || typeof type !== 'string') {
       this.#ctx.info(path, 'defect_unknown_event', 'subagent without a path or an inner event');
       this.#add(
         { event: 'info', ...this.#base(path, this.#root), source: 'defect', data: rec },
@@ -728,13 +793,13 @@ class DefectImporter implements IncrementalImporter {
       );
       return;
     }
-    this.#event(inner, innerPath, this.#agentScope(last, agentType ?? 'agent', path));
+    this.#event(inner, type, innerPath, this.#agentScope(last, agentType ?? 'agent', path));
   }
 
   #agentScope(toolId: string, agentType: string, path: string): Scope {
-    const known = this.#agents.get(toolId);
-    if (known) return known;
-    let tool = this.#tools.get(toolId);
+    const call = this.#callOf(toolId);
+    if (call.agent) return call.agent;
+    let tool = call.tool;
     if (!tool) this.#ctx.warn(path, 'defect_unresolved_parent', toolId);
     const id = `agent:${toolId}`;
     const begin = this.#sink.openSpan(
@@ -750,10 +815,10 @@ class DefectImporter implements IncrementalImporter {
     );
     this.#track(begin, this.#root);
     const scope = newScope(begin, `${toolId}/`);
-    this.#agents.set(toolId, scope);
+    call.agent = scope;
+    this.#agentCalls.push(call);
     if (tool) {
-      tool = this.#sink.revise(tool);
-      this.#tools.set(toolId, tool);
+      call.tool = tool = this.#sink.revise(tool);
       tool.agent_span_id = id;
       tool.agent = agentType;
       this.#sink.touch(tool);
@@ -796,7 +861,7 @@ class DefectImporter implements IncrementalImporter {
       );
       return;
     }
-    if (typeof type === 'string') this.#event(rec, rpath, scope);
+    if (typeof type === 'string') this.#event(rec, type, rpath, scope);
     else {
       this.#ctx.info(rpath, 'defect_unknown_event', '(no type)');
       this.#add(
@@ -857,32 +922,13 @@ class DefectImporter implements IncrementalImporter {
       event: 'message',
       ...this.#base(path, scope),
       role,
-      content: parts.every((p) => p.type === 'text')
-        ? parts.map((p) => (p as { text: string }).text).join('')
-        : parts,
+      content: textOrParts(parts),
       message_id: '',
       source: 'defect',
     };
     draft.message_id = draft.uuid;
     this.#add(draft, path, scope);
   }
-}
-
-function appendPart(draft: MessageEvent, part: Content): void {
-  const content = draft.content;
-  if (typeof content === 'string') {
-    if (part.type === 'text') {
-      draft.content = content + part.text;
-      return;
-    }
-    draft.content = content === '' ? [] : [{ type: 'text', text: content }];
-  }
-  const parts = draft.content as Content[];
-  const last = parts[parts.length - 1];
-  if (last && last.type === 'text' && part.type === 'text') last.text += part.text;
-  else if (last && last.type === 'reasoning' && part.type === 'reasoning')
-    last.reasoning += part.reasoning;
-  else parts.push(part);
 }
 
 function looksLikeDefect(record: unknown): boolean {

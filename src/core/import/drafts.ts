@@ -5,11 +5,16 @@
 import { EMPTY_ARRAY, EMPTY_OBJECT } from '../events/freeze.js';
 import type {
   ApprovalEvent,
+  Content,
+  Event,
   JsonObject,
+  JsonValue,
   MessageEvent,
   ToolCall,
   ToolEvent,
 } from '../events/types.js';
+import type { ImportContext } from './guards.js';
+import { INVENTED_KEY, inventedOnly, inventedOnlyMetadata, type EventSink } from './sink.js';
 
 /**
  * A tool call first seen by its id, before its name, arguments or result
@@ -124,4 +129,91 @@ export function pendingApprovalDraft(
   // Approvals are rare: a property added after the literal costs nothing here.
   if (metadata !== undefined) draft.metadata = metadata;
   return draft;
+}
+
+/**
+ * Sets `metadata[key]` of a draft as `{ ...draft.metadata, [key]: value }`
+ * would, without copying the metadata per call: in place when the draft owns
+ * it (a draft's metadata is its own unless frozen — a shared frozen object
+ * such as `inventedOnlyMetadata`, or the draft was sealed and must be revised
+ * first), else into a copy. The keys come out in the same order either way.
+ *
+ * @example
+ * import { setMetadata } from 'src/core/import/drafts.js';
+ * const draft: Event = { event: 'info', uuid: 'u1', timestamp: '', data: null };
+ * setMetadata(draft, 'source_decision', 'allow');
+ * draft.metadata; // { source_decision: 'allow' }
+ */
+export function setMetadata(draft: Event, key: string, value: JsonValue): void {
+  const metadata = draft.metadata;
+  if (metadata !== undefined && metadata !== null && !Object.isFrozen(metadata)) {
+    metadata[key] = value;
+    return;
+  }
+  // The metadata of most drafts, written out: a spread copies key by key.
+  const copy: JsonObject =
+    metadata === inventedOnlyMetadata('timestamp')
+      ? { skein_invented: inventedOnly('timestamp') }
+      : { ...metadata };
+  copy[key] = value;
+  draft.metadata = copy;
+}
+
+/** What `sink.invent` makes of `inventedOnly('timestamp')` plus `'end'`. */
+const TIMESTAMP_END = Object.freeze(['timestamp', 'end']) as string[];
+
+/**
+ * `sink.invent(draft, 'end', path)` (a made-up end time flagged and counted)
+ * for a draft whose only flag so far is its invented time — a tool call or
+ * model call of ACP or defect — without the copy of its metadata that
+ * `invent` makes: the flag is written in place when the draft owns its
+ * metadata (see {@link setMetadata}), or the shared `inventedOnlyMetadata` is
+ * replaced by its two-flag counterpart. Any other draft goes to `invent`.
+ *
+ * @example
+ * import { inventEnd } from 'src/core/import/drafts.js';
+ * import { inventedOnlyMetadata } from 'src/core/import/sink.js';
+ * declare const sink: EventSink;
+ * declare const ctx: ImportContext;
+ * const draft: Event = { event: 'info', uuid: 'u1', timestamp: '', data: null };
+ * draft.metadata = inventedOnlyMetadata('timestamp');
+ * inventEnd(sink, ctx, draft, '$[3]');
+ * draft.metadata; // { skein_invented: ['timestamp', 'end'] }
+ */
+export function inventEnd(sink: EventSink, ctx: ImportContext, draft: Event, path: string): void {
+  const metadata = draft.metadata;
+  if (
+    metadata !== undefined &&
+    metadata !== null &&
+    metadata[INVENTED_KEY] === inventedOnly('timestamp')
+  ) {
+    if (metadata === inventedOnlyMetadata('timestamp')) {
+      draft.metadata = { skein_invented: TIMESTAMP_END };
+      ctx.invent('end', path);
+      return;
+    }
+    if (!Object.isFrozen(metadata)) {
+      metadata[INVENTED_KEY] = TIMESTAMP_END;
+      ctx.invent('end', path);
+      return;
+    }
+  }
+  sink.invent(draft, 'end', path);
+}
+
+/**
+ * A message's content from its parts: the text alone (one flat string) when
+ * every part is text, else the parts.
+ *
+ * @example
+ * import { textOrParts } from 'src/core/import/drafts.js';
+ * textOrParts([{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }]); // 'ab'
+ */
+export function textOrParts(parts: Content[]): string | Content[] {
+  const n = parts.length;
+  for (let i = 0; i < n; i++) if (parts[i]!.type !== 'text') return parts;
+  if (n === 1) return (parts[0] as { text: string }).text;
+  const texts = new Array<string>(n);
+  for (let i = 0; i < n; i++) texts[i] = (parts[i] as { text: string }).text;
+  return texts.join('');
 }
