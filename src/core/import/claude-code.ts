@@ -128,13 +128,19 @@ function toolResult(content: unknown): string | Content[] {
   return parts;
 }
 
+/** A token count of a usage record, 0 when absent. */
+function tokens(raw: JsonRecord, key: string): number {
+  const n = raw[key];
+  return typeof n === 'number' ? n : 0;
+}
+
+// No closure per call (under tsx each one also costs a `__name`).
 function usageOf(raw: unknown): ModelUsage | undefined {
   if (!isRecord(raw)) return undefined;
-  const n = (k: string) => (typeof raw[k] === 'number' ? (raw[k] as number) : 0);
-  const input = n('input_tokens');
-  const output = n('output_tokens');
-  const cacheWrite = n('cache_creation_input_tokens');
-  const cacheRead = n('cache_read_input_tokens');
+  const input = tokens(raw, 'input_tokens');
+  const output = tokens(raw, 'output_tokens');
+  const cacheWrite = tokens(raw, 'cache_creation_input_tokens');
+  const cacheRead = tokens(raw, 'cache_read_input_tokens');
   return {
     input_tokens: input,
     output_tokens: output,
@@ -242,6 +248,9 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
       if (n === 2) forks++;
     } else if (++kidCounts[at]! === 2) forks++;
   };
+
+  /** The span a record's events go in: its sub-agent's, else the turn's. */
+  const spanOf = (agent: Agent | undefined) => agent?.span ?? turn?.span ?? null;
 
   const closeTurn = () => {
     if (!turn) return;
@@ -409,7 +418,6 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
         sidechain && (type === 'user' || type === 'assistant') && !allSidechainMode()
           ? agentFor(rec, uuid, time, path)
           : undefined;
-      const spanOf = () => agent?.span ?? turn?.span ?? null;
       if (turn && !agent) turn.lastTime = time;
       const baseUuid = uuid ?? sink.uuid(path);
 
@@ -417,7 +425,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
         const message = own(rec, 'message');
         if (!isRecord(message)) {
           ctx.warn(path, 'claude_code_bad_message', typeName(message));
-          remember(info(path, time, invented, spanOf(), rec, baseUuid));
+          remember(info(path, time, invented, spanOf(agent), rec, baseUuid));
           return;
         }
         if (type === 'user') {
@@ -445,7 +453,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
               event: 'message',
               uuid: baseUuid,
               timestamp: time,
-              span_id: spanOf(),
+              span_id: spanOf(agent),
               role: 'user',
               content: prompt,
               message_id: uuid ?? baseUuid,
@@ -463,7 +471,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
             const tool = tools.get(id);
             if (!tool) {
               ctx.info(path, 'claude_code_result_unpaired', id);
-              remember(info(path, time, invented, spanOf(), block));
+              remember(info(path, time, invented, spanOf(agent), block));
               continue;
             }
             tool.result = toolResult(block['content']);
@@ -501,7 +509,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
             event: 'model',
             uuid: baseUuid,
             timestamp: time,
-            span_id: spanOf(),
+            span_id: spanOf(agent),
             model: typeof message['model'] === 'string' ? message['model'] : 'unknown',
             input: NO_MESSAGES,
             tools: NO_TOOLS,
@@ -538,7 +546,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
               event: 'tool',
               uuid: sink.uuid(`tool:${id}`),
               timestamp: time,
-              span_id: spanOf(),
+              span_id: spanOf(agent),
               type: 'function',
               id,
               function: fn,
@@ -579,7 +587,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
           event: 'compaction',
           uuid: baseUuid,
           timestamp: time,
-          span_id: spanOf(),
+          span_id: spanOf(agent),
           type: 'summary',
           tokens_before: typeof meta['preTokens'] === 'number' ? meta['preTokens'] : null,
           source: typeof meta['trigger'] === 'string' ? meta['trigger'] : null,
@@ -591,7 +599,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
       if (type === undefined)
         ctx.warn(path, 'claude_code_not_a_record', 'an object without a "type"');
       // summary, system subtypes, and every record type the docs don't list: kept quietly.
-      remember(info(path, time, invented, spanOf(), rec, baseUuid));
+      remember(info(path, time, invented, spanOf(agent), rec, baseUuid));
     },
     // Merged model responses stay open while their blocks may still arrive:
     // closed once a later record is not part of them.
