@@ -97,13 +97,19 @@ function toContent(block: JsonRecord): Content | undefined {
     case 'text':
       return { type: 'text', text: typeof block['text'] === 'string' ? block['text'] : '' };
     case 'thinking':
-    case 'redacted_thinking':
-      return {
-        type: 'reasoning',
-        reasoning: typeof block['thinking'] === 'string' ? block['thinking'] : '',
-        ...(typeof block['signature'] === 'string' ? { signature: block['signature'] } : {}),
-        ...(block['type'] === 'redacted_thinking' ? { redacted: true } : {}),
-      };
+    case 'redacted_thinking': {
+      // One literal per shape, not spreads of conditional objects (a literal
+      // with spreads is built key by key).
+      const reasoning = typeof block['thinking'] === 'string' ? block['thinking'] : '';
+      const signature = block['signature'];
+      if (block['type'] === 'redacted_thinking')
+        return typeof signature === 'string'
+          ? { type: 'reasoning', reasoning, signature, redacted: true }
+          : { type: 'reasoning', reasoning, redacted: true };
+      return typeof signature === 'string'
+        ? { type: 'reasoning', reasoning, signature }
+        : { type: 'reasoning', reasoning };
+    }
     case 'image': {
       const source = isRecord(block['source']) ? block['source'] : {};
       const data = typeof source['data'] === 'string' ? source['data'] : '';
@@ -197,17 +203,19 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
   const clock = new SyntheticClock(options.baseTime);
   const tools = new Map<string, ToolEvent>(); // tool_use id → tool event
   const models = new Map<string, ModelEvent>(); // message.id → model event (merging)
-  // The records with a uuid, by index (in order): their uuid, parent and
-  // events (one kept as itself, a list only from the second), how many
-  // children name them; and one map from uuid to index, the first record of
-  // that uuid. Three map operations a record, not seven on four maps: at 100k
-  // records those hash-table probes were half of `push`. The maps the rewind
-  // walk needs are built from these only when the chain forked.
+  // The records with a uuid, by index (in order): their uuid, parent, how
+  // many children name them; and one map from uuid to index, the first record
+  // of that uuid. Three map operations a record, not seven on four maps: at
+  // 100k records those hash-table probes were half of `push`. The events each
+  // record mapped to are two flat lists in push order (the event, its
+  // record's index), not a list per record. The maps the rewind walk needs
+  // are built from these only when the chain forked.
   const indexOf = new Map<string, number>();
   const recUuids: string[] = [];
   const recParents: (string | undefined)[] = [];
-  const recEvents: (Event | Event[] | undefined)[] = [];
   const kidCounts: number[] = [];
+  const remembered: Event[] = [];
+  const rememberedBy: number[] = [];
   const unseenParents = new Map<string, number>(); // children of uuids not seen yet
   let current = -1; // index of the record being pushed, -1 without a uuid
   let prevUuid: string | undefined; // the last indexed uuid
@@ -233,10 +241,8 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
   /** Notes that the record being pushed mapped to `e`. */
   const remember = (e: Event) => {
     if (current < 0) return;
-    const list = recEvents[current];
-    if (list === undefined) recEvents[current] = e;
-    else if (Array.isArray(list)) list.push(e);
-    else recEvents[current] = [list, e];
+    remembered.push(e);
+    rememberedBy.push(current);
   };
 
   /** Counts a child of `parent` (a uuid), and a fork at its second. */
@@ -389,7 +395,6 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
       if (uuid) {
         current = recUuids.length;
         recUuids.push(uuid);
-        recEvents.push(undefined);
         kidCounts.push(0);
         if (first === undefined) {
           first = current;
@@ -485,7 +490,10 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
             }
             const structured = own(rec, 'toolUseResult');
             if (structured !== undefined)
-              tool.metadata = { ...(tool.metadata ?? {}), tool_use_result: structured as never };
+              tool.metadata =
+                tool.metadata === undefined
+                  ? { tool_use_result: structured as never }
+                  : { ...tool.metadata, tool_use_result: structured as never };
             const agentId =
               typeof rec['agentId'] === 'string'
                 ? rec['agentId']
@@ -505,6 +513,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
             ? currentModel
             : models.get(msgId);
         if (!model) {
+          const requestId = rec['requestId'];
           model = {
             event: 'model',
             uuid: baseUuid,
@@ -522,10 +531,10 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
             },
             completed: time,
             metadata: {
-              claude_code: {
-                message_id: msgId,
-                ...(typeof rec['requestId'] === 'string' ? { request_id: rec['requestId'] } : {}),
-              },
+              claude_code:
+                typeof requestId === 'string'
+                  ? { message_id: msgId, request_id: requestId }
+                  : { message_id: msgId },
             },
           };
           sink.add(model, { open: true });
@@ -639,15 +648,16 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
         else if (typeof kids !== 'string') kids.push(uuid);
         else children.set(parent, [kids, uuid]);
       }
-      const events = recEvents[i];
-      if (events === undefined) continue;
-      // A uuid two records share (a renamed duplicate that was taken) lists both's events.
+    }
+    // In push order, so record by record: a uuid two records share (a renamed
+    // duplicate that was taken) lists both's events.
+    for (let k = 0; k < remembered.length; k++) {
+      const uuid = recUuids[rememberedBy[k]!]!;
+      const e = remembered[k]!;
       const list = eventsOfRecord.get(uuid);
-      if (list === undefined) eventsOfRecord.set(uuid, events);
-      else {
-        const more = Array.isArray(events) ? events : [events];
-        eventsOfRecord.set(uuid, [...(Array.isArray(list) ? list : [list]), ...more]);
-      }
+      if (list === undefined) eventsOfRecord.set(uuid, e);
+      else if (Array.isArray(list)) list.push(e);
+      else eventsOfRecord.set(uuid, [list, e]);
     }
   }
 
