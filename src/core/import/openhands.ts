@@ -229,18 +229,20 @@ function usage(
 
 /** An OpenHands `TokenUsage` (`llm_metrics.token_usages[i]`, `accumulated_token_usage`). */
 function tokenUsage(u: JsonRecord, minus?: JsonRecord): ModelUsage {
-  const d = (k: string) => {
-    const v = num(u[k]);
-    if (v === undefined) return undefined;
-    return minus ? Math.max(0, v - (num(minus[k]) ?? 0)) : v;
-  };
   return usage(
-    d('prompt_tokens'),
-    d('completion_tokens'),
-    d('cache_read_tokens'),
-    d('cache_write_tokens'),
-    d('reasoning_tokens'),
+    tokenCount(u, minus, 'prompt_tokens'),
+    tokenCount(u, minus, 'completion_tokens'),
+    tokenCount(u, minus, 'cache_read_tokens'),
+    tokenCount(u, minus, 'cache_write_tokens'),
+    tokenCount(u, minus, 'reasoning_tokens'),
   );
+}
+
+/** One count of {@link tokenUsage} (a function, not a closure per call). */
+function tokenCount(u: JsonRecord, minus: JsonRecord | undefined, k: string): number | undefined {
+  const v = num(u[k]);
+  if (v === undefined) return undefined;
+  return minus ? Math.max(0, v - (num(minus[k]) ?? 0)) : v;
 }
 
 function stopReason(v: unknown): string {
@@ -308,6 +310,8 @@ const V0_OBSERVATION_KEYS = new Set([
   'tool_call_metadata',
 ]);
 const V1_KEYS = new Set(['id', 'timestamp', 'source', 'kind']);
+/** `sink.add`'s options for an event that will still change: one object, not one per event. */
+const OPEN = Object.freeze({ open: true });
 // Keys left out of metadata on the V0 hot path (sets made once, not per record).
 const RESPONSE_KEYS = new Set(['choices', 'model']);
 const THOUGHT_KEY = new Set(['thought']);
@@ -346,7 +350,8 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     return e;
   };
 
-  const add = <E extends Event>(e: E, open = false): E => track(sink.add(e, { open }));
+  const add = <E extends Event>(e: E, open = false): E =>
+    track(sink.add(e, open ? OPEN : undefined));
 
   /** The record's time: its own (an offset added when it has none), else invented. */
   const timeOf = (rec: JsonRecord, path: string): At => {
@@ -695,12 +700,16 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       tool.error = error;
       tool.failed = true;
     }
-    const prior = isRecord(tool.metadata?.['openhands']) ? tool.metadata['openhands'] : {};
-    const openhands = { ...prior, observation: meta };
-    // Every event's metadata object is its own (made with it, or by a revision):
-    // set in place, not copied.
-    if (tool.metadata && !Object.isFrozen(tool.metadata)) tool.metadata['openhands'] = openhands;
-    else tool.metadata = { ...(tool.metadata ?? {}), openhands };
+    // Every event's metadata object, and the `openhands` object in it, is its
+    // own (made with it, or by a revision): set in place, not copied.
+    const prior = tool.metadata?.['openhands'];
+    if (isRecord(prior) && !Object.isFrozen(prior) && !Object.isFrozen(tool.metadata))
+      (prior as JsonObject)['observation'] = meta;
+    else {
+      const openhands = { ...(isRecord(prior) ? prior : {}), observation: meta };
+      if (tool.metadata && !Object.isFrozen(tool.metadata)) tool.metadata['openhands'] = openhands;
+      else tool.metadata = { ...(tool.metadata ?? {}), openhands };
+    }
     sink.close(tool);
   };
 
@@ -1198,11 +1207,14 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
   const keyOf = (rec: JsonRecord, path: string): string => {
     const id = own(rec, 'id');
     let key = typeof id === 'number' || typeof id === 'string' ? `#${id}` : path;
-    if (seenKeys.has(key)) {
+    // One probe of the set, not `has` then `add`: a key already there leaves its size.
+    const size = seenKeys.size;
+    seenKeys.add(key);
+    if (seenKeys.size === size) {
       ctx.info(path, 'openhands_duplicate_id', String(id));
       key = `${key}@${path}`;
+      seenKeys.add(key);
     }
-    seenKeys.add(key);
     return key;
   };
 
@@ -1278,8 +1290,8 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       closeOpenModel();
       closeTurn();
       let open = 0;
-      for (const tool of new Set([...toolsByAction.values(), ...toolsByCall.values()]))
-        if (sink.isOpen(tool)) open++;
+      // Every tool is in toolsByAction, once (toolsByCall only indexes them).
+      for (const tool of toolsByAction.values()) if (sink.isOpen(tool)) open++;
       if (open) ctx.info('$', 'openhands_tools_unanswered', open);
       return sink.drain();
     },
