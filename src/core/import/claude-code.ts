@@ -59,6 +59,8 @@ import {
 import { Probe, type ImportInput } from './probe.js';
 import { markSpanAborted } from './aborted.js';
 import { SyntheticClock } from './sink.js';
+import { OPEN_DRAFT } from './drafts.js';
+import { StringMap } from './string-map.js';
 import { timestampMs } from '../events/timestamp.js';
 
 const RECORD_TYPES = new Set([
@@ -201,8 +203,9 @@ interface Agent {
 function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
   const { ctx, sink } = importerParts('claude-code', options);
   const clock = new SyntheticClock(options.baseTime);
-  const tools = new Map<string, ToolEvent>(); // tool_use id → tool event
-  const models = new Map<string, ModelEvent>(); // message.id → model event (merging)
+  // One entry a record or a response: StringMap, not Map (string-map.ts).
+  const tools = new StringMap<ToolEvent>(); // tool_use id → tool event
+  const models = new StringMap<ModelEvent>(); // message.id → model event (merging)
   // The records with a uuid, by index (in order): their uuid, parent, how
   // many children name them; and one map from uuid to index, the first record
   // of that uuid. Three map operations a record, not seven on four maps: at
@@ -210,7 +213,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
   // record mapped to are two flat lists in push order (the event, its
   // record's index), not a list per record. The maps the rewind walk needs
   // are built from these only when the chain forked.
-  const indexOf = new Map<string, number>();
+  const indexOf = new StringMap<number>();
   const recUuids: string[] = [];
   const recParents: (string | undefined)[] = [];
   const kidCounts: number[] = [];
@@ -385,20 +388,21 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
       lastTime = time;
       let uuid = typeof rec['uuid'] === 'string' ? rec['uuid'] : undefined;
       current = -1;
-      let first = uuid ? indexOf.get(uuid) : undefined;
-      if (first !== undefined) {
-        ctx.info(path, 'claude_code_duplicate_uuid', uuid!);
-        uuid = `${uuid}#${path}`;
-        // A renamed duplicate may still be a uuid seen before: the first keeps it.
-        first = indexOf.get(uuid);
-      }
       if (uuid) {
-        current = recUuids.length;
+        // Indexed as this record unless seen before (one probe either way).
+        const at = recUuids.length;
+        let first = indexOf.setIfAbsent(uuid, at);
+        if (first !== undefined) {
+          ctx.info(path, 'claude_code_duplicate_uuid', uuid);
+          uuid = `${uuid}#${path}`;
+          // A renamed duplicate may still be a uuid seen before: the first keeps it.
+          first = indexOf.setIfAbsent(uuid, at);
+        }
+        current = at;
         recUuids.push(uuid);
         kidCounts.push(0);
         if (first === undefined) {
           first = current;
-          indexOf.set(uuid, current);
           const early = unseenParents.size ? unseenParents.get(uuid) : undefined;
           if (early !== undefined) {
             kidCounts[current] = early;
@@ -537,7 +541,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
                   : { message_id: msgId },
             },
           };
-          sink.add(model, { open: true });
+          sink.add(model, OPEN_DRAFT);
           if (invented) sink.invent(model, 'timestamp', path);
           models.set(msgId, model);
         }
@@ -563,10 +567,9 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
               result: '',
               events: NO_EVENTS,
             };
-            if (!tools.has(id)) {
-              sink.add(tool, { open: true });
+            if (tools.setIfAbsent(id, tool) === undefined) {
+              sink.add(tool, OPEN_DRAFT);
               if (invented) sink.invent(tool, 'timestamp', path);
-              tools.set(id, tool);
               remember(tool);
             }
             continue;
