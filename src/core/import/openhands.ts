@@ -82,6 +82,8 @@ import {
 import { markAborted, markSpanAborted } from './aborted.js';
 import { Probe, type ImportInput } from './probe.js';
 import { SyntheticClock } from './sink.js';
+import { OPEN_DRAFT } from './drafts.js';
+import { StringMap } from './string-map.js';
 
 const SOURCES = new Set(['user', 'agent', 'environment']);
 
@@ -310,8 +312,6 @@ const V0_OBSERVATION_KEYS = new Set([
   'tool_call_metadata',
 ]);
 const V1_KEYS = new Set(['id', 'timestamp', 'source', 'kind']);
-/** `sink.add`'s options for an event that will still change: one object, not one per event. */
-const OPEN = Object.freeze({ open: true });
 // Keys left out of metadata on the V0 hot path (sets made once, not per record).
 const RESPONSE_KEYS = new Set(['choices', 'model']);
 const THOUGHT_KEY = new Set(['thought']);
@@ -321,11 +321,12 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
   const { ctx, sink } = importerParts('openhands', options);
   const clock = new SyntheticClock(options.baseTime);
   const stack: Scope[] = [];
-  const toolsByAction = new Map<string, ToolEvent>(); // V0 action id / V1 event id → tool
-  const toolsByCall = new Map<string, ToolEvent>(); // tool_call_id → tool
+  // One entry a record, a call or a response: StringMap, not Map (string-map.ts).
+  const toolsByAction = new StringMap<ToolEvent>(); // V0 action id / V1 event id → tool
+  const toolsByCall = new StringMap<ToolEvent>(); // tool_call_id → tool
   const finishCalls = new Set<string>(); // finish tool calls (answered by the message)
-  const models = new Map<string, ModelEvent>(); // response id → model event
-  const seenKeys = new Set<string>();
+  const models = new StringMap<ModelEvent>(); // response id → model event
+  const seenKeys = new StringMap<true>(); // the records' keys
   const subAgents = new Map<string, SubAgent[]>(); // V1 tool uuid → its sub-agent spans
   const background = new Map<string, SubAgent>(); // task id → a background task still running
   const openSubAgents = new Set<SubAgent>();
@@ -351,7 +352,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
   };
 
   const add = <E extends Event>(e: E, open = false): E =>
-    track(sink.add(e, open ? OPEN : undefined));
+    track(sink.add(e, open ? OPEN_DRAFT : undefined));
 
   /** The record's time: its own (an offset added when it has none), else invented. */
   const timeOf = (rec: JsonRecord, path: string): At => {
@@ -677,7 +678,8 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     if (callId === undefined) sink.invent(tool, 'id', at.path);
     toolsByAction.set(actionKey, tool);
     if (callId !== undefined) {
-      if (toolsByCall.has(callId) && sink.isOpen(toolsByCall.get(callId)!))
+      const before = toolsByCall.get(callId);
+      if (before !== undefined && sink.isOpen(before))
         ctx.info(at.path, 'openhands_duplicate_call', callId);
       toolsByCall.set(callId, tool);
     }
@@ -1207,13 +1209,11 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
   const keyOf = (rec: JsonRecord, path: string): string => {
     const id = own(rec, 'id');
     let key = typeof id === 'number' || typeof id === 'string' ? `#${id}` : path;
-    // One probe of the set, not `has` then `add`: a key already there leaves its size.
-    const size = seenKeys.size;
-    seenKeys.add(key);
-    if (seenKeys.size === size) {
+    // One probe, not `has` then `add`.
+    if (seenKeys.setIfAbsent(key, true) !== undefined) {
       ctx.info(path, 'openhands_duplicate_id', String(id));
       key = `${key}@${path}`;
-      seenKeys.add(key);
+      seenKeys.set(key, true);
     }
     return key;
   };
