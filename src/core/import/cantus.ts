@@ -67,9 +67,8 @@ import {
   safeJson,
 } from './guards.js';
 import { Probe, type ImportInput } from './probe.js';
+import { OPEN_DRAFT } from './drafts.js';
 import { SyntheticClock, inventedOnly, inventedOnlyMetadata, type EventSink } from './sink.js';
-
-const OPEN = { open: true } as const;
 
 const CLASSES = new Set([
   'CallSkillAction',
@@ -392,7 +391,7 @@ class CantusImporter implements IncrementalImporter {
     draft.timestamp = this.#clock.next();
     if (!flagged) draft.metadata = withInvented(draft.metadata, inventedOnly('timestamp'));
     this.#ctx.invent('timestamp', path);
-    this.#sink.add(draft, open ? OPEN : undefined);
+    this.#sink.add(draft, open ? OPEN_DRAFT : undefined);
     return draft;
   }
 }
