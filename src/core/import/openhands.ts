@@ -82,6 +82,7 @@ import {
 import { markAborted, markSpanAborted } from './aborted.js';
 import { Probe, type ImportInput } from './probe.js';
 import { SyntheticClock } from './sink.js';
+import { EMPTY_OBJECT } from '../events/freeze.js';
 import { OPEN_DRAFT } from './drafts.js';
 import { StringMap } from './string-map.js';
 
@@ -202,8 +203,10 @@ function responseUsage(u: unknown): ModelUsage | undefined {
   const prompt = num(u['prompt_tokens']);
   const completion = num(u['completion_tokens']);
   if (prompt === undefined && completion === undefined) return undefined;
-  const details = isRecord(u['prompt_tokens_details']) ? u['prompt_tokens_details'] : {};
-  const outDetails = isRecord(u['completion_tokens_details']) ? u['completion_tokens_details'] : {};
+  const details = isRecord(u['prompt_tokens_details']) ? u['prompt_tokens_details'] : EMPTY_OBJECT;
+  const outDetails = isRecord(u['completion_tokens_details'])
+    ? u['completion_tokens_details']
+    : EMPTY_OBJECT;
   const cacheRead = num(u['cache_read_input_tokens']) ?? num(details['cached_tokens']);
   const cacheWrite = num(u['cache_creation_input_tokens']);
   return usage(prompt, completion, cacheRead, cacheWrite, num(outDetails['reasoning_tokens']));
@@ -316,6 +319,22 @@ const V1_KEYS = new Set(['id', 'timestamp', 'source', 'kind']);
 const RESPONSE_KEYS = new Set(['choices', 'model']);
 const THOUGHT_KEY = new Set(['thought']);
 const MODEL_RESPONSE_KEY = new Set(['model_response']);
+// … and on the V1 and wrapper paths.
+const KIND_KEY = new Set(['kind']);
+const V1_TOOL_SKIP = new Set([
+  'thought',
+  'tool_call',
+  'reasoning_content',
+  'thinking_blocks',
+  'action',
+]);
+const LLM_MESSAGE_KEY = new Set(['llm_message']);
+const MESSAGE_CONSUMED = new Set(['role', 'content', 'reasoning_content']);
+const SYSTEM_PROMPT_KEY = new Set(['system_prompt']);
+const OBSERVATION_KEY = new Set(['observation']);
+const CONTENT_KEY = new Set(['content']);
+const RAW_KEY = new Set(['raw']);
+const HISTORY_KEY = new Set(['history']);
 
 function openHandsImporter(options: ImportOptions): IncrementalImporter {
   const { ctx, sink } = importerParts('openhands', options);
@@ -546,9 +565,15 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
   /** Usage and cost of one call from V0 `llm_metrics` (running totals). */
   const metricsOf = (m: JsonRecord, responseId: string | undefined): ModelUsage | undefined => {
     let out: ModelUsage | undefined;
-    const usages = Array.isArray(m['token_usages']) ? m['token_usages'] : [];
-    const match =
-      usages.find((u) => isRecord(u) && responseId && u['response_id'] === responseId) ?? undefined;
+    // A loop, not `find` with a closure made per call.
+    let match: unknown;
+    if (responseId && Array.isArray(m['token_usages'])) {
+      for (const u of m['token_usages'])
+        if (isRecord(u) && u['response_id'] === responseId) {
+          match = u;
+          break;
+        }
+    }
     const accumulated = isRecord(m['accumulated_token_usage'])
       ? m['accumulated_token_usage']
       : undefined;
@@ -1058,9 +1083,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       const fn = str(rec['tool_name']) ?? str(callRaw['name']) ?? 'tool';
       const parsed = parseArguments(callRaw['arguments']);
       const actionRaw = own(rec, 'action');
-      const args: JsonObject = isRecord(actionRaw)
-        ? rest(actionRaw, new Set(['kind']))
-        : parsed.args;
+      const args: JsonObject = isRecord(actionRaw) ? rest(actionRaw, KIND_KEY) : parsed.args;
       let model = models.get(responseId);
       if (model !== openModel) closeOpenModel();
       if (!model) {
@@ -1105,10 +1128,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
         answer(key, text, at, full, callId || undefined);
         return;
       }
-      const toolMeta = rest(
-        full,
-        new Set(['thought', 'tool_call', 'reasoning_content', 'thinking_blocks', 'action']),
-      );
+      const toolMeta = rest(full, V1_TOOL_SKIP);
       if (actionKind) toolMeta['action_kind'] = actionKind;
       const tool = newTool(key, callId, fn, args, at, toolMeta, key);
       v1SubAgents(tool, actionKind, args, key, at);
@@ -1125,8 +1145,8 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
           { type: 'reasoning', reasoning },
           ...(typeof content === 'string' ? [{ type: 'text' as const, text: content }] : content),
         ];
-      const keep = rest(full, new Set(['llm_message']));
-      const msgRest = rest(msg, new Set(['role', 'content', 'reasoning_content']));
+      const keep = rest(full, LLM_MESSAGE_KEY);
+      const msgRest = rest(msg, MESSAGE_CONSUMED);
       if (Object.keys(msgRest).length) keep['llm_message'] = msgRest;
       if (source === 'user' && (role === undefined || role === 'user')) {
         if (!stack.some((s) => s.kind === 'agent')) openTurn(key, at);
@@ -1143,7 +1163,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
         'system',
         contentOf(isRecord(rec['system_prompt']) ? [rec['system_prompt']] : rec['system_prompt']),
         at,
-        rest(full, new Set(['system_prompt'])),
+        rest(full, SYSTEM_PROMPT_KEY),
       );
       return;
     }
@@ -1172,8 +1192,8 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
         error = { type: 'unknown', message: result };
       }
       const obsMeta: JsonObject = {
-        ...rest(full, new Set(['observation'])),
-        ...(Object.keys(obs).length ? { observation: rest(obs, new Set(['content'])) } : {}),
+        ...rest(full, OBSERVATION_KEY),
+        ...(Object.keys(obs).length ? { observation: rest(obs, CONTENT_KEY) } : {}),
       };
       const tool =
         (callId !== undefined ? toolsByCall.get(callId) : undefined) ??
@@ -1242,14 +1262,14 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       if (filled['id'] === undefined && w['event_id'] !== undefined) filled['id'] = w['event_id'];
       if (filled['source'] === undefined) filled['source'] = w['source'];
       if (filled['timestamp'] === undefined) filled['timestamp'] = w['timestamp'];
-      pushRecord(filled, jsonPath(path, 'raw'), rest(w, new Set(['raw'])));
+      pushRecord(filled, jsonPath(path, 'raw'), rest(w, RAW_KEY));
       return;
     }
     if (!shape) {
       closeOpenModel();
       const history = historyOf(value);
       if (history) {
-        const others = rest(value as JsonRecord, new Set(['history']));
+        const others = rest(value as JsonRecord, HISTORY_KEY);
         if (Object.keys(others).length) {
           info(`${path}:run`, timeOf(value as JsonRecord, path), others);
         }
