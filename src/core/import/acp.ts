@@ -39,6 +39,7 @@
 //   diagnostic.
 import { cloneJson } from '../events/freeze.js';
 import {
+  OPEN_DRAFT,
   inventEnd,
   messageDraft,
   pendingApprovalDraft,
@@ -324,10 +325,6 @@ function planMarkdown(entries: unknown[]): string {
   return lines.join('\n');
 }
 
-/** `EventSink.add`'s options, shared: not an object per event. */
-const OPEN = { open: true } as const;
-const CLOSED = { open: false } as const;
-
 /** The `tool_call`/`tool_call_update` fields kept in a tool's `metadata.acp`. */
 const TOOL_FIELDS = [
   'kind',
@@ -494,7 +491,7 @@ class AcpImporter implements IncrementalImporter {
     if (metadata) metadata[INVENTED_KEY] = inventedOnly('timestamp');
     else draft.metadata = inventedOnlyMetadata('timestamp');
     this.#ctx.invent('timestamp', path);
-    this.#sink.add(draft, open ? OPEN : CLOSED);
+    this.#sink.add(draft, open ? OPEN_DRAFT : undefined);
     return draft;
   }
 

@@ -67,9 +67,8 @@ import {
   safeJson,
 } from './guards.js';
 import { Probe, type ImportInput } from './probe.js';
-import { SyntheticClock, inventedOnly, type EventSink } from './sink.js';
-
-const OPEN = { open: true } as const;
+import { OPEN_DRAFT } from './drafts.js';
+import { SyntheticClock, inventedOnly, inventedOnlyMetadata, type EventSink } from './sink.js';
 
 const CLASSES = new Set([
   'CallSkillAction',
@@ -199,7 +198,7 @@ class CantusImporter implements IncrementalImporter {
           events: NO_EVENTS,
           // Its time and its id invented, flagged in one go (what `#add` and
           // `sink.invent(tool, 'id', path)` did, without the copies between).
-          metadata: withInvented(this.#meta(item, retry), TIME_AND_ID),
+          metadata: withInvented(this.#meta(item, retry), TIME_AND_ID, TIME_AND_ID_ONLY),
         };
         const tool = this.#add(draft, path, true, true);
         this.#ctx.invent('id', path);
@@ -364,6 +363,7 @@ class CantusImporter implements IncrementalImporter {
       metadata: withInvented(
         retry ? { retry: { ...retry } } : undefined,
         inventedOnly('timestamp'),
+        inventedOnlyMetadata('timestamp'),
       ),
     };
     this.#add(draft, path, false, true);
@@ -391,7 +391,7 @@ class CantusImporter implements IncrementalImporter {
     draft.timestamp = this.#clock.next();
     if (!flagged) draft.metadata = withInvented(draft.metadata, inventedOnly('timestamp'));
     this.#ctx.invent('timestamp', path);
-    this.#sink.add(draft, open ? OPEN : undefined);
+    this.#sink.add(draft, open ? OPEN_DRAFT : undefined);
     return draft;
   }
 }
@@ -401,11 +401,24 @@ const NO_EVENTS = Object.freeze([]) as unknown as ToolEvent['events'];
 /** `skein_invented` of a skill call: its time and its id (one frozen list for all). */
 const TIME_AND_ID = Object.freeze(['timestamp', 'id']) as string[];
 
-/** `metadata` with `skein_invented: flags` last (a new object; `metadata` may be shared). */
-function withInvented(metadata: JsonObject | null | undefined, flags: string[]): JsonObject {
+/** `{ skein_invented: TIME_AND_ID }`: the whole metadata of most skill calls, one frozen object. */
+const TIME_AND_ID_ONLY = Object.freeze({ skein_invented: TIME_AND_ID }) as JsonObject;
+
+/**
+ * `metadata` with `skein_invented: flags` last (a new object; `metadata` may
+ * be shared). Without metadata, `only` when given: the frozen
+ * `{ skein_invented: flags }` shared by every event with no metadata of its
+ * own (most thoughts and calls), not an object made, kept and frozen for each
+ * (their metadata is replaced afterwards, never changed in place).
+ */
+function withInvented(
+  metadata: JsonObject | null | undefined,
+  flags: string[],
+  only?: JsonObject,
+): JsonObject {
   // `skein_invented` (INVENTED_KEY) written out: a literal with a computed
   // key is built property by property, a plain one cloned.
-  return metadata ? { ...metadata, skein_invented: flags } : { skein_invented: flags };
+  return metadata ? { ...metadata, skein_invented: flags } : (only ?? { skein_invented: flags });
 }
 
 /** `CallSkillAction(skill_name='search', …)` → `search` (introspection summaries). */

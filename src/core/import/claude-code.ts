@@ -59,6 +59,8 @@ import {
 import { Probe, type ImportInput } from './probe.js';
 import { markSpanAborted } from './aborted.js';
 import { SyntheticClock } from './sink.js';
+import { OPEN_DRAFT } from './drafts.js';
+import { StringMap } from './string-map.js';
 import { timestampMs } from '../events/timestamp.js';
 
 const RECORD_TYPES = new Set([
@@ -97,13 +99,19 @@ function toContent(block: JsonRecord): Content | undefined {
     case 'text':
       return { type: 'text', text: typeof block['text'] === 'string' ? block['text'] : '' };
     case 'thinking':
-    case 'redacted_thinking':
-      return {
-        type: 'reasoning',
-        reasoning: typeof block['thinking'] === 'string' ? block['thinking'] : '',
-        ...(typeof block['signature'] === 'string' ? { signature: block['signature'] } : {}),
-        ...(block['type'] === 'redacted_thinking' ? { redacted: true } : {}),
-      };
+    case 'redacted_thinking': {
+      // One literal per shape, not spreads of conditional objects (a literal
+      // with spreads is built key by key).
+      const reasoning = typeof block['thinking'] === 'string' ? block['thinking'] : '';
+      const signature = block['signature'];
+      if (block['type'] === 'redacted_thinking')
+        return typeof signature === 'string'
+          ? { type: 'reasoning', reasoning, signature, redacted: true }
+          : { type: 'reasoning', reasoning, redacted: true };
+      return typeof signature === 'string'
+        ? { type: 'reasoning', reasoning, signature }
+        : { type: 'reasoning', reasoning };
+    }
     case 'image': {
       const source = isRecord(block['source']) ? block['source'] : {};
       const data = typeof source['data'] === 'string' ? source['data'] : '';
@@ -128,13 +136,19 @@ function toolResult(content: unknown): string | Content[] {
   return parts;
 }
 
+/** A token count of a usage record, 0 when absent. */
+function tokens(raw: JsonRecord, key: string): number {
+  const n = raw[key];
+  return typeof n === 'number' ? n : 0;
+}
+
+// No closure per call (under tsx each one also costs a `__name`).
 function usageOf(raw: unknown): ModelUsage | undefined {
   if (!isRecord(raw)) return undefined;
-  const n = (k: string) => (typeof raw[k] === 'number' ? (raw[k] as number) : 0);
-  const input = n('input_tokens');
-  const output = n('output_tokens');
-  const cacheWrite = n('cache_creation_input_tokens');
-  const cacheRead = n('cache_read_input_tokens');
+  const input = tokens(raw, 'input_tokens');
+  const output = tokens(raw, 'output_tokens');
+  const cacheWrite = tokens(raw, 'cache_creation_input_tokens');
+  const cacheRead = tokens(raw, 'cache_read_input_tokens');
   return {
     input_tokens: input,
     output_tokens: output,
@@ -189,19 +203,22 @@ interface Agent {
 function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
   const { ctx, sink } = importerParts('claude-code', options);
   const clock = new SyntheticClock(options.baseTime);
-  const tools = new Map<string, ToolEvent>(); // tool_use id → tool event
-  const models = new Map<string, ModelEvent>(); // message.id → model event (merging)
-  // The records with a uuid, by index (in order): their uuid, parent and
-  // events (one kept as itself, a list only from the second), how many
-  // children name them; and one map from uuid to index, the first record of
-  // that uuid. Three map operations a record, not seven on four maps: at 100k
-  // records those hash-table probes were half of `push`. The maps the rewind
-  // walk needs are built from these only when the chain forked.
-  const indexOf = new Map<string, number>();
+  // One entry a record or a response: StringMap, not Map (string-map.ts).
+  const tools = new StringMap<ToolEvent>(); // tool_use id → tool event
+  const models = new StringMap<ModelEvent>(); // message.id → model event (merging)
+  // The records with a uuid, by index (in order): their uuid, parent, how
+  // many children name them; and one map from uuid to index, the first record
+  // of that uuid. Three map operations a record, not seven on four maps: at
+  // 100k records those hash-table probes were half of `push`. The events each
+  // record mapped to are two flat lists in push order (the event, its
+  // record's index), not a list per record. The maps the rewind walk needs
+  // are built from these only when the chain forked.
+  const indexOf = new StringMap<number>();
   const recUuids: string[] = [];
   const recParents: (string | undefined)[] = [];
-  const recEvents: (Event | Event[] | undefined)[] = [];
   const kidCounts: number[] = [];
+  const remembered: Event[] = [];
+  const rememberedBy: number[] = [];
   const unseenParents = new Map<string, number>(); // children of uuids not seen yet
   let current = -1; // index of the record being pushed, -1 without a uuid
   let prevUuid: string | undefined; // the last indexed uuid
@@ -227,10 +244,8 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
   /** Notes that the record being pushed mapped to `e`. */
   const remember = (e: Event) => {
     if (current < 0) return;
-    const list = recEvents[current];
-    if (list === undefined) recEvents[current] = e;
-    else if (Array.isArray(list)) list.push(e);
-    else recEvents[current] = [list, e];
+    remembered.push(e);
+    rememberedBy.push(current);
   };
 
   /** Counts a child of `parent` (a uuid), and a fork at its second. */
@@ -242,6 +257,9 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
       if (n === 2) forks++;
     } else if (++kidCounts[at]! === 2) forks++;
   };
+
+  /** The span a record's events go in: its sub-agent's, else the turn's. */
+  const spanOf = (agent: Agent | undefined) => agent?.span ?? turn?.span ?? null;
 
   const closeTurn = () => {
     if (!turn) return;
@@ -370,21 +388,21 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
       lastTime = time;
       let uuid = typeof rec['uuid'] === 'string' ? rec['uuid'] : undefined;
       current = -1;
-      let first = uuid ? indexOf.get(uuid) : undefined;
-      if (first !== undefined) {
-        ctx.info(path, 'claude_code_duplicate_uuid', uuid!);
-        uuid = `${uuid}#${path}`;
-        // A renamed duplicate may still be a uuid seen before: the first keeps it.
-        first = indexOf.get(uuid);
-      }
       if (uuid) {
-        current = recUuids.length;
+        // Indexed as this record unless seen before (one probe either way).
+        const at = recUuids.length;
+        let first = indexOf.setIfAbsent(uuid, at);
+        if (first !== undefined) {
+          ctx.info(path, 'claude_code_duplicate_uuid', uuid);
+          uuid = `${uuid}#${path}`;
+          // A renamed duplicate may still be a uuid seen before: the first keeps it.
+          first = indexOf.setIfAbsent(uuid, at);
+        }
+        current = at;
         recUuids.push(uuid);
-        recEvents.push(undefined);
         kidCounts.push(0);
         if (first === undefined) {
           first = current;
-          indexOf.set(uuid, current);
           const early = unseenParents.size ? unseenParents.get(uuid) : undefined;
           if (early !== undefined) {
             kidCounts[current] = early;
@@ -409,7 +427,6 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
         sidechain && (type === 'user' || type === 'assistant') && !allSidechainMode()
           ? agentFor(rec, uuid, time, path)
           : undefined;
-      const spanOf = () => agent?.span ?? turn?.span ?? null;
       if (turn && !agent) turn.lastTime = time;
       const baseUuid = uuid ?? sink.uuid(path);
 
@@ -417,7 +434,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
         const message = own(rec, 'message');
         if (!isRecord(message)) {
           ctx.warn(path, 'claude_code_bad_message', typeName(message));
-          remember(info(path, time, invented, spanOf(), rec, baseUuid));
+          remember(info(path, time, invented, spanOf(agent), rec, baseUuid));
           return;
         }
         if (type === 'user') {
@@ -445,7 +462,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
               event: 'message',
               uuid: baseUuid,
               timestamp: time,
-              span_id: spanOf(),
+              span_id: spanOf(agent),
               role: 'user',
               content: prompt,
               message_id: uuid ?? baseUuid,
@@ -463,7 +480,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
             const tool = tools.get(id);
             if (!tool) {
               ctx.info(path, 'claude_code_result_unpaired', id);
-              remember(info(path, time, invented, spanOf(), block));
+              remember(info(path, time, invented, spanOf(agent), block));
               continue;
             }
             tool.result = toolResult(block['content']);
@@ -477,7 +494,10 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
             }
             const structured = own(rec, 'toolUseResult');
             if (structured !== undefined)
-              tool.metadata = { ...(tool.metadata ?? {}), tool_use_result: structured as never };
+              tool.metadata =
+                tool.metadata === undefined
+                  ? { tool_use_result: structured as never }
+                  : { ...tool.metadata, tool_use_result: structured as never };
             const agentId =
               typeof rec['agentId'] === 'string'
                 ? rec['agentId']
@@ -497,11 +517,12 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
             ? currentModel
             : models.get(msgId);
         if (!model) {
+          const requestId = rec['requestId'];
           model = {
             event: 'model',
             uuid: baseUuid,
             timestamp: time,
-            span_id: spanOf(),
+            span_id: spanOf(agent),
             model: typeof message['model'] === 'string' ? message['model'] : 'unknown',
             input: NO_MESSAGES,
             tools: NO_TOOLS,
@@ -514,13 +535,13 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
             },
             completed: time,
             metadata: {
-              claude_code: {
-                message_id: msgId,
-                ...(typeof rec['requestId'] === 'string' ? { request_id: rec['requestId'] } : {}),
-              },
+              claude_code:
+                typeof requestId === 'string'
+                  ? { message_id: msgId, request_id: requestId }
+                  : { message_id: msgId },
             },
           };
-          sink.add(model, { open: true });
+          sink.add(model, OPEN_DRAFT);
           if (invented) sink.invent(model, 'timestamp', path);
           models.set(msgId, model);
         }
@@ -538,7 +559,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
               event: 'tool',
               uuid: sink.uuid(`tool:${id}`),
               timestamp: time,
-              span_id: spanOf(),
+              span_id: spanOf(agent),
               type: 'function',
               id,
               function: fn,
@@ -546,10 +567,9 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
               result: '',
               events: NO_EVENTS,
             };
-            if (!tools.has(id)) {
-              sink.add(tool, { open: true });
+            if (tools.setIfAbsent(id, tool) === undefined) {
+              sink.add(tool, OPEN_DRAFT);
               if (invented) sink.invent(tool, 'timestamp', path);
-              tools.set(id, tool);
               remember(tool);
             }
             continue;
@@ -579,7 +599,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
           event: 'compaction',
           uuid: baseUuid,
           timestamp: time,
-          span_id: spanOf(),
+          span_id: spanOf(agent),
           type: 'summary',
           tokens_before: typeof meta['preTokens'] === 'number' ? meta['preTokens'] : null,
           source: typeof meta['trigger'] === 'string' ? meta['trigger'] : null,
@@ -591,7 +611,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
       if (type === undefined)
         ctx.warn(path, 'claude_code_not_a_record', 'an object without a "type"');
       // summary, system subtypes, and every record type the docs don't list: kept quietly.
-      remember(info(path, time, invented, spanOf(), rec, baseUuid));
+      remember(info(path, time, invented, spanOf(agent), rec, baseUuid));
     },
     // Merged model responses stay open while their blocks may still arrive:
     // closed once a later record is not part of them.
@@ -631,15 +651,16 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
         else if (typeof kids !== 'string') kids.push(uuid);
         else children.set(parent, [kids, uuid]);
       }
-      const events = recEvents[i];
-      if (events === undefined) continue;
-      // A uuid two records share (a renamed duplicate that was taken) lists both's events.
+    }
+    // In push order, so record by record: a uuid two records share (a renamed
+    // duplicate that was taken) lists both's events.
+    for (let k = 0; k < remembered.length; k++) {
+      const uuid = recUuids[rememberedBy[k]!]!;
+      const e = remembered[k]!;
       const list = eventsOfRecord.get(uuid);
-      if (list === undefined) eventsOfRecord.set(uuid, events);
-      else {
-        const more = Array.isArray(events) ? events : [events];
-        eventsOfRecord.set(uuid, [...(Array.isArray(list) ? list : [list]), ...more]);
-      }
+      if (list === undefined) eventsOfRecord.set(uuid, e);
+      else if (Array.isArray(list)) list.push(e);
+      else eventsOfRecord.set(uuid, [list, e]);
     }
   }
 

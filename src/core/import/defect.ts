@@ -33,6 +33,7 @@
 //   synthesized, strictly increasing, and flagged.
 import { cloneJson, EMPTY_ARRAY, EMPTY_OBJECT } from '../events/freeze.js';
 import {
+  OPEN_DRAFT,
   inventEnd,
   messageDraft,
   pendingApprovalDraft,
@@ -195,10 +196,6 @@ function toolContentText(content: unknown[]): string {
   return out.join('\n');
 }
 
-/** `EventSink.add`'s options, shared: not an object per event. */
-const OPEN = { open: true } as const;
-const CLOSED = { open: false } as const;
-
 /** The tool fields kept in a tool's `metadata.acp`. */
 const TOOL_FIELDS = ['kind', 'status', 'title', 'name', 'content', 'locations', 'rawOutput'];
 
@@ -325,7 +322,7 @@ class DefectImporter implements IncrementalImporter {
     if (metadata) metadata[INVENTED_KEY] = inventedOnly('timestamp');
     else draft.metadata = inventedOnlyMetadata('timestamp');
     this.#ctx.invent('timestamp', path);
-    this.#sink.add(draft, open ? OPEN : CLOSED);
+    this.#sink.add(draft, open ? OPEN_DRAFT : undefined);
     return this.#track(draft, scope);
   }
 

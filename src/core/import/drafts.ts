@@ -217,3 +217,16 @@ export function textOrParts(parts: Content[]): string | Content[] {
   for (let i = 0; i < n; i++) texts[i] = (parts[i] as { text: string }).text;
   return texts.join('');
 }
+
+/**
+ * `sink.add`'s options for a draft that will still change (a tool call
+ * awaiting its result, a response still receiving parts): one frozen object
+ * for every such draft, not one made per event.
+ *
+ * @example
+ * import { OPEN_DRAFT } from 'src/core/import/drafts.js';
+ * declare const sink: EventSink;
+ * declare const tool: ToolEvent;
+ * sink.add(tool, OPEN_DRAFT);
+ */
+export const OPEN_DRAFT: { readonly open: true } = Object.freeze({ open: true });

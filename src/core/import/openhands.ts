@@ -82,6 +82,9 @@ import {
 import { markAborted, markSpanAborted } from './aborted.js';
 import { Probe, type ImportInput } from './probe.js';
 import { SyntheticClock } from './sink.js';
+import { EMPTY_OBJECT } from '../events/freeze.js';
+import { OPEN_DRAFT } from './drafts.js';
+import { StringMap } from './string-map.js';
 
 const SOURCES = new Set(['user', 'agent', 'environment']);
 
@@ -200,8 +203,10 @@ function responseUsage(u: unknown): ModelUsage | undefined {
   const prompt = num(u['prompt_tokens']);
   const completion = num(u['completion_tokens']);
   if (prompt === undefined && completion === undefined) return undefined;
-  const details = isRecord(u['prompt_tokens_details']) ? u['prompt_tokens_details'] : {};
-  const outDetails = isRecord(u['completion_tokens_details']) ? u['completion_tokens_details'] : {};
+  const details = isRecord(u['prompt_tokens_details']) ? u['prompt_tokens_details'] : EMPTY_OBJECT;
+  const outDetails = isRecord(u['completion_tokens_details'])
+    ? u['completion_tokens_details']
+    : EMPTY_OBJECT;
   const cacheRead = num(u['cache_read_input_tokens']) ?? num(details['cached_tokens']);
   const cacheWrite = num(u['cache_creation_input_tokens']);
   return usage(prompt, completion, cacheRead, cacheWrite, num(outDetails['reasoning_tokens']));
@@ -229,18 +234,20 @@ function usage(
 
 /** An OpenHands `TokenUsage` (`llm_metrics.token_usages[i]`, `accumulated_token_usage`). */
 function tokenUsage(u: JsonRecord, minus?: JsonRecord): ModelUsage {
-  const d = (k: string) => {
-    const v = num(u[k]);
-    if (v === undefined) return undefined;
-    return minus ? Math.max(0, v - (num(minus[k]) ?? 0)) : v;
-  };
   return usage(
-    d('prompt_tokens'),
-    d('completion_tokens'),
-    d('cache_read_tokens'),
-    d('cache_write_tokens'),
-    d('reasoning_tokens'),
+    tokenCount(u, minus, 'prompt_tokens'),
+    tokenCount(u, minus, 'completion_tokens'),
+    tokenCount(u, minus, 'cache_read_tokens'),
+    tokenCount(u, minus, 'cache_write_tokens'),
+    tokenCount(u, minus, 'reasoning_tokens'),
   );
+}
+
+/** One count of {@link tokenUsage} (a function, not a closure per call). */
+function tokenCount(u: JsonRecord, minus: JsonRecord | undefined, k: string): number | undefined {
+  const v = num(u[k]);
+  if (v === undefined) return undefined;
+  return minus ? Math.max(0, v - (num(minus[k]) ?? 0)) : v;
 }
 
 function stopReason(v: unknown): string {
@@ -312,16 +319,33 @@ const V1_KEYS = new Set(['id', 'timestamp', 'source', 'kind']);
 const RESPONSE_KEYS = new Set(['choices', 'model']);
 const THOUGHT_KEY = new Set(['thought']);
 const MODEL_RESPONSE_KEY = new Set(['model_response']);
+// … and on the V1 and wrapper paths.
+const KIND_KEY = new Set(['kind']);
+const V1_TOOL_SKIP = new Set([
+  'thought',
+  'tool_call',
+  'reasoning_content',
+  'thinking_blocks',
+  'action',
+]);
+const LLM_MESSAGE_KEY = new Set(['llm_message']);
+const MESSAGE_CONSUMED = new Set(['role', 'content', 'reasoning_content']);
+const SYSTEM_PROMPT_KEY = new Set(['system_prompt']);
+const OBSERVATION_KEY = new Set(['observation']);
+const CONTENT_KEY = new Set(['content']);
+const RAW_KEY = new Set(['raw']);
+const HISTORY_KEY = new Set(['history']);
 
 function openHandsImporter(options: ImportOptions): IncrementalImporter {
   const { ctx, sink } = importerParts('openhands', options);
   const clock = new SyntheticClock(options.baseTime);
   const stack: Scope[] = [];
-  const toolsByAction = new Map<string, ToolEvent>(); // V0 action id / V1 event id → tool
-  const toolsByCall = new Map<string, ToolEvent>(); // tool_call_id → tool
+  // One entry a record, a call or a response: StringMap, not Map (string-map.ts).
+  const toolsByAction = new StringMap<ToolEvent>(); // V0 action id / V1 event id → tool
+  const toolsByCall = new StringMap<ToolEvent>(); // tool_call_id → tool
   const finishCalls = new Set<string>(); // finish tool calls (answered by the message)
-  const models = new Map<string, ModelEvent>(); // response id → model event
-  const seenKeys = new Set<string>();
+  const models = new StringMap<ModelEvent>(); // response id → model event
+  const seenKeys = new StringMap<true>(); // the records' keys
   const subAgents = new Map<string, SubAgent[]>(); // V1 tool uuid → its sub-agent spans
   const background = new Map<string, SubAgent>(); // task id → a background task still running
   const openSubAgents = new Set<SubAgent>();
@@ -346,7 +370,8 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     return e;
   };
 
-  const add = <E extends Event>(e: E, open = false): E => track(sink.add(e, { open }));
+  const add = <E extends Event>(e: E, open = false): E =>
+    track(sink.add(e, open ? OPEN_DRAFT : undefined));
 
   /** The record's time: its own (an offset added when it has none), else invented. */
   const timeOf = (rec: JsonRecord, path: string): At => {
@@ -540,9 +565,15 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
   /** Usage and cost of one call from V0 `llm_metrics` (running totals). */
   const metricsOf = (m: JsonRecord, responseId: string | undefined): ModelUsage | undefined => {
     let out: ModelUsage | undefined;
-    const usages = Array.isArray(m['token_usages']) ? m['token_usages'] : [];
-    const match =
-      usages.find((u) => isRecord(u) && responseId && u['response_id'] === responseId) ?? undefined;
+    // A loop, not `find` with a closure made per call.
+    let match: unknown;
+    if (responseId && Array.isArray(m['token_usages'])) {
+      for (const u of m['token_usages'])
+        if (isRecord(u) && u['response_id'] === responseId) {
+          match = u;
+          break;
+        }
+    }
     const accumulated = isRecord(m['accumulated_token_usage'])
       ? m['accumulated_token_usage']
       : undefined;
@@ -672,7 +703,8 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     if (callId === undefined) sink.invent(tool, 'id', at.path);
     toolsByAction.set(actionKey, tool);
     if (callId !== undefined) {
-      if (toolsByCall.has(callId) && sink.isOpen(toolsByCall.get(callId)!))
+      const before = toolsByCall.get(callId);
+      if (before !== undefined && sink.isOpen(before))
         ctx.info(at.path, 'openhands_duplicate_call', callId);
       toolsByCall.set(callId, tool);
     }
@@ -695,12 +727,16 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       tool.error = error;
       tool.failed = true;
     }
-    const prior = isRecord(tool.metadata?.['openhands']) ? tool.metadata['openhands'] : {};
-    const openhands = { ...prior, observation: meta };
-    // Every event's metadata object is its own (made with it, or by a revision):
-    // set in place, not copied.
-    if (tool.metadata && !Object.isFrozen(tool.metadata)) tool.metadata['openhands'] = openhands;
-    else tool.metadata = { ...(tool.metadata ?? {}), openhands };
+    // Every event's metadata object, and the `openhands` object in it, is its
+    // own (made with it, or by a revision): set in place, not copied.
+    const prior = tool.metadata?.['openhands'];
+    if (isRecord(prior) && !Object.isFrozen(prior) && !Object.isFrozen(tool.metadata))
+      (prior as JsonObject)['observation'] = meta;
+    else {
+      const openhands = { ...(isRecord(prior) ? prior : {}), observation: meta };
+      if (tool.metadata && !Object.isFrozen(tool.metadata)) tool.metadata['openhands'] = openhands;
+      else tool.metadata = { ...(tool.metadata ?? {}), openhands };
+    }
     sink.close(tool);
   };
 
@@ -1047,9 +1083,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       const fn = str(rec['tool_name']) ?? str(callRaw['name']) ?? 'tool';
       const parsed = parseArguments(callRaw['arguments']);
       const actionRaw = own(rec, 'action');
-      const args: JsonObject = isRecord(actionRaw)
-        ? rest(actionRaw, new Set(['kind']))
-        : parsed.args;
+      const args: JsonObject = isRecord(actionRaw) ? rest(actionRaw, KIND_KEY) : parsed.args;
       let model = models.get(responseId);
       if (model !== openModel) closeOpenModel();
       if (!model) {
@@ -1094,10 +1128,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
         answer(key, text, at, full, callId || undefined);
         return;
       }
-      const toolMeta = rest(
-        full,
-        new Set(['thought', 'tool_call', 'reasoning_content', 'thinking_blocks', 'action']),
-      );
+      const toolMeta = rest(full, V1_TOOL_SKIP);
       if (actionKind) toolMeta['action_kind'] = actionKind;
       const tool = newTool(key, callId, fn, args, at, toolMeta, key);
       v1SubAgents(tool, actionKind, args, key, at);
@@ -1114,8 +1145,8 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
           { type: 'reasoning', reasoning },
           ...(typeof content === 'string' ? [{ type: 'text' as const, text: content }] : content),
         ];
-      const keep = rest(full, new Set(['llm_message']));
-      const msgRest = rest(msg, new Set(['role', 'content', 'reasoning_content']));
+      const keep = rest(full, LLM_MESSAGE_KEY);
+      const msgRest = rest(msg, MESSAGE_CONSUMED);
       if (Object.keys(msgRest).length) keep['llm_message'] = msgRest;
       if (source === 'user' && (role === undefined || role === 'user')) {
         if (!stack.some((s) => s.kind === 'agent')) openTurn(key, at);
@@ -1132,7 +1163,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
         'system',
         contentOf(isRecord(rec['system_prompt']) ? [rec['system_prompt']] : rec['system_prompt']),
         at,
-        rest(full, new Set(['system_prompt'])),
+        rest(full, SYSTEM_PROMPT_KEY),
       );
       return;
     }
@@ -1161,8 +1192,8 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
         error = { type: 'unknown', message: result };
       }
       const obsMeta: JsonObject = {
-        ...rest(full, new Set(['observation'])),
-        ...(Object.keys(obs).length ? { observation: rest(obs, new Set(['content'])) } : {}),
+        ...rest(full, OBSERVATION_KEY),
+        ...(Object.keys(obs).length ? { observation: rest(obs, CONTENT_KEY) } : {}),
       };
       const tool =
         (callId !== undefined ? toolsByCall.get(callId) : undefined) ??
@@ -1198,11 +1229,12 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
   const keyOf = (rec: JsonRecord, path: string): string => {
     const id = own(rec, 'id');
     let key = typeof id === 'number' || typeof id === 'string' ? `#${id}` : path;
-    if (seenKeys.has(key)) {
+    // One probe, not `has` then `add`.
+    if (seenKeys.setIfAbsent(key, true) !== undefined) {
       ctx.info(path, 'openhands_duplicate_id', String(id));
       key = `${key}@${path}`;
+      seenKeys.set(key, true);
     }
-    seenKeys.add(key);
     return key;
   };
 
@@ -1230,14 +1262,14 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       if (filled['id'] === undefined && w['event_id'] !== undefined) filled['id'] = w['event_id'];
       if (filled['source'] === undefined) filled['source'] = w['source'];
       if (filled['timestamp'] === undefined) filled['timestamp'] = w['timestamp'];
-      pushRecord(filled, jsonPath(path, 'raw'), rest(w, new Set(['raw'])));
+      pushRecord(filled, jsonPath(path, 'raw'), rest(w, RAW_KEY));
       return;
     }
     if (!shape) {
       closeOpenModel();
       const history = historyOf(value);
       if (history) {
-        const others = rest(value as JsonRecord, new Set(['history']));
+        const others = rest(value as JsonRecord, HISTORY_KEY);
         if (Object.keys(others).length) {
           info(`${path}:run`, timeOf(value as JsonRecord, path), others);
         }
@@ -1278,8 +1310,8 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       closeOpenModel();
       closeTurn();
       let open = 0;
-      for (const tool of new Set([...toolsByAction.values(), ...toolsByCall.values()]))
-        if (sink.isOpen(tool)) open++;
+      // Every tool is in toolsByAction, once (toolsByCall only indexes them).
+      for (const tool of toolsByAction.values()) if (sink.isOpen(tool)) open++;
       if (open) ctx.info('$', 'openhands_tools_unanswered', open);
       return sink.drain();
     },
