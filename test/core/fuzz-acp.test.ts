@@ -2,8 +2,8 @@
 // fixtures; `npm run fuzz` runs 10,000 inputs.
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
-import { importAcp, importAny } from '../../src/index.js';
-import { fuzzImporter, fuzzShare } from './helpers/import-fuzz.js';
+import { importAcp, importAny, acpFormat } from '../../src/index.js';
+import { fuzzImporter, fuzzShare, streamedAsWhole } from './helpers/import-fuzz.js';
 
 const seed = (name: string) =>
   readFileSync(new URL(`../fixtures/acp/${name}`, import.meta.url), 'utf8')
@@ -13,8 +13,8 @@ const seed = (name: string) =>
 
 const seeds = [seed('session.jsonl'), seed('agent-only.jsonl'), seed('v2-draft.jsonl')];
 
-// FUZZ_RUNS inputs for the importer, shared by its 2 properties.
-const runs = fuzzShare(2);
+// FUZZ_RUNS inputs for the importer, shared by its 3 properties.
+const runs = fuzzShare(3);
 
 describe('fuzz: ACP importer', () => {
   it(`gives a result or an ImportError for ${runs} mutated sessions`, async () => {
@@ -23,5 +23,9 @@ describe('fuzz: ACP importer', () => {
 
   it(`detection and import through importAny agree without throwing (${runs} inputs)`, async () => {
     await fuzzImporter((input) => importAny(input), seeds, 'jsonl', runs);
+  }, 300_000);
+
+  it(`sessions streamed a line at a time end as the whole-file import (${runs} inputs)`, async () => {
+    await fuzzImporter(streamedAsWhole(acpFormat, importAcp), seeds, 'jsonl', runs);
   }, 300_000);
 });

@@ -3,8 +3,8 @@
 // stream. `npm run fuzz` runs FUZZ_RUNS=10000.
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
-import { importAgex, importAny } from '../../src/index.js';
-import { fuzzImporter, fuzzShare } from './helpers/import-fuzz.js';
+import { importAgex, importAny, agexFormat } from '../../src/index.js';
+import { fuzzImporter, fuzzShare, streamedAsWhole } from './helpers/import-fuzz.js';
 
 const lines = (name: string) =>
   readFileSync(`test/fixtures/agex/${name}`, 'utf8')
@@ -16,8 +16,8 @@ const mime = JSON.parse(readFileSync('test/fixtures/agex/mime-stream.json', 'utf
   events: never[];
 };
 
-// FUZZ_RUNS inputs for the importer, shared by its 2 properties.
-const runs = fuzzShare(2);
+// FUZZ_RUNS inputs for the importer, shared by its 3 properties.
+const runs = fuzzShare(3);
 
 describe('fuzz: agex', () => {
   it(`gives a result or an ImportError for ${runs} mutated JSONL inputs`, async () => {
@@ -26,5 +26,9 @@ describe('fuzz: agex', () => {
 
   it(`gives a result or an ImportError for ${runs} mutated mime-stream documents through detection`, async () => {
     await fuzzImporter((input) => importAny(input), [[mime as never]], 'json', runs);
+  }, 300_000);
+
+  it(`JSONL inputs streamed a line at a time end as the whole-file import (${runs} inputs)`, async () => {
+    await fuzzImporter(streamedAsWhole(agexFormat, importAgex), seeds, 'jsonl', runs);
   }, 300_000);
 });

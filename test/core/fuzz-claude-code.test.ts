@@ -4,8 +4,8 @@
 // `npm run fuzz` runs 10,000 inputs (FUZZ_RUNS).
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
-import { importAny, importClaudeCode } from '../../src/index.js';
-import { fuzzImporter, fuzzShare } from './helpers/import-fuzz.js';
+import { importAny, importClaudeCode, claudeCodeFormat } from '../../src/index.js';
+import { fuzzImporter, fuzzShare, streamedAsWhole } from './helpers/import-fuzz.js';
 
 const lines = (name: string) =>
   readFileSync(new URL(`../fixtures/claude-code/${name}`, import.meta.url), 'utf8')
@@ -15,8 +15,8 @@ const lines = (name: string) =>
 
 const seeds = ['session.jsonl', 'with-subagent.jsonl', 'agent-f00d.jsonl'].map(lines);
 
-// FUZZ_RUNS inputs for the importer, shared by its 3 properties.
-const runs = fuzzShare(3);
+// FUZZ_RUNS inputs for the importer, shared by its 4 properties.
+const runs = fuzzShare(4);
 
 describe('fuzz: claude-code', () => {
   it(`gives a result or an ImportError for ${runs} mutated sessions`, async () => {
@@ -41,5 +41,9 @@ describe('fuzz: claude-code', () => {
 
   it(`through the front door (${runs} inputs)`, async () => {
     await fuzzImporter((input) => importAny(input), seeds, 'jsonl', runs);
+  }, 300_000);
+
+  it(`sessions streamed a line at a time end as the whole-file import (${runs} inputs)`, async () => {
+    await fuzzImporter(streamedAsWhole(claudeCodeFormat, importClaudeCode), seeds, 'jsonl', runs);
   }, 300_000);
 });

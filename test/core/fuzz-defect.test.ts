@@ -3,8 +3,8 @@
 // runs 10,000 inputs.
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
-import { importAny, importDefect } from '../../src/index.js';
-import { fuzzImporter, fuzzShare } from './helpers/import-fuzz.js';
+import { importAny, importDefect, defectFormat } from '../../src/index.js';
+import { fuzzImporter, fuzzShare, streamedAsWhole } from './helpers/import-fuzz.js';
 
 const seed = (name: string) =>
   readFileSync(new URL(`../fixtures/defect/${name}`, import.meta.url), 'utf8')
@@ -14,8 +14,8 @@ const seed = (name: string) =>
 
 const seeds = [seed('events.jsonl'), seed('journal.jsonl')];
 
-// FUZZ_RUNS inputs for the importer, shared by its 2 properties.
-const runs = fuzzShare(2);
+// FUZZ_RUNS inputs for the importer, shared by its 3 properties.
+const runs = fuzzShare(3);
 
 describe('fuzz: defect importer', () => {
   it(`gives a result or an ImportError for ${runs} mutated logs`, async () => {
@@ -24,5 +24,9 @@ describe('fuzz: defect importer', () => {
 
   it(`detection and import through importAny agree without throwing (${runs} inputs)`, async () => {
     await fuzzImporter((input) => importAny(input), seeds, 'jsonl', runs);
+  }, 300_000);
+
+  it(`logs streamed a line at a time end as the whole-file import (${runs} inputs)`, async () => {
+    await fuzzImporter(streamedAsWhole(defectFormat, importDefect), seeds, 'jsonl', runs);
   }, 300_000);
 });

@@ -3,8 +3,8 @@
 // `npm run fuzz` runs 10,000 inputs (FUZZ_RUNS).
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
-import { importAny, importOpenHands } from '../../src/index.js';
-import { fuzzImporter, fuzzShare } from './helpers/import-fuzz.js';
+import { importAny, importOpenHands, openHandsFormat } from '../../src/index.js';
+import { fuzzImporter, fuzzShare, streamedAsWhole } from './helpers/import-fuzz.js';
 
 const read = (name: string) =>
   readFileSync(new URL(`../fixtures/openhands/${name}`, import.meta.url), 'utf8');
@@ -19,8 +19,8 @@ const v1 = lines(read('events-v1.jsonl'));
 const wrapped = lines(read('wrapped.jsonl'));
 const delegates = lines(read('delegate-v1.jsonl'));
 
-// FUZZ_RUNS inputs for the importer, shared by its 3 properties.
-const runs = fuzzShare(3);
+// FUZZ_RUNS inputs for the importer, shared by its 4 properties.
+const runs = fuzzShare(4);
 
 describe('fuzz: openhands', () => {
   it(`gives a result or an ImportError for ${runs} mutated V0 trajectories`, async () => {
@@ -38,5 +38,14 @@ describe('fuzz: openhands', () => {
 
   it(`through the front door (${runs} inputs)`, async () => {
     await fuzzImporter((input) => importAny(input), [v1, trajectory], 'jsonl', runs);
+  }, 300_000);
+
+  it(`JSON Lines streamed a line at a time end as the whole-file import (${runs} inputs)`, async () => {
+    await fuzzImporter(
+      streamedAsWhole(openHandsFormat, importOpenHands),
+      [v1, wrapped, delegates],
+      'jsonl',
+      runs,
+    );
   }, 300_000);
 });

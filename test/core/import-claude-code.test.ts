@@ -176,6 +176,76 @@ describe('Claude Code sessions', () => {
     expect(stream.length).toBeGreaterThan(stream.latest().length);
     expect(stream.latest()).toEqual(importClaudeCode(session).events);
   });
+
+  it('streams a response whose records another record interrupts, and a sub-agent after its result', () => {
+    // Records of one API response (message.id m1) with a progress record
+    // between them, drained after every line: the response was closed and
+    // sealed by the drain before its later records arrived.
+    const t = (s: number) => `2026-02-01T09:00:${String(s).padStart(2, '0')}.000Z`;
+    const assistant = (uuid: string, parent: string, s: number, block: object) => ({
+      type: 'assistant',
+      uuid,
+      parentUuid: parent,
+      timestamp: t(s),
+      message: { id: 'm1', role: 'assistant', model: 'claude', content: [block] },
+    });
+    const lines: object[] = [
+      {
+        type: 'user',
+        uuid: 'u1',
+        parentUuid: null,
+        timestamp: t(0),
+        message: { role: 'user', content: 'go' },
+      },
+      assistant('a1', 'u1', 1, { type: 'text', text: 'one ' }),
+      { type: 'progress', uuid: 'p1', parentUuid: 'a1', timestamp: t(2), data: { step: 1 } },
+      assistant('a2', 'p1', 3, { type: 'text', text: 'two ' }),
+      { type: 'progress', uuid: 'p2', parentUuid: 'a2', timestamp: t(4), data: { step: 2 } },
+      assistant('a3', 'p2', 5, {
+        type: 'tool_use',
+        id: 'call-1',
+        name: 'Task',
+        input: { description: 'explore' },
+      }),
+      assistant('a4', 'a3', 6, { type: 'text', text: 'three' }),
+      {
+        type: 'user',
+        uuid: 'u2',
+        parentUuid: 'a4',
+        timestamp: t(8),
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'call-1', content: 'done' }],
+        },
+        toolUseResult: { agentId: 'ag1' },
+      },
+      // The sub-agent's records, after the call's result (a sidechain written late).
+      {
+        type: 'user',
+        uuid: 's1',
+        parentUuid: null,
+        isSidechain: true,
+        agentId: 'ag1',
+        timestamp: t(7),
+        message: { role: 'user', content: 'explore' },
+      },
+    ];
+    // The call's result once more (a resumed session repeats it).
+    lines.push({ ...lines[7]!, uuid: 'u3', parentUuid: 'u2', timestamp: t(9) });
+    const text = lines.map((l) => JSON.stringify(l)).join('\n');
+    const whole = importClaudeCode(text).events;
+    const imp = claudeCodeFormat.incremental({});
+    const stream = new EventStream();
+    for (const { value, path } of readJsonLines(text, new ImportContext())) {
+      imp.push(value, path);
+      for (const e of imp.drain()) stream.append(e);
+    }
+    for (const e of imp.end()) stream.append(e);
+    expect(stream.latest()).toEqual(whole);
+    const [model] = of<ModelEvent>(whole, 'model');
+    expect(model!.output.completion).toBe('one two three');
+    expect(of<ToolEvent>(whole, 'tool')[0]!.agent).toBe('explore');
+  });
 });
 
 describeFixtures('Claude Code: real sessions (../shared/fixtures/claude-code)', () => {

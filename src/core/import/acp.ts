@@ -708,7 +708,9 @@ class AcpImporter implements IncrementalImporter {
         return;
       }
       this.#ctx.info(path, 'acp_unpaired_response', idText(own(record, 'id')));
-      this.#info(record, path);
+      // An error response made an error event of this path's uuid above: the
+      // record kept beside it needs one of its own.
+      this.#info(record, isRecord(error) ? `${path}:response` : path);
       return;
     }
     const draft = pending.draft;

@@ -492,6 +492,8 @@ class AgexImporter implements IncrementalImporter {
   readonly #agents = new Map<string, AgentState>();
   /** Open token-chunk messages by `namespace\0emissionIndex`. */
   readonly #chunks = new Map<string, MessageEvent>();
+  /** How many chunk messages each message id has had (a key reused after its message closed). */
+  readonly #messageIds = new Map<string, number>();
   #spans = 0;
   #turn = 0;
   #lastNs: string | undefined;
@@ -644,10 +646,16 @@ class AgexImporter implements IncrementalImporter {
       // template kept a tree of four concatenations (140 bytes, not 48) per
       // message for the whole import.
       const messageId = [ns, this.#turn, index].join(':');
+      // Chunks of an emission whose message was closed (its `done` seen)
+      // start another message: a uuid of its own, the first one's unchanged.
+      const seen = this.#messageIds.get(messageId) ?? 0;
+      this.#messageIds.set(messageId, seen + 1);
       draft = this.#sink.add<MessageEvent>(
         {
           event: 'message',
-          uuid: this.#sink.uuid(`message\u0000${messageId}`),
+          uuid: this.#sink.uuid(
+            seen === 0 ? `message\u0000${messageId}` : `message\u0000${messageId}#${seen + 1}`,
+          ),
           span_id: this.#innermost(agent),
           timestamp: time,
           role: 'assistant',

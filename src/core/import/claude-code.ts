@@ -326,6 +326,9 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
     agents.set(key, agent);
     if (tool) {
       agentOfTool.set(tool.id, key);
+      // A stream may have drained the call (sealed) before its sub-agent's
+      // records: a sidechain written after the call's result.
+      if (Object.isFrozen(tool)) tools.set(tool.id, (tool = sink.revise(tool)));
       tool.agent = name;
       tool.agent_span_id = span;
       sink.touch(tool);
@@ -386,7 +389,8 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
       } else time = clock.next();
       const invented = !rawTime;
       lastTime = time;
-      let uuid = typeof rec['uuid'] === 'string' ? rec['uuid'] : undefined;
+      // An empty uuid is none (it would make an event without an id).
+      let uuid = typeof rec['uuid'] === 'string' && rec['uuid'] !== '' ? rec['uuid'] : undefined;
       current = -1;
       if (uuid) {
         // Indexed as this record unless seen before (one probe either way).
@@ -477,12 +481,14 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
           for (const block of blocksOf(message)) {
             if (!isRecord(block) || block['type'] !== 'tool_result') continue;
             const id = typeof block['tool_use_id'] === 'string' ? block['tool_use_id'] : '';
-            const tool = tools.get(id);
+            let tool = tools.get(id);
             if (!tool) {
               ctx.info(path, 'claude_code_result_unpaired', id);
               remember(info(path, time, invented, spanOf(agent), block));
               continue;
             }
+            // A second result for a call a stream has drained since (sealed).
+            if (Object.isFrozen(tool)) tools.set(id, (tool = sink.revise(tool)));
             tool.result = toolResult(block['content']);
             tool.completed = time;
             if (block['is_error'] === true) {
@@ -516,6 +522,10 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
           currentModel !== undefined && msgId === currentModelKey
             ? currentModel
             : models.get(msgId);
+        // A response another record interrupted, which a stream has drained
+        // (sealed) since: its later records go into a writable version.
+        if (model !== undefined && Object.isFrozen(model))
+          models.set(msgId, (model = sink.revise(model)));
         if (!model) {
           const requestId = rec['requestId'];
           model = {

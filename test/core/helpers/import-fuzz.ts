@@ -13,7 +13,15 @@
 // of its own, and the 10,000 are per importer: the whole run ~105 CPU-s.
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { ImportError } from '../../../src/index.js';
+import {
+  EventStream,
+  ImportContext,
+  ImportError,
+  readJsonLines,
+  type Event,
+  type ImportOptions,
+  type IncrementalImporter,
+} from '../../../src/index.js';
 
 /** How many inputs each importer gets: a small count in `npm test`, more with FUZZ_RUNS. */
 export const FUZZ_RUNS = Number(process.env['FUZZ_RUNS'] ?? 100);
@@ -147,6 +155,16 @@ const huge: fc.Arbitrary<Damage> = fc.record({
   pick: fc.nat(),
 });
 
+/** What {@link fuzzImporter} checks besides typed errors, time and prototypes. */
+export interface FuzzOptions {
+  /**
+   * Each event's uuid is its own (default). Off for formats whose records
+   * carry their uuids (skein events, where a repeated uuid is a newer version
+   * of the same event, as on a live stream).
+   */
+  uniqueUuids?: boolean;
+}
+
 /**
  * Fuzzes one importer. `seeds` are parsed records (lines of a JSONL format, or
  * whole documents); each input mutates a few of them, is encoded, and may be
@@ -158,12 +176,19 @@ export async function fuzzImporter(
   seeds: readonly Json[][],
   encoding: FuzzEncoding,
   runs = FUZZ_RUNS,
+  options: FuzzOptions = {},
 ): Promise<void> {
   const hugeRuns = Math.max(1, Math.round(runs * HUGE_SHARE));
   const seed = Number(process.env['FUZZ_SEED'] ?? 19);
   if (runs > hugeRuns)
-    await fc.assert(property(run, seeds, encoding, usual), { numRuns: runs - hugeRuns, seed });
-  await fc.assert(property(run, seeds, encoding, huge), { numRuns: hugeRuns, seed: seed + 1 });
+    await fc.assert(property(run, seeds, encoding, usual, options), {
+      numRuns: runs - hugeRuns,
+      seed,
+    });
+  await fc.assert(property(run, seeds, encoding, huge, options), {
+    numRuns: hugeRuns,
+    seed: seed + 1,
+  });
 }
 
 function property(
@@ -171,6 +196,7 @@ function property(
   seeds: readonly Json[][],
   encoding: FuzzEncoding,
   damages: fc.Arbitrary<Damage>,
+  options: FuzzOptions,
 ) {
   return fc.asyncProperty(
     fc.nat({ max: seeds.length - 1 }),
@@ -208,7 +234,7 @@ function property(
       }
       const started = performance.now();
       try {
-        await run(input);
+        checkEvents(await run(input), options.uniqueUuids !== false);
       } catch (e) {
         if (!(e instanceof ImportError)) {
           // fast-check reports the cause without its stack; keep where it came from.
@@ -224,3 +250,89 @@ function property(
 }
 
 const encoder = new TextEncoder();
+
+/**
+ * What every import gives, however damaged its input: canonical events
+ * (`EventStream.append` would take each), by default with one uuid each.
+ */
+function checkEvents(result: unknown, unique: boolean): void {
+  const events = (result as { events?: unknown } | undefined)?.events;
+  if (!Array.isArray(events)) return;
+  const seen = new Set<string>();
+  for (const e of events as Event[]) {
+    if (typeof e.event !== 'string' || typeof e.timestamp !== 'string' || !e.uuid)
+      throw new Error(`not a canonical event: ${JSON.stringify(e).slice(0, 300)}`);
+    if (unique && seen.has(e.uuid)) throw new Error(`two events with uuid ${e.uuid} (${e.event})`);
+    seen.add(e.uuid);
+  }
+}
+
+/** A format that reads records one at a time (`acpFormat`, `claudeCodeFormat`, …). */
+interface LineFormat {
+  incremental(options: ImportOptions): IncrementalImporter;
+}
+
+/**
+ * A `run` for {@link fuzzImporter} that checks the streaming contract (issue
+ * 19, "streaming importers are incremental"): the input read line by line,
+ * drained after every record and appended to an `EventStream`, ends with the
+ * events of the whole-file import in `latest()`. A drain freezes what closed
+ * before it, so an importer that changes a drained event without `revise`
+ * throws here even where a whole-file import cannot. Text inputs only (bytes
+ * are decoded by the same reader either way).
+ */
+export function streamedAsWhole(
+  format: LineFormat,
+  whole: (input: string, options: ImportOptions) => { events: readonly Event[] },
+): (input: string | Uint8Array) => void {
+  // A whole file may look ahead for its first real time to invent the ones
+  // before it from; a stream cannot: both get the same base.
+  const options: ImportOptions = { baseTime: '2000-01-01T00:00:00.000Z' };
+  return (input) => {
+    if (typeof input !== 'string') return;
+    let expected: readonly Event[];
+    try {
+      expected = whole(input, options).events;
+    } catch (e) {
+      if (e instanceof ImportError) return;
+      throw e;
+    }
+    const imp = format.incremental(options);
+    const stream = new EventStream();
+    for (const { value, path } of readJsonLines(input, new ImportContext({}))) {
+      imp.push(value, path);
+      for (const e of imp.drain()) stream.append(e);
+    }
+    for (const e of imp.end()) stream.append(e);
+    const got = stream.latest();
+    const at = firstDifference(got, expected);
+    if (at !== undefined)
+      throw new Error(`streamed import differs from the whole-file one at ${at}`);
+  };
+}
+
+/**
+ * Where two JSON-like values first differ (a path such as `[3].data.x`,
+ * keys compared in order), or `undefined` when they are the same. Iterative:
+ * fuzzed inputs nest thousands deep, past what `JSON.stringify` or a
+ * recursive compare can walk.
+ */
+export function firstDifference(a: unknown, b: unknown): string | undefined {
+  const stack: [unknown, unknown, string][] = [[a, b, '']];
+  while (stack.length > 0) {
+    const [x, y, path] = stack.pop()!;
+    if (Object.is(x, y)) continue;
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return path;
+    if (Array.isArray(x) !== Array.isArray(y)) return path;
+    const xk = Object.keys(x);
+    const yk = Object.keys(y);
+    if (xk.length !== yk.length) return path;
+    for (let i = xk.length - 1; i >= 0; i--) {
+      const k = xk[i]!;
+      if (k !== yk[i]) return `${path}.${k}`;
+      const step = Array.isArray(x) ? `${path}[${k}]` : `${path}.${k}`;
+      stack.push([(x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k], step]);
+    }
+  }
+  return undefined;
+}
