@@ -94,7 +94,9 @@ interface Span {
   status: { code: string; message?: string } | undefined;
   resource: Attrs | undefined;
   scope: JsonObject | undefined;
-  path: string;
+  /** The JSON path of the record ({@link spanPath}): `pathBase[pathIndex]`, or `pathBase` when the index is -1. */
+  pathBase: string;
+  pathIndex: number;
   order: number;
   /** What was made up ({@link NOTHING_INVENTED} until something is). */
   invented: readonly ('id' | 'timestamp' | 'end')[];
@@ -102,6 +104,8 @@ interface Span {
   children: Span[];
   parent: Span | undefined;
   visited: boolean;
+  /** Its class, once {@link classify} worked it out. */
+  cls: Classified | undefined;
 }
 
 const SPAN_KINDS = ['UNSPECIFIED', 'INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'];
@@ -123,13 +127,25 @@ function put(obj: Record<string, unknown>, key: string, value: unknown): void {
   else obj[key] = value;
 }
 
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * `own(r, key)` with the property load first: the same value for data
+ * properties, but a field that is absent (most reads of optional fields and
+ * of attribute spellings) costs no `hasOwnProperty` call.
+ */
+function field(r: Record<string, unknown>, key: string): unknown {
+  const v = r[key];
+  return v !== undefined && hasOwn.call(r, key) ? v : undefined;
+}
+
 /** An OTLP `AnyValue` as plain JSON (64-bit ints beyond 2^53 stay strings). */
 function anyValue(v: unknown, depth = 0): unknown {
   if (!isRecord(v)) return v ?? null;
   if (depth > 64) return null;
-  let x = own(v, 'stringValue');
+  let x = field(v, 'stringValue');
   if (x !== undefined) return x;
-  x = own(v, 'intValue');
+  x = field(v, 'intValue');
   if (x !== undefined) {
     if (typeof x === 'string') {
       const n = Number(x);
@@ -137,21 +153,21 @@ function anyValue(v: unknown, depth = 0): unknown {
     }
     return x;
   }
-  x = own(v, 'doubleValue');
+  x = field(v, 'doubleValue');
   if (x !== undefined) return typeof x === 'string' ? Number(x) : x;
-  x = own(v, 'boolValue');
+  x = field(v, 'boolValue');
   if (x !== undefined) return x;
-  x = own(v, 'arrayValue');
+  x = field(v, 'arrayValue');
   if (x !== undefined) {
-    const values = isRecord(x) ? own(x, 'values') : undefined;
+    const values = isRecord(x) ? field(x, 'values') : undefined;
     return Array.isArray(values) ? values.map((e) => anyValue(e, depth + 1)) : [];
   }
-  x = own(v, 'kvlistValue');
+  x = field(v, 'kvlistValue');
   if (x !== undefined) {
-    const values = isRecord(x) ? own(x, 'values') : undefined;
+    const values = isRecord(x) ? field(x, 'values') : undefined;
     return Array.isArray(values) ? keyValues(values, depth + 1) : {};
   }
-  x = own(v, 'bytesValue');
+  x = field(v, 'bytesValue');
   if (x !== undefined) return x;
   return null;
 }
@@ -163,12 +179,12 @@ function keyValues(list: unknown, depth = 0): Attrs {
     for (let i = 0; i < list.length; i++) {
       const kv: unknown = list[i];
       if (!isRecord(kv)) continue;
-      const key = own(kv, 'key');
+      const key = field(kv, 'key');
       if (typeof key !== 'string') continue;
-      put(out, key, anyValue(own(kv, 'value'), depth));
+      put(out, key, anyValue(field(kv, 'value'), depth));
     }
   } else if (isRecord(list)) {
-    for (const key of Object.keys(list)) put(out, key, own(list, key));
+    for (const key of Object.keys(list)) put(out, key, field(list, key));
   }
   return out;
 }
@@ -225,6 +241,9 @@ const HEX = /^[0-9a-f]+$/;
  */
 function readId(v: unknown): string {
   if (typeof v !== 'string' || v === '') return '';
+  // The usual spelling (16 or 32 lowercase hex digits) is the id as it is: no
+  // lowercased copy and no regular expressions.
+  if ((v.length === 16 || v.length === 32) && isLowerHex(v)) return v;
   let s = v.toLowerCase();
   if (s.startsWith('0x')) s = s.slice(2);
   if (HEX.test(s) && (s.length === 16 || s.length === 32)) return s;
@@ -233,6 +252,14 @@ function readId(v: unknown): string {
     if (bytes && (bytes.length === 8 || bytes.length === 16)) return hexOf(bytes);
   }
   return HEX.test(s) ? s : v;
+}
+
+function isLowerHex(v: string): boolean {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c > 102 /* f */ || (c < 97 /* a */ && (c < 48 /* 0 */ || c > 57)) /* 9 */) return false;
+  }
+  return true;
 }
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
@@ -280,15 +307,27 @@ function readNanos(v: unknown): string | undefined {
   if (typeof v === 'string') s = v;
   else if (typeof v === 'number' && Number.isInteger(v) && v >= 0) s = BigInt(v).toString();
   else return undefined;
-  if (!NANOS.test(s) || ZEROS.test(s)) return undefined;
-  return s;
+  // 1–21 digits, not all zeros.
+  const len = s.length;
+  if (len === 0 || len > 21) return undefined;
+  let zeros = true;
+  for (let i = 0; i < len; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return undefined;
+    if (c !== 48) zeros = false;
+  }
+  return zeros ? undefined : s;
 }
 
-const NANOS = /^\d{1,21}$/;
-const ZEROS = /^0+$/;
+/**
+ * The milliseconds of the time {@link nanosToIso} or {@link isoTime} last
+ * returned: read right after the call, so no `{iso, ms}` object is made per
+ * time (two per span).
+ */
+let readMs = Number.NaN;
 
-/** Exact ISO time of a nanosecond count (sub-millisecond digits kept). */
-function nanosToIso(ns: string): { iso: string; ms: number } | undefined {
+/** Exact ISO time of a nanosecond count (sub-millisecond digits kept); its ms in {@link readMs}. */
+function nanosToIso(ns: string): string | undefined {
   // `ns` is 1–21 digits (readNanos): the seconds and the nine digits below
   // read as numbers digit by digit, without slices.
   const len = ns.length;
@@ -332,7 +371,8 @@ function nanosToIso(ns: string): { iso: string; ms: number } | undefined {
   codes[18] = 48 + (sc % 10);
   codes[20 + digits] = 90; // Z
   codes.length = 21 + digits;
-  return { iso: String.fromCharCode.apply(null, codes), ms };
+  readMs = ms;
+  return String.fromCharCode.apply(null, codes);
 }
 
 let isoDay = Number.NaN;
@@ -481,7 +521,7 @@ class Reader {
       const spans = own(r, 'spans');
       if (Array.isArray(spans) && typeof r['event'] !== 'string')
         return this.scope(r, path, undefined);
-      if (looksLikeSpan(r)) return this.span(r, path, undefined, undefined);
+      if (looksLikeSpan(r)) return this.span(r, path, -1, undefined, undefined);
     }
     this.#ctx.warn(path, 'otlp_not_a_span', typeName(r));
     this.unknown.push({ value: r, path });
@@ -511,41 +551,54 @@ class Reader {
     }
     const spans = this.#ctx.array(r, 'spans', path) ?? [];
     const base = jsonPath(path, 'spans');
-    for (let i = 0; i < spans.length; i++) this.span(spans[i], `${base}[${i}]`, resource, scope);
+    for (let i = 0; i < spans.length; i++) this.span(spans[i], base, i, resource, scope);
   }
 
-  span(r: unknown, path: string, resource: Attrs | undefined, scope: JsonObject | undefined): void {
-    if (!isRecord(r)) return void this.#ctx.warn(path, 'wrong_type', 'object', typeName(r));
-    const context = own(r, 'context'); // Python's console exporter
+  /**
+   * One span, at `path` (`index` < 0) or at `path[index]`: the path string is
+   * made only when something is reported at it ({@link spanPath}).
+   */
+  span(
+    r: unknown,
+    path: string,
+    index: number,
+    resource: Attrs | undefined,
+    scope: JsonObject | undefined,
+  ): void {
+    if (!isRecord(r))
+      return void this.#ctx.warn(atIndex(path, index), 'wrong_type', 'object', typeName(r));
+    const context = field(r, 'context'); // Python's console exporter
     const ctxRec = isRecord(context) ? context : undefined;
     let invented: Span['invented'] = NOTHING_INVENTED;
-    let spanId = readId(own(r, 'spanId') ?? (ctxRec && own(ctxRec, 'span_id')));
+    let spanId = readId(field(r, 'spanId') ?? (ctxRec && field(ctxRec, 'span_id')));
     if (spanId === '') {
       spanId = `span-${this.spans.length + 1}`;
       invented = ['id'];
     }
-    const traceId = readId(own(r, 'traceId') ?? (ctxRec && own(ctxRec, 'trace_id')));
-    const parentSpanId = readId(own(r, 'parentSpanId') ?? own(r, 'parent_id'));
-    const name = str(own(r, 'name')) ?? '';
-    const kind = enumName(own(r, 'kind'), SPAN_KINDS, 'SPAN_KIND_');
-    const startNs = readNanos(own(r, 'startTimeUnixNano'));
-    const endNs = readNanos(own(r, 'endTimeUnixNano'));
-    const start = startNs !== undefined ? nanosToIso(startNs) : isoTime(own(r, 'start_time'));
-    const end = endNs !== undefined ? nanosToIso(endNs) : isoTime(own(r, 'end_time'));
-    const rawStatus = own(r, 'status');
+    const traceId = readId(field(r, 'traceId') ?? (ctxRec && field(ctxRec, 'trace_id')));
+    const parentSpanId = readId(field(r, 'parentSpanId') ?? field(r, 'parent_id'));
+    const name = str(field(r, 'name')) ?? '';
+    const kind = enumName(field(r, 'kind'), SPAN_KINDS, 'SPAN_KIND_');
+    const startNs = readNanos(field(r, 'startTimeUnixNano'));
+    const endNs = readNanos(field(r, 'endTimeUnixNano'));
+    const start = startNs !== undefined ? nanosToIso(startNs) : isoTime(field(r, 'start_time'));
+    const startMs = start !== undefined ? readMs : Number.NaN;
+    const end = endNs !== undefined ? nanosToIso(endNs) : isoTime(field(r, 'end_time'));
+    const endMs = end !== undefined ? readMs : Number.NaN;
+    const rawStatus = field(r, 'status');
     let status: Span['status'];
     if (isRecord(rawStatus)) {
       const code = enumName(
-        own(rawStatus, 'code') ?? own(rawStatus, 'status_code'),
+        field(rawStatus, 'code') ?? field(rawStatus, 'status_code'),
         STATUS_CODES,
         'STATUS_CODE_',
       );
-      const message = str(own(rawStatus, 'message')) ?? str(own(rawStatus, 'description'));
+      const message = str(field(rawStatus, 'message')) ?? str(field(rawStatus, 'description'));
       if (code !== undefined && code !== 'UNSET') status = message ? { code, message } : { code };
       else if (message) status = { code: 'UNSET', message };
     }
-    const events = own(r, 'events');
-    const links = own(r, 'links');
+    const events = field(r, 'events');
+    const links = field(r, 'links');
     this.spans.push({
       traceId,
       spanId,
@@ -554,24 +607,35 @@ class Reader {
       kind,
       startNs,
       endNs,
-      start: start?.iso ?? '',
-      end: end?.iso ?? '',
-      startMs: start?.ms ?? Number.NaN,
-      endMs: end?.ms ?? Number.NaN,
-      attrs: keyValues(own(r, 'attributes')),
+      start: start ?? '',
+      end: end ?? '',
+      startMs,
+      endMs,
+      attrs: keyValues(field(r, 'attributes')),
       events: Array.isArray(events) ? events : NO_SPAN_EVENTS,
       links: Array.isArray(links) && links.length > 0 ? links : undefined,
       status,
-      resource: resource ?? (isRecord(own(r, 'resource')) ? resourceOf(r) : undefined),
+      resource: resource ?? (isRecord(field(r, 'resource')) ? resourceOf(r) : undefined),
       scope,
-      path,
+      pathBase: path,
+      pathIndex: index,
       order: this.spans.length,
       invented,
       children: NO_CHILDREN,
       parent: undefined,
       visited: false,
+      cls: undefined,
     });
   }
+}
+
+function atIndex(path: string, index: number): string {
+  return index < 0 ? path : `${path}[${index}]`;
+}
+
+/** The JSON path of a span's record. */
+function spanPath(s: Span): string {
+  return atIndex(s.pathBase, s.pathIndex);
 }
 
 // Most spans invent nothing and most have no children: one shared empty list
@@ -586,10 +650,18 @@ function resourceOf(r: Attrs): Attrs | undefined {
   return isRecord(res) ? keyValues(own(res, 'attributes')) : undefined;
 }
 
-function isoTime(v: unknown): { iso: string; ms: number } | undefined {
+/** An ISO time string that parses, or undefined; its ms in {@link readMs}. */
+function isoTime(v: unknown): string | undefined {
   if (typeof v !== 'string') return undefined;
   const ms = timestampMs(v);
-  return Number.isFinite(ms) ? { iso: v, ms } : undefined;
+  if (!Number.isFinite(ms)) return undefined;
+  readMs = ms;
+  return v;
+}
+
+/** A span event's time as `{iso, ms}` (span events are few). */
+function timeOf(iso: string | undefined): { iso: string; ms: number } | undefined {
+  return iso === undefined ? undefined : { iso, ms: readMs };
 }
 
 // ---------------------------------------------------------------------------
@@ -679,7 +751,7 @@ function buildTree(spans: Span[], ctx: ImportContext, baseTime: string | undefin
   for (const s of spans) {
     const first = byKey.claim(s);
     if (first) {
-      ctx.warn(s.path, 'otlp_duplicate_span', s.spanId);
+      ctx.warn(spanPath(s), 'otlp_duplicate_span', s.spanId);
       // Keep the first, unless only the later one has ended.
       if (first.end === '' && s.end !== '') {
         first.end = s.end;
@@ -698,7 +770,7 @@ function buildTree(spans: Span[], ctx: ImportContext, baseTime: string | undefin
     }
     const parent = byKey.get(s.traceId, s.parentSpanId);
     if (!parent) {
-      ctx.info(s.path, 'otlp_orphan_span', s.spanId, s.parentSpanId);
+      ctx.info(spanPath(s), 'otlp_orphan_span', s.spanId, s.parentSpanId);
       roots.push(s);
       continue;
     }
@@ -725,7 +797,7 @@ function buildTree(spans: Span[], ctx: ImportContext, baseTime: string | undefin
   if (ordered.length < kept.length) {
     for (const s of kept) {
       if (s.visited) continue;
-      ctx.warn(s.path, 'otlp_parent_cycle', s.spanId);
+      ctx.warn(spanPath(s), 'otlp_parent_cycle', s.spanId);
       if (s.parent) s.parent.children = s.parent.children.filter((c) => c !== s);
       s.parent = undefined;
       roots.push(s);
@@ -767,33 +839,48 @@ interface Classified {
 
 const MODEL_OPS = new Set(['chat', 'generate_content', 'text_completion', 'completion']);
 
+// The classes with no type of their own, one object each (never changed):
+// not an object per span classified.
+const GENAI_MODEL: Classified = { role: 'model', type: undefined, dialect: 'gen_ai' };
+const GENAI_TOOL: Classified = { role: 'tool', type: undefined, dialect: 'gen_ai' };
+const GENAI_AGENT: Classified = { role: 'span', type: 'agent', dialect: 'gen_ai' };
+const GENAI_WORKFLOW: Classified = { role: 'span', type: 'workflow', dialect: 'gen_ai' };
+const OI_MODEL: Classified = { role: 'model', type: undefined, dialect: 'openinference' };
+const OI_TOOL: Classified = { role: 'tool', type: undefined, dialect: 'openinference' };
+const VERCEL_MODEL: Classified = { role: 'model', type: undefined, dialect: 'vercel' };
+const VERCEL_TOOL: Classified = { role: 'tool', type: undefined, dialect: 'vercel' };
+const OPENLLMETRY_TOOL: Classified = { role: 'tool', type: undefined, dialect: 'openllmetry' };
+const PLAIN_SPAN: Classified = { role: 'span', type: undefined, dialect: 'otlp' };
+
+/** The class of a span, worked out once (a tool's children are asked again). */
 function classify(s: Span): Classified {
-  const a = s.attrs;
+  return (s.cls ??= classifyAttrs(s.attrs));
+}
+
+function classifyAttrs(a: Attrs): Classified {
   const op = str(a['gen_ai.operation.name']);
-  const oiKind = str(a['openinference.span.kind'])?.toUpperCase();
-  const tlKind = str(a['traceloop.span.kind']);
-  const aiOp = str(a['ai.operationId']);
   if (op !== undefined) {
-    if (MODEL_OPS.has(op)) return { role: 'model', type: undefined, dialect: 'gen_ai' };
-    if (op === 'execute_tool') return { role: 'tool', type: undefined, dialect: 'gen_ai' };
-    if (op === 'invoke_agent' || op === 'create_agent')
-      return { role: 'span', type: 'agent', dialect: 'gen_ai' };
-    if (op === 'invoke_workflow') return { role: 'span', type: 'workflow', dialect: 'gen_ai' };
+    if (MODEL_OPS.has(op)) return GENAI_MODEL;
+    if (op === 'execute_tool') return GENAI_TOOL;
+    if (op === 'invoke_agent' || op === 'create_agent') return GENAI_AGENT;
+    if (op === 'invoke_workflow') return GENAI_WORKFLOW;
     return { role: 'span', type: op, dialect: 'gen_ai' };
   }
+  const oiKind = str(a['openinference.span.kind'])?.toUpperCase();
   if (oiKind !== undefined) {
-    if (oiKind === 'LLM') return { role: 'model', type: undefined, dialect: 'openinference' };
-    if (oiKind === 'TOOL') return { role: 'tool', type: undefined, dialect: 'openinference' };
+    if (oiKind === 'LLM') return OI_MODEL;
+    if (oiKind === 'TOOL') return OI_TOOL;
     return { role: 'span', type: oiKind.toLowerCase(), dialect: 'openinference' };
   }
+  const aiOp = str(a['ai.operationId']);
   if (aiOp !== undefined) {
-    if (/\.do(Generate|Stream)$/.test(aiOp))
-      return { role: 'model', type: undefined, dialect: 'vercel' };
-    if (aiOp === 'ai.toolCall') return { role: 'tool', type: undefined, dialect: 'vercel' };
+    if (/\.do(Generate|Stream)$/.test(aiOp)) return VERCEL_MODEL;
+    if (aiOp === 'ai.toolCall') return VERCEL_TOOL;
     return { role: 'span', type: aiOp, dialect: 'vercel' };
   }
+  const tlKind = str(a['traceloop.span.kind']);
   if (tlKind !== undefined) {
-    if (tlKind === 'tool') return { role: 'tool', type: undefined, dialect: 'openllmetry' };
+    if (tlKind === 'tool') return OPENLLMETRY_TOOL;
     return { role: 'span', type: tlKind, dialect: 'openllmetry' };
   }
   if (
@@ -802,10 +889,10 @@ function classify(s: Span): Classified {
     a['gen_ai.prompt.0.content'] !== undefined ||
     a['gen_ai.input.messages'] !== undefined
   )
-    return { role: 'model', type: undefined, dialect: 'gen_ai' };
+    return GENAI_MODEL;
   if (a['gen_ai.tool.name'] !== undefined || a['gen_ai.tool.call.id'] !== undefined)
-    return { role: 'tool', type: undefined, dialect: 'gen_ai' };
-  return { role: 'span', type: undefined, dialect: 'otlp' };
+    return GENAI_TOOL;
+  return PLAIN_SPAN;
 }
 
 /** Attribute reads that remember what the mapping consumed (the rest is kept in metadata). */
@@ -820,7 +907,7 @@ class Used {
   }
 
   get(key: string): unknown {
-    const v = own(this.attrs, key);
+    const v = field(this.attrs, key);
     if (v !== undefined) this.keys.push(key);
     return v;
   }
@@ -1236,7 +1323,11 @@ interface SpanEventRead {
   path: string;
 }
 
+/** No span events: one list for all spans without any (never added to). */
+const NO_EVENTS_READ: SpanEventRead[] = Object.freeze([]) as unknown as SpanEventRead[];
+
 function readSpanEvents(s: Span): SpanEventRead[] {
+  if (s.events.length === 0) return NO_EVENTS_READ;
   const out: SpanEventRead[] = [];
   for (let i = 0; i < s.events.length; i++) {
     const e: unknown = s.events[i];
@@ -1244,11 +1335,11 @@ function readSpanEvents(s: Span): SpanEventRead[] {
     const ns = readNanos(own(e, 'timeUnixNano'));
     out.push({
       name: str(own(e, 'name')) ?? '',
-      time: ns !== undefined ? nanosToIso(ns) : isoTime(own(e, 'timestamp')),
+      time: timeOf(ns !== undefined ? nanosToIso(ns) : isoTime(own(e, 'timestamp'))),
       timeNs: ns,
       attrs: keyValues(own(e, 'attributes')),
       body: own(e, 'body'),
-      path: `${s.path}.events[${i}]`,
+      path: `${spanPath(s)}.events[${i}]`,
     });
   }
   return out;
@@ -1259,11 +1350,12 @@ interface ModelParts {
   output: ChatMessage[];
   finish: string[];
   tools: ToolInfo[];
-  consumedEvents: Set<SpanEventRead>;
+  consumedEvents: ReadonlySet<SpanEventRead>;
 }
 
 function modelParts(u: Used, events: SpanEventRead[]): ModelParts {
-  const consumed = new Set<SpanEventRead>();
+  // Made when a span event is consumed (most spans have none).
+  let consumed: Set<SpanEventRead> | undefined;
   let input: ChatMessage[] = [];
   let output: ChatMessage[] = [];
   const finish: string[] = [];
@@ -1276,7 +1368,7 @@ function modelParts(u: Used, events: SpanEventRead[]): ModelParts {
   if (inRaw === undefined && outRaw === undefined) {
     const details = events.find((e) => e.name === DETAILS_EVENT);
     if (details) {
-      consumed.add(details);
+      (consumed ??= new Set()).add(details);
       src = details.attrs;
       inRaw = own(src, 'gen_ai.input.messages');
       outRaw = own(src, 'gen_ai.output.messages');
@@ -1311,10 +1403,10 @@ function modelParts(u: Used, events: SpanEventRead[]): ModelParts {
       const body = isRecord(e.body) ? anyValue(e.body) : undefined;
       const fields = isRecord(body) ? body : e.attrs;
       if (role) {
-        consumed.add(e);
+        (consumed ??= new Set()).add(e);
         fromEvents.push({ role, ...fields });
       } else if (e.name === 'gen_ai.choice') {
-        consumed.add(e);
+        (consumed ??= new Set()).add(e);
         const message = isRecord(fields['message']) ? fields['message'] : fields;
         choices.push({
           role: 'assistant',
@@ -1356,7 +1448,7 @@ function modelParts(u: Used, events: SpanEventRead[]): ModelParts {
   );
   if (Array.isArray(fr)) for (const f of fr) if (typeof f === 'string') finish.push(f);
   if (typeof fr === 'string') finish.push(fr);
-  return { input, output, finish, tools, consumedEvents: consumed };
+  return { input, output, finish, tools, consumedEvents: consumed ?? NONE_CONSUMED };
 }
 
 // ---------------------------------------------------------------------------
@@ -1368,6 +1460,9 @@ function hasKeys(o: object): boolean {
   for (const key in o) if (Object.prototype.hasOwnProperty.call(o, key)) return true;
   return false;
 }
+
+/** No attributes left (never added to). */
+const NO_ATTRS: Attrs = Object.freeze({});
 
 function baseMetadata(s: Span, dialect: string, rest: Attrs): JsonObject {
   const m: JsonObject = { span_id: s.spanId };
@@ -1391,11 +1486,11 @@ interface Emit {
   sink: EventSink;
   usedIds: Set<string>;
   calls: Map<string, { call: ToolCall; answered: boolean }>;
-  tools: { event: ToolEvent; span: Span; hasId: boolean; used: Used }[];
+  tools: { event: ToolEvent; span: Span; hasId: boolean }[];
 }
 
 function invent(sink: EventSink, e: Event, s: Span): void {
-  for (const what of s.invented) sink.invent(e, what, s.path);
+  for (const what of s.invented) sink.invent(e, what, spanPath(s));
 }
 
 /** The span events a span that is no model consumed: none (one set, never added to). */
@@ -1408,7 +1503,6 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
   const used = new Used(s.attrs);
   const events = readSpanEvents(s);
   const failed = s.status?.code === 'ERROR';
-  const key = `${s.traceId}/${s.spanId}`;
   let consumed: ReadonlySet<SpanEventRead> = NONE_CONSUMED;
   let childEnclosing = enclosing;
   let tool: ToolEvent | undefined;
@@ -1462,12 +1556,21 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
             .map((c) => (c as { text: string }).text)
             .join('');
     const responseId = str(used.first('gen_ai.response.id', 'ai.response.id'));
-    const metadata = baseMetadata(s, cls.dialect, {});
+    const metadata = baseMetadata(s, cls.dialect, NO_ATTRS);
     if (provider !== undefined) metadata.provider = provider;
     if (parts.finish.length) metadata.finish_reasons = parts.finish;
+    const time = (s.endMs - s.startMs) / 1000;
+    const choices =
+      parts.output.length || message.tool_calls
+        ? [{ message, stop_reason: stopReason(parts.finish[0]) }]
+        : [];
+    // One literal each, with and without usage (a spread builds key by key).
+    const output: ModelEvent['output'] = usage
+      ? { model, choices, completion, usage, time }
+      : { model, choices, completion, time };
     const event: ModelEvent = {
       event: 'model',
-      uuid: em.sink.uuid(`${key}/model`),
+      uuid: em.sink.uuid(`${s.traceId}/${s.spanId}/model`),
       span_id: enclosing,
       timestamp: s.start,
       model,
@@ -1475,18 +1578,9 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
       tools: parts.tools,
       tool_choice: 'auto',
       config: configOf(used),
-      output: {
-        model,
-        choices:
-          parts.output.length || message.tool_calls
-            ? [{ message, stop_reason: stopReason(parts.finish[0]) }]
-            : [],
-        completion,
-        ...(usage ? { usage } : {}),
-        time: (s.endMs - s.startMs) / 1000,
-      },
+      output,
       completed: s.end,
-      working_time: (s.endMs - s.startMs) / 1000,
+      working_time: time,
       metadata,
     };
     if (responseId !== undefined) event.call_id = responseId;
@@ -1515,10 +1609,10 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
       'traceloop.entity.output',
       'output.value',
     );
-    const metadata = baseMetadata(s, cls.dialect, {});
+    const metadata = baseMetadata(s, cls.dialect, NO_ATTRS);
     tool = {
       event: 'tool',
-      uuid: em.sink.uuid(`${key}/tool`),
+      uuid: em.sink.uuid(`${s.traceId}/${s.spanId}/tool`),
       span_id: enclosing,
       timestamp: s.start,
       type: 'function',
@@ -1543,7 +1637,7 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
     if (hasKeys(rest)) metadata.attributes = rest;
     em.sink.add(tool);
     invent(em.sink, tool, s);
-    em.tools.push({ event: tool, span: s, hasId: id !== undefined, used });
+    em.tools.push({ event: tool, span: s, hasId: id !== undefined });
   } else {
     const id = em.usedIds.has(s.spanId) ? `${s.traceId}:${s.spanId}` : s.spanId;
     em.usedIds.add(id);
@@ -1557,7 +1651,7 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
     );
     begin = em.sink.openSpan({
       id,
-      uuid: em.sink.uuid(`${key}/begin`),
+      uuid: em.sink.uuid(`${s.traceId}/${s.spanId}/begin`),
       timestamp: s.start,
       parent_id: enclosing,
       type: cls.type,
@@ -1572,16 +1666,19 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
   if (cls.role !== 'span') addSpanEvents(em, s, events, consumed, enclosing);
   for (const c of s.children) {
     emitSpan(em, c, childEnclosing);
-    if (tool && !tool.agent_span_id && classify(c).type === 'agent')
+    if (tool && !tool.agent_span_id && c.cls!.type === 'agent')
       tool.agent_span_id = em.usedIds.has(`${c.traceId}:${c.spanId}`)
         ? `${c.traceId}:${c.spanId}`
         : c.spanId;
   }
   if (begin) {
-    const end = em.sink.closeSpan(begin, { timestamp: s.end, uuid: em.sink.uuid(`${key}/end`) });
+    const end = em.sink.closeSpan(begin, {
+      timestamp: s.end,
+      uuid: em.sink.uuid(`${s.traceId}/${s.spanId}/end`),
+    });
     // The OTLP id, for a span whose skein id had to be made unique.
     end.metadata = { span_id: s.spanId };
-    if (s.invented.includes('end')) em.sink.invent(end, 'end', s.path);
+    if (s.invented.includes('end')) em.sink.invent(end, 'end', spanPath(s));
   }
 }
 
@@ -1647,7 +1744,7 @@ function pairTools(em: Emit): void {
     }
     if (!t.hasId) {
       t.event.id = t.span.spanId;
-      em.sink.invent(t.event, 'id', t.span.path);
+      em.sink.invent(t.event, 'id', spanPath(t.span));
     }
   }
 }
