@@ -89,6 +89,8 @@ interface Span {
   startMs: number;
   endMs: number;
   attrs: Attrs;
+  /** The {@link keyBit}s of the keys of `attrs`. */
+  attrKeys: number;
   events: unknown[];
   links: unknown[] | undefined;
   status: { code: string; message?: string } | undefined;
@@ -172,22 +174,44 @@ function anyValue(v: unknown, depth = 0): unknown {
   return null;
 }
 
-/** `[{key, value: AnyValue}]` (OTLP) or a plain object (hand-written spans) as one object. */
+/**
+ * `[{key, value: AnyValue}]` (OTLP) or a plain object (hand-written spans) as
+ * one object. Its keys' {@link keyBit}s are left in {@link keyMask}.
+ */
 function keyValues(list: unknown, depth = 0): Attrs {
   const out: Attrs = {};
+  let mask = 0;
   if (Array.isArray(list)) {
     for (let i = 0; i < list.length; i++) {
       const kv: unknown = list[i];
       if (!isRecord(kv)) continue;
       const key = field(kv, 'key');
       if (typeof key !== 'string') continue;
+      mask |= keyBit(key);
       put(out, key, anyValue(field(kv, 'value'), depth));
     }
   } else if (isRecord(list)) {
-    for (const key of Object.keys(list)) put(out, key, field(list, key));
+    for (const key of Object.keys(list)) {
+      mask |= keyBit(key);
+      put(out, key, own(list, key));
+    }
   }
+  keyMask = mask; // after the values: a nested kvlist sets it too
   return out;
 }
+
+/**
+ * One bit per first character of a key (folded to 32): an attribute whose
+ * bit is not in an object's mask is not one of its keys. A model span is asked
+ * for some fifty spellings (every dialect's), most of another dialect's
+ * prefix: those answer without a property lookup.
+ */
+function keyBit(key: string): number {
+  return 1 << (key.charCodeAt(0) & 31);
+}
+
+/** The key mask of the object {@link keyValues} last returned. */
+let keyMask = 0;
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
@@ -612,6 +636,7 @@ class Reader {
       startMs,
       endMs,
       attrs: keyValues(field(r, 'attributes')),
+      attrKeys: keyMask,
       events: Array.isArray(events) ? events : NO_SPAN_EVENTS,
       links: Array.isArray(links) && links.length > 0 ? links : undefined,
       status,
@@ -690,9 +715,15 @@ function bySpanStart(a: Span, b: Span): number {
 class SpanIndex {
   readonly #byId = new Map<string, Span | Span[]>();
   readonly #joined: Map<string, Span> | undefined;
+  /**
+   * False once two spans (of different traces) share a span id, and always
+   * with joined keys: only while it is true is every kept span's id its own.
+   */
+  spanIdsUnique: boolean;
 
   constructor(joinedKeys: boolean) {
     this.#joined = joinedKeys ? new Map() : undefined;
+    this.spanIdsUnique = !joinedKeys;
   }
 
   /** The span of these ids, if any. */
@@ -720,6 +751,7 @@ class SpanIndex {
     }
     if (!Array.isArray(found)) {
       if (found.traceId === s.traceId) return found;
+      this.spanIdsUnique = false;
       this.#byId.set(s.spanId, [found, s]);
       return undefined;
     }
@@ -729,8 +761,15 @@ class SpanIndex {
   }
 }
 
-/** Fills missing times (flagged), drops duplicates, links parents; returns the roots in order. */
-function buildTree(spans: Span[], ctx: ImportContext, baseTime: string | undefined): Span[] {
+/**
+ * Fills missing times (flagged), drops duplicates, links parents; returns the
+ * roots in order, and whether no two kept spans share a span id.
+ */
+function buildTree(
+  spans: Span[],
+  ctx: ImportContext,
+  baseTime: string | undefined,
+): { roots: Span[]; spanIdsUnique: boolean } {
   // Missing starts: after the last time seen in file order (hand-written spans).
   // Spans before the first timed one count back from it, so file order holds.
   let base = baseTime;
@@ -821,7 +860,7 @@ function buildTree(spans: Span[], ctx: ImportContext, baseTime: string | undefin
     }
   }
   for (const s of kept) if (s.children.length > 1) s.children.sort(bySpanStart);
-  return roots.sort(bySpanStart);
+  return { roots: roots.sort(bySpanStart), spanIdsUnique: byKey.spanIdsUnique };
 }
 
 // ---------------------------------------------------------------------------
@@ -900,13 +939,21 @@ class Used {
   /** The keys read (a list: a span reads a handful, and a set per span was garbage). */
   readonly keys: string[] = [];
   #all: string[] | undefined;
-  constructor(readonly attrs: Attrs) {}
+  /**
+   * @param attrs A span's attributes.
+   * @param mask The {@link keyBit}s of their keys.
+   */
+  constructor(
+    readonly attrs: Attrs,
+    readonly mask: number,
+  ) {}
 
   get all(): string[] {
     return (this.#all ??= Object.keys(this.attrs));
   }
 
   get(key: string): unknown {
+    if ((this.mask & keyBit(key)) === 0) return undefined;
     const v = field(this.attrs, key);
     if (v !== undefined) this.keys.push(key);
     return v;
@@ -1484,7 +1531,12 @@ function baseMetadata(s: Span, dialect: string, rest: Attrs): JsonObject {
 interface Emit {
   ctx: ImportContext;
   sink: EventSink;
-  usedIds: Set<string>;
+  /**
+   * The skein ids of the spans emitted so far, to make a span id shared by
+   * two traces unique; undefined when no two spans share one (each span's id
+   * is then its span id, and no lookups per span are needed).
+   */
+  usedIds: Set<string> | undefined;
   calls: Map<string, { call: ToolCall; answered: boolean }>;
   tools: { event: ToolEvent; span: Span; hasId: boolean }[];
 }
@@ -1500,7 +1552,7 @@ const NO_EVENTS = Object.freeze([]) as unknown as ToolEvent['events'];
 
 function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
   const cls = classify(s);
-  const used = new Used(s.attrs);
+  const used = new Used(s.attrs, s.attrKeys);
   const events = readSpanEvents(s);
   const failed = s.status?.code === 'ERROR';
   let consumed: ReadonlySet<SpanEventRead> = NONE_CONSUMED;
@@ -1639,8 +1691,11 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
     invent(em.sink, tool, s);
     em.tools.push({ event: tool, span: s, hasId: id !== undefined });
   } else {
-    const id = em.usedIds.has(s.spanId) ? `${s.traceId}:${s.spanId}` : s.spanId;
-    em.usedIds.add(id);
+    let id = s.spanId;
+    if (em.usedIds) {
+      if (em.usedIds.has(id)) id = `${s.traceId}:${s.spanId}`;
+      em.usedIds.add(id);
+    }
     const name = str(
       used.first(
         'gen_ai.agent.name',
@@ -1667,7 +1722,7 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
   for (const c of s.children) {
     emitSpan(em, c, childEnclosing);
     if (tool && !tool.agent_span_id && c.cls!.type === 'agent')
-      tool.agent_span_id = em.usedIds.has(`${c.traceId}:${c.spanId}`)
+      tool.agent_span_id = em.usedIds?.has(`${c.traceId}:${c.spanId}`)
         ? `${c.traceId}:${c.spanId}`
         : c.spanId;
   }
@@ -1779,8 +1834,14 @@ function importProbe(probe: Probe, options: ImportOptions): ImportResult {
       for (const { value, path } of probe.lines(ctx)) reader.record(value, path);
     }
   }
-  const roots = buildTree(reader.spans, ctx, options.baseTime);
-  const em: Emit = { ctx, sink, usedIds: new Set(), calls: new Map(), tools: [] };
+  const { roots, spanIdsUnique } = buildTree(reader.spans, ctx, options.baseTime);
+  const em: Emit = {
+    ctx,
+    sink,
+    usedIds: spanIdsUnique ? undefined : new Set(),
+    calls: new Map(),
+    tools: [],
+  };
   for (const u of reader.unknown) {
     const info = sink.add({
       event: 'info',
