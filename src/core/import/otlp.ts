@@ -806,8 +806,10 @@ function buildTree(
     kept.push(s);
   }
   const roots: Span[] = [];
+  let missingEnd = false;
   for (let i = 0; i < kept.length; i++) {
     const s = kept[i]!;
+    if (s.end === '') missingEnd = true;
     if (s.parentSpanId === '' || s.parentSpanId === s.spanId) {
       roots.push(s);
       continue;
@@ -822,14 +824,17 @@ function buildTree(
     if (parent.children === NO_CHILDREN) parent.children = [s];
     else parent.children.push(s);
   }
-  // A parent cycle leaves spans no root reaches: each becomes a root.
+  // A parent cycle leaves spans no root reaches: each becomes a root. The
+  // spans in walk order are needed only to fill missing ends.
   const ordered: Span[] = [];
+  let reached = 0;
   const walk = (root: Span) => {
     const stack = [root];
     root.visited = true;
     while (stack.length) {
       const s = stack.pop()!;
-      ordered.push(s);
+      reached++;
+      if (missingEnd) ordered.push(s);
       const children = s.children;
       for (let i = 0; i < children.length; i++) {
         const c = children[i]!;
@@ -840,7 +845,7 @@ function buildTree(
     }
   };
   for (let i = 0; i < roots.length; i++) walk(roots[i]!);
-  if (ordered.length < kept.length) {
+  if (reached < kept.length) {
     for (const s of kept) {
       if (s.visited) continue;
       ctx.warn(spanPath(s), 'otlp_parent_cycle', s.spanId);
@@ -958,29 +963,43 @@ function classifyAttrs(a: Attrs): Classified {
 /** Attribute reads that remember what the mapping consumed (the rest is kept in metadata). */
 class Used {
   /**
-   * The keys read (a list: a span reads a handful, and a set per span was
-   * garbage), made at the first (a list pushed to from empty gets room for
-   * seventeen).
+   * The keys read, the first {@link count} of this list: one list for the
+   * whole import (a span's reads end before the next span's begin), not one
+   * per span that reads anything.
    */
-  keys: string[] | undefined;
+  readonly #keys: string[] = [];
+  count = 0;
+  attrs: Attrs = NO_ATTRS;
+  /** The {@link keyBit}s of the keys of {@link attrs}. */
+  mask = 0;
   #all: string[] | undefined;
-  /**
-   * @param attrs A span's attributes.
-   * @param mask The {@link keyBit}s of their keys.
-   */
-  constructor(
-    readonly attrs: Attrs,
-    readonly mask: number,
-  ) {}
+
+  /** Starts over on a span's attributes, with the {@link keyBit}s of their keys. */
+  reset(attrs: Attrs, mask: number): this {
+    this.attrs = attrs;
+    this.mask = mask;
+    this.count = 0;
+    this.#all = undefined;
+    return this;
+  }
 
   get all(): string[] {
     return (this.#all ??= Object.keys(this.attrs));
   }
 
+  #read(key: string): void {
+    this.#keys[this.count++] = key;
+  }
+
+  #wasRead(key: string): boolean {
+    for (let i = 0; i < this.count; i++) if (this.#keys[i] === key) return true;
+    return false;
+  }
+
   get(key: string): unknown {
     if ((this.mask & keyBit(key)) === 0) return undefined;
     const v = field(this.attrs, key);
-    if (v !== undefined) this.keys = append(this.keys, key);
+    if (v !== undefined) this.#read(key);
     return v;
   }
 
@@ -1005,7 +1024,7 @@ class Used {
     let root: Record<string, unknown> | undefined;
     for (const key of this.all) {
       if (!key.startsWith(p)) continue;
-      this.keys = append(this.keys, key);
+      this.#read(key);
       root ??= {};
       const parts = key.slice(p.length).split('.');
       let node: Record<string, unknown> = root;
@@ -1026,14 +1045,13 @@ class Used {
   rest(): Attrs {
     // Nothing read: the span's own attributes (made for it by `keyValues`,
     // read only) are the rest, not a copy of them.
-    const keys = this.keys;
-    if (keys === undefined) return this.attrs;
+    if (this.count === 0) return this.attrs;
     const out: Attrs = {};
     // `for…in` with an own check: the keys of `Object.keys`, in its order,
     // without the array.
     const attrs = this.attrs;
     for (const key in attrs)
-      if (hasOwn.call(attrs, key) && !keys.includes(key)) put(out, key, attrs[key]);
+      if (hasOwn.call(attrs, key) && !this.#wasRead(key)) put(out, key, attrs[key]);
     return out;
   }
 }
@@ -1284,7 +1302,9 @@ function toolInfos(v: unknown): ToolInfo[] {
 
 function stopReason(v: string | undefined): string {
   if (v === undefined) return 'unknown';
-  const r = v.toLowerCase().replace(/-/g, '_');
+  const lower = v.toLowerCase();
+  // No regex replace (and its match state) for the usual reason without a dash.
+  const r = lower.includes('-') ? lower.replace(/-/g, '_') : lower;
   if (r === 'tool_call' || r === 'tool_calls' || r === 'function_call' || r === 'tool_use')
     return 'tool_calls';
   if (r === 'length' || r === 'max_tokens' || r === 'max_output_tokens') return 'max_tokens';
@@ -1655,6 +1675,8 @@ interface Emit {
   usedIds: Set<string> | undefined;
   calls: Map<string, { call: ToolCall; answered: boolean }>;
   tools: { event: ToolEvent; span: Span; hasId: boolean }[];
+  /** The attribute reads of the span being emitted. */
+  used: Used;
 }
 
 function invent(sink: EventSink, e: Event, s: Span): void {
@@ -1669,7 +1691,8 @@ const NO_EVENTS = Object.freeze([]) as unknown as ToolEvent['events'];
 
 function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
   const cls = classify(s);
-  const used = new Used(s.attrs, s.attrKeys);
+  // Reused: this span's reads end before its children are emitted.
+  const used = em.used.reset(s.attrs, s.attrKeys);
   const events = readSpanEvents(s);
   const failed = s.status?.code === 'ERROR';
   let consumed: ReadonlySet<SpanEventRead> = NONE_CONSUMED;
@@ -1968,6 +1991,7 @@ function importProbe(probe: Probe, options: ImportOptions): ImportResult {
     usedIds: spanIdsUnique ? undefined : new Set(),
     calls: new Map(),
     tools: [],
+    used: new Used(),
   };
   for (const u of reader.unknown) {
     const info = sink.add({
