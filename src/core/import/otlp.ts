@@ -394,9 +394,30 @@ function nanosToIso(ns: string): string | undefined {
   codes[17] = 48 + Math.floor(sc / 10);
   codes[18] = 48 + (sc % 10);
   codes[20 + digits] = 90; // Z
-  codes.length = 21 + digits;
   readMs = ms;
-  return String.fromCharCode.apply(null, codes);
+  // The codes as arguments, not `apply` with the list cut to length: about
+  // twice as fast, as for uuids (events/uuid.ts).
+  const c = codes;
+  if (digits === 9)
+    // prettier-ignore
+    return String.fromCharCode(
+      c[0]!, c[1]!, c[2]!, c[3]!, c[4]!, c[5]!, c[6]!, c[7]!, c[8]!, c[9]!,
+      c[10]!, c[11]!, c[12]!, c[13]!, c[14]!, c[15]!, c[16]!, c[17]!, c[18]!, c[19]!,
+      c[20]!, c[21]!, c[22]!, c[23]!, c[24]!, c[25]!, c[26]!, c[27]!, c[28]!, c[29]!,
+    );
+  if (digits === 6)
+    // prettier-ignore
+    return String.fromCharCode(
+      c[0]!, c[1]!, c[2]!, c[3]!, c[4]!, c[5]!, c[6]!, c[7]!, c[8]!, c[9]!,
+      c[10]!, c[11]!, c[12]!, c[13]!, c[14]!, c[15]!, c[16]!, c[17]!, c[18]!, c[19]!,
+      c[20]!, c[21]!, c[22]!, c[23]!, c[24]!, c[25]!, c[26]!,
+    );
+  // prettier-ignore
+  return String.fromCharCode(
+    c[0]!, c[1]!, c[2]!, c[3]!, c[4]!, c[5]!, c[6]!, c[7]!, c[8]!, c[9]!,
+    c[10]!, c[11]!, c[12]!, c[13]!, c[14]!, c[15]!, c[16]!, c[17]!, c[18]!, c[19]!,
+    c[20]!, c[21]!, c[22]!, c[23]!,
+  );
 }
 
 let isoDay = Number.NaN;
