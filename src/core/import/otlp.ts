@@ -726,6 +726,23 @@ class SpanIndex {
     return undefined;
   }
 
+  /**
+   * Adds every span when no two share a span id (the usual case), and says
+   * whether it did: one map operation per span, not a look-up and an insert.
+   * Otherwise (a span id seen again: the map's size did not grow) this index
+   * is left unusable, and the spans are to be {@link claim}ed one by one in
+   * a new one. Not with joined keys.
+   */
+  addDistinct(spans: Span[]): boolean {
+    const byId = this.#byId;
+    for (let i = 0; i < spans.length; i++) {
+      const s = spans[i]!;
+      const size = byId.size;
+      if (byId.set(s.spanId, s).size === size) return false;
+    }
+    return true;
+  }
+
   /** The span already under the ids of `s`, if any; else `s` is added. */
   claim(s: Span): Span | undefined {
     if (this.#joined) {
@@ -778,9 +795,13 @@ function buildTree(
     } else clock.observe(s.start, s.startMs);
     if (s.end !== '') clock.observe(s.end, s.endMs);
   }
-  const byKey = new SpanIndex(spans.some((s) => s.traceId.includes('/') || s.spanId.includes('/')));
-  const kept: Span[] = [];
-  for (let i = 0; i < spans.length; i++) {
+  const joinedKeys = spans.some((s) => s.traceId.includes('/') || s.spanId.includes('/'));
+  let byKey = new SpanIndex(joinedKeys);
+  // No two spans share a span id: none is a duplicate, all are kept.
+  const distinct = !joinedKeys && byKey.addDistinct(spans);
+  if (!distinct) byKey = new SpanIndex(joinedKeys);
+  const kept: Span[] = distinct ? spans : [];
+  for (let i = 0; i < spans.length && !distinct; i++) {
     const s = spans[i]!;
     const first = byKey.claim(s);
     if (first) {
