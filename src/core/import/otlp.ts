@@ -60,6 +60,7 @@ import type {
   ModelEvent,
   ModelUsage,
   SpanBeginEvent,
+  SpanEndEvent,
   ToolCall,
   ToolEvent,
   ToolInfo,
@@ -1885,12 +1886,19 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
         : c.spanId;
   }
   if (begin) {
-    const end = em.sink.closeSpan(begin, {
-      timestamp: s.end,
+    // What `closeSpan` adds (the begin was never open), with its metadata in
+    // the literal: added afterwards, it took a property store per span_end.
+    const id = begin.id;
+    const end: SpanEndEvent = {
+      event: 'span_end',
       uuid: em.sink.uuid(`${s.traceId}/${s.spanId}/end`),
-    });
-    // The OTLP id, for a span whose skein id had to be made unique.
-    end.metadata = { span_id: s.spanId };
+      timestamp: s.end,
+      span_id: id,
+      id,
+      // The OTLP id, for a span whose skein id had to be made unique.
+      metadata: { span_id: s.spanId },
+    };
+    em.sink.add(end);
     if (s.invented.includes('end')) em.sink.invent(end, 'end', spanPath(s));
   }
 }
