@@ -24,34 +24,70 @@ class Returns {
   }
 }
 
+/** An event's start time, in a private field (see {@link EventSlots}). */
+class TimeSlot extends Returns {
+  #time: number;
+
+  constructor(target: object, time: number) {
+    super(target);
+    this.#time = time;
+  }
+
+  static set(event: object, ms: number): void {
+    if (#time in event) (event as TimeSlot).#time = ms;
+    else new TimeSlot(event, ms);
+  }
+
+  static get(event: object): number | undefined {
+    return #time in event ? (event as TimeSlot).#time : undefined;
+  }
+}
+
+/** Which importer draft an event is, in private fields (see {@link EventSlots}). */
+class DraftSlot extends Returns {
+  #owner: number;
+  #index: number;
+
+  constructor(target: object, owner: number, index: number) {
+    super(target);
+    this.#owner = owner;
+    this.#index = index;
+  }
+
+  static set(draft: object, owner: number, index: number): void {
+    if (#owner in draft) {
+      const slot = draft as DraftSlot;
+      slot.#owner = owner;
+      slot.#index = index;
+    } else new DraftSlot(draft, owner, index);
+  }
+
+  static indexIn(draft: object, owner: number): number {
+    return #owner in draft && (draft as DraftSlot).#owner === owner
+      ? (draft as DraftSlot).#index
+      : -1;
+  }
+}
+
 /**
  * Private slots on an event object: its start time in milliseconds (what
- * {@link eventTime} reads), and which importer draft it is (an `EventSink`'s
- * id and state index, so the sink's `touch`/`close` are property loads).
+ * {@link eventTime} reads), and, while an importer builds it, which draft it
+ * is (an `EventSink`'s id and state index, so the sink's `touch`/`close` are
+ * property loads).
  *
  * Private fields, not a symbol-keyed property: `Object.defineProperty` of a
  * non-enumerable symbol per event was a runtime call and a property-array
  * allocation, a third of the least an import can cost (one frozen event per
  * record: 3.45× `JSON.parse` at 100k defect records, 2.9× with these slots).
- * A private field is added like any property through an inline cache, is
+ * A private field is added like any property through an inline cache, and is
  * invisible to `Object.keys`, JSON, spread, `getOwnPropertySymbols` and
- * proxies, and stays writable on a frozen object (so a sink may brand early
- * and stamp at seal, one shape transition per event). A WeakMap cost a third
- * of the sink's time (an ephemeron per entry for the collector).
+ * proxies. The time and the draft brand are fields of two classes, so a
+ * parsed event carries only its time (one field, as the symbol was). A
+ * WeakMap cost a third of the sink's time (an ephemeron per entry for the
+ * collector).
  * @internal
  */
-export class EventSlots extends Returns {
-  #time: number;
-  #owner: number;
-  #index: number;
-
-  private constructor(target: object, time: number, owner: number, index: number) {
-    super(target);
-    this.#time = time;
-    this.#owner = owner;
-    this.#index = index;
-  }
-
+export const EventSlots = {
   /**
    * Stamps the derived start time on `event` (not frozen yet the first time).
    *
@@ -60,25 +96,23 @@ export class EventSlots extends Returns {
    * const draft = { event: 'info', uuid: 'u1', timestamp: '2024-01-01T00:00:01Z' };
    * EventSlots.stamp(draft, 1704067201000);
    */
-  static stamp(event: object, ms: number): void {
-    if (#time in event) (event as EventSlots).#time = ms;
-    else new EventSlots(event, ms, 0, -1);
-  }
+  stamp(event: object, ms: number): void {
+    TimeSlot.set(event, ms);
+  },
 
   /**
-   * The stamped time of `event`, or `undefined` when it has none. A draft
-   * branded but not stamped yet holds `NaN`, as does an event whose time did
-   * not parse: both are read as unstamped (a parse of the string decides).
+   * The stamped time of `event`, or `undefined` when it has none (an event
+   * whose time did not parse holds `NaN`: read as unstamped, so a parse of
+   * the string decides).
    *
    * @example
    * import { EventSlots } from 'src/core/events/event-time.js';
    * EventSlots.time({ event: 'info' }); // undefined
    */
-  static time(event: object): number | undefined {
-    if (!(#time in event)) return undefined;
-    const ms = (event as EventSlots).#time;
+  time(event: object): number | undefined {
+    const ms = TimeSlot.get(event);
     return ms === ms ? ms : undefined;
-  }
+  },
 
   /**
    * Brands `draft` (not frozen the first time) as state `index` of sink `owner`
@@ -90,13 +124,9 @@ export class EventSlots extends Returns {
    * EventSlots.mark(draft, 1, 0);
    * EventSlots.indexIn(draft, 1); // 0
    */
-  static mark(draft: object, owner: number, index: number): void {
-    if (#time in draft) {
-      const slots = draft as EventSlots;
-      slots.#owner = owner;
-      slots.#index = index;
-    } else new EventSlots(draft, Number.NaN, owner, index);
-  }
+  mark(draft: object, owner: number, index: number): void {
+    DraftSlot.set(draft, owner, index);
+  },
 
   /**
    * The state index `draft` was branded with by sink `owner`, or -1.
@@ -105,12 +135,10 @@ export class EventSlots extends Returns {
    * import { EventSlots } from 'src/core/events/event-time.js';
    * EventSlots.indexIn({ event: 'info' }, 1); // -1
    */
-  static indexIn(draft: object, owner: number): number {
-    return #time in draft && (draft as EventSlots).#owner === owner
-      ? (draft as EventSlots).#index
-      : -1;
-  }
-}
+  indexIn(draft: object, owner: number): number {
+    return DraftSlot.indexIn(draft, owner);
+  },
+};
 
 /**
  * Stamps the derived start time on an event that is not frozen yet (parser use).
