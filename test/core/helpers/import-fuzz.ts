@@ -279,11 +279,13 @@ interface LineFormat {
  * events of the whole-file import in `latest()`. A drain freezes what closed
  * before it, so an importer that changes a drained event without `revise`
  * throws here even where a whole-file import cannot. Text inputs only (bytes
- * are decoded by the same reader either way).
+ * are decoded by the same reader either way). `order: 'any'` compares the
+ * events whatever their order (OTLP's stream: src/core/import/otlp-stream.ts).
  */
 export function streamedAsWhole(
   format: LineFormat,
   whole: (input: string, options: ImportOptions) => { events: readonly Event[] },
+  order: 'same' | 'any' = 'same',
 ): (input: string | Uint8Array) => void {
   // A whole file may look ahead for its first real time to invent the ones
   // before it from; a stream cannot: both get the same base.
@@ -299,12 +301,22 @@ export function streamedAsWhole(
     }
     const imp = format.incremental(options);
     const stream = new EventStream();
-    for (const { value, path } of readJsonLines(input, new ImportContext({}))) {
-      imp.push(value, path);
+    // Each record with its line as read, as `streamImport` gives it (OTLP
+    // reads 64-bit integers from the text).
+    const raw = input.split('\n');
+    for (const { value, path, line } of readJsonLines(input, new ImportContext({}))) {
+      imp.push(value, path, raw[line - 1]!.trim());
       for (const e of imp.drain()) stream.append(e);
     }
     for (const e of imp.end()) stream.append(e);
-    const got = stream.latest();
+    let got = stream.latest();
+    if (order === 'any') {
+      // Same events, in any order (by uuid), for a stream that documents it
+      // may hand a span out before one the whole file sorts first.
+      const byUuid = (a: Event, b: Event) => (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0);
+      got = [...got].sort(byUuid);
+      expected = [...expected].sort(byUuid);
+    }
     const at = firstDifference(got, expected);
     if (at !== undefined)
       throw new Error(`streamed import differs from the whole-file one at ${at}`);
