@@ -13,6 +13,7 @@ import {
 } from '../../src/index.js';
 import { describeFixtures, fixturePath } from '../conformance/fixtures.js';
 import { checkImport } from './helpers/import-check.js';
+import { streamedAsWhole } from './helpers/import-fuzz.js';
 
 const own = (name: string) =>
   readFileSync(new URL(`../fixtures/claude-code/${name}`, import.meta.url), 'utf8');
@@ -233,15 +234,9 @@ describe('Claude Code sessions', () => {
     // The call's result once more (a resumed session repeats it).
     lines.push({ ...lines[7]!, uuid: 'u3', parentUuid: 'u2', timestamp: t(9) });
     const text = lines.map((l) => JSON.stringify(l)).join('\n');
+    // Throws where the streamed events differ from the whole-file import's.
+    streamedAsWhole(claudeCodeFormat, importClaudeCode)(text);
     const whole = importClaudeCode(text).events;
-    const imp = claudeCodeFormat.incremental({});
-    const stream = new EventStream();
-    for (const { value, path } of readJsonLines(text, new ImportContext())) {
-      imp.push(value, path);
-      for (const e of imp.drain()) stream.append(e);
-    }
-    for (const e of imp.end()) stream.append(e);
-    expect(stream.latest()).toEqual(whole);
     const [model] = of<ModelEvent>(whole, 'model');
     expect(model!.output.completion).toBe('one two three');
     expect(of<ToolEvent>(whole, 'tool')[0]!.agent).toBe('explore');
