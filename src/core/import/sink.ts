@@ -14,7 +14,7 @@
 // chunks), so importers keep a draft, change it, and `touch` it; they never
 // emit a second event for the same thing.
 import type { Event, JsonObject, SpanBeginEvent, SpanEndEvent } from '../events/types.js';
-import { EventSlots } from '../events/event-time.js';
+import { ReturnsTarget, stampEventTime } from '../events/event-time.js';
 import { cloneJson, deepFreeze } from '../events/freeze.js';
 import { timestampMs } from '../events/timestamp.js';
 import { uuidDeriver } from '../events/uuid.js';
@@ -88,10 +88,39 @@ export function inventedOnly(what: InventedValue): string[] {
 const OPEN = 1;
 const DIRTY = 2;
 
-// Which sink and which state a draft belongs to is kept on the draft itself
-// in private slots (`EventSlots`, beside its time stamp), so
-// `touch`/`close`/`isOpen`/`revise` are property loads: a WeakMap from drafts
-// to states cost a third of the sink's time at 100k events, a Map half as much.
+// Which sink and which state a draft belongs to, kept on the draft itself in
+// private fields (invisible to `Object.keys`, JSON, spread, symbols and
+// proxies), so `touch`/`close`/`isOpen`/`revise` are property loads. A
+// WeakMap from drafts to states cost a third of the sink's time at 100k
+// events (each entry an ephemeron for the collector to trace), and a Map half
+// as much (an identity hash and an entry per draft).
+class DraftBrand extends ReturnsTarget {
+  #sink: number;
+  #index: number;
+
+  private constructor(target: object, sink: number, index: number) {
+    super(target);
+    this.#sink = sink;
+    this.#index = index;
+  }
+
+  /** Brands `draft` (not frozen) as state `index` of sink `sink`. */
+  static mark(draft: object, sink: number, index: number): void {
+    if (#sink in draft) {
+      const branded = draft as DraftBrand;
+      branded.#sink = sink;
+      branded.#index = index;
+    } else new DraftBrand(draft, sink, index);
+  }
+
+  /** The state index of `draft` in sink `sink`, or -1. */
+  static indexIn(draft: object, sink: number): number {
+    return #sink in draft && (draft as DraftBrand).#sink === sink
+      ? (draft as DraftBrand).#index
+      : -1;
+  }
+}
+
 let sinks = 0;
 
 /**
@@ -355,13 +384,13 @@ export class EventSink {
   }
 
   #bind(draft: object, index: number): void {
-    if (Object.isExtensible(draft)) EventSlots.mark(draft, this.#id, index);
+    if (Object.isExtensible(draft)) DraftBrand.mark(draft, this.#id, index);
     else this.#unbranded.set(draft, index);
   }
 
   /** The state index of a draft (or of an older version of it), or -1. */
   #indexOf(draft: object): number {
-    const index = EventSlots.indexIn(draft, this.#id);
+    const index = DraftBrand.indexIn(draft, this.#id);
     return index >= 0 ? index : (this.#unbranded.get(draft) ?? -1);
   }
 
@@ -400,7 +429,7 @@ export function sealEvent(event: Event): Event {
     lastMs = timestampMs(iso);
     lastIso = iso;
   }
-  EventSlots.stamp(event, lastMs);
+  stampEventTime(event, lastMs);
   return deepFreeze(event);
 }
 
