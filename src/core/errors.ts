@@ -35,6 +35,10 @@ export const errorMessages = {
   unrecognized_format: (tried: string) => `Not a format skein reads (tried: ${tried})`,
   unsupported_input: (format: string, got: string) => `The ${format} importer cannot read ${got}`,
   truncated_input: (detail: string) => `The input ends early: ${detail}`,
+  input_too_large: (size: string) =>
+    `The input is one JSON document of ${size}, more than a JavaScript string can hold (about 512 MiB); JSON Lines of any size are read line by line`,
+  line_too_long: (line: number, size: string) =>
+    `Line ${line} is ${size}, more than a JavaScript string can hold (about 512 MiB); skipped`,
   // --- OpenHands importer (src/core/import/openhands.ts) -----------------------
   openhands_not_an_event: (got: string) =>
     `Expected an OpenHands event (an action, an observation or a "kind" event), got ${got}; kept as an info event`,

@@ -63,12 +63,30 @@ function isSpace(c: number): boolean {
 export function* readJsonLines(
   input: string | Uint8Array,
   ctx: ImportContext,
+  segmentBytes = SEGMENT_BYTES,
 ): Generator<JsonLine> {
-  const text = typeof input === 'string' ? input : decodeUtf8(input);
+  if (typeof input === 'string') {
+    yield* linesIn(input, 0, true, ctx);
+    return;
+  }
   let line = 0;
-  let at = 0;
+  for (const segment of segmentsOf(input, segmentBytes, ctx, () => line)) {
+    if (segment.skipped) line++;
+    else line = yield* linesIn(segment.text, line, segment.final, ctx);
+  }
+}
+
+/** {@link readJsonLines} of one text or segment (as `eachLineIn`); returns the last line's number. */
+function* linesIn(
+  text: string,
+  line: number,
+  final: boolean,
+  ctx: ImportContext,
+): Generator<JsonLine, number> {
   const n = text.length;
-  while (at <= n) {
+  const last = final ? n : n - 1;
+  let at = 0;
+  while (at <= last) {
     let nl = text.indexOf('\n', at);
     if (nl < 0) nl = n;
     line++;
@@ -76,6 +94,7 @@ export function* readJsonLines(
     if (parsed) yield parsed;
     at = nl + 1;
   }
+  return line;
 }
 
 /**
@@ -95,12 +114,35 @@ export function forEachJsonLine(
   input: string | Uint8Array,
   ctx: ImportContext,
   each: (value: unknown, path: string) => void,
+  segmentBytes = SEGMENT_BYTES,
 ): void {
-  const text = typeof input === 'string' ? input : decodeUtf8(input);
-  const n = text.length;
+  if (typeof input === 'string') {
+    eachLineIn(input, 0, true, ctx, each);
+    return;
+  }
   let line = 0;
+  for (const segment of segmentsOf(input, segmentBytes, ctx, () => line)) {
+    if (segment.skipped) line++;
+    else line = eachLineIn(segment.text, line, segment.final, ctx, each);
+  }
+}
+
+/**
+ * The lines of `text` (numbered on from `line`) through `each`; returns the
+ * number of the last line read. A segment that is not `final` ends with its
+ * newline, and the empty string after it is the next segment's first line.
+ */
+function eachLineIn(
+  text: string,
+  line: number,
+  final: boolean,
+  ctx: ImportContext,
+  each: (value: unknown, path: string) => void,
+): number {
+  const n = text.length;
+  const last = final ? n : n - 1;
   let at = 0;
-  while (at <= n) {
+  while (at <= last) {
     let nl = text.indexOf('\n', at);
     if (nl < 0) nl = n;
     line++;
@@ -124,6 +166,78 @@ export function forEachJsonLine(
     }
     each(value, `$[${line - 1}]`);
   }
+  return line;
+}
+
+/**
+ * UTF-8 bytes decoded at a time by the line readers: a file of any size is
+ * read as JSON Lines, where decoding it whole fails past the engine's largest
+ * string (V8: 2^29 − 24 code units, about 512 MiB) and holds a second copy of
+ * the file meanwhile.
+ */
+const SEGMENT_BYTES = 8 * 1024 * 1024;
+
+/** One decoded piece of a UTF-8 input: whole lines, or one line too long to decode (`skipped`). */
+type Segment =
+  | { readonly text: string; readonly final: boolean; readonly skipped?: never }
+  | { readonly skipped: true; readonly text?: never; readonly final?: never };
+
+/**
+ * `bytes` decoded `segmentBytes` at a time, each piece cut after a newline
+ * (an ASCII byte, so never inside a character: the text is the same as one
+ * decode's). A line longer than a piece is one piece of its own; one longer
+ * than a string can hold is skipped, as a `line_too_long` diagnostic on
+ * `ctx` (`lineBefore()` is the number of lines read before it).
+ */
+function* segmentsOf(
+  bytes: Uint8Array,
+  segmentBytes: number,
+  ctx: ImportContext,
+  lineBefore: () => number,
+): Generator<Segment> {
+  const n = bytes.length;
+  if (n <= segmentBytes) {
+    yield { text: decodeUtf8(bytes), final: true };
+    return;
+  }
+  let at = 0;
+  while (at < n) {
+    let end = Math.min(at + segmentBytes, n);
+    if (end < n) {
+      const nl = bytes.lastIndexOf(10, end - 1);
+      if (nl >= at) end = nl + 1;
+      else {
+        const next = bytes.indexOf(10, end);
+        end = next < 0 ? n : next + 1;
+      }
+    }
+    let text: string | undefined;
+    try {
+      text = decodeUtf8(bytes.subarray(at, end));
+    } catch (e) {
+      // Decoding fails only past the largest string (a RangeError in
+      // browsers, ERR_STRING_TOO_LONG in Node), and only a piece of one line
+      // can be that long (see above).
+      if (end - at <= segmentBytes) throw e;
+      const line = lineBefore() + 1;
+      ctx.warn(jsonPath('$', line - 1), 'line_too_long', line, formatBytes(end - at));
+    }
+    yield text === undefined ? { skipped: true } : { text, final: end === n };
+    at = end;
+  }
+}
+
+/** `1.2 GB`-style size for messages. */
+export function formatBytes(n: number): string {
+  if (n < 1e3) return `${n} bytes`;
+  const units = ['kB', 'MB', 'GB', 'TB'];
+  let v = n / 1e3;
+  let u = 0;
+  while (v >= 1e3 && u < units.length - 1) {
+    v /= 1e3;
+    u++;
+  }
+  return `${v.toFixed(1)} ${units[u]}`;
 }
 
 /**

@@ -2,10 +2,10 @@
 // "one front door"). Everything is lazy and cached: a sniff that needs only the
 // first 64 KiB never decodes or parses the rest, and once a format is chosen its
 // importer reuses the parse the sniff already paid for.
-import { jsonPath } from '../errors.js';
+import { ImportError, jsonPath } from '../errors.js';
 import { isRecord, type ImportContext } from './guards.js';
 import { decodeUtf8, parseJsonTolerant } from './json.js';
-import { forEachJsonLine, readJsonLines, type JsonLine } from './lines.js';
+import { forEachJsonLine, formatBytes, readJsonLines, type JsonLine } from './lines.js';
 import { isZip } from './zip.js';
 
 /** What an importer accepts as a whole input: text, UTF-8 bytes, or an already parsed JSON value. */
@@ -64,12 +64,31 @@ export class Probe {
     return b !== undefined && isZip(b);
   }
 
-  /** The whole input as text (`undefined` for a parsed value or a zip). */
+  /**
+   * The whole input as text (`undefined` for a parsed value or a zip). Throws
+   * an `ImportError` (`input_too_large`) for bytes that decode to more than a
+   * string can hold; JSON Lines are read without this ({@link eachLine}).
+   */
   text(): string | undefined {
     if (this.#text !== undefined) return this.#text;
     if (typeof this.#input === 'string') this.#text = this.#input;
-    else if (this.#input instanceof Uint8Array && !this.isZip) this.#text = decodeUtf8(this.#input);
+    else if (this.#input instanceof Uint8Array && !this.isZip) {
+      try {
+        this.#text = decodeUtf8(this.#input);
+      } catch {
+        // Past the largest string (a RangeError in browsers, ERR_STRING_TOO_LONG
+        // in Node): TextDecoder throws nothing else without `fatal`.
+        throw new ImportError('input_too_large', '$', formatBytes(this.#input.length));
+      }
+    }
     return this.#text;
+  }
+
+  /** The input's bytes while it has not been decoded whole (read line by line then). */
+  get #undecoded(): Uint8Array | undefined {
+    return this.#text === undefined && this.#input instanceof Uint8Array && !this.isZip
+      ? this.#input
+      : undefined;
   }
 
   /** The first 64 KiB of text, leading white space and BOM removed (`''` when not text). */
@@ -95,8 +114,22 @@ export class Probe {
     if (this.#json !== NOT_PARSED) return this.#json;
     if (!this.isRaw) return (this.#json = this.#input);
     const first = this.head().charAt(0);
-    const text = first === '{' || first === '[' ? this.text() : undefined;
     this.#json = undefined;
+    if (first !== '{' && first !== '[') return undefined;
+    const bytes = this.#undecoded;
+    if (bytes !== undefined && firstLineEndsValueBytes(bytes)) {
+      // JSON Lines, seen without decoding the whole input (which may be more
+      // than a string can hold): read line by line.
+      this.#jsonError = NOT_PARSED;
+      return undefined;
+    }
+    let text: string | undefined;
+    try {
+      text = this.text();
+    } catch (e) {
+      this.#jsonError = e;
+      return undefined;
+    }
     if (text !== undefined) {
       if (firstLineEndsValue(text)) {
         // JSON Lines: not one document. Why not is worked out only if asked.
@@ -163,8 +196,8 @@ export class Probe {
       yield { value: doc, line: 1, path: '$' };
       return;
     }
-    const text = this.text();
-    if (text !== undefined) yield* readJsonLines(text, ctx);
+    const input = this.#undecoded ?? this.text();
+    if (input !== undefined) yield* readJsonLines(input, ctx);
   }
 
   /**
@@ -181,27 +214,75 @@ export class Probe {
       each(doc, '$');
       return;
     }
-    const text = this.text();
-    if (text !== undefined) forEachJsonLine(text, ctx, each);
+    const input = this.#undecoded ?? this.text();
+    if (input !== undefined) forEachJsonLine(input, ctx, each);
   }
 
   #headLines(max: number): unknown[] {
-    const text = this.text() ?? '';
-    const out: unknown[] = [];
-    let at = 0;
-    while (at < text.length && out.length < max) {
-      let nl = text.indexOf('\n', at);
-      if (nl < 0) nl = text.length;
-      const line = text.slice(at, nl).trim();
-      at = nl + 1;
-      if (line === '' || line === '\uFEFF') continue;
+    const bytes = this.#undecoded;
+    if (bytes === undefined) return headRecords(this.text() ?? '', max).records;
+    // Bytes: a prefix decoded, cut after a newline and grown only while the
+    // records asked for are not all in it (the whole may not fit a string).
+    let found: unknown[] = [];
+    let end = 0;
+    for (let size = HEAD_CHARS; ; size *= 4) {
+      // After the last newline in the first `size` bytes, or, when that adds
+      // no line, after the line that runs past them.
+      const cut = size < bytes.length ? bytes.lastIndexOf(10, size - 1) : -1;
+      const next = cut + 1 > end ? cut : size < bytes.length ? bytes.indexOf(10, size) : -1;
+      end = next >= 0 ? next + 1 : bytes.length;
+      let text: string;
       try {
-        out.push(JSON.parse(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line) as unknown);
+        text = decodeUtf8(bytes.subarray(0, end));
       } catch {
-        if (out.length === 0) return out; // the first record must parse
+        return found; // past the largest string: the records of the last prefix
       }
+      const { records, complete } = headRecords(text, max);
+      if (complete || end === bytes.length) return records;
+      found = records;
     }
-    return out;
+  }
+}
+
+/**
+ * The first `max` JSON lines of `text`: blank lines skipped, a line that is
+ * not JSON skipped (but the first record must parse). `complete` when more
+ * text could not change the answer (`max` found, or the first record failed).
+ */
+function headRecords(text: string, max: number): { records: unknown[]; complete: boolean } {
+  const out: unknown[] = [];
+  let at = 0;
+  while (at < text.length && out.length < max) {
+    let nl = text.indexOf('\n', at);
+    if (nl < 0) nl = text.length;
+    const line = text.slice(at, nl).trim();
+    at = nl + 1;
+    if (line === '' || line === '\uFEFF') continue;
+    try {
+      out.push(JSON.parse(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line) as unknown);
+    } catch {
+      if (out.length === 0) return { records: out, complete: true }; // the first record must parse
+    }
+  }
+  return { records: out, complete: out.length >= max };
+}
+
+/**
+ * True when the first line of `bytes` (UTF-8) is a whole JSON value and more
+ * than white space follows it, as {@link firstLineEndsValue} (without
+ * decoding the rest).
+ */
+function firstLineEndsValueBytes(bytes: Uint8Array): boolean {
+  const nl = bytes.indexOf(10);
+  if (nl < 0) return false;
+  let rest = nl + 1;
+  while (rest < bytes.length && isBlank(bytes[rest]!)) rest++;
+  if (rest === bytes.length) return false;
+  try {
+    JSON.parse(decodeUtf8(bytes.subarray(0, nl)));
+    return true;
+  } catch {
+    return false;
   }
 }
 
