@@ -6,7 +6,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeUtf8 } from '../../src/core/import/json.js';
 import { forEachJsonLine } from '../../src/core/import/lines.js';
-import { ImportContext, Probe, importAny, readJsonLines } from '../../src/index.js';
+import {
+  ImportContext,
+  Probe,
+  importAny,
+  readJsonLines,
+  readJsonLinesAsync,
+} from '../../src/index.js';
 
 const encoder = new TextEncoder();
 
@@ -146,5 +152,45 @@ describe('JSON Lines from bytes, a piece at a time', () => {
     const first = JSON.stringify({ type: 'turn_started', pad: 'p'.repeat(200_000) });
     const probe = new Probe(encoder.encode(`${first}\n{"type":"turn_ended"}\n`));
     expect(probe.records(2)).toEqual([JSON.parse(first), { type: 'turn_ended' }]);
+  });
+
+  it('streams the same lines as the whole input, however the chunks are cut', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        jsonlBytes,
+        fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 8 }),
+        fc.boolean(),
+        async (bytes, sizes, asText) => {
+          const whole = decodeUtf8(bytes);
+          async function* chunks() {
+            // As bytes (split anywhere, even inside a character) or as text.
+            const source: string | Uint8Array = asText ? whole : bytes;
+            for (let at = 0, k = 0; at < source.length; k++) {
+              const size = sizes[k % sizes.length]!;
+              yield source.slice(at, at + size);
+              at += size;
+            }
+          }
+          const ctx = new ImportContext({});
+          const streamed = [];
+          for await (const l of readJsonLinesAsync(chunks(), ctx)) streamed.push(l);
+          const expected = viaGenerator(whole);
+          expect({ records: streamed, diagnostics: ctx.finish() }).toEqual(expected);
+        },
+      ),
+      { numRuns: 300, seed: 2711 },
+    );
+  });
+
+  it('streams a line that spans thousands of chunks whole', async () => {
+    const long = JSON.stringify({ text: 'ü'.repeat(1_000_000) }); // 2 MB of UTF-8
+    const bytes = encoder.encode(`{"a":1}\n${long}\n{"b":2}`);
+    async function* chunks() {
+      for (let at = 0; at < bytes.length; at += 256) yield bytes.subarray(at, at + 256);
+    }
+    const lines = [];
+    for await (const l of readJsonLinesAsync(chunks(), new ImportContext({}))) lines.push(l);
+    expect(lines.map((l) => l.path)).toEqual(['$[0]', '$[1]', '$[2]']);
+    expect(lines[1]!.value).toEqual(JSON.parse(long));
   });
 });

@@ -3,7 +3,7 @@
 // a single document that long is a typed error, never the engine's own
 // "Cannot create a string longer than …". One 537 MB buffer, filled natively.
 import { describe, expect, it } from 'vitest';
-import { ImportError, importAny } from '../../src/index.js';
+import { ImportContext, ImportError, importAny, readJsonLinesAsync } from '../../src/index.js';
 
 const MAX_STRING = 0x1fffffe8;
 const encoder = new TextEncoder();
@@ -35,5 +35,16 @@ describe('inputs larger than a string can hold', () => {
     expect((error as ImportError).message).toContain(
       'JSON Lines of any size are read line by line',
     );
+  });
+
+  it('streams JSON Lines around a line too long to join, which is reported at its line', async () => {
+    async function* chunks() {
+      for (let at = 0; at < bytes.length; at += 8 << 20) yield bytes.subarray(at, at + (8 << 20));
+    }
+    const ctx = new ImportContext({});
+    const values = [];
+    for await (const l of readJsonLinesAsync(chunks(), ctx)) values.push(l.value);
+    expect(values).toEqual([{ type: 'turn_started' }, { type: 'turn_ended', reason: 'end_turn' }]);
+    expect(ctx.finish()).toMatchObject([{ code: 'line_too_long', path: '$[1]' }]);
   });
 });
