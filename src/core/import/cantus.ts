@@ -154,7 +154,21 @@ class CantusImporter implements IncrementalImporter {
   readonly #ctx: ImportContext;
   readonly #sink: EventSink;
   readonly #clock: SyntheticClock;
-  /** The skill call awaiting its observation, and its record's path. */
+  /**
+   * The skill call awaiting its observation, not in the sink yet: its
+   * record's path (`undefined`: none) and what its tool event is made of. The
+   * event is built once its observation is read, at its final shape in one
+   * literal (`completed` in the object, not a property added to it later, in
+   * a grown out-of-object store), unless something must come out first: any
+   * other event, or a streaming drain (then it goes in open, as `#pending`).
+   */
+  #callPath: string | undefined;
+  #callId = '';
+  #callTime = '';
+  #callSkill = '';
+  #callArgs: ToolEvent['arguments'] = NO_ARGS;
+  #callMeta: JsonObject = TIME_AND_ID_ONLY;
+  /** The skill call in the sink, open, awaiting its observation, and its record's path. */
   #pending: ToolEvent | undefined;
   #pendingPath = '';
   /** The validation failure the next attempt retries. */
@@ -185,25 +199,16 @@ class CantusImporter implements IncrementalImporter {
         const args = own(f, 'args');
         const retry = this.#takeRetry();
         this.#thought(f, p, path, retry);
-        const id = `cantus-call-${++this.#calls}`;
-        const draft: ToolEvent = {
-          event: 'tool',
-          uuid: this.#sink.uuid(path),
-          timestamp: '',
-          type: 'function',
-          id,
-          function: skill,
-          arguments: isRecord(args) ? args : args === undefined ? {} : { value: args as never },
-          result: '',
-          events: NO_EVENTS,
-          // Its time and its id invented, flagged in one go (what `#add` and
-          // `sink.invent(tool, 'id', path)` did, without the copies between).
-          metadata: withInvented(this.#meta(item, retry), TIME_AND_ID, TIME_AND_ID_ONLY),
-        };
-        const tool = this.#add(draft, path, true, true);
+        this.#callPath = path;
+        this.#callId = `cantus-call-${++this.#calls}`;
+        this.#callSkill = skill;
+        this.#callArgs = isRecord(args) ? args : args === undefined ? {} : { value: args as never };
+        // Its time and its id invented, flagged in one go (what `#add` and
+        // `sink.invent(tool, 'id', path)` did, without the copies between).
+        this.#callMeta = withInvented(this.#meta(item, retry), TIME_AND_ID, TIME_AND_ID_ONLY);
+        this.#callTime = this.#clock.next();
+        this.#ctx.invent('timestamp', path);
         this.#ctx.invent('id', path);
-        this.#pending = tool;
-        this.#pendingPath = path;
         return;
       }
       case 'FinalAnswerAction': {
@@ -232,6 +237,22 @@ class CantusImporter implements IncrementalImporter {
       }
       case 'SkillObservation':
       case 'ToolErrorObservation': {
+        if (this.#callPath !== undefined) {
+          const observed = this.#ctx.string(f, 'skill_name', p);
+          const skill = this.#callSkill;
+          const meta =
+            observed !== undefined && observed !== skill
+              ? { ...this.#callMeta, observation_skill_name: observed }
+              : this.#callMeta;
+          if (item.type === 'SkillObservation') {
+            const result = resultOf(own(f, 'result') ?? item.summary);
+            this.#endCall(result, meta, undefined);
+          } else {
+            const message = this.#ctx.string(f, 'message', p) ?? item.summary ?? '';
+            this.#endCall('', meta, { type: 'unknown', message });
+          }
+          return;
+        }
         const tool = this.#pending;
         if (!tool) {
           this.#ctx.warn(path, 'cantus_unpaired_observation', item.type);
@@ -256,7 +277,9 @@ class CantusImporter implements IncrementalImporter {
         const validator = this.#ctx.string(f, 'validator_name', p) ?? 'validator';
         const feedback = this.#ctx.string(f, 'feedback', p) ?? item.summary ?? '';
         const pending = this.#pending;
-        if (pending) {
+        if (this.#callPath !== undefined)
+          this.#endCall('', this.#callMeta, { type: 'parsing', message: feedback });
+        else if (pending) {
           // A skill call whose output failed validation: it failed as a call.
           this.#pending = undefined;
           pending.error = { type: 'parsing', message: feedback };
@@ -312,6 +335,7 @@ class CantusImporter implements IncrementalImporter {
   }
 
   drain(): Event[] {
+    this.#openCall();
     return this.#sink.drain();
   }
 
@@ -326,11 +350,96 @@ class CantusImporter implements IncrementalImporter {
 
   /** Closes a skill call that got no observation (the next action came first). */
   #settle(): void {
+    const path = this.#callPath;
+    if (path !== undefined) {
+      this.#callPath = undefined;
+      this.#ctx.warn(path, 'cantus_unanswered_action', this.#callSkill);
+      this.#sink.add<ToolEvent>({
+        event: 'tool',
+        uuid: this.#sink.uuid(path),
+        timestamp: this.#callTime,
+        type: 'function',
+        id: this.#callId,
+        function: this.#callSkill,
+        arguments: this.#callArgs,
+        result: '',
+        events: NO_EVENTS,
+        metadata: this.#callMeta,
+      });
+      return;
+    }
     const pending = this.#pending;
     if (!pending) return;
     this.#pending = undefined;
     this.#ctx.warn(this.#pendingPath, 'cantus_unanswered_action', pending.function);
     this.#sink.close(pending);
+  }
+
+  /**
+   * The awaited call as its final tool event, answered at the next time
+   * (with `error` when it failed; `completed` last, where it always was).
+   */
+  #endCall(
+    result: ToolEvent['result'],
+    metadata: JsonObject,
+    error: ToolEvent['error'] | undefined,
+  ): void {
+    const path = this.#callPath!;
+    this.#callPath = undefined;
+    const uuid = this.#sink.uuid(path);
+    const completed = this.#clock.next();
+    this.#sink.add<ToolEvent>(
+      error
+        ? {
+            event: 'tool',
+            uuid,
+            timestamp: this.#callTime,
+            type: 'function',
+            id: this.#callId,
+            function: this.#callSkill,
+            arguments: this.#callArgs,
+            result,
+            events: NO_EVENTS,
+            metadata,
+            error,
+            completed,
+          }
+        : {
+            event: 'tool',
+            uuid,
+            timestamp: this.#callTime,
+            type: 'function',
+            id: this.#callId,
+            function: this.#callSkill,
+            arguments: this.#callArgs,
+            result,
+            events: NO_EVENTS,
+            metadata,
+            completed,
+          },
+    );
+  }
+
+  /** The awaited call into the sink as an open draft (`#pending`), before anything after it. */
+  #openCall(): void {
+    const path = this.#callPath;
+    if (path === undefined) return;
+    this.#callPath = undefined;
+    const tool: ToolEvent = {
+      event: 'tool',
+      uuid: this.#sink.uuid(path),
+      timestamp: this.#callTime,
+      type: 'function',
+      id: this.#callId,
+      function: this.#callSkill,
+      arguments: this.#callArgs,
+      result: '',
+      events: NO_EVENTS,
+      metadata: this.#callMeta,
+    };
+    this.#sink.add(tool, OPEN_DRAFT);
+    this.#pending = tool;
+    this.#pendingPath = path;
   }
 
   #takeRetry(): Retry | undefined {
@@ -366,7 +475,7 @@ class CantusImporter implements IncrementalImporter {
         inventedOnlyMetadata('timestamp'),
       ),
     };
-    this.#add(draft, path, false, true);
+    this.#add(draft, path, true);
   }
 
   #info(path: string, data: unknown, metadata: JsonObject): void {
@@ -387,15 +496,18 @@ class CantusImporter implements IncrementalImporter {
    * Adds an event at the next synthesised time, flagged as invented (what
    * `sink.invent` does, without its copies: every cantus event has one).
    */
-  #add<E extends Event>(draft: E, path: string, open = false, flagged = false): E {
+  #add<E extends Event>(draft: E, path: string, flagged = false): E {
+    this.#openCall();
     draft.timestamp = this.#clock.next();
     if (!flagged) draft.metadata = withInvented(draft.metadata, inventedOnly('timestamp'));
     this.#ctx.invent('timestamp', path);
-    this.#sink.add(draft, open ? OPEN_DRAFT : undefined);
+    this.#sink.add(draft);
     return draft;
   }
 }
 
+/** A skill call's `arguments` before any (never read: a placeholder for the field's type). */
+const NO_ARGS = Object.freeze({}) as ToolEvent['arguments'];
 /** A tool event's empty `events`: one frozen array for all (events are deep-frozen anyway). */
 const NO_EVENTS = Object.freeze([]) as unknown as ToolEvent['events'];
 /** `skein_invented` of a skill call: its time and its id (one frozen list for all). */
