@@ -89,9 +89,13 @@ interface Span {
   end: string; // ISO
   startMs: number;
   endMs: number;
-  attrs: Attrs;
-  /** The {@link keyBit}s of the keys of `attrs`. */
-  attrKeys: number;
+  /**
+   * The record's `attributes` as they are: made an object ({@link keyValues})
+   * only when the span is emitted, so the objects of the spans whose
+   * attributes the mapping consumes die young instead of being kept (and
+   * copied by the collector) through the read and the tree.
+   */
+  attributes: unknown;
   events: unknown[];
   links: unknown[] | undefined;
   status: { code: string; message?: string } | undefined;
@@ -626,8 +630,7 @@ class Reader {
       end: end ?? '',
       startMs,
       endMs,
-      attrs: keyValues(field(r, 'attributes')),
-      attrKeys: keyMask,
+      attributes: field(r, 'attributes'),
       events: Array.isArray(events) ? events : NO_SPAN_EVENTS,
       links: Array.isArray(links) && links.length > 0 ? links : undefined,
       status,
@@ -930,8 +933,8 @@ const OPENLLMETRY_TOOL: Classified = { role: 'tool', type: undefined, dialect: '
 const PLAIN_SPAN: Classified = { role: 'span', type: undefined, dialect: 'otlp' };
 
 /** The class of a span, worked out once (a tool's children are asked again). */
-function classify(s: Span): Classified {
-  return (s.cls ??= classifyAttrs(s.attrs));
+function classify(s: Span, attrs: Attrs): Classified {
+  return (s.cls ??= classifyAttrs(attrs));
 }
 
 function classifyAttrs(a: Attrs): Classified {
@@ -1702,9 +1705,10 @@ const NONE_CONSUMED: ReadonlySet<SpanEventRead> = new Set();
 const NO_EVENTS = Object.freeze([]) as unknown as ToolEvent['events'];
 
 function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
-  const cls = classify(s);
+  const attrs = keyValues(s.attributes);
+  const cls = classify(s, attrs);
   // Reused: this span's reads end before its children are emitted.
-  const used = em.used.reset(s.attrs, s.attrKeys);
+  const used = em.used.reset(attrs, keyMask);
   const events = readSpanEvents(s);
   const failed = s.status?.code === 'ERROR';
   let consumed: ReadonlySet<SpanEventRead> = NONE_CONSUMED;
