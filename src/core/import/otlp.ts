@@ -65,6 +65,7 @@ import type {
   ToolEvent,
   ToolInfo,
 } from '../events/types.js';
+import { EMPTY_ARRAY } from '../events/freeze.js';
 import { timestampMs } from '../events/timestamp.js';
 import { ImportContext, isRecord, own, typeName, type ImportOptions, safeJson } from './guards.js';
 import { sniffer, type FormatImporter, type ImportResult } from './format.js';
@@ -1061,13 +1062,49 @@ class Used {
     // Nothing read: the span's own attributes (made for it by `keyValues`,
     // read only) are the rest, not a copy of them.
     if (this.count === 0) return this.attrs;
-    const out: Attrs = {};
     // `for…in` with an own check: the keys of `Object.keys`, in its order,
-    // without the array.
+    // without the array. The object is made at the second key left.
     const attrs = this.attrs;
-    for (const key in attrs)
-      if (hasOwn.call(attrs, key) && !this.#wasRead(key)) put(out, key, attrs[key]);
-    return out;
+    let out: Attrs | undefined;
+    let first: string | undefined;
+    for (const key in attrs) {
+      if (!hasOwn.call(attrs, key) || this.#wasRead(key)) continue;
+      if (first === undefined) {
+        first = key;
+        continue;
+      }
+      if (out === undefined) put((out = {}), first, attrs[first]);
+      put(out, key, attrs[key]);
+    }
+    if (out !== undefined) return out;
+    if (first === undefined) return NO_ATTRS;
+    return this.#single(first, attrs[first]);
+  }
+
+  /**
+   * Frozen one-attribute rests of a string value, by key and value: what
+   * the mapping leaves of a GenAI span is often only the
+   * `gen_ai.operation.name` it was classified by (`chat`, `execute_tool`,
+   * `invoke_agent`), the same object for every such span instead of one per
+   * event kept and frozen.
+   */
+  readonly #singles = new Map<string, Map<string, Attrs>>();
+
+  #single(key: string, value: unknown): Attrs {
+    if (typeof value !== 'string') {
+      const one: Attrs = {};
+      put(one, key, value);
+      return one;
+    }
+    let byValue = this.#singles.get(key);
+    if (byValue === undefined) this.#singles.set(key, (byValue = new Map()));
+    let one = byValue.get(value);
+    if (one === undefined) {
+      one = {};
+      put(one, key, value);
+      byValue.set(value, Object.freeze(one));
+    }
+    return one;
   }
 }
 
@@ -1290,7 +1327,7 @@ function indexedMessages(list: unknown): { messages: ChatMessage[]; finish: stri
 
 function toolInfos(v: unknown): ToolInfo[] {
   const list = jsonish(v);
-  if (!Array.isArray(list)) return [];
+  if (!Array.isArray(list)) return NO_TOOLS;
   const out: ToolInfo[] = [];
   for (const raw of list) {
     let t = jsonish(raw);
@@ -1312,8 +1349,15 @@ function toolInfos(v: unknown): ToolInfo[] {
       } as ToolInfo['parameters'],
     });
   }
-  return out;
+  return out.length ? out : NO_TOOLS;
 }
+
+/**
+ * A model call's `tools` when it declares none (most calls): one frozen list
+ * for all (never added to: `modelParts` replaces it), not an array per event
+ * kept and frozen.
+ */
+const NO_TOOLS = EMPTY_ARRAY as ToolInfo[];
 
 function stopReason(v: string | undefined): string {
   if (v === undefined) return 'unknown';
@@ -1692,6 +1736,18 @@ interface Emit {
   tools: { event: ToolEvent; span: Span; hasId: boolean }[];
   /** The attribute reads of the span being emitted. */
   used: Used;
+  /** Frozen one-reason `finish_reasons` lists, by reason ({@link oneReason}). */
+  reasons: Map<string, string[]>;
+}
+
+/**
+ * `[reason]`, one frozen list per reason for the import: a model call usually
+ * gives one, of a handful, and a list per event was kept and frozen.
+ */
+function oneReason(em: Emit, reason: string): string[] {
+  let list = em.reasons.get(reason);
+  if (list === undefined) em.reasons.set(reason, (list = Object.freeze([reason]) as string[]));
+  return list;
 }
 
 function invent(sink: EventSink, e: Event, s: Span): void {
@@ -1751,8 +1807,11 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
             ? [{ type: 'text' as const, text: m.content }]
             : m.content),
         ];
+      // The first message's list as it is (made for it by chatMessages).
       if (m.tool_calls?.length)
-        message.tool_calls = [...(message.tool_calls ?? []), ...m.tool_calls];
+        message.tool_calls = message.tool_calls
+          ? [...message.tool_calls, ...m.tool_calls]
+          : m.tool_calls;
     }
     if (model) message.model = model;
     const calls = message.tool_calls;
@@ -1771,7 +1830,9 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
     const responseId = str(used.first('gen_ai.response.id', 'ai.response.id'));
     const metadata = baseMetadata(s, cls.dialect, NO_ATTRS);
     if (provider !== undefined) metadata.provider = provider;
-    if (parts.finish.length) metadata.finish_reasons = parts.finish;
+    if (parts.finish.length)
+      metadata.finish_reasons =
+        parts.finish.length === 1 ? oneReason(em, parts.finish[0]!) : parts.finish;
     const time = (s.endMs - s.startMs) / 1000;
     const choices =
       parts.output.length || message.tool_calls
@@ -2015,6 +2076,7 @@ function importProbe(probe: Probe, options: ImportOptions): ImportResult {
     calls: new Map(),
     tools: [],
     used: new Used(),
+    reasons: new Map(),
   };
   for (const u of reader.unknown) {
     const info = sink.add({
