@@ -1639,21 +1639,78 @@ function hasKeys(o: object): boolean {
 /** No attributes left (never added to). */
 const NO_ATTRS: Attrs = Object.freeze({});
 
+/** A span with trace id, kind, both times, scope and resource, and no status nor links. */
+function isUsual(s: Span): boolean {
+  return (
+    s.traceId !== '' &&
+    s.kind !== undefined &&
+    s.startNs !== undefined &&
+    s.endNs !== undefined &&
+    !s.status &&
+    !s.links &&
+    s.scope !== undefined &&
+    s.resource !== undefined
+  );
+}
+
+/**
+ * A model call's metadata: {@link baseMetadata} without attributes, then its
+ * provider, finish reasons and the attributes left. The usual case (a usual
+ * span with all three) in one literal, as in {@link baseMetadata}.
+ */
+function modelMetadata(
+  s: Span,
+  dialect: string,
+  provider: string | undefined,
+  finish: string[] | undefined,
+  rest: Attrs,
+): JsonObject {
+  if (provider !== undefined && finish !== undefined && hasKeys(rest) && isUsual(s)) {
+    const { spanId, traceId, parentSpanId, name, kind, startNs, endNs, scope, resource } = s;
+    return parentSpanId
+      ? {
+          span_id: spanId,
+          trace_id: traceId,
+          parent_span_id: parentSpanId,
+          span_name: name,
+          span_kind: kind!,
+          start_time_unix_nano: startNs!,
+          end_time_unix_nano: endNs!,
+          dialect,
+          scope: scope!,
+          resource: resource as JsonObject,
+          provider,
+          finish_reasons: finish,
+          attributes: rest as JsonObject,
+        }
+      : {
+          span_id: spanId,
+          trace_id: traceId,
+          span_name: name,
+          span_kind: kind!,
+          start_time_unix_nano: startNs!,
+          end_time_unix_nano: endNs!,
+          dialect,
+          scope: scope!,
+          resource: resource as JsonObject,
+          provider,
+          finish_reasons: finish,
+          attributes: rest as JsonObject,
+        };
+  }
+  const metadata = baseMetadata(s, dialect, NO_ATTRS);
+  if (provider !== undefined) metadata.provider = provider;
+  if (finish !== undefined) metadata.finish_reasons = finish;
+  if (hasKeys(rest)) metadata.attributes = rest as JsonObject;
+  return metadata;
+}
+
 function baseMetadata(s: Span, dialect: string, rest: Attrs): JsonObject {
   const { spanId, traceId, parentSpanId, kind, startNs, endNs, scope, resource } = s;
   // The usual span (trace id, kind, both times, scope and resource, no status
   // nor links) in one literal per case: an object built key by key grows its
   // property store three times, and each event keeps one.
-  if (
-    traceId &&
-    kind !== undefined &&
-    startNs !== undefined &&
-    endNs !== undefined &&
-    !s.status &&
-    !s.links &&
-    scope &&
-    resource
-  ) {
+  if (isUsual(s)) {
     const name = s.name;
     if (hasKeys(rest))
       return parentSpanId
@@ -1790,31 +1847,31 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
       ),
     );
     const usage = usageOf(used);
-    const message: ChatMessageAssistant = {
-      role: 'assistant',
-      content: '',
-    };
+    let content: ChatMessageAssistant['content'] = '';
+    let calls: ToolCall[] | undefined;
     for (let i = 0; i < parts.output.length; i++) {
       const m = parts.output[i]!;
       if (m.role !== 'assistant') continue;
-      if (message.content === '') message.content = m.content;
+      if (content === '') content = m.content;
       else if (m.content !== '')
-        message.content = [
-          ...(typeof message.content === 'string'
-            ? [{ type: 'text' as const, text: message.content }]
-            : message.content),
+        content = [
+          ...(typeof content === 'string' ? [{ type: 'text' as const, text: content }] : content),
           ...(typeof m.content === 'string'
             ? [{ type: 'text' as const, text: m.content }]
             : m.content),
         ];
       // The first message's list as it is (made for it by chatMessages).
-      if (m.tool_calls?.length)
-        message.tool_calls = message.tool_calls
-          ? [...message.tool_calls, ...m.tool_calls]
-          : m.tool_calls;
+      if (m.tool_calls?.length) calls = calls ? [...calls, ...m.tool_calls] : m.tool_calls;
     }
-    if (model) message.model = model;
-    const calls = message.tool_calls;
+    // At its final size, one literal per case (keys added to a literal move
+    // them to a separate property store, an object more per event).
+    const message: ChatMessageAssistant = calls
+      ? model
+        ? { role: 'assistant', content, tool_calls: calls, model }
+        : { role: 'assistant', content, tool_calls: calls }
+      : model
+        ? { role: 'assistant', content, model }
+        : { role: 'assistant', content };
     if (calls)
       for (let i = 0; i < calls.length; i++) {
         const c = calls[i]!;
@@ -1828,11 +1885,18 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
             .map((c) => (c as { text: string }).text)
             .join('');
     const responseId = str(used.first('gen_ai.response.id', 'ai.response.id'));
-    const metadata = baseMetadata(s, cls.dialect, NO_ATTRS);
-    if (provider !== undefined) metadata.provider = provider;
-    if (parts.finish.length)
-      metadata.finish_reasons =
-        parts.finish.length === 1 ? oneReason(em, parts.finish[0]!) : parts.finish;
+    const config = configOf(used);
+    const metadata = modelMetadata(
+      s,
+      cls.dialect,
+      provider,
+      parts.finish.length === 0
+        ? undefined
+        : parts.finish.length === 1
+          ? oneReason(em, parts.finish[0]!)
+          : parts.finish,
+      used.rest(),
+    );
     const time = (s.endMs - s.startMs) / 1000;
     const choices =
       parts.output.length || message.tool_calls
@@ -1851,7 +1915,7 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
       input: parts.input,
       tools: parts.tools,
       tool_choice: 'auto',
-      config: configOf(used),
+      config,
       output,
       completed: s.end,
       working_time: time,
@@ -1859,8 +1923,6 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
     };
     if (responseId !== undefined) event.call_id = responseId;
     if (failed) event.error = s.status?.message ?? 'error';
-    const rest = used.rest();
-    if (hasKeys(rest)) metadata.attributes = rest;
     em.sink.add(event);
     invent(em.sink, event, s);
   } else if (cls.role === 'tool') {
