@@ -1654,11 +1654,12 @@ function isUsual(s: Span): boolean {
 }
 
 /**
- * A model call's metadata: {@link baseMetadata} without attributes, then its
- * provider, finish reasons and the attributes left. The usual case (a usual
- * span with all three) in one literal, as in {@link baseMetadata}.
+ * A model or tool call's metadata: {@link baseMetadata} without attributes,
+ * then the model's provider and finish reasons and the attributes left. The
+ * usual cases (a usual span with all three, or a tool's with attributes) in
+ * one literal each, as in {@link baseMetadata}.
  */
-function modelMetadata(
+function callMetadata(
   s: Span,
   dialect: string,
   provider: string | undefined,
@@ -1695,6 +1696,35 @@ function modelMetadata(
           resource: resource as JsonObject,
           provider,
           finish_reasons: finish,
+          attributes: rest as JsonObject,
+        };
+  }
+  if (provider === undefined && finish === undefined && hasKeys(rest) && isUsual(s)) {
+    const { spanId, traceId, parentSpanId, name, kind, startNs, endNs, scope, resource } = s;
+    return parentSpanId
+      ? {
+          span_id: spanId,
+          trace_id: traceId,
+          parent_span_id: parentSpanId,
+          span_name: name,
+          span_kind: kind!,
+          start_time_unix_nano: startNs!,
+          end_time_unix_nano: endNs!,
+          dialect,
+          scope: scope!,
+          resource: resource as JsonObject,
+          attributes: rest as JsonObject,
+        }
+      : {
+          span_id: spanId,
+          trace_id: traceId,
+          span_name: name,
+          span_kind: kind!,
+          start_time_unix_nano: startNs!,
+          end_time_unix_nano: endNs!,
+          dialect,
+          scope: scope!,
+          resource: resource as JsonObject,
           attributes: rest as JsonObject,
         };
   }
@@ -1886,7 +1916,7 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
             .join('');
     const responseId = str(used.first('gen_ai.response.id', 'ai.response.id'));
     const config = configOf(used);
-    const metadata = modelMetadata(
+    const metadata = callMetadata(
       s,
       cls.dialect,
       provider,
@@ -1945,7 +1975,7 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
       'traceloop.entity.output',
       'output.value',
     );
-    const metadata = baseMetadata(s, cls.dialect, NO_ATTRS);
+    const metadata = callMetadata(s, cls.dialect, undefined, undefined, used.rest());
     tool = {
       event: 'tool',
       uuid: em.sink.uuid(`${s.traceId}/${s.spanId}/tool`),
@@ -1969,8 +1999,6 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
       };
       tool.failed = true;
     }
-    const rest = used.rest();
-    if (hasKeys(rest)) metadata.attributes = rest;
     em.sink.add(tool);
     invent(em.sink, tool, s);
     em.tools.push({ event: tool, span: s, hasId: id !== undefined });
