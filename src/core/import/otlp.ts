@@ -65,6 +65,7 @@ import type {
   ToolEvent,
   ToolInfo,
 } from '../events/types.js';
+import { EMPTY_ARRAY } from '../events/freeze.js';
 import { timestampMs } from '../events/timestamp.js';
 import { ImportContext, isRecord, own, typeName, type ImportOptions, safeJson } from './guards.js';
 import { sniffer, type FormatImporter, type ImportResult } from './format.js';
@@ -89,9 +90,13 @@ interface Span {
   end: string; // ISO
   startMs: number;
   endMs: number;
-  attrs: Attrs;
-  /** The {@link keyBit}s of the keys of `attrs`. */
-  attrKeys: number;
+  /**
+   * The record's `attributes` as they are: made an object ({@link keyValues})
+   * only when the span is emitted, so the objects of the spans whose
+   * attributes the mapping consumes die young instead of being kept (and
+   * copied by the collector) through the read and the tree.
+   */
+  attributes: unknown;
   events: unknown[];
   links: unknown[] | undefined;
   status: { code: string; message?: string } | undefined;
@@ -626,8 +631,7 @@ class Reader {
       end: end ?? '',
       startMs,
       endMs,
-      attrs: keyValues(field(r, 'attributes')),
-      attrKeys: keyMask,
+      attributes: field(r, 'attributes'),
       events: Array.isArray(events) ? events : NO_SPAN_EVENTS,
       links: Array.isArray(links) && links.length > 0 ? links : undefined,
       status,
@@ -930,8 +934,8 @@ const OPENLLMETRY_TOOL: Classified = { role: 'tool', type: undefined, dialect: '
 const PLAIN_SPAN: Classified = { role: 'span', type: undefined, dialect: 'otlp' };
 
 /** The class of a span, worked out once (a tool's children are asked again). */
-function classify(s: Span): Classified {
-  return (s.cls ??= classifyAttrs(s.attrs));
+function classify(s: Span, attrs: Attrs): Classified {
+  return (s.cls ??= classifyAttrs(attrs));
 }
 
 function classifyAttrs(a: Attrs): Classified {
@@ -1058,13 +1062,49 @@ class Used {
     // Nothing read: the span's own attributes (made for it by `keyValues`,
     // read only) are the rest, not a copy of them.
     if (this.count === 0) return this.attrs;
-    const out: Attrs = {};
     // `for…in` with an own check: the keys of `Object.keys`, in its order,
-    // without the array.
+    // without the array. The object is made at the second key left.
     const attrs = this.attrs;
-    for (const key in attrs)
-      if (hasOwn.call(attrs, key) && !this.#wasRead(key)) put(out, key, attrs[key]);
-    return out;
+    let out: Attrs | undefined;
+    let first: string | undefined;
+    for (const key in attrs) {
+      if (!hasOwn.call(attrs, key) || this.#wasRead(key)) continue;
+      if (first === undefined) {
+        first = key;
+        continue;
+      }
+      if (out === undefined) put((out = {}), first, attrs[first]);
+      put(out, key, attrs[key]);
+    }
+    if (out !== undefined) return out;
+    if (first === undefined) return NO_ATTRS;
+    return this.#single(first, attrs[first]);
+  }
+
+  /**
+   * Frozen one-attribute rests of a string value, by key and value: what
+   * the mapping leaves of a GenAI span is often only the
+   * `gen_ai.operation.name` it was classified by (`chat`, `execute_tool`,
+   * `invoke_agent`), the same object for every such span instead of one per
+   * event kept and frozen.
+   */
+  readonly #singles = new Map<string, Map<string, Attrs>>();
+
+  #single(key: string, value: unknown): Attrs {
+    if (typeof value !== 'string') {
+      const one: Attrs = {};
+      put(one, key, value);
+      return one;
+    }
+    let byValue = this.#singles.get(key);
+    if (byValue === undefined) this.#singles.set(key, (byValue = new Map()));
+    let one = byValue.get(value);
+    if (one === undefined) {
+      one = {};
+      put(one, key, value);
+      byValue.set(value, Object.freeze(one));
+    }
+    return one;
   }
 }
 
@@ -1287,7 +1327,7 @@ function indexedMessages(list: unknown): { messages: ChatMessage[]; finish: stri
 
 function toolInfos(v: unknown): ToolInfo[] {
   const list = jsonish(v);
-  if (!Array.isArray(list)) return [];
+  if (!Array.isArray(list)) return NO_TOOLS;
   const out: ToolInfo[] = [];
   for (const raw of list) {
     let t = jsonish(raw);
@@ -1309,8 +1349,15 @@ function toolInfos(v: unknown): ToolInfo[] {
       } as ToolInfo['parameters'],
     });
   }
-  return out;
+  return out.length ? out : NO_TOOLS;
 }
+
+/**
+ * A model call's `tools` when it declares none (most calls): one frozen list
+ * for all (never added to: `modelParts` replaces it), not an array per event
+ * kept and frozen.
+ */
+const NO_TOOLS = EMPTY_ARRAY as ToolInfo[];
 
 function stopReason(v: string | undefined): string {
   if (v === undefined) return 'unknown';
@@ -1592,21 +1639,108 @@ function hasKeys(o: object): boolean {
 /** No attributes left (never added to). */
 const NO_ATTRS: Attrs = Object.freeze({});
 
+/** A span with trace id, kind, both times, scope and resource, and no status nor links. */
+function isUsual(s: Span): boolean {
+  return (
+    s.traceId !== '' &&
+    s.kind !== undefined &&
+    s.startNs !== undefined &&
+    s.endNs !== undefined &&
+    !s.status &&
+    !s.links &&
+    s.scope !== undefined &&
+    s.resource !== undefined
+  );
+}
+
+/**
+ * A model or tool call's metadata: {@link baseMetadata} without attributes,
+ * then the model's provider and finish reasons and the attributes left. The
+ * usual cases (a usual span with all three, or a tool's with attributes) in
+ * one literal each, as in {@link baseMetadata}.
+ */
+function callMetadata(
+  s: Span,
+  dialect: string,
+  provider: string | undefined,
+  finish: string[] | undefined,
+  rest: Attrs,
+): JsonObject {
+  if (provider !== undefined && finish !== undefined && hasKeys(rest) && isUsual(s)) {
+    const { spanId, traceId, parentSpanId, name, kind, startNs, endNs, scope, resource } = s;
+    return parentSpanId
+      ? {
+          span_id: spanId,
+          trace_id: traceId,
+          parent_span_id: parentSpanId,
+          span_name: name,
+          span_kind: kind!,
+          start_time_unix_nano: startNs!,
+          end_time_unix_nano: endNs!,
+          dialect,
+          scope: scope!,
+          resource: resource as JsonObject,
+          provider,
+          finish_reasons: finish,
+          attributes: rest as JsonObject,
+        }
+      : {
+          span_id: spanId,
+          trace_id: traceId,
+          span_name: name,
+          span_kind: kind!,
+          start_time_unix_nano: startNs!,
+          end_time_unix_nano: endNs!,
+          dialect,
+          scope: scope!,
+          resource: resource as JsonObject,
+          provider,
+          finish_reasons: finish,
+          attributes: rest as JsonObject,
+        };
+  }
+  if (provider === undefined && finish === undefined && hasKeys(rest) && isUsual(s)) {
+    const { spanId, traceId, parentSpanId, name, kind, startNs, endNs, scope, resource } = s;
+    return parentSpanId
+      ? {
+          span_id: spanId,
+          trace_id: traceId,
+          parent_span_id: parentSpanId,
+          span_name: name,
+          span_kind: kind!,
+          start_time_unix_nano: startNs!,
+          end_time_unix_nano: endNs!,
+          dialect,
+          scope: scope!,
+          resource: resource as JsonObject,
+          attributes: rest as JsonObject,
+        }
+      : {
+          span_id: spanId,
+          trace_id: traceId,
+          span_name: name,
+          span_kind: kind!,
+          start_time_unix_nano: startNs!,
+          end_time_unix_nano: endNs!,
+          dialect,
+          scope: scope!,
+          resource: resource as JsonObject,
+          attributes: rest as JsonObject,
+        };
+  }
+  const metadata = baseMetadata(s, dialect, NO_ATTRS);
+  if (provider !== undefined) metadata.provider = provider;
+  if (finish !== undefined) metadata.finish_reasons = finish;
+  if (hasKeys(rest)) metadata.attributes = rest as JsonObject;
+  return metadata;
+}
+
 function baseMetadata(s: Span, dialect: string, rest: Attrs): JsonObject {
   const { spanId, traceId, parentSpanId, kind, startNs, endNs, scope, resource } = s;
   // The usual span (trace id, kind, both times, scope and resource, no status
   // nor links) in one literal per case: an object built key by key grows its
   // property store three times, and each event keeps one.
-  if (
-    traceId &&
-    kind !== undefined &&
-    startNs !== undefined &&
-    endNs !== undefined &&
-    !s.status &&
-    !s.links &&
-    scope &&
-    resource
-  ) {
+  if (isUsual(s)) {
     const name = s.name;
     if (hasKeys(rest))
       return parentSpanId
@@ -1689,6 +1823,18 @@ interface Emit {
   tools: { event: ToolEvent; span: Span; hasId: boolean }[];
   /** The attribute reads of the span being emitted. */
   used: Used;
+  /** Frozen one-reason `finish_reasons` lists, by reason ({@link oneReason}). */
+  reasons: Map<string, string[]>;
+}
+
+/**
+ * `[reason]`, one frozen list per reason for the import: a model call usually
+ * gives one, of a handful, and a list per event was kept and frozen.
+ */
+function oneReason(em: Emit, reason: string): string[] {
+  let list = em.reasons.get(reason);
+  if (list === undefined) em.reasons.set(reason, (list = Object.freeze([reason]) as string[]));
+  return list;
 }
 
 function invent(sink: EventSink, e: Event, s: Span): void {
@@ -1702,9 +1848,10 @@ const NONE_CONSUMED: ReadonlySet<SpanEventRead> = new Set();
 const NO_EVENTS = Object.freeze([]) as unknown as ToolEvent['events'];
 
 function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
-  const cls = classify(s);
+  const attrs = keyValues(s.attributes);
+  const cls = classify(s, attrs);
   // Reused: this span's reads end before its children are emitted.
-  const used = em.used.reset(s.attrs, s.attrKeys);
+  const used = em.used.reset(attrs, keyMask);
   const events = readSpanEvents(s);
   const failed = s.status?.code === 'ERROR';
   let consumed: ReadonlySet<SpanEventRead> = NONE_CONSUMED;
@@ -1730,28 +1877,31 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
       ),
     );
     const usage = usageOf(used);
-    const message: ChatMessageAssistant = {
-      role: 'assistant',
-      content: '',
-    };
+    let content: ChatMessageAssistant['content'] = '';
+    let calls: ToolCall[] | undefined;
     for (let i = 0; i < parts.output.length; i++) {
       const m = parts.output[i]!;
       if (m.role !== 'assistant') continue;
-      if (message.content === '') message.content = m.content;
+      if (content === '') content = m.content;
       else if (m.content !== '')
-        message.content = [
-          ...(typeof message.content === 'string'
-            ? [{ type: 'text' as const, text: message.content }]
-            : message.content),
+        content = [
+          ...(typeof content === 'string' ? [{ type: 'text' as const, text: content }] : content),
           ...(typeof m.content === 'string'
             ? [{ type: 'text' as const, text: m.content }]
             : m.content),
         ];
-      if (m.tool_calls?.length)
-        message.tool_calls = [...(message.tool_calls ?? []), ...m.tool_calls];
+      // The first message's list as it is (made for it by chatMessages).
+      if (m.tool_calls?.length) calls = calls ? [...calls, ...m.tool_calls] : m.tool_calls;
     }
-    if (model) message.model = model;
-    const calls = message.tool_calls;
+    // At its final size, one literal per case (keys added to a literal move
+    // them to a separate property store, an object more per event).
+    const message: ChatMessageAssistant = calls
+      ? model
+        ? { role: 'assistant', content, tool_calls: calls, model }
+        : { role: 'assistant', content, tool_calls: calls }
+      : model
+        ? { role: 'assistant', content, model }
+        : { role: 'assistant', content };
     if (calls)
       for (let i = 0; i < calls.length; i++) {
         const c = calls[i]!;
@@ -1765,9 +1915,18 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
             .map((c) => (c as { text: string }).text)
             .join('');
     const responseId = str(used.first('gen_ai.response.id', 'ai.response.id'));
-    const metadata = baseMetadata(s, cls.dialect, NO_ATTRS);
-    if (provider !== undefined) metadata.provider = provider;
-    if (parts.finish.length) metadata.finish_reasons = parts.finish;
+    const config = configOf(used);
+    const metadata = callMetadata(
+      s,
+      cls.dialect,
+      provider,
+      parts.finish.length === 0
+        ? undefined
+        : parts.finish.length === 1
+          ? oneReason(em, parts.finish[0]!)
+          : parts.finish,
+      used.rest(),
+    );
     const time = (s.endMs - s.startMs) / 1000;
     const choices =
       parts.output.length || message.tool_calls
@@ -1786,7 +1945,7 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
       input: parts.input,
       tools: parts.tools,
       tool_choice: 'auto',
-      config: configOf(used),
+      config,
       output,
       completed: s.end,
       working_time: time,
@@ -1794,8 +1953,6 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
     };
     if (responseId !== undefined) event.call_id = responseId;
     if (failed) event.error = s.status?.message ?? 'error';
-    const rest = used.rest();
-    if (hasKeys(rest)) metadata.attributes = rest;
     em.sink.add(event);
     invent(em.sink, event, s);
   } else if (cls.role === 'tool') {
@@ -1818,7 +1975,7 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
       'traceloop.entity.output',
       'output.value',
     );
-    const metadata = baseMetadata(s, cls.dialect, NO_ATTRS);
+    const metadata = callMetadata(s, cls.dialect, undefined, undefined, used.rest());
     tool = {
       event: 'tool',
       uuid: em.sink.uuid(`${s.traceId}/${s.spanId}/tool`),
@@ -1842,8 +1999,6 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
       };
       tool.failed = true;
     }
-    const rest = used.rest();
-    if (hasKeys(rest)) metadata.attributes = rest;
     em.sink.add(tool);
     invent(em.sink, tool, s);
     em.tools.push({ event: tool, span: s, hasId: id !== undefined });
@@ -2011,6 +2166,7 @@ function importProbe(probe: Probe, options: ImportOptions): ImportResult {
     calls: new Map(),
     tools: [],
     used: new Used(),
+    reasons: new Map(),
   };
   for (const u of reader.unknown) {
     const info = sink.add({
