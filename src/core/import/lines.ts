@@ -109,21 +109,26 @@ function* linesIn(
  * const ctx = new ImportContext({});
  * const importer = acpFormat.incremental({});
  * forEachJsonLine(text, ctx, (value, path) => importer.push(value, path));
+ *
+ * `segmentBytes`: how much of a `Uint8Array` input is decoded at a time.
+ * `prepare` rewrites each line before it is parsed (OTLP quotes its 64-bit
+ * integers so that they keep every digit).
  */
 export function forEachJsonLine(
   input: string | Uint8Array,
   ctx: ImportContext,
   each: (value: unknown, path: string) => void,
   segmentBytes = SEGMENT_BYTES,
+  prepare?: (line: string) => string,
 ): void {
   if (typeof input === 'string') {
-    eachLineIn(input, 0, true, ctx, each);
+    eachLineIn(input, 0, true, ctx, each, prepare);
     return;
   }
   let line = 0;
   for (const segment of segmentsOf(input, segmentBytes, ctx, () => line)) {
     if (segment.skipped) line++;
-    else line = eachLineIn(segment.text, line, segment.final, ctx, each);
+    else line = eachLineIn(segment.text, line, segment.final, ctx, each, prepare);
   }
 }
 
@@ -138,6 +143,7 @@ function eachLineIn(
   final: boolean,
   ctx: ImportContext,
   each: (value: unknown, path: string) => void,
+  prepare: ((line: string) => string) | undefined,
 ): number {
   const n = text.length;
   const last = final ? n : n - 1;
@@ -154,7 +160,8 @@ function eachLineIn(
     if (start === end) continue;
     let value: unknown;
     try {
-      value = JSON.parse(text.slice(start, end)) as unknown;
+      const body = text.slice(start, end);
+      value = JSON.parse(prepare === undefined ? body : prepare(body)) as unknown;
     } catch (e) {
       ctx.warn(
         jsonPath('$', line - 1),

@@ -49,7 +49,7 @@
 // so the incremental importer (otlp-stream.ts) drives this whole-file one over
 // the lines read so far, handing out what is placed and holding what waits on
 // a parent not seen yet.
-import { jsonPath } from '../errors.js';
+import { ImportError, jsonPath } from '../errors.js';
 import type {
   ChatMessage,
   ChatMessageAssistant,
@@ -2132,13 +2132,31 @@ function pairTools(em: Emit): void {
 // The format
 // ---------------------------------------------------------------------------
 
+/**
+ * The probe's text, or `null` for JSON Lines bytes too large for one string
+ * (a document that large throws its `input_too_large`).
+ */
+function wholeText(probe: Probe): string | undefined | null {
+  try {
+    return probe.text();
+  } catch (e) {
+    if (e instanceof ImportError && e.code === 'input_too_large' && probe.isJsonLines())
+      return null;
+    throw e;
+  }
+}
+
 function importProbe(probe: Probe, options: ImportOptions): ImportResult {
   const ctx = new ImportContext(options);
   const sink = new EventSink(ctx, { seed: options.uuidSeed ?? 'otlp' });
   const reader = new Reader(ctx);
-  const text = probe.isRaw ? probe.text() : undefined;
-  const fixed = text !== undefined ? quoteBigInts(text) : undefined;
-  if (fixed !== undefined && fixed !== text) {
+  const text = probe.isRaw ? wholeText(probe) : undefined;
+  const fixed = typeof text === 'string' ? quoteBigInts(text) : undefined;
+  if (text === null) {
+    // JSON Lines past the largest string: read a line at a time, each line's
+    // 64-bit integers quoted as the whole text's would be (a record is one line).
+    probe.eachLine(ctx, (value, path) => reader.record(value, path), quoteBigInts);
+  } else if (fixed !== undefined && fixed !== text) {
     const first = fixed.replace(/^[\s\uFEFF]+/, '').charAt(0);
     let doc: unknown;
     if (first === '{' || first === '[') {

@@ -202,9 +202,14 @@ export class Probe {
 
   /**
    * {@link lines} as a loop calling `each(value, path)` per record (no
-   * generator, no record object per line): for whole-file imports.
+   * generator, no record object per line): for whole-file imports. `prepare`
+   * rewrites each JSON line before it is parsed (not a document's records).
    */
-  eachLine(ctx: ImportContext, each: (value: unknown, path: string) => void): void {
+  eachLine(
+    ctx: ImportContext,
+    each: (value: unknown, path: string) => void,
+    prepare?: (line: string) => string,
+  ): void {
     const doc = this.json();
     if (Array.isArray(doc)) {
       for (let i = 0; i < doc.length; i++) each(doc[i], `$[${i}]`);
@@ -215,7 +220,7 @@ export class Probe {
       return;
     }
     const input = this.#undecoded ?? this.text();
-    if (input !== undefined) forEachJsonLine(input, ctx, each);
+    if (input !== undefined) forEachJsonLine(input, ctx, each, undefined, prepare);
   }
 
   #headLines(max: number): unknown[] {
