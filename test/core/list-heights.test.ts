@@ -135,10 +135,23 @@ describe('createRowHeights', () => {
               sum += sizes[r]!;
             }
             expect(h.total).toBe(sum);
-            if (sum > 0) expect(h.rowAt(sum - 1)).toBe(sizes.length - 1);
+            // The last pixel is the last row's that has any (a row set to 0 at
+            // the end covers none).
+            let last = sizes.length - 1;
+            while (last > 0 && sizes[last] === 0) last--;
+            if (sum > 0) expect(h.rowAt(sum - 1)).toBe(last);
           }
         },
       ),
       { numRuns: 60 },
     ));
+
+  it('gives the last pixel to the last row that has height when later rows are set to 0', () => {
+    const sizes = Array.from({ length: 11 }, (_, r) => 10 + (r % 7));
+    const h = createRowHeights(11, (r) => sizes[r]!);
+    h.set(10, 0);
+    expect(h.total).toBe(sizes.slice(0, 10).reduce((a, b) => a + b, 0));
+    expect(h.rowAt(h.total - 1)).toBe(9);
+    expect(h.start(10)).toBe(h.total);
+  });
 });

@@ -101,7 +101,9 @@ function* linesIn(
  * {@link readJsonLines} as a loop that calls `each` per record: the same
  * records, paths and diagnostics, without a generator step and a record
  * object per line (the whole-file imports, where that was a tenth of the
- * time of reading the lines).
+ * time of reading the lines). `segmentBytes`: how much of a `Uint8Array`
+ * input is decoded at a time. `prepare` rewrites each line before it is
+ * parsed (OTLP quotes its 64-bit integers so that they keep every digit).
  *
  * @example
  * import { forEachJsonLine } from 'src/core/import/lines.js';
@@ -109,10 +111,6 @@ function* linesIn(
  * const ctx = new ImportContext({});
  * const importer = acpFormat.incremental({});
  * forEachJsonLine(text, ctx, (value, path) => importer.push(value, path));
- *
- * `segmentBytes`: how much of a `Uint8Array` input is decoded at a time.
- * `prepare` rewrites each line before it is parsed (OTLP quotes its 64-bit
- * integers so that they keep every digit).
  */
 export function forEachJsonLine(
   input: string | Uint8Array,
