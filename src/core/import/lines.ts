@@ -12,6 +12,7 @@ import { jsonPath } from '../errors.js';
 import type { ImportContext } from './guards.js';
 import { decodeUtf8 } from './json.js';
 import { chunksOf, type ChunkSource } from '../chunks.js';
+import { formatBytes } from '../tree/row-facts.js';
 
 /** One parsed line of a JSONL input. */
 export interface JsonLine {
@@ -230,19 +231,6 @@ function* segmentsOf(
     yield text === undefined ? { skipped: true } : { text, final: end === n };
     at = end;
   }
-}
-
-/** `1.2 GB`-style size for messages. */
-export function formatBytes(n: number): string {
-  if (n < 1e3) return `${n} bytes`;
-  const units = ['kB', 'MB', 'GB', 'TB'];
-  let v = n / 1e3;
-  let u = 0;
-  while (v >= 1e3 && u < units.length - 1) {
-    v /= 1e3;
-    u++;
-  }
-  return `${v.toFixed(1)} ${units[u]}`;
 }
 
 /**

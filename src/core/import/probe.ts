@@ -5,7 +5,8 @@
 import { ImportError, jsonPath } from '../errors.js';
 import { isRecord, type ImportContext } from './guards.js';
 import { decodeUtf8, parseJsonTolerant } from './json.js';
-import { forEachJsonLine, formatBytes, readJsonLines, type JsonLine } from './lines.js';
+import { formatBytes } from '../tree/row-facts.js';
+import { forEachJsonLine, readJsonLines, type JsonLine } from './lines.js';
 import { isZip } from './zip.js';
 
 /** What an importer accepts as a whole input: text, UTF-8 bytes, or an already parsed JSON value. */

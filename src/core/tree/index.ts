@@ -50,6 +50,7 @@ export { TREE_TYPEAHEAD_START, treeKeyAction } from './keyboard.js';
 export type { TreeKeyAction, TreeKeyInput, TreeKeyRows, TreeTypeahead } from './keyboard.js';
 export {
   LIVE_WINDOW_MS,
+  formatBytes,
   formatDuration,
   formatTokens,
   liveEnd,
