@@ -354,18 +354,7 @@ class CantusImporter implements IncrementalImporter {
     if (path !== undefined) {
       this.#callPath = undefined;
       this.#ctx.warn(path, 'cantus_unanswered_action', this.#callSkill);
-      this.#sink.add<ToolEvent>({
-        event: 'tool',
-        uuid: this.#sink.uuid(path),
-        timestamp: this.#callTime,
-        type: 'function',
-        id: this.#callId,
-        function: this.#callSkill,
-        arguments: this.#callArgs,
-        result: '',
-        events: NO_EVENTS,
-        metadata: this.#callMeta,
-      });
+      this.#sink.add(this.#unanswered(path));
       return;
     }
     const pending = this.#pending;
@@ -425,7 +414,15 @@ class CantusImporter implements IncrementalImporter {
     const path = this.#callPath;
     if (path === undefined) return;
     this.#callPath = undefined;
-    const tool: ToolEvent = {
+    const tool = this.#unanswered(path);
+    this.#sink.add(tool, OPEN_DRAFT);
+    this.#pending = tool;
+    this.#pendingPath = path;
+  }
+
+  /** The awaited call (read from `path`) as a tool event with no result yet. */
+  #unanswered(path: string): ToolEvent {
+    return {
       event: 'tool',
       uuid: this.#sink.uuid(path),
       timestamp: this.#callTime,
@@ -437,9 +434,6 @@ class CantusImporter implements IncrementalImporter {
       events: NO_EVENTS,
       metadata: this.#callMeta,
     };
-    this.#sink.add(tool, OPEN_DRAFT);
-    this.#pending = tool;
-    this.#pendingPath = path;
   }
 
   #takeRetry(): Retry | undefined {
