@@ -1,4 +1,4 @@
-import { importAcp } from '../src/core/import/acp.js';
+import { importAcp } from '../src/core/import/acp/acp.js';
 import { defineFormatBench } from './import-format.js';
 
 /**

@@ -1,4 +1,4 @@
-import { importAgex } from '../src/core/import/agex.js';
+import { importAgex } from '../src/core/import/agex/agex.js';
 import { defineFormatBench } from './import-format.js';
 
 // A generated agex-ts session of about n records: tasks of an orchestrator and

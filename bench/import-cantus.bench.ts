@@ -1,4 +1,4 @@
-import { importCantus } from '../src/core/import/cantus.js';
+import { importCantus } from '../src/core/import/cantus/cantus.js';
 import { defineFormatBench } from './import-format.js';
 
 // A generated cantus stream of n items as `{"events": [...]}` (the keyed form

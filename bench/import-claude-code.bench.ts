@@ -1,4 +1,4 @@
-import { importClaudeCode } from '../src/core/import/claude-code.js';
+import { importClaudeCode } from '../src/core/import/claude-code/claude-code.js';
 import { defineFormatBench } from './import-format.js';
 
 /**

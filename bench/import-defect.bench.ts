@@ -1,4 +1,4 @@
-import { importDefect } from '../src/core/import/defect.js';
+import { importDefect } from '../src/core/import/defect/defect.js';
 import { defineFormatBench } from './import-format.js';
 
 /**

@@ -1,4 +1,4 @@
-import { importOpenHands } from '../src/core/import/openhands.js';
+import { importOpenHands } from '../src/core/import/openhands/openhands.js';
 import { defineFormatBench } from './import-format.js';
 
 /**

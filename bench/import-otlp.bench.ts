@@ -1,4 +1,4 @@
-import { importOtlp } from '../src/core/import/otlp.js';
+import { importOtlp } from '../src/core/import/otlp/otlp.js';
 import { defineFormatBench } from './import-format.js';
 
 const kv = (key: string, value: unknown) => ({

@@ -1,5 +1,5 @@
 import { generateRun } from '../src/core/generate/generate-run.js';
-import { importInspectLog } from '../src/core/import/inspect-log.js';
+import { importInspectLog } from '../src/core/import/inspect/inspect-log.js';
 import { inspectJsonLog } from './inspect-log.js';
 import { defineBench } from './node.js';
 

@@ -12,7 +12,7 @@ export const errorMessages = {
   invalid_json: (detail: string) => `Invalid JSON: ${detail}`,
   wrong_type: (expected: string, got: string) => `Expected ${expected}, got ${got}`,
   missing_field: (field: string) => `Required field "${field}" is missing`,
-  // --- inspect_ai log import (src/core/import/inspect-log.ts, zip.ts) ---------
+  // --- inspect_ai log import (src/core/import/inspect/inspect-log.ts, zip.ts) ---------
   not_inspect_log: (detail: string) => `Not an inspect_ai log: ${detail}`,
   unsupported_version: (version: string) => `Unsupported inspect_ai log version ${version}`,
   zip_truncated: (detail: string) => `Truncated zip archive: ${detail}`,
@@ -39,7 +39,7 @@ export const errorMessages = {
     `The input is one JSON document of ${size}, more than a JavaScript string can hold (about 512 MiB); JSON Lines of any size are read line by line`,
   line_too_long: (line: number, size: string) =>
     `Line ${line} is ${size}, more than a JavaScript string can hold (about 512 MiB); skipped`,
-  // --- OpenHands importer (src/core/import/openhands.ts) -----------------------
+  // --- OpenHands importer (src/core/import/openhands/openhands.ts) -----------------------
   openhands_not_an_event: (got: string) =>
     `Expected an OpenHands event (an action, an observation or a "kind" event), got ${got}; kept as an info event`,
   openhands_duplicate_id: (id: string) =>
@@ -52,14 +52,14 @@ export const errorMessages = {
     `${count} tool call${count === 1 ? '' : 's'} never got an observation; left open`,
   openhands_delegate_unfinished: (agent: string) =>
     `Delegate ${JSON.stringify(agent)} never returned; its span is closed where the log ends`,
-  // --- OpenTelemetry importer (src/core/import/otlp.ts) -------------------------
+  // --- OpenTelemetry importer (src/core/import/otlp/otlp.ts) -------------------------
   otlp_not_a_span: (got: string) =>
     `Not an OTLP export, resource, scope or span (${got}); kept as an info event`,
   otlp_duplicate_span: (id: string) => `Span "${id}" appears more than once; the first is kept`,
   otlp_orphan_span: (id: string, parent: string) =>
     `Span "${id}" names parent "${parent}", which is not in the input; placed at the root`,
   otlp_parent_cycle: (id: string) => `Span "${id}" is part of a parent cycle; placed at the root`,
-  // --- Jupyter importer (src/core/import/jupyter.ts) ---------------------------
+  // --- Jupyter importer (src/core/import/jupyter/jupyter.ts) ---------------------------
   jupyter_unsupported_nbformat: (version: string) =>
     `nbformat ${version} notebooks are not supported (4.x only); convert with \`jupyter nbconvert --to notebook\``,
   jupyter_unknown_output: (type: string) =>
@@ -71,7 +71,7 @@ export const errorMessages = {
     `update_display_data for display ${JSON.stringify(id)}, which was never shown; shown as a new display`,
   jupyter_request_unfinished: (parent: string) =>
     `Execution ${JSON.stringify(parent)} never went idle; closed at the end of the log`,
-  // --- Claude Code importer (src/core/import/claude-code.ts) -------------------
+  // --- Claude Code importer (src/core/import/claude-code/claude-code.ts) -------------------
   claude_code_not_a_record: (got: string) =>
     `Expected a Claude Code record (an object with a "type"), got ${got}; kept as an info event`,
   claude_code_bad_message: (got: string) =>
@@ -85,7 +85,7 @@ export const errorMessages = {
   claude_code_tools_unanswered: (count: number) =>
     `${count} tool call${count === 1 ? '' : 's'} never got a result; left open`,
   claude_code_session_not_found: (why: string) => `No Claude Code session there: ${why}`,
-  // --- ACP importer (src/core/import/acp.ts) ---------------------------------
+  // --- ACP importer (src/core/import/acp/acp.ts) ---------------------------------
   acp_unknown_record: (detail: string) =>
     `Not an ACP message (${detail}); kept as an info event with source "acp"`,
   acp_unknown_update: (kind: string) =>
@@ -93,7 +93,7 @@ export const errorMessages = {
   acp_unpaired_response: (id: string) =>
     `Response to request ${id}, which is not in the capture; kept as an info event`,
   acp_unclosed: (what: string) => `${what} was still open when the session ended; closed`,
-  // --- defect importer (src/core/import/defect.ts) ---------------------------
+  // --- defect importer (src/core/import/defect/defect.ts) ---------------------------
   defect_unknown_event: (type: string) =>
     `Unknown defect event "${type}"; kept as an info event with source "defect"`,
   defect_seq_gap: (expected: number, got: number) =>
@@ -102,12 +102,12 @@ export const errorMessages = {
   defect_unresolved_parent: (id: string) =>
     `Sub-agent path names tool call "${id}", which is not in the log; its agent span sits at the root`,
   defect_no_turn: (type: string) => `"${type}" outside any turn`,
-  // --- agex importer (src/core/import/agex.ts) -------------------------------
+  // --- agex importer (src/core/import/agex/agex.ts) -------------------------------
   agex_unmatched_outcome: (kind: string, namespace: string) =>
     `${kind} in agent "${namespace}" closes no open task; kept in the agent's span`,
   agex_task_unclosed: (task: string) =>
     `Task "${task}" was never closed by a success, fail, clarify or cancelled event; ended at the agent's last event`,
-  // --- cantus importer (src/core/import/cantus.ts) ---------------------------
+  // --- cantus importer (src/core/import/cantus/cantus.ts) ---------------------------
   cantus_unpaired_observation: (type: string) => `${type} follows no action; kept as its own event`,
   cantus_unanswered_action: (skill: string) =>
     `The call of "${skill}" has no observation; kept without a result`,

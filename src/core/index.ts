@@ -22,7 +22,7 @@ export type {
   InspectEvalSpec,
   InspectSampleSummary,
   InspectSampleEvents,
-} from './import/inspect-log.js';
+} from './import/inspect/inspect-log.js';
 export * from './timeline/index.js';
 export * from './swimlane/index.js';
 export { EventStream } from './stream/event-stream.js';

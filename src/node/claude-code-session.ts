@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import { ImportError } from '../core/errors.js';
 import type { ImportOptions } from '../core/import/guards.js';
 import type { ImportResult } from '../core/import/format.js';
-import { importClaudeCode } from '../core/import/claude-code.js';
+import { importClaudeCode } from '../core/import/claude-code/claude-code.js';
 
 /** What {@link readClaudeCodeSession} read, besides the import itself. */
 export interface ClaudeCodeSessionFiles {

@@ -11,7 +11,7 @@ import {
   inspectUuidSeed,
   isInspectLog,
   type InspectLog,
-} from '../../src/core/import/inspect-log.js';
+} from '../../src/core/import/inspect/inspect-log.js';
 import { parseJsonTolerant } from '../../src/core/import/json.js';
 import { crc32, openZip } from '../../src/core/import/zip.js';
 import * as core from '../../src/core/index.js';

@@ -38,8 +38,8 @@ import {
   capDiagnostics,
   inspectUuidSeed,
   readInspectSample,
-} from '../../src/core/import/inspect-log.js';
-import { createSampleResolver } from '../../src/core/import/inspect-resolve.js';
+} from '../../src/core/import/inspect/inspect-log.js';
+import { createSampleResolver } from '../../src/core/import/inspect/inspect-resolve.js';
 import { parseJsonBytes } from '../../src/core/import/json.js';
 import { openEvalMember, type EvalMember, type GrowingSource } from './eval-stream.js';
 import { LoadError, explainFailure, isZipHead } from './explain.js';

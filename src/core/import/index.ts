@@ -17,20 +17,20 @@ import type {
   ImportResult,
   IncrementalImporter,
 } from './format.js';
-import { acpFormat } from './acp.js';
-import { defectFormat } from './defect.js';
-import { inspectFormat } from './inspect-format.js';
-import { jupyterFormat } from './jupyter.js';
-import { claudeCodeFormat } from './claude-code.js';
-import { agexFormat } from './agex.js';
-import { cantusFormat } from './cantus.js';
+import { acpFormat } from './acp/acp.js';
+import { defectFormat } from './defect/defect.js';
+import { inspectFormat } from './inspect/inspect-format.js';
+import { jupyterFormat } from './jupyter/jupyter.js';
+import { claudeCodeFormat } from './claude-code/claude-code.js';
+import { agexFormat } from './agex/agex.js';
+import { cantusFormat } from './cantus/cantus.js';
 import { readJsonLinesAsync } from './lines.js';
 import { chunksOf, isChunkSource, type ChunkSource } from '../chunks.js';
 import { Probe, type ImportInput } from './probe.js';
-import { skeinEventsFormat } from './skein-events.js';
-import { otlpFormat } from './otlp.js';
+import { skeinEventsFormat } from './skein-events/skein-events.js';
+import { otlpFormat } from './otlp/otlp.js';
 import { openZip } from './zip.js';
-import { importInspectLog } from './inspect-log.js';
+import { importInspectLog } from './inspect/inspect-log.js';
 import {
   compareSamples,
   overallStatus,
@@ -38,7 +38,7 @@ import {
   summarizeInspectSample,
   type LogSummary,
 } from './summary.js';
-import { openHandsFormat } from './openhands.js';
+import { openHandsFormat } from './openhands/openhands.js';
 
 /**
  * Every format skein reads, in detection order.
@@ -293,15 +293,19 @@ export type {
   ImportedSample,
   IncrementalImporter,
 } from './format.js';
-export { inspectFormat } from './inspect-format.js';
-export { jupyterFormat, isJupyter, importJupyter } from './jupyter.js';
-export { claudeCodeFormat, isClaudeCode, importClaudeCode } from './claude-code.js';
-export { acpFormat, isAcp, importAcp } from './acp.js';
-export { defectFormat, isDefect, importDefect } from './defect.js';
-export { skeinEventsFormat, isSkeinEvents, importSkeinEvents } from './skein-events.js';
-export { importInspectLog, isInspectLog } from './inspect-log.js';
-export { agexFormat, isAgex, importAgex } from './agex.js';
-export { cantusFormat, isCantus, importCantus } from './cantus.js';
+export { inspectFormat } from './inspect/inspect-format.js';
+export { jupyterFormat, isJupyter, importJupyter } from './jupyter/jupyter.js';
+export { claudeCodeFormat, isClaudeCode, importClaudeCode } from './claude-code/claude-code.js';
+export { acpFormat, isAcp, importAcp } from './acp/acp.js';
+export { defectFormat, isDefect, importDefect } from './defect/defect.js';
+export {
+  skeinEventsFormat,
+  isSkeinEvents,
+  importSkeinEvents,
+} from './skein-events/skein-events.js';
+export { importInspectLog, isInspectLog } from './inspect/inspect-log.js';
+export { agexFormat, isAgex, importAgex } from './agex/agex.js';
+export { cantusFormat, isCantus, importCantus } from './cantus/cantus.js';
 export type {
   InspectLog,
   InspectLogHeader,
@@ -309,8 +313,8 @@ export type {
   InspectEvalSpec,
   InspectSampleSummary,
   InspectSampleEvents,
-} from './inspect-log.js';
-export { otlpFormat, isOtlp, importOtlp } from './otlp.js';
+} from './inspect/inspect-log.js';
+export { otlpFormat, isOtlp, importOtlp } from './otlp/otlp.js';
 export {
   compareSamples,
   overallStatus,
@@ -319,4 +323,4 @@ export {
 } from './summary.js';
 export type { LogSummary, SampleStatus, SampleSummary } from './summary.js';
 export { describeInput } from './describe-input.js';
-export { openHandsFormat, isOpenHands, importOpenHands } from './openhands.js';
+export { openHandsFormat, isOpenHands, importOpenHands } from './openhands/openhands.js';

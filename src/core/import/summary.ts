@@ -10,7 +10,7 @@ import { eventEndTime, eventError, eventTokens, isAbortedEvent } from '../events
 import type { Event } from '../events/types.js';
 import type { FormatId } from './format.js';
 import { isRecord, valueText } from './guards.js';
-import type { InspectSampleSummary } from './inspect-log.js';
+import type { InspectSampleSummary } from './inspect/inspect-log.js';
 
 /**
  * How a sample ended: `ok`, `error` (it raised), `limit` (a token, time or

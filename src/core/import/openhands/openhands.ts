@@ -58,10 +58,10 @@ import type {
   SpanBeginEvent,
   ToolCall,
   ToolEvent,
-} from '../events/types.js';
-import type { Diagnostic } from '../errors.js';
-import { jsonPath, ImportError } from '../errors.js';
-import { parseTimestampMs, timestampHadOffset } from '../events/timestamp.js';
+} from '../../events/types.js';
+import type { Diagnostic } from '../../errors.js';
+import { jsonPath, ImportError } from '../../errors.js';
+import { parseTimestampMs, timestampHadOffset } from '../../events/timestamp.js';
 import {
   isRecord,
   own,
@@ -70,7 +70,7 @@ import {
   valueText,
   type ImportOptions,
   type JsonRecord,
-} from './guards.js';
+} from '../guards.js';
 import {
   importLines,
   importerParts,
@@ -78,13 +78,13 @@ import {
   type FormatImporter,
   type ImportResult,
   type IncrementalImporter,
-} from './format.js';
-import { markAborted, markSpanAborted } from './aborted.js';
-import { Probe, type ImportInput } from './probe.js';
-import { SyntheticClock } from './sink.js';
-import { EMPTY_OBJECT } from '../events/freeze.js';
-import { OPEN_DRAFT } from './drafts.js';
-import { StringMap } from './string-map.js';
+} from '../format.js';
+import { markAborted, markSpanAborted } from '../aborted.js';
+import { Probe, type ImportInput } from '../probe.js';
+import { SyntheticClock } from '../sink.js';
+import { EMPTY_OBJECT } from '../../events/freeze.js';
+import { OPEN_DRAFT } from '../drafts.js';
+import { StringMap } from '../string-map.js';
 
 const SOURCES = new Set(['user', 'agent', 'environment']);
 

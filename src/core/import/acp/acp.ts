@@ -37,7 +37,7 @@
 // - ACP has no timestamps: every event gets a synthesized, strictly increasing
 //   time, flagged via `metadata.skein_invented` and one `value_invented`
 //   diagnostic.
-import { cloneJson } from '../events/freeze.js';
+import { cloneJson } from '../../events/freeze.js';
 import {
   OPEN_DRAFT,
   inventEnd,
@@ -46,7 +46,7 @@ import {
   pendingToolDraft,
   setMetadata,
   textOrParts,
-} from './drafts.js';
+} from '../drafts.js';
 import type {
   ApprovalEvent,
   Content,
@@ -59,10 +59,10 @@ import type {
   SandboxEvent,
   SpanBeginEvent,
   ToolEvent,
-} from '../events/types.js';
-import { isAbortStopReason, markSpanAborted } from './aborted.js';
-import { importLines, importerParts, sniffer } from './format.js';
-import type { FormatImporter, ImportResult, IncrementalImporter } from './format.js';
+} from '../../events/types.js';
+import { isAbortStopReason, markSpanAborted } from '../aborted.js';
+import { importLines, importerParts, sniffer } from '../format.js';
+import type { FormatImporter, ImportResult, IncrementalImporter } from '../format.js';
 import {
   isRecord,
   own,
@@ -71,15 +71,15 @@ import {
   type JsonRecord,
   safeJson,
   valueText,
-} from './guards.js';
-import { Probe, type ImportInput } from './probe.js';
+} from '../guards.js';
+import { Probe, type ImportInput } from '../probe.js';
 import {
   INVENTED_KEY,
   SyntheticClock,
   inventedOnly,
   inventedOnlyMetadata,
   type EventSink,
-} from './sink.js';
+} from '../sink.js';
 
 /** Methods the agent serves (requests from the client); every other method is served by the client. */
 const AGENT_METHODS = new Set([
@@ -202,7 +202,7 @@ function idText(id: unknown): string {
  * blocks are kept whole as `data` parts. Shared with the defect importer.
  *
  * @example
- * import { acpContentPart } from 'src/core/import/acp.js';
+ * import { acpContentPart } from 'src/core/import/acp/acp.js';
  * acpContentPart({ type: 'text', text: 'Hi' }); // { type: 'text', text: 'Hi' }
  */
 export function acpContentPart(block: unknown): Content {
@@ -250,7 +250,7 @@ export function acpBlockText(block: unknown): string | undefined {
  * importer.
  *
  * @example
- * import { acpContent } from 'src/core/import/acp.js';
+ * import { acpContent } from 'src/core/import/acp/acp.js';
  * acpContent([{ type: 'text', text: 'Hi' }]); // 'Hi'
  */
 export function acpContent(blocks: readonly unknown[]): string | Content[] {

@@ -39,7 +39,7 @@
 //   after the one before (from `options.baseTime`, default the epoch), never
 //   going backwards, flagged in `metadata.skein_invented` with one
 //   `value_invented` diagnostic per file.
-import { jsonPath, type Diagnostic } from '../errors.js';
+import { jsonPath, type Diagnostic } from '../../errors.js';
 import type {
   Event,
   InfoEvent,
@@ -47,7 +47,7 @@ import type {
   MessageEvent,
   SampleLimitEvent,
   ToolEvent,
-} from '../events/types.js';
+} from '../../events/types.js';
 import {
   importerParts,
   importLines,
@@ -56,7 +56,7 @@ import {
   type FormatImporter,
   type ImportResult,
   type IncrementalImporter,
-} from './format.js';
+} from '../format.js';
 import {
   isRecord,
   own,
@@ -65,10 +65,10 @@ import {
   type ImportOptions,
   type JsonRecord,
   safeJson,
-} from './guards.js';
-import { Probe, type ImportInput } from './probe.js';
-import { OPEN_DRAFT } from './drafts.js';
-import { SyntheticClock, inventedOnly, inventedOnlyMetadata, type EventSink } from './sink.js';
+} from '../guards.js';
+import { Probe, type ImportInput } from '../probe.js';
+import { OPEN_DRAFT } from '../drafts.js';
+import { SyntheticClock, inventedOnly, inventedOnlyMetadata, type EventSink } from '../sink.js';
 
 const CLASSES = new Set([
   'CallSkillAction',

@@ -31,7 +31,7 @@
 // - Unknown `type`s are kept as `info` events (`source: 'defect'`, `data` =
 //   the raw record) with a diagnostic. defect writes no times: they are
 //   synthesized, strictly increasing, and flagged.
-import { cloneJson, EMPTY_ARRAY, EMPTY_OBJECT } from '../events/freeze.js';
+import { cloneJson, EMPTY_ARRAY, EMPTY_OBJECT } from '../../events/freeze.js';
 import {
   OPEN_DRAFT,
   inventEnd,
@@ -40,7 +40,7 @@ import {
   pendingToolDraft,
   setMetadata,
   textOrParts,
-} from './drafts.js';
+} from '../drafts.js';
 import type {
   ApprovalEvent,
   Content,
@@ -52,11 +52,11 @@ import type {
   ModelUsage,
   SpanBeginEvent,
   ToolEvent,
-} from '../events/types.js';
-import { acpContent, appendAcpBlock } from './acp.js';
-import { isAbortStopReason, markAborted } from './aborted.js';
-import { importLines, importerParts, sniffer } from './format.js';
-import type { FormatImporter, ImportResult, IncrementalImporter } from './format.js';
+} from '../../events/types.js';
+import { acpContent, appendAcpBlock } from '../acp/acp.js';
+import { isAbortStopReason, markAborted } from '../aborted.js';
+import { importLines, importerParts, sniffer } from '../format.js';
+import type { FormatImporter, ImportResult, IncrementalImporter } from '../format.js';
 import {
   isRecord,
   own,
@@ -65,15 +65,15 @@ import {
   type JsonRecord,
   safeJson,
   valueText,
-} from './guards.js';
-import { Probe, type ImportInput } from './probe.js';
+} from '../guards.js';
+import { Probe, type ImportInput } from '../probe.js';
 import {
   INVENTED_KEY,
   SyntheticClock,
   inventedOnly,
   inventedOnlyMetadata,
   type EventSink,
-} from './sink.js';
+} from '../sink.js';
 
 const EVENT_TYPES = new Set([
   'turn_started',

@@ -57,12 +57,12 @@
 //   flagged (`metadata.skein_invented`, one `value_invented` diagnostic).
 // Left out: `commit_hash`/`parent_ref` are kept in metadata but not resolved
 // against Versioned state; `replay_stream` (no implementation exists).
-import { jsonPath } from '../errors.js';
-import type { Diagnostic } from '../errors.js';
-import { displayOf } from '../display/display-of.js';
-import { eventTime } from '../events/event-time.js';
-import { parseEvent } from '../events/parse.js';
-import { timestampHadOffset, timestampMs } from '../events/timestamp.js';
+import { jsonPath } from '../../errors.js';
+import type { Diagnostic } from '../../errors.js';
+import { displayOf } from '../../display/display-of.js';
+import { eventTime } from '../../events/event-time.js';
+import { parseEvent } from '../../events/parse.js';
+import { timestampHadOffset, timestampMs } from '../../events/timestamp.js';
 import type {
   CompactionEvent,
   Content,
@@ -80,8 +80,8 @@ import type {
   SpanBeginEvent,
   SpanEndEvent,
   ToolCall,
-} from '../events/types.js';
-import { isEventKind } from '../events/types.js';
+} from '../../events/types.js';
+import { isEventKind } from '../../events/types.js';
 import {
   importerParts,
   importLines,
@@ -90,8 +90,8 @@ import {
   type FormatImporter,
   type ImportResult,
   type IncrementalImporter,
-} from './format.js';
-import type { ImportContext } from './guards.js';
+} from '../format.js';
+import type { ImportContext } from '../guards.js';
 import {
   isRecord,
   own,
@@ -99,12 +99,12 @@ import {
   type ImportOptions,
   type JsonRecord,
   valueText,
-} from './guards.js';
-import { markSpanAborted } from './aborted.js';
-import { Probe, type ImportInput } from './probe.js';
-import type { EventSink } from './sink.js';
-import { inventedOnly, SyntheticClock } from './sink.js';
-import { EMPTY_ARRAY, EMPTY_OBJECT } from '../events/freeze.js';
+} from '../guards.js';
+import { markSpanAborted } from '../aborted.js';
+import { Probe, type ImportInput } from '../probe.js';
+import type { EventSink } from '../sink.js';
+import { inventedOnly, SyntheticClock } from '../sink.js';
+import { EMPTY_ARRAY, EMPTY_OBJECT } from '../../events/freeze.js';
 
 /** An agex event kind, by the agex-ts `type` names. */
 type AgexKind =

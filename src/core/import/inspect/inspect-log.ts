@@ -19,13 +19,13 @@ import {
   truncatedDiagnostic,
   type Diagnostic,
   type ErrorCode,
-} from '../errors.js';
-import type { Event } from '../events/types.js';
-import { parseEvents } from '../events/parse.js';
+} from '../../errors.js';
+import type { Event } from '../../events/types.js';
+import { parseEvents } from '../../events/parse.js';
 import { resolveSampleEvents, type AttachmentTable } from './inspect-resolve.js';
-import { decodeUtf8, isRefFree, parseJsonBytes } from './json.js';
-import { isZip, openZip, type ZipArchive } from './zip.js';
-import { isRecord as isObject, safeJson, typeName, valueText } from './guards.js';
+import { decodeUtf8, isRefFree, parseJsonBytes } from '../json.js';
+import { isZip, openZip, type ZipArchive } from '../zip.js';
+import { isRecord as isObject, safeJson, typeName, valueText } from '../guards.js';
 
 // ---------------------------------------------------------------------------
 // Raw shapes (as written by inspect_ai; every field may be missing in old logs)
@@ -341,7 +341,7 @@ function sampleContexts(
  * must derive the same uuids (the viewer's streaming open).
  *
  * @example
- * import { inspectUuidSeed } from 'src/core/import/inspect-log.js';
+ * import { inspectUuidSeed } from 'src/core/import/inspect/inspect-log.js';
  * inspectUuidSeed({ run_id: 'r1', task: 'popularity' }, 3, 1); // 'r1/popularity/3/1'
  * @internal
  */
@@ -365,7 +365,7 @@ function notFound(id: unknown, epoch: unknown): ImportError {
  * parseEvents does).
  *
  * @example
- * import { capDiagnostics } from 'src/core/import/inspect-log.js';
+ * import { capDiagnostics } from 'src/core/import/inspect/inspect-log.js';
  * import type { Diagnostic } from 'src/core/errors.js';
  * declare const list: Diagnostic[];
  * const kept = capDiagnostics(list, 100);
@@ -511,7 +511,7 @@ function monolithSample(
  * for the rest of the sample (the viewer's streaming open).
  *
  * @example
- * import { importInspectLog, readInspectSample } from 'src/core/import/inspect-log.js';
+ * import { importInspectLog, readInspectSample } from 'src/core/import/inspect/inspect-log.js';
  * import { parseJsonBytes } from 'src/core/import/json.js';
  * declare const zip: Uint8Array;
  * declare const member: Uint8Array; // samples/1_epoch_1.json, inflated

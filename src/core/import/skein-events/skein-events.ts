@@ -4,11 +4,11 @@
 // The shape is the canonical model (ARCHITECTURE.md "Canonical events";
 // schema/events.schema.json), so this importer only parses: `parseEvent` fills
 // and reports what minimal events omit.
-import type { Event } from '../events/types.js';
-import { isEventKind } from '../events/types.js';
-import { parseEvent, parseEvents } from '../events/parse.js';
-import type { Diagnostic } from '../errors.js';
-import { isRecord, type ImportOptions } from './guards.js';
+import type { Event } from '../../events/types.js';
+import { isEventKind } from '../../events/types.js';
+import { parseEvent, parseEvents } from '../../events/parse.js';
+import type { Diagnostic } from '../../errors.js';
+import { isRecord, type ImportOptions } from '../guards.js';
 import {
   importLines,
   importRecords,
@@ -16,8 +16,8 @@ import {
   type FormatImporter,
   type ImportResult,
   type IncrementalImporter,
-} from './format.js';
-import { Probe, type ImportInput } from './probe.js';
+} from '../format.js';
+import { Probe, type ImportInput } from '../probe.js';
 
 function looksLikeEvent(value: unknown): boolean {
   return isRecord(value) && typeof value['event'] === 'string' && isEventKind(value['event']);

@@ -49,7 +49,7 @@
 // so the incremental importer (otlp-stream.ts) drives this whole-file one over
 // the lines read so far, handing out what is placed and holding what waits on
 // a parent not seen yet.
-import { ImportError, jsonPath } from '../errors.js';
+import { ImportError, jsonPath } from '../../errors.js';
 import type {
   ChatMessage,
   ChatMessageAssistant,
@@ -64,16 +64,16 @@ import type {
   ToolCall,
   ToolEvent,
   ToolInfo,
-} from '../events/types.js';
-import { EMPTY_ARRAY } from '../events/freeze.js';
-import { timestampMs } from '../events/timestamp.js';
-import { ImportContext, isRecord, own, typeName, type ImportOptions, safeJson } from './guards.js';
-import { sniffer, type FormatImporter, type ImportResult } from './format.js';
-import { parseJsonTolerant } from './json.js';
-import { readJsonLines } from './lines.js';
+} from '../../events/types.js';
+import { EMPTY_ARRAY } from '../../events/freeze.js';
+import { timestampMs } from '../../events/timestamp.js';
+import { ImportContext, isRecord, own, typeName, type ImportOptions, safeJson } from '../guards.js';
+import { sniffer, type FormatImporter, type ImportResult } from '../format.js';
+import { parseJsonTolerant } from '../json.js';
+import { readJsonLines } from '../lines.js';
 import { otlpIncremental } from './otlp-stream.js';
-import { Probe, type ImportInput } from './probe.js';
-import { EventSink, SyntheticClock } from './sink.js';
+import { Probe, type ImportInput } from '../probe.js';
+import { EventSink, SyntheticClock } from '../sink.js';
 
 type Attrs = Record<string, unknown>;
 

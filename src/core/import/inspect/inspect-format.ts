@@ -3,8 +3,8 @@
 // the log and loads one sample (the first, or `options.sample`/`epoch`).
 // The full API — header, every sample summary, lazy loading — stays
 // `importInspectLog` (inspect-log.ts).
-import { isRecord } from './guards.js';
-import type { FormatImporter, ImportResult } from './format.js';
+import { isRecord } from '../guards.js';
+import type { FormatImporter, ImportResult } from '../format.js';
 import { importInspectLog, isInspectLog } from './inspect-log.js';
 
 const encoder = new TextEncoder();

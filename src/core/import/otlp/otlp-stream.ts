@@ -34,10 +34,10 @@
 // the end, unless no line came since the last): all imports together read at
 // most about three times the input (a single trace listed children first:
 // once), and the first events come out after the second line.
-import type { Diagnostic } from '../errors.js';
-import type { Event } from '../events/types.js';
-import type { ImportResult, IncrementalImporter } from './format.js';
-import type { ImportOptions } from './guards.js';
+import type { Diagnostic } from '../../errors.js';
+import type { Event } from '../../events/types.js';
+import type { ImportResult, IncrementalImporter } from '../format.js';
+import type { ImportOptions } from '../guards.js';
 
 /** The whole-text importer this drives (`importOtlp`). */
 export type OtlpWholeImport = (text: string, options: ImportOptions) => ImportResult;

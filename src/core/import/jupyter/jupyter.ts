@@ -31,8 +31,8 @@ import type {
   InfoEvent,
   JsonObject,
   SpanBeginEvent,
-} from '../events/types.js';
-import { ImportError, jsonPath } from '../errors.js';
+} from '../../events/types.js';
+import { ImportError, jsonPath } from '../../errors.js';
 import {
   isRecord,
   own,
@@ -40,7 +40,7 @@ import {
   type ImportContext,
   type ImportOptions,
   type JsonRecord,
-} from './guards.js';
+} from '../guards.js';
 import {
   importLines,
   importerParts,
@@ -48,9 +48,9 @@ import {
   type FormatImporter,
   type ImportResult,
   type IncrementalImporter,
-} from './format.js';
-import { Probe, type ImportInput } from './probe.js';
-import { SyntheticClock, type EventSink } from './sink.js';
+} from '../format.js';
+import { Probe, type ImportInput } from '../probe.js';
+import { SyntheticClock, type EventSink } from '../sink.js';
 
 // ---------------------------------------------------------------------------
 // Shared helpers

@@ -38,8 +38,8 @@ import type {
   SpanBeginEvent,
   ToolCall,
   ToolEvent,
-} from '../events/types.js';
-import type { Diagnostic } from '../errors.js';
+} from '../../events/types.js';
+import type { Diagnostic } from '../../errors.js';
 import {
   isRecord,
   own,
@@ -47,7 +47,7 @@ import {
   type ImportOptions,
   type JsonRecord,
   safeJson,
-} from './guards.js';
+} from '../guards.js';
 import {
   importLines,
   importerParts,
@@ -55,13 +55,13 @@ import {
   type FormatImporter,
   type ImportResult,
   type IncrementalImporter,
-} from './format.js';
-import { Probe, type ImportInput } from './probe.js';
-import { markSpanAborted } from './aborted.js';
-import { SyntheticClock } from './sink.js';
-import { OPEN_DRAFT } from './drafts.js';
-import { StringMap } from './string-map.js';
-import { timestampMs } from '../events/timestamp.js';
+} from '../format.js';
+import { Probe, type ImportInput } from '../probe.js';
+import { markSpanAborted } from '../aborted.js';
+import { SyntheticClock } from '../sink.js';
+import { OPEN_DRAFT } from '../drafts.js';
+import { StringMap } from '../string-map.js';
+import { timestampMs } from '../../events/timestamp.js';
 
 const RECORD_TYPES = new Set([
   'user',

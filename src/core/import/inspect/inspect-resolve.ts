@@ -12,14 +12,14 @@
 // JSON.parse and belong to the importer, so strings are replaced in place; only
 // a model event with refs is rebuilt, shallowly. Paths are computed only for
 // the rare places that need a diagnostic.
-import { ImportError, errorMessage, jsonPath, type Diagnostic } from '../errors.js';
-import { isRecord as isObject, typeName } from './guards.js';
+import { ImportError, errorMessage, jsonPath, type Diagnostic } from '../../errors.js';
+import { isRecord as isObject, typeName } from '../guards.js';
 
 /**
  * Where `attachment://<key>` refs point.
  *
  * @example
- * import type { AttachmentTable } from 'src/core/import/inspect-resolve.js';
+ * import type { AttachmentTable } from 'src/core/import/inspect/inspect-resolve.js';
  * declare const sample: { attachments: Record<string, string> };
  * const table: AttachmentTable = { kind: 'hash', map: sample.attachments };
  */
@@ -34,7 +34,7 @@ export type AttachmentTable =
  * functions so that no path string is built unless a diagnostic needs it.
  *
  * @example
- * import type { RawSampleParts } from 'src/core/import/inspect-resolve.js';
+ * import type { RawSampleParts } from 'src/core/import/inspect/inspect-resolve.js';
  * declare const rawEvents: unknown[];
  * declare const list: string[]; // a chunked sample's attachment strings
  * const parts: RawSampleParts = {
@@ -235,7 +235,7 @@ function expandRefs(
  * were, never dropped).
  *
  * @example
- * import { resolveSampleEvents } from 'src/core/import/inspect-resolve.js';
+ * import { resolveSampleEvents } from 'src/core/import/inspect/inspect-resolve.js';
  * declare const sample: { events: unknown[]; attachments: Record<string, string> };
  * const diagnostics = resolveSampleEvents({
  *   events: sample.events,
@@ -259,7 +259,7 @@ export function resolveSampleEvents(parts: RawSampleParts): Diagnostic[] {
  * in that order, are those of one `resolveSampleEvents` over all the events.
  *
  * @example
- * import { createSampleResolver } from 'src/core/import/inspect-resolve.js';
+ * import { createSampleResolver } from 'src/core/import/inspect/inspect-resolve.js';
  * declare const pieces: unknown[][];
  * declare const attachments: Record<string, string>;
  * const resolver = createSampleResolver({
