@@ -363,7 +363,7 @@ export class AgUiImporter implements IncrementalImporter {
     if (open.kind === 'tool') this.#endArgs(open.id, '$');
     else {
       const m = this.#messages.get(open.id);
-      if (m !== undefined) this.#sink.close(m.draft);
+      if (m !== undefined && this.#sink.isOpen(m.draft)) this.#sink.close(m.draft);
     }
   }
 
@@ -515,7 +515,7 @@ export class AgUiImporter implements IncrementalImporter {
       message.draft = this.#writable(message.draft);
       this.#mergeMetadata(message.draft, metadata);
     }
-    this.#sink.close(message.draft);
+    if (this.#sink.isOpen(message.draft)) this.#sink.close(message.draft);
   }
 
   #encrypted(rec: JsonRecord, path: string): void {
@@ -593,19 +593,15 @@ export class AgUiImporter implements IncrementalImporter {
     if (call.args === '') return;
     const draft = (call.draft = this.#writable(call.draft));
     let value: unknown;
+    let why: string | undefined;
     try {
       value = JSON.parse(call.args) as unknown;
     } catch (e) {
-      value = e;
+      why = e instanceof Error ? e.message : String(e);
     }
-    if (isRecord(value)) draft.arguments = value;
+    if (why === undefined && isRecord(value)) draft.arguments = value;
     else {
-      this.#ctx.warn(
-        path,
-        'ag_ui_bad_arguments',
-        draft.id,
-        value instanceof Error ? value.message : `a JSON ${typeName(value)}`,
-      );
+      this.#ctx.warn(path, 'ag_ui_bad_arguments', draft.id, why ?? `a JSON ${typeName(value)}`);
       this.#setAg(draft, 'arguments_text', call.args);
     }
     this.#sink.touch(draft);

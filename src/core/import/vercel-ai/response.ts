@@ -232,7 +232,7 @@ export class Response {
   #part(list: MessageEvent[], n: number, kind: 'text' | 'reasoning', path: string): MessageEvent {
     const known = list[n];
     if (known !== undefined) return known;
-    const key = `${this.messageId}:${kind}:${n}`;
+    const key = `${this.begin.id}:${kind}:${n}`;
     const content: MessageEvent['content'] =
       kind === 'text' ? '' : [{ type: 'reasoning', reasoning: '' }];
     const draft = messageDraft(
@@ -322,7 +322,7 @@ export class Response {
   /** The n-th file part: a message event with its image or document. */
   file(n: number, part: JsonRecord, path: string): void {
     if (this.#files[n] !== undefined) return;
-    const key = `${this.messageId}:file:${n}`;
+    const key = `${this.begin.id}:file:${n}`;
     const draft = messageDraft(
       this.#m.sink.uuid(key),
       this.#m.clock.invented(),
@@ -350,7 +350,7 @@ export class Response {
     }
     const draft: InfoEvent = {
       event: 'info',
-      uuid: this.#m.sink.uuid(`${this.messageId}:${key}`),
+      uuid: this.#m.sink.uuid(`${this.begin.id}:${key}`),
       timestamp: this.#m.clock.invented(),
       span_id: this.#span,
       source: 'vercel-ai',
