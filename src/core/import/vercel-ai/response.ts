@@ -512,8 +512,16 @@ export class Response {
    * and everything in it aborted.
    */
   close(path: string, aborted = false, reason?: string): void {
+    this.#settle(path);
     if (this.#closed) return;
     this.#closed = true;
+    this.endStep(path);
+    this.#m.sink.closeSpan(this.begin, { timestamp: this.#m.clock.invented(), timeInvented: path });
+    if (aborted) markSpanAborted(this.#m.sink, this.begin, reason);
+  }
+
+  /** Closes what is still open in the message (parts added after its end too). */
+  #settle(path: string): void {
     for (const list of [this.#texts, this.#reasoning])
       for (const d of list) if (d !== undefined && this.#m.sink.isOpen(d)) this.#m.sink.close(d);
     for (const call of this.#calls) {
@@ -531,8 +539,5 @@ export class Response {
       if (call.approval !== undefined && this.#m.sink.isOpen(call.approval))
         this.#m.sink.close(call.approval);
     }
-    this.endStep(path);
-    this.#m.sink.closeSpan(this.begin, { timestamp: this.#m.clock.invented(), timeInvented: path });
-    if (aborted) markSpanAborted(this.#m.sink, this.begin, reason);
   }
 }

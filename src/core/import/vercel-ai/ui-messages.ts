@@ -70,7 +70,8 @@ export class UIMessagesImporter implements IncrementalImporter {
       const open = i === last && streaming;
       const id = isRecord(m) ? str(m['id']) : undefined;
       if (id !== undefined && this.#seen.get(id) === m) {
-        if (!open) this.#responses.get(id)?.close(`$[${i}]`);
+        const r = this.#responses.get(id);
+        if (!open && r?.open === true) r.close(`$[${i}]`);
         continue;
       }
       this.#message(m, `$[${i}]`, open);

@@ -44,7 +44,10 @@ const TOOL_CHUNKS = new Set([
 export class UIStreamImporter implements IncrementalImporter {
   readonly #ctx: ImportContext;
   readonly #m: Messages;
+  /** The message chunks go to: the last one begun (it stays current after its `finish`). */
   #response: Response | undefined;
+  /** Whether the current message had its `start` chunk. */
+  #started = false;
   #responses = 0;
   /** Chunk ids of the open response's text and reasoning parts → their ordinals. */
   readonly #texts = new Map<string, number>();
@@ -80,10 +83,9 @@ export class UIStreamImporter implements IncrementalImporter {
   }
 
   end(): Event[] {
-    if (this.#response?.open === true) {
-      this.#ctx.info('$', 'vercel_ai_unclosed', `Message ${this.#response.messageId}`);
-      this.#response.close('$');
-    }
+    const r = this.#response;
+    if (r?.open === true) this.#ctx.info('$', 'vercel_ai_unclosed', `Message ${r.messageId}`);
+    r?.close('$');
     return this.#m.sink.drain();
   }
 
@@ -91,10 +93,15 @@ export class UIStreamImporter implements IncrementalImporter {
     return this.#ctx.finish();
   }
 
-  /** The open response, opened now for a chunk that comes before any `start`. */
+  /**
+   * The current message, begun now for a chunk that comes before any
+   * `start`. Chunks after its `finish` (data a server writes at the end)
+   * still belong to it, as useChat adds them to it.
+   */
   #r(path: string, messageId?: string): Response {
-    const open = this.#response;
-    if (open !== undefined && open.open) return open;
+    const current = this.#response;
+    if (current !== undefined) return current;
+    this.#started = false;
     const n = ++this.#responses;
     this.#texts.clear();
     this.#reasoning.clear();
@@ -147,17 +154,26 @@ export class UIStreamImporter implements IncrementalImporter {
       case 'start': {
         const messageId = str(c['messageId']);
         const open = this.#response;
-        // A second `start` of the same message continues it (a resumed stream).
-        if (
+        if (open !== undefined && open.open && !this.#started) {
+          // Chunks written before the `start` (a data part, as
+          // `createUIMessageStream` users often write first) are this
+          // message's: useChat made the message at the first chunk.
+          if (messageId !== undefined && messageId !== open.messageId)
+            open.meta('message_id', messageId);
+        } else if (
           open === undefined ||
           !open.open ||
           (messageId !== undefined && open.messageId !== messageId)
         ) {
-          if (open?.open === true) open.close(path);
+          // A `start` of the open message continues it (a resumed stream);
+          // any other begins the next message.
+          open?.close(path);
+          this.#response = undefined;
           this.#r(path, messageId);
         }
+        this.#started = true;
         if (c['messageMetadata'] !== undefined)
-          this.#response!.meta('metadata', c['messageMetadata']);
+          this.#r(path).meta('metadata', c['messageMetadata']);
         return;
       }
       case 'message-metadata':
