@@ -1090,7 +1090,7 @@ export class AgUiImporter implements IncrementalImporter {
           this.#settle(m, at, 'text', source, path);
           break;
         default:
-          this.#ctx.info(path, 'ag_ui_unknown_event', `message role ${String(m['role'])}`);
+          this.#ctx.info(path, 'ag_ui_unknown_event', `message role ${typeof m['role'] === 'string' ? m['role'] : typeName(m['role'])}`);
           this.#info({ ...m, type: 'MESSAGE' }, path);
       }
     }

@@ -54,11 +54,15 @@ function fileContent(part: JsonRecord): Content {
   };
 }
 
-/** Tool output as a tool event's result: text as is, anything else as its JSON. */
+/**
+ * Tool output as a tool event's result: text as is, anything else as its
+ * JSON (compact: indenting a value nested thousands deep writes a square of
+ * white space; the views pretty-print JSON themselves).
+ */
 function resultOf(output: unknown): ToolEvent['result'] {
   if (typeof output === 'string' || typeof output === 'number' || typeof output === 'boolean')
     return output;
-  return output === undefined ? '' : safeJson(output, 2);
+  return output === undefined ? '' : safeJson(output);
 }
 
 /** A tool's input as its arguments: an object as is, anything else under `input`. */
