@@ -13,6 +13,7 @@ import { chunksOf, type ReadableStreamLike } from '../chunks.js';
 import type { IncrementalImporter } from './format.js';
 import type { ImportOptions } from './guards.js';
 import { SyntheticClock } from './sink.js';
+import { cloneJson } from '../events/freeze.js';
 
 /**
  * Options every live adapter takes (plus the importer's own).
@@ -134,6 +135,28 @@ export function createLiveAdapter<In>(
     diagnostics: () => importer.diagnostics(),
   };
   return adapter;
+}
+
+/**
+ * A copy of a source event that the importer may keep and freeze: the
+ * caller's object (an event an `@ag-ui/client` agent still holds, a chunk a
+ * stream still holds) is never frozen. Most events of a live source are
+ * deltas holding only strings and numbers: those are copied shallowly, the
+ * rest deeply.
+ *
+ * @example
+ * import { copySourceEvent } from 'src/core/import/live.js';
+ * const copy = copySourceEvent({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'Hi' });
+ */
+export function copySourceEvent<T>(event: T): T {
+  if (typeof event !== 'object' || event === null || Array.isArray(event)) return cloneJson(event);
+  const source = event as Record<string, unknown>;
+  for (const key in source) {
+    const value = source[key];
+    if ((typeof value === 'object' && value !== null) || key === '__proto__')
+      return cloneJson(event);
+  }
+  return { ...source } as T;
 }
 
 /**

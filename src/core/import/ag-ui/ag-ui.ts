@@ -17,10 +17,14 @@
 //   `metadata.ag_ui.raw_event`.
 import { importLines, sniffer, type FormatImporter, type ImportResult } from '../format.js';
 import type { ImportOptions } from '../guards.js';
-import { createLiveAdapter, type LiveAdapter, type LiveAdapterOptions } from '../live.js';
+import {
+  copySourceEvent,
+  createLiveAdapter,
+  type LiveAdapter,
+  type LiveAdapterOptions,
+} from '../live.js';
 import { Probe, type ImportInput } from '../probe.js';
 import { eachSseRecord, looksLikeSse } from '../sse.js';
-import { cloneJson } from '../../events/freeze.js';
 import { ImportContext, isRecord } from '../guards.js';
 import { AgUiImporter } from './importer.js';
 import type { AgUiEventInput } from './types.js';
@@ -154,5 +158,5 @@ export function importAgUi(input: ImportInput, options: ImportOptions = {}): Imp
  */
 export function fromAgUi(options: LiveAdapterOptions = {}): LiveAdapter<AgUiEventInput> {
   const importer = new AgUiImporter({ ...options, now: options.now ?? Date.now });
-  return createLiveAdapter<AgUiEventInput>('fromAgUi', importer, options, cloneJson);
+  return createLiveAdapter<AgUiEventInput>('fromAgUi', importer, options, copySourceEvent);
 }

@@ -135,6 +135,10 @@ export class AgUiImporter implements IncrementalImporter {
   #stepCount = 0;
   readonly #agents = new Map<string, Owner & { open: boolean }>();
   readonly #messages = new Map<string, Message>();
+  /** Messages and calls opened since the last run ended (what its end may have to close). */
+  readonly #opened: (Message | Call)[] = [];
+  /** Subagents started since the last run ended. */
+  readonly #openAgents: (Owner & { open: boolean })[] = [];
   readonly #calls = new Map<string, Call>();
   readonly #activities = new Map<string, { draft: InfoEvent; content: unknown }>();
   /** The open chunk stream of each lane (`subagentRunId`, `''` for the parent agent). */
@@ -456,6 +460,7 @@ export class AgUiImporter implements IncrementalImporter {
     this.#add(draft, invented, path, true);
     const message: Message = { draft, kind };
     this.#messages.set(messageId, message);
+    this.#opened.push(message);
     return message;
   }
 
@@ -571,6 +576,7 @@ export class AgUiImporter implements IncrementalImporter {
     this.#add(draft, invented, path, true);
     const call: Call = { draft, args: '', parsed: false };
     this.#calls.set(callId, call);
+    this.#opened.push(call);
     return call;
   }
 
@@ -755,14 +761,15 @@ export class AgUiImporter implements IncrementalImporter {
 
   /** Closes the open messages, tool calls and subagents (a run ended, or the input did). */
   #closeRest(path: string): void {
-    for (const m of this.#messages.values())
-      if (this.#sink.isOpen(m.draft)) this.#sink.close(m.draft);
-    for (const c of this.#calls.values()) {
-      if (!this.#sink.isOpen(c.draft)) continue;
-      this.#endArgs(c.draft.id, path);
-      this.#sink.close(c.draft);
+    // Only what was opened since the last time: a long thread's earlier
+    // messages and calls are not walked again at every run's end.
+    for (const item of this.#opened) {
+      if (!this.#sink.isOpen(item.draft)) continue;
+      if ('args' in item) this.#endArgs(item.draft.id, path);
+      this.#sink.close(item.draft);
     }
-    for (const agent of this.#agents.values()) {
+    this.#opened.length = 0;
+    for (const agent of this.#openAgents) {
       if (!agent.open) continue;
       for (const step of agent.steps) this.#closeStep(step.begin, path);
       agent.steps = [];
@@ -773,6 +780,7 @@ export class AgUiImporter implements IncrementalImporter {
         timeInvented: path,
       });
     }
+    this.#openAgents.length = 0;
   }
 
   #startStep(rec: JsonRecord, path: string): void {
@@ -862,6 +870,7 @@ export class AgUiImporter implements IncrementalImporter {
     );
     const agent = { begin, steps: [], open: true };
     this.#agents.set(id, agent);
+    this.#openAgents.push(agent);
     const callId = str(source['parentToolCallId']);
     const call = callId === undefined ? undefined : this.#calls.get(callId);
     if (call !== undefined) {
@@ -1090,7 +1099,11 @@ export class AgUiImporter implements IncrementalImporter {
           this.#settle(m, at, 'text', source, path);
           break;
         default:
-          this.#ctx.info(path, 'ag_ui_unknown_event', `message role ${typeof m['role'] === 'string' ? m['role'] : typeName(m['role'])}`);
+          this.#ctx.info(
+            path,
+            'ag_ui_unknown_event',
+            `message role ${typeof m['role'] === 'string' ? m['role'] : typeName(m['role'])}`,
+          );
           this.#info({ ...m, type: 'MESSAGE' }, path);
       }
     }

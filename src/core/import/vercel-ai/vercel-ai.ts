@@ -17,7 +17,6 @@
 //   once it is available.
 // - The AI SDK's own OpenTelemetry spans (`ai.streamText`, `ai.toolCall`)
 //   are read by the OTLP importer, not here.
-import { cloneJson } from '../../events/freeze.js';
 import type { Event } from '../../events/types.js';
 import {
   importLines,
@@ -27,7 +26,12 @@ import {
   type IncrementalImporter,
 } from '../format.js';
 import { ImportContext, isRecord, type ImportOptions } from '../guards.js';
-import { createLiveAdapter, type LiveAdapter, type LiveAdapterOptions } from '../live.js';
+import {
+  copySourceEvent,
+  createLiveAdapter,
+  type LiveAdapter,
+  type LiveAdapterOptions,
+} from '../live.js';
 import { Probe, type ImportInput } from '../probe.js';
 import { eachSseRecord, looksLikeSse } from '../sse.js';
 import type { UIMessage, UIMessageChunkInput } from './types.js';
@@ -226,7 +230,7 @@ export function fromUIMessageStream(
     'fromUIMessageStream',
     importer,
     options,
-    cloneJson,
+    copySourceEvent,
   );
 }
 
