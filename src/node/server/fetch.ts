@@ -12,7 +12,7 @@ import {
 } from './options.js';
 import { toSource, type LiveSourceInput } from './resolve-source.js';
 import { SSE_HEADERS, sse } from './sse-text.js';
-import { admitRequest, createSessions, sseSink } from './sse-serve.js';
+import { createSessions, sseSink } from './sse-serve.js';
 
 /**
  * A Fetch handler serving a live stream, with the same controls as the Node
@@ -62,11 +62,14 @@ export function createEventStreamFetchHandler(
     const view: RequestView = {
       method: request.method,
       url: url.pathname + url.search,
-      header: (name) => request.headers.get(name) ?? undefined,
+      // Runtimes build `request.url` from the Host header; some drop the
+      // header itself from `request.headers`.
+      header: (name) => request.headers.get(name) ?? (name === 'host' ? url.host : undefined),
     };
-    const admission = await admitRequest(view, request, options);
+    const admission = await sessions.admit(view, request);
     if ('refusal' in admission) return respond(admission.refusal);
-    const { cors, head } = admission.admitted;
+    const admitted = admission.admitted;
+    const { cors, head } = admitted;
     if (head) return new Response(null, { headers: { ...SSE_HEADERS, ...cors } });
 
     const abort = new AbortController();
@@ -110,7 +113,7 @@ export function createEventStreamFetchHandler(
       },
       closed: () => closed,
     });
-    void sessions.serve(view, sink, abort.signal, () => {
+    void sessions.serve(view, admitted, sink, abort.signal, () => {
       if (!closed) {
         closed = true;
         controller.close();
