@@ -4,7 +4,7 @@
 // dirs nest by task), not hidden, with an extension some format is usually
 // saved with; the format of each is detected from its bytes (a name never
 // decides alone), so a `.json` that is no log is listed with an error.
-import { readdir, type FileHandle } from 'node:fs/promises';
+import { lstat, readdir, type FileHandle } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { detectFormat, formats, type FormatId } from '../core/import/index.js';
 import { describeInput } from '../core/import/describe-input.js';
@@ -253,6 +253,37 @@ export async function describeLogFile(root: string, path: string): Promise<LogEn
 
 /** Files described at once while listing a folder. */
 const DESCRIBED_AT_ONCE = 16;
+
+/**
+ * The files a listing of `root` holds (or only `file` of it), by name, with
+ * the identity of each as `lstat` sees it: what a server needs to serve them
+ * (a name to look up, the file it must be), without reading any. The same
+ * files as {@link listLogFiles}, in a fraction of its time; a name that is no
+ * longer a regular file is left out.
+ */
+export async function listLogNames(
+  root: string,
+  file?: string,
+): Promise<Map<string, FileIdentity>> {
+  const paths = file !== undefined ? [join(root, file)] : await candidates(root);
+  if (file === undefined) await readdir(root); // the folder itself must be readable
+  const check = createLimiter(DESCRIBED_AT_ONCE * 4);
+  const out = new Map<string, FileIdentity>();
+  await Promise.all(
+    paths.map((path) =>
+      check(async () => {
+        try {
+          const info = await lstat(path, { bigint: true });
+          if (info.isFile())
+            out.set(relative(root, path).split(sep).join('/'), { dev: info.dev, ino: info.ino });
+        } catch {
+          // gone since the folder was read
+        }
+      }),
+    ),
+  );
+  return out;
+}
 
 /**
  * The logs of a folder with the identity of each file (see

@@ -26,7 +26,7 @@ import { SkeinError } from '../core/errors.js';
 import { openRegularFile } from './files.js';
 import { createLimiter } from './limiter.js';
 import { createHostCheck, HOST_REFUSED, type AllowedHosts } from './server/host-check.js';
-import type { ListedLog } from './log-list.js';
+import type { FileIdentity } from './files.js';
 import { createFolderListing, type FolderListing, type Listing } from './view-listing.js';
 
 /**
@@ -136,8 +136,10 @@ const PAGE_HEADERS = {
 };
 const API_HEADERS = { ...COMMON_HEADERS, 'Content-Security-Policy': API_CSP };
 
-/** Listed files streamed at once; more requests wait their turn. */
+/** Listed files sent at once; more requests wait their turn. */
 const FILES_AT_ONCE = 32;
+/** A file up to this size is read in one go and sent as one buffer; a bigger one is streamed. */
+const SMALL_FILE_BYTES = 256 * 1024;
 /**
  * A name missing from a listing this old, or a listed file replaced, makes a
  * new listing (a log just written); younger, the watcher will tell, ms.
@@ -250,51 +252,62 @@ export function createViewHandler(options: ViewHandlerOptions): ViewHandler {
     for (const res of clients) tell(res, text);
   };
 
-  /** Streams one listed file; `false` when it is no longer the file that was listed. */
-  const streamFile = async (
+  /** Sends one listed file; `false` when it is no longer the file that was listed. */
+  const sendFile = async (
     path: string,
-    listed: ListedLog,
+    name: string,
+    id: FileIdentity,
     res: ServerResponse,
     head: boolean,
   ): Promise<boolean> => {
     let opened;
     try {
-      opened = await openRegularFile(path, listed.id!);
+      opened = await openRegularFile(path, id);
     } catch (error) {
       if (error instanceof SkeinError && error.code === 'file_replaced') return false;
       notFound(res); // a link, a pipe, a device, or gone: never served
       return true;
     }
     const { handle, stats } = opened;
-    const size = Number(stats.size);
-    if (res.destroyed) {
-      await handle.close();
-      return true;
-    }
-    const name = listed.entry.name;
-    res.writeHead(200, {
-      ...API_HEADERS,
-      'Content-Type': 'application/octet-stream',
-      'Content-Length': size,
-      'Content-Disposition': contentDisposition(name.slice(name.lastIndexOf('/') + 1)),
-      'Cache-Control': 'no-store',
-    });
-    if (head || size === 0) {
-      res.end();
-      await handle.close();
-      return true;
-    }
-    // Streamed from the handle that was checked: the path is not read again.
-    const stream = handle.createReadStream({ start: 0, end: size - 1 });
-    await new Promise<void>((done) => {
-      stream.on('error', () => res.destroy());
-      res.on('close', () => {
-        stream.destroy();
-        done();
+    try {
+      const size = Number(stats.size);
+      if (res.destroyed) return true;
+      res.writeHead(200, {
+        ...API_HEADERS,
+        'Content-Type': 'application/octet-stream',
+        'Content-Length': size,
+        'Content-Disposition': contentDisposition(name.slice(name.lastIndexOf('/') + 1)),
+        'Cache-Control': 'no-store',
       });
-      stream.pipe(res);
-    });
-    return true;
+      if (head || size === 0) {
+        res.end();
+        return true;
+      }
+      // Read from the handle that was checked: the path is not opened again.
+      if (size <= SMALL_FILE_BYTES) {
+        const bytes = Buffer.allocUnsafe(size);
+        let done = 0;
+        while (done < size) {
+          const { bytesRead } = await handle.read(bytes, done, size - done, done);
+          if (bytesRead === 0) break;
+          done += bytesRead;
+        }
+        res.end(done === size ? bytes : bytes.subarray(0, done));
+        return true;
+      }
+      const stream = handle.createReadStream({ start: 0, end: size - 1, autoClose: false });
+      await new Promise<void>((done) => {
+        stream.on('error', () => res.destroy());
+        res.on('close', () => {
+          stream.destroy();
+          done();
+        });
+        stream.pipe(res);
+      });
+      return true;
+    } finally {
+      await handle.close();
+    }
   };
 
   const serveFile = async (
@@ -308,13 +321,12 @@ export function createViewHandler(options: ViewHandlerOptions): ViewHandler {
     // missing, or a file replaced since the listing was made (a log rewritten
     // by rename), gets one look at a newer listing.
     for (let attempt = 0; attempt < 2; attempt++) {
-      const current = attempt === 0 ? await folder.get() : await folder.refresh(MISSING_REFRESH_MS);
-      const listed = current.files.get(name);
-      if (listed === undefined) continue;
-      if (listed.id === null) break;
-      const path = join(base, ...listed.entry.name.split('/'));
+      const listed = await folder.names(attempt === 0 ? undefined : MISSING_REFRESH_MS);
+      const id = listed.files.get(name);
+      if (id === undefined) continue;
+      const path = join(base, ...name.split('/'));
       if (!path.startsWith(base + sep)) break;
-      if (await streaming(() => streamFile(path, listed, res, head))) return;
+      if (await streaming(() => sendFile(path, name, id, res, head))) return;
     }
     notFound(res);
   };
