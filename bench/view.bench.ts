@@ -30,7 +30,7 @@ export async function startServer(args: string[]) {
   const child: ChildProcess = fork(
     fileURLToPath(new URL('./server-child.ts', import.meta.url)),
     args,
-    { execArgv: ['--import', 'tsx', ...(process.env.SKEIN_BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/sec/prof'] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+    { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
   );
   const next = () =>
     new Promise<Record<string, unknown>>((ok) =>

@@ -74,8 +74,12 @@ const TAIL_BYTES = 22 + 0xffff + 20;
 const MAX_DIRECTORY = 16 * 2 ** 20;
 /**
  * The largest file read whole to detect its format, when its head (or a
- * zip's directory) does not tell. A bigger one is listed as not recognised;
- * the viewer still opens it (its loader reads the whole file anyway).
+ * zip's directory) does not tell: 16 MiB. A bigger one is listed as not
+ * recognised; the viewer still opens it (its loader reads the whole file).
+ *
+ * @example
+ * import { MAX_WHOLE_DETECTION_BYTES } from 'skein/server';
+ * MAX_WHOLE_DETECTION_BYTES / 2 ** 20; // 16
  */
 export const MAX_WHOLE_DETECTION_BYTES = 16 * 2 ** 20;
 /** Whole-file detections running at once (each holds its file in memory). */
