@@ -4,6 +4,9 @@
  * in memory when many requests arrive together.
  *
  * @example
+ * import { createLimiter } from './limiter.js';
+ * declare const paths: string[];
+ * declare function sizeOf(path: string): Promise<number>;
  * const limit = createLimiter(2);
  * const sizes = await Promise.all(paths.map((p) => limit(() => sizeOf(p))));
  */

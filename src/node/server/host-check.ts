@@ -28,6 +28,7 @@ export type AllowedHosts = true | readonly string[];
  * trailing dot. `null` when there is none or it is malformed.
  *
  * @example
+ * import { hostName } from 'skein/server';
  * hostName('LocalHost:8790'); // 'localhost'
  * hostName('[::1]:80'); // '::1'
  */
