@@ -376,7 +376,14 @@ export function createViewHandler(options: ViewHandlerOptions): ViewHandler {
       Connection: 'keep-alive',
     });
     clients.add(res);
-    req.on('close', () => clients.delete(res));
+    req.on('close', () => {
+      clients.delete(res);
+      // With no one watching, a change need not be described at once.
+      if (clients.size === 0) {
+        unsubscribe?.();
+        unsubscribe = null;
+      }
+    });
     unsubscribe ??= folder.subscribe(announce);
     folder.get().then(
       (current) => {

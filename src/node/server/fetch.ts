@@ -20,7 +20,9 @@ import { createSessions, sseSink } from './sse-serve.js';
  *
  * @example
  * import { createEventStreamFetchHandler, type EventStreamFetchHandler } from 'skein/server';
- * const GET: EventStreamFetchHandler = createEventStreamFetchHandler(stream);
+ * const GET: EventStreamFetchHandler = createEventStreamFetchHandler(stream, {
+ *   allowedHosts: ['example.com'], // the name it is reached by (loopback names need none)
+ * });
  * const response = await GET(new Request('https://example.com/run', { headers: { 'Last-Event-ID': '41' } }));
  */
 export interface EventStreamFetchHandler {
@@ -39,8 +41,9 @@ function respond(refusal: Refusal): Response {
 
 /**
  * Serves `source` as Server-Sent Events through the Fetch API: the same
- * protocol, resume, heartbeats, slow-client bound, auth and CORS as
- * `createEventStreamHandler` (which see), minus compression. The request's
+ * protocol, resume, heartbeats, slow-client bound, `Host` check, connection
+ * cap, auth and CORS as `createEventStreamHandler` (which see), minus
+ * compression. The `Host` is the request's header, else its URL's host. The request's
  * `signal` (aborted by the runtime when the client leaves) ends the session.
  *
  * @example

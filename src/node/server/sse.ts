@@ -63,8 +63,11 @@ function acceptsGzip(req: IncomingMessage): boolean {
  * it; each connection holds at most `maxBufferedBytes` unsent and a client
  * that does not read is closed with `event: close` `{"reason":"slow_client"}`.
  * Values that are not canonical events are sent as `display` events
- * (`mimeStream`'s portable form). `authorize` refuses with 401/403; CORS is
- * closed unless `cors` is given.
+ * (`mimeStream`'s portable form); each entry's text is made once and shared
+ * by every connection. A `Host` that is not a loopback name, an IP address
+ * or one of `allowedHosts` is refused with 421 (DNS rebinding); more than
+ * `maxConnections` at once with 503; `authorize` refuses with 401/403; CORS
+ * is closed unless `cors` is given.
  *
  * @example
  * import http from 'node:http';
