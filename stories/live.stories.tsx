@@ -39,7 +39,10 @@ const URL_ = 'https://agent.example/run/events';
  * a network error does, so the client's retries show.
  */
 function createMockServer(stream: EventStream) {
-  const handler = createEventStreamFetchHandler(stream, { heartbeatMs: 2000 });
+  const handler = createEventStreamFetchHandler(stream, {
+    heartbeatMs: 2000,
+    allowedHosts: ['agent.example'],
+  });
   const open = new Set<ReadableStreamDefaultController<Uint8Array>>();
   const server = {
     down: false,

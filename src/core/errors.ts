@@ -349,7 +349,7 @@ function setCause<E extends Error>(error: E, cause: unknown): E {
  *   stream.append(untrusted as never);
  * } catch (e) {
  *   // Either check holds: e instanceof TypeError, e instanceof SkeinError.
- *   if (e instanceof SkeinError && e.code === 'not_an_event') stream.append(parseEvent(untrusted));
+ *   if (e instanceof SkeinError && e.code === 'not_an_event') stream.append(parseEvent(untrusted).event);
  * }
  */
 export class SkeinTypeError extends TypeError {
