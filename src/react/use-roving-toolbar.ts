@@ -111,7 +111,9 @@ export function useRovingToolbar(ref: RefObject<HTMLElement | null>) {
             : (at + (forward ? 1 : -1) + controls.length) % controls.length;
       const next = controls[to];
       if (next === undefined) return;
+      // Handled here: not also a key of the widget around the toolbar.
       e.preventDefault();
+      e.stopPropagation();
       onFocus({ target: next });
       next.focus();
     },
