@@ -791,7 +791,10 @@ export function Swimlane(props: SwimlaneProps) {
           overflowY: compact ? 'hidden' : 'auto',
           overflowX: 'hidden',
           contain: 'size',
-          flex: '1 1 0',
+          // The rows fill what the swimlane's box leaves them; in a parent
+          // with no height, the whole swimlane takes
+          // --skein-swimlane-min-height (12rem): never more than its box.
+          flex: `1 1 calc(var(--skein-swimlane-min-height, 12rem) - ${toolbarHeight + axisHeight + minimapHeight + legendHeight + 2}px)`,
           minHeight: 0,
           position: 'relative',
         }}
