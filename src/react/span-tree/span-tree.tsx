@@ -765,7 +765,9 @@ function Toolbar(p: ToolbarProps) {
       <details className="skein-span-tree__columns">
         <summary>Columns</summary>
         <fieldset data-toolbar-popup="">
-          <legend className="skein-span-tree__visually-hidden">Columns shown and their widths</legend>
+          <legend className="skein-span-tree__visually-hidden">
+            Columns shown and their widths
+          </legend>
           {ALL_COLUMNS.map((c) => (
             <div key={c} className="skein-span-tree__column-choice">
               <label>

@@ -326,7 +326,8 @@ export function Swimlane(props: SwimlaneProps) {
     observer.observe(el);
     return () => observer.disconnect();
   }, []);
-  const compact = props.compact === true || ((props.compact ?? 'auto') === 'auto' && autoCompactNow);
+  const compact =
+    props.compact === true || ((props.compact ?? 'auto') === 'auto' && autoCompactNow);
 
   const axisHeight = compact ? COMPACT_AXIS : AXIS_HEIGHT;
   const minimapHeight = compact ? 0 : MINIMAP_HEIGHT;
