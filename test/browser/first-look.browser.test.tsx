@@ -7,7 +7,7 @@ import { act, cleanup, render } from '@testing-library/react';
 import { userEvent } from 'vitest/browser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSelectionStore, generateRun } from '../../src/core/index.js';
-import { SpanTree, Swimlane, Transcript } from '../../src/react/index.js';
+import { Player, SpanTree, Swimlane, Transcript, useReplayPlayer } from '../../src/react/index.js';
 import '../../src/styles.css';
 
 afterEach(() => cleanup());
@@ -86,6 +86,28 @@ describe('Tab reach (at most three stops to the first row)', () => {
     expect(document.activeElement?.getAttribute('role')).toBe('row');
     await userEvent.keyboard('{Shift>}{Tab}{/Shift}');
     expect(document.activeElement).toBe(expandAll);
+  });
+
+  it('the player: its buttons and speed are one stop, the scrubber the next', async () => {
+    function Replay() {
+      const player = useReplayPlayer(run);
+      return <Player player={player} />;
+    }
+    render(
+      <div style={{ width: 600 }}>
+        <Before />
+        <Replay />
+      </div>,
+    );
+    const stops = await tabsUntil((el) => el?.getAttribute('role') === 'slider');
+    expect(stops).toBe(2);
+    // ← / → walk the controls without leaving the toolbar.
+    await userEvent.keyboard('{Shift>}{Tab}{/Shift}');
+    const first = document.activeElement;
+    expect(first?.closest('[role="toolbar"]')).not.toBeNull();
+    await userEvent.keyboard('{ArrowRight}');
+    expect(document.activeElement).not.toBe(first);
+    expect(document.activeElement?.closest('[role="toolbar"]')).not.toBeNull();
   });
 
   it('the swimlane toolbar keeps ← and → from panning the view', async () => {
