@@ -50,6 +50,8 @@ function caretKeepsKey(el: HTMLElement, key: string): boolean {
  * themselves take no `tabIndex` prop.
  *
  * @example
+ * import { useRef } from 'react';
+ * import { useRovingToolbar } from './use-roving-toolbar.js';
  * function Controls() {
  *   const ref = useRef<HTMLDivElement>(null);
  *   const roving = useRovingToolbar(ref);

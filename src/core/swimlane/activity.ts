@@ -18,7 +18,14 @@ import { rowSpans, type SwimlaneRow } from './layout.js';
  */
 export type SwimlaneActivityKind = 'model' | 'tool';
 
-/** Codes of {@link SwimlaneActivityKind} in typed arrays. */
+/**
+ * Codes of {@link SwimlaneActivityKind} in typed arrays.
+ *
+ * @example
+ * import { ACTIVITY_KINDS } from './activity.js';
+ * declare const activity: SwimlaneActivity;
+ * const first = ACTIVITY_KINDS[activity.kinds[0]!]; // 'model' or 'tool'
+ */
 export const ACTIVITY_KINDS: readonly SwimlaneActivityKind[] = ['model', 'tool'];
 
 /**
