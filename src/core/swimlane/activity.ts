@@ -87,7 +87,18 @@ export function swimlaneRowActivity(row: SwimlaneRow): SwimlaneActivity {
       }
     }
     if (kinds.length > 0) {
-      // Content order is nearly time order: sort indexes by start, stably.
+      // Content order is nearly always time order: sort (stably) only when not.
+      let sorted = true;
+      for (let i = 1; i < starts.length && sorted; i++) sorted = starts[i]! >= starts[i - 1]!;
+      if (sorted) {
+        result = {
+          kinds: Uint8Array.from(kinds),
+          starts: Float64Array.from(starts),
+          ends: Float64Array.from(ends),
+        };
+        cache.set(row, result);
+        return result;
+      }
       const order = kinds.map((_, i) => i).sort((a, b) => starts[a]! - starts[b]! || a - b);
       result = {
         kinds: Uint8Array.from(order, (i) => kinds[i]!),

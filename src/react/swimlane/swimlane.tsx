@@ -480,8 +480,9 @@ export function Swimlane(props: SwimlaneProps) {
         // (≤ one element per MIN_BAR px per row, strips one path per density).
         minBarWidth: compact ? 2 : MIN_BAR,
         markers: !deferMarkers,
-        // A tile shows what each agent did inside its bars.
-        activity: compact,
+        // A tile shows what each agent did inside its bars (after the first
+        // paint of a big run, with the markers: it reads the rows' events too).
+        activity: compact && !deferMarkers,
       }).rows,
     [index, p, first, last, compact, deferMarkers],
   );
