@@ -29,6 +29,32 @@ const browser = () => ({
   commands: { renderOnServer, ...liveServer },
 });
 
+// Visual regression (test/browser/visual.browser.test.tsx): reference
+// screenshots live in test/visual/ and are committed; a mismatch writes the
+// actual screenshot and the diff image under .vitest-attachments/ and the
+// failure names both paths. `npx vitest run --project browser -u
+// test/browser/visual.browser.test.tsx` rewrites the references.
+const screenshotMatching = {
+  comparatorName: 'pixelmatch' as const,
+  // Per-pixel colour tolerance as pixelmatch's default; up to 0.5% of the
+  // pixels may differ (anti-aliasing of text on a loaded machine), which is
+  // far less than one shifted column or a wrapped title.
+  comparatorOptions: { threshold: 0.1, allowedMismatchedPixelRatio: 0.005 },
+  resolveScreenshotPath: ({
+    arg,
+    ext,
+    root,
+    browserName,
+    platform,
+  }: {
+    arg: string;
+    ext: string;
+    root: string;
+    browserName: string;
+    platform: string;
+  }) => `${root}/test/visual/${arg}-${browserName}-${platform}${ext}`,
+};
+
 // React 18.3 in place of 19 (devDependencies `react-18`, `react-dom-18`): the
 // SSR hydration test runs under both (issue 16).
 const react18 = [
@@ -110,7 +136,7 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.browser.test.{ts,tsx}'],
-          browser: browser(),
+          browser: { ...browser(), expect: { toMatchScreenshot: screenshotMatching } },
           testTimeout: 60_000,
         },
       },
@@ -130,6 +156,29 @@ export default defineConfig({
         // Stories render real payloads (100k-character markdown, 1M-event runs);
         // on a loaded 2-core machine a play function can take well over the default.
         test: { name: 'storybook', browser: browser(), testTimeout: 60_000 },
+      },
+      {
+        // Every story again (play function and axe) in the dark theme at 390 px:
+        // contrast is checked on dark colours and layout at a phone's width in
+        // one pass. Stories tagged `costly` (a million events, 10 MB of text,
+        // live feeds that run for seconds) draw the same components as
+        // cheaper ones and run only in the pass above.
+        extends: true,
+        plugins: [
+          storybookTest({
+            configDir: '.storybook',
+            tags: { exclude: ['costly'] },
+            initialGlobals: { theme: 'dark', viewport: { value: 'phone', isRotated: false } },
+          }),
+          // The plugin puts every project of one Storybook in one Vite cache
+          // folder; two projects optimizing dependencies there at once collide.
+          {
+            name: 'skein:storybook-dark-390-cache',
+            enforce: 'post',
+            config: () => ({ cacheDir: 'node_modules/.cache/sb-vitest-dark-390' }),
+          },
+        ],
+        test: { name: 'storybook-dark-390', browser: browser(), testTimeout: 60_000 },
       },
     ],
   },
