@@ -7,6 +7,7 @@ import { builtinModules } from 'node:module';
 import { chromiumArgs, chromiumPath } from './scripts/chromium.mjs';
 import { renderOnServer } from './test/ssr/commands.js';
 import * as liveServer from './test/browser/live-server-commands.js';
+import { moveMouseAway } from './test/browser/visual-commands.js';
 import pkg from './package.json' with { type: 'json' };
 
 // Library build: dependencies, peers and Node built-ins stay imports.
@@ -26,14 +27,15 @@ const browser = () => ({
   instances: [{ browser: 'chromium' as const }],
   // Server rendering in a real Node process, for the SSR hydration test.
   // A real SSE server for the live transport tests (issue 21).
-  commands: { renderOnServer, ...liveServer },
+  // The mouse moved off the page, for the screenshot tests.
+  commands: { renderOnServer, ...liveServer, moveMouseAway },
 });
 
 // Visual regression (test/browser/visual.browser.test.tsx): reference
 // screenshots live in test/visual/ and are committed; a mismatch writes the
 // actual screenshot and the diff image under .vitest-attachments/ and the
-// failure names both paths. `npx vitest run --project browser -u
-// test/browser/visual.browser.test.tsx` rewrites the references.
+// failure names both paths. `npm run test:visual-update` rewrites the
+// references (`-u` last: it takes an optional value, and would swallow the file).
 const screenshotMatching = {
   comparatorName: 'pixelmatch' as const,
   // Per-pixel colour tolerance as pixelmatch's default; up to 0.5% of the
@@ -158,16 +160,17 @@ export default defineConfig({
         test: { name: 'storybook', browser: browser(), testTimeout: 60_000 },
       },
       {
-        // Every story again (play function and axe) in the dark theme at 390 px:
+        // The stories again (play function and axe) in the dark theme at 390 px:
         // contrast is checked on dark colours and layout at a phone's width in
-        // one pass. Stories tagged `costly` (a million events, 10 MB of text,
-        // live feeds that run for seconds) draw the same components as
-        // cheaper ones and run only in the pass above.
+        // one pass. Stories tagged `light-only` run only in the pass above:
+        // the imports and the bare drop-ins draw the views other stories
+        // check here, and a million events or 10 MB of text would cost
+        // seconds twice (.storybook/preview.tsx).
         extends: true,
         plugins: [
           storybookTest({
             configDir: '.storybook',
-            tags: { exclude: ['costly'] },
+            tags: { exclude: ['light-only'] },
             initialGlobals: { theme: 'dark', viewport: { value: 'phone', isRotated: false } },
           }),
           // The plugin puts every project of one Storybook in one Vite cache

@@ -1,30 +1,48 @@
 import type { Decorator, Preview } from '@storybook/react-vite';
+import { useLayoutEffect } from 'react';
 import { SkeinTheme } from '../src/react/index.js';
 import { STORY_VIEWPORTS } from './viewports.js';
 import '../src/styles.css';
 
 /**
- * Wraps a story in skein's theme root; the toolbar switches light/dark.
- * On the canvas the root is at least the viewport's height, so a dark story
- * paints the whole canvas, not a dark box on a white page (in docs pages the
- * stories stay their own size). Stories with the parameter `skeinTheme: false`
- * render bare, as a user drops a component in with only `skein/styles.css`:
- * with the theme around every story, components that only worked inside it
- * went unseen.
+ * Paints the canvas (the preview's `<body>`) in the story's theme: the body
+ * becomes a skein theme root while the story is shown, so its background is
+ * the theme's `--skein-bg` everywhere, past the story's own box too.
+ */
+function CanvasTheme({ theme }: { theme: 'light' | 'dark' }) {
+  useLayoutEffect(() => {
+    const body = document.body;
+    body.classList.add('skein');
+    body.dataset['theme'] = theme;
+    return () => {
+      body.classList.remove('skein');
+      delete body.dataset['theme'];
+    };
+  }, [theme]);
+  return null;
+}
+
+/**
+ * Wraps a story in skein's theme root; the toolbar switches light/dark, and
+ * on the canvas (not in docs pages) the whole page takes the theme, so a
+ * dark story is not a dark box on a white page. Stories with the parameter
+ * `skeinTheme: false` render bare, with nothing themed above them, as a user
+ * drops a component in with only `skein/styles.css`: with the theme around
+ * every story, components that only worked inside it went unseen.
+ *
+ * Tags the story runs (vite.config.ts): every story is tested in the light
+ * theme at 1200 px (the `storybook` project), and again in the dark theme at
+ * 390 px (`storybook-dark-390`) unless tagged `light-only`: a story whose
+ * components, themed, another story already checks there (the imports, the
+ * bare drop-ins) or whose size makes a second run cost seconds (a million
+ * events, 10 MB of text, live feeds).
  */
 const withTheme: Decorator = (Story, context) => {
   if (context.parameters['skeinTheme'] === false) return <Story />;
   const theme = (context.globals['theme'] as 'light' | 'dark' | undefined) ?? 'light';
-  const canvas = context.viewMode !== 'docs';
   return (
-    <SkeinTheme
-      theme={theme}
-      style={{
-        padding: '1rem',
-        boxSizing: 'border-box',
-        minHeight: canvas ? '100vh' : undefined,
-      }}
-    >
+    <SkeinTheme theme={theme} style={{ padding: '1rem' }}>
+      {context.viewMode === 'docs' ? null : <CanvasTheme theme={theme} />}
       <Story />
     </SkeinTheme>
   );

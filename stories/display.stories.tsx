@@ -357,7 +357,7 @@ const HUGE_OBJECT = Object.fromEntries(
 
 /** 100,000 keys: one page of 100 is in the DOM; "show more" adds pages. */
 export const JsonHundredThousandKeys: Story = {
-  tags: ['costly', '!autodocs'],
+  tags: ['light-only', '!autodocs'],
   args: { bundle: b({ 'application/json': HUGE_OBJECT }) },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -374,7 +374,7 @@ export const JsonHundredThousandKeys: Story = {
 
 /** A 10 MB string: the budget shows 100,000 characters and says what it hid. */
 export const TenMegabyteString: Story = {
-  tags: ['costly', '!autodocs'],
+  tags: ['light-only', '!autodocs'],
   args: {
     bundle: b({ 'text/plain': 'log line with some text\n'.repeat(436_907).slice(0, 10_000_000) }),
   },
@@ -400,7 +400,7 @@ export const DeeplyNestedMarkdown: Story = {
 
 /** 100k characters of markdown render in chunks, a few per frame. */
 export const LongMarkdown: Story = {
-  tags: ['costly', '!autodocs'],
+  tags: ['light-only', '!autodocs'],
   args: { bundle: b({ 'text/markdown': longMarkdown(100_000) }) },
   play: async ({ canvasElement }) => {
     await waitFor(() => expect(canvasElement.querySelector('[data-skein-pending]')).toBeNull(), {

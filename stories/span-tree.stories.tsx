@@ -93,7 +93,7 @@ function Million() {
 /** 1,000,000 events (200k spans): first rows at once, a bounded DOM, a scaled scroll space. */
 export const MillionEvents: Story = {
   args: { events: [] },
-  tags: ['costly', '!autodocs'],
+  tags: ['light-only', '!autodocs'],
   render: () => <Million />,
   play: async ({ canvasElement }) => {
     const grid = await within(canvasElement).findByRole('treegrid', { name: 'A million events' });

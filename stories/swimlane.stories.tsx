@@ -126,7 +126,8 @@ function branchTimeline(): Timeline {
 
 /** A branch (an alternative trajectory): on demand (the Branches toggle), its own `↳` row with a fork marker. */
 export const Branches: Story = {
-  args: { timeline: branchTimeline() },
+  // Not the compact tile (below 420 px): it has no toolbar to toggle from.
+  args: { timeline: branchTimeline(), compact: false },
   render: framed,
   play: async ({ canvasElement }) => {
     const lane = await findLane(canvasElement);
@@ -144,7 +145,7 @@ export const Branches: Story = {
  * and press "Open planner"); the breadcrumbs or Backspace lead back out.
  */
 export const DrillIn: Story = {
-  args: { timeline: nestedTimeline(), 'aria-label': 'Nested run' },
+  args: { timeline: nestedTimeline(), 'aria-label': 'Nested run', compact: false },
   render: framed,
   play: async ({ canvasElement }) => {
     const lane = await findLane(canvasElement, 'Nested run');
@@ -188,7 +189,7 @@ function HundredK() {
 /** 100,000 sub-agents: density strips at fit, real bars when zoomed, a bounded DOM. */
 export const HundredThousandSpans: Story = {
   args: { timeline: generated },
-  tags: ['costly', '!autodocs'],
+  tags: ['light-only', '!autodocs'],
   render: () => <HundredK />,
   play: async ({ canvasElement }) => {
     const lane = await findLane(canvasElement, '100k spans');
@@ -294,7 +295,7 @@ export const Bare: Story = {
   render: (args) => <Swimlane {...args} />,
   play: async ({ canvasElement }) => {
     const lane = await findLane(canvasElement);
-    await waitFor(() => expect(barsOf(lane).length).toBeGreaterThan(2));
+    await waitFor(() => expect(barsOf(lane).length).toBeGreaterThan(0));
     // No theme anywhere above it: the story is not wrapped.
     await expect(canvasElement.querySelector('.skein')).toBeNull();
   },

@@ -19,6 +19,7 @@ import { Transcript, type RowBodyRenderProps } from '../src/react/index.js';
 const meta = {
   title: 'Views/Transcript (drop-in)',
   component: Transcript,
+  tags: ['light-only'],
   parameters: { layout: 'fullscreen', skeinTheme: false },
 } satisfies Meta<typeof Transcript>;
 
