@@ -379,6 +379,13 @@ export type {
   AgUiRunInput,
   AgUiRunOutcome,
   AgUiTokenUsage,
+  AgUiMetadata,
+  AgUiBase,
+  AgUiAttributed,
+  AgUiPartSource,
+  AgUiToolCall,
+  AgUiPatchOperation,
+  AgUiInterrupt,
 } from './ag-ui/types.js';
 export {
   vercelAiFormat,
@@ -394,6 +401,8 @@ export type {
   UIMessageChunkInput,
   UIMessagePart,
   UIToolPart,
+  UIToolState,
+  VercelProviderMetadata,
 } from './vercel-ai/types.js';
 export { createLiveAdapter } from './live.js';
 export type { LiveAdapter, LiveAdapterOptions } from './live.js';

@@ -5,6 +5,7 @@
  * each changed event and the views one render.
  *
  * @example
+ * import { nextFrame } from 'src/react/live/frame.js';
  * const adapter = fromAgUi({ schedule: nextFrame });
  */
 export function nextFrame(task: () => void): void {

@@ -87,11 +87,12 @@ interface Call {
  *
  * @example
  * import { Messages } from 'src/core/import/vercel-ai/response.js';
+ * import type { SourceClock } from 'src/core/import/live.js';
  * declare const ctx: ImportContext, sink: EventSink, clock: SourceClock;
  * const messages = new Messages(ctx, sink, clock);
  * const r = messages.response('msg-1', '$[0]');
  * r.text(0, '$[1]');
- * r.appendText(0, 'Hello', '$[2]');
+ * r.append('text', 0, 'Hello', '$[2]');
  * r.close('$[3]');
  */
 export class Messages {

@@ -163,6 +163,7 @@ function MarkdownChunks({
  * that paragraph is inside an open code fence.
  *
  * @example
+ * import { streamingTail } from 'src/react/display/renderers/markdown.js';
  * streamingTail('# Title\n\nStill writ'); // { done: '# Title\n\n', tail: 'Still writ', code: false }
  */
 export function streamingTail(text: string): { done: string; tail: string; code: boolean } {
