@@ -146,7 +146,8 @@ export const LiveRun: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.click(await canvas.findByRole('button', { name: 'Ask the agent' }));
-    const feed = await canvas.findByRole('feed', { name: 'AG-UI run' });
+    // An empty transcript is a group; it becomes the feed with the first event.
+    const feed = await canvas.findByRole('feed', { name: 'AG-UI run' }, { timeout: 10_000 });
     await waitFor(() => expect(feed.textContent).toContain('What is the weather in Oslo'), {
       timeout: 10_000,
     });

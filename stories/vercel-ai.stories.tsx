@@ -137,7 +137,8 @@ export const LiveChatRun: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.click(await canvas.findByRole('button', { name: 'Send' }));
-    const feed = await canvas.findByRole('feed', { name: 'Chat run' });
+    // An empty transcript is a group; it becomes the feed with the first event.
+    const feed = await canvas.findByRole('feed', { name: 'Chat run' }, { timeout: 10_000 });
     await waitFor(() => expect(feed.textContent).toContain('How is the weather in Oslo'), {
       timeout: 10_000,
     });
