@@ -37,7 +37,7 @@ import type {
   ToolEvent,
 } from '../../events/types.js';
 import { jsonPath } from '../../errors.js';
-import { ImportContext, isRecord, own, typeName } from '../guards.js';
+import { isRecord, own, typeName, type ImportContext } from '../guards.js';
 import type { EventSink } from '../sink.js';
 
 /** One log record, read: ids and times normalised, attributes and body as they came. */

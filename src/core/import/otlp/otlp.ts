@@ -445,7 +445,16 @@ const isoCodes: number[] = Array.from('0000-00-00T00:00:00.000000000Z', (c) => c
 const BIG_INT_FIELD =
   /("(?:startTimeUnixNano|endTimeUnixNano|timeUnixNano|observedTimeUnixNano|intValue)"\s*:\s*)(-?\d{16,})/g;
 
-function quoteBigInts(text: string): string {
+/**
+ * `text` with the 64-bit integers OTLP/JSON writes as numbers (times,
+ * `intValue`) quoted when they have 16 or more digits, so `JSON.parse`
+ * keeps them exact.
+ *
+ * @example
+ * import { quoteBigInts } from 'src/core/import/otlp/otlp.js';
+ * JSON.parse(quoteBigInts('{"timeUnixNano":1700000000000000001}')); // { timeUnixNano: '1700000000000000001' }
+ */
+export function quoteBigInts(text: string): string {
   return hasBigInt(text) ? text.replace(BIG_INT_FIELD, '$1"$2"') : text;
 }
 
