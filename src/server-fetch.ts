@@ -16,3 +16,6 @@ export type {
   CorsOptions,
   EventStreamHandlerOptions,
 } from './node/server/options.js';
+export { createOtlpFetchHandler } from './node/otlp/fetch-handler.js';
+export type { OtlpFetchHandler } from './node/otlp/fetch-handler.js';
+export type { OtlpExportInfo, OtlpHandlerOptions, OtlpTarget } from './node/otlp/receiver.js';

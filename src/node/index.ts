@@ -9,3 +9,4 @@ export { listLogs, describeLogFile, LOG_EXTENSIONS } from './log-list.js';
 export type { LogEntry } from './log-list.js';
 export { createViewHandler, findViewerDir } from './view-server.js';
 export type { ViewHandler, ViewHandlerOptions } from './view-server.js';
+export * from './otlp/index.js';
