@@ -2284,7 +2284,7 @@ function standaloneLogs(logs: LogRead[], spans: Span[]): LogRead[] {
  */
 export const otlpFormat: FormatImporter = {
   id: 'otlp',
-  name: 'OpenTelemetry traces (OTLP/JSON)',
+  name: 'OpenTelemetry traces and logs (OTLP/JSON)',
   extensions: ['.json', '.jsonl'],
   detect(probe) {
     const head = probe.head();
