@@ -85,6 +85,7 @@ class Registry implements OtlpRunRegistry {
   readonly #idleMs: number;
   readonly #maxHeld: number;
   readonly #maxPendingBytes: number;
+  readonly #importDelayMs: number;
   readonly #spill: OtlpRunSpill | undefined;
   readonly #single: EventStream | undefined;
   readonly #importOptions: ImportOptions;
@@ -105,6 +106,7 @@ class Registry implements OtlpRunRegistry {
     this.#idleMs = options.idleMs ?? 30_000;
     this.#maxHeld = options.maxHeld ?? 10_000;
     this.#maxPendingBytes = options.maxPendingBytes ?? 64 * MiB;
+    this.#importDelayMs = options.importDelayMs ?? 0;
     this.#spill = options.spill;
     this.#single = options.stream;
     this.#importOptions = options.importOptions ?? {};
@@ -268,7 +270,7 @@ class Registry implements OtlpRunRegistry {
     }
     if (batches.size > 0) {
       this.#changed();
-      this.#scheduleImport(0);
+      this.#scheduleImport(this.#importDelayMs);
       this.#scheduleIdle();
       this.#evict();
     }

@@ -37,6 +37,8 @@ export interface OtlpRunRegistryOptions {
   maxHeld?: number;
   /** Received bytes not yet imported past which {@link OtlpRunRegistry.busy} says so (the receiver answers 429). Default 64 MiB. */
   maxPendingBytes?: number;
+  /** How long a run that grew waits before it is imported, so requests close together are imported once. Default 0 (the next timer turn). */
+  importDelayMs?: number;
   /** Every record accepted, for runs to survive eviction. */
   spill?: OtlpRunSpill;
   /** Put everything into this one stream (one run, id `all`) instead of a run per trace. */
