@@ -56,7 +56,7 @@ async function serve(
 }
 
 const post = (url: string, body: Uint8Array | string, headers: Record<string, string> = PROTO) =>
-  fetch(url, { method: 'POST', body, headers });
+  fetch(url, { method: 'POST', body: body as BodyInit, headers });
 const bytes = async (r: Response) => new Uint8Array(await r.arrayBuffer());
 
 /**
@@ -335,8 +335,12 @@ describe('createOtlpFetchHandler', () => {
     const stream = new EventStream();
     const handler = createOtlpFetchHandler(stream, { maxDecompressedBytes: 1024 * 1024 });
     const body = traceProtobuf(spansOf(4));
-    const request = (b: BodyInit, headers: Record<string, string> = PROTO) =>
-      new Request('http://localhost:4318/v1/traces', { method: 'POST', body: b, headers });
+    const request = (b: Uint8Array, headers: Record<string, string> = PROTO) =>
+      new Request('http://localhost:4318/v1/traces', {
+        method: 'POST',
+        body: b as BodyInit,
+        headers,
+      });
     expect((await handler(request(body))).status).toBe(200);
     expect(
       (await handler(request(gzipSync(body), { ...PROTO, 'Content-Encoding': 'gzip' }))).status,

@@ -302,8 +302,8 @@ describe('the Vercel AI SDK with experimental_telemetry', () => {
         forecast: tool({
           description: 'A forecast',
           inputSchema: z.object({ days: z.number() }),
-          execute: async () => {
-            throw new Error('forecast service down');
+          execute: async ({ days }): Promise<{ days: number }> => {
+            throw new Error(`forecast service down (${days} days)`);
           },
         }),
       },

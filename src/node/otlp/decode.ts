@@ -292,17 +292,6 @@ export function encodeExportResponse(
   ).finish();
 }
 
-/** gRPC status codes used in `google.rpc.Status` bodies. */
-export const RPC_CODE = {
-  INVALID_ARGUMENT: 3,
-  RESOURCE_EXHAUSTED: 8,
-  UNAUTHENTICATED: 16,
-  PERMISSION_DENIED: 7,
-  UNAVAILABLE: 14,
-  UNIMPLEMENTED: 12,
-  NOT_FOUND: 5,
-} as const;
-
 /** A `google.rpc.Status` body, in the request's encoding. */
 export function encodeStatus(
   encoding: OtlpEncoding,

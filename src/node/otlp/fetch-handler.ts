@@ -4,11 +4,12 @@
 // and refused as soon as it passes the cap.
 import type { OtlpRunRegistry } from '../../core/otlp-runs/types.js';
 import { checkAuth, type RequestView } from '../server/options.js';
-import { RPC_CODE } from './decode.js';
 import {
   admit,
   admitBody,
   ingest,
+  loadCodec,
+  RPC_CODE,
   resolveOtlpOptions,
   statusAnswer,
   targetRegistry,
@@ -86,6 +87,7 @@ export function createOtlpFetchHandler(
   const generic = options as OtlpHandlerOptions<never>;
 
   const handler = (async (request: Request): Promise<Response> => {
+    await loadCodec();
     const url = new URL(request.url);
     const view: RequestView = {
       method: request.method,

@@ -11,6 +11,8 @@ import {
   admit,
   admitBody,
   ingest,
+  loadCodec,
+  RPC_CODE,
   resolveOtlpOptions,
   statusAnswer,
   targetRegistry,
@@ -19,7 +21,6 @@ import {
   type OtlpHandlerOptions,
   type OtlpTarget,
 } from './receiver.js';
-import { RPC_CODE } from './decode.js';
 
 /**
  * A Node request listener receiving OTLP/HTTP exports, with its registry.
@@ -90,6 +91,7 @@ export function createOtlpHandler(
   const generic = options as OtlpHandlerOptions<never>;
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    await loadCodec();
     const view = nodeRequestView(req);
     const first = admit(view, generic);
     if ('status' in first) return drainThen(req, res, first);

@@ -21,14 +21,33 @@ import {
   type CorsOptions,
   type RequestView,
 } from '../server/options.js';
-import {
-  RPC_CODE,
-  decodeProtobuf,
-  encodeExportResponse,
-  encodeStatus,
-  type OtlpEncoding,
-  type OtlpSignal,
-} from './decode.js';
+import type * as Codec from './decode.js';
+import type { OtlpEncoding, OtlpSignal } from './decode.js';
+
+// The protobuf code (protobufjs and the generated decoders) is loaded on a
+// handler's first request, in a chunk of its own: a server that mounts only
+// the live stream handlers of `skein/server` never loads it.
+let codec: typeof Codec | null = null;
+let loading: Promise<void> | null = null;
+
+/** Loads the protobuf codec; every handler awaits it before it answers. */
+export function loadCodec(): Promise<void> {
+  return (loading ??= import('./decode.js').then((m) => {
+    codec = m;
+  }));
+}
+
+function pb(): typeof Codec {
+  if (codec === null) throw new Error('the OTLP codec is not loaded (await loadCodec())');
+  return codec;
+}
+
+/** gRPC status codes of the `google.rpc.Status` bodies. */
+export const RPC_CODE = {
+  INVALID_ARGUMENT: 3,
+  RESOURCE_EXHAUSTED: 8,
+  UNAVAILABLE: 14,
+} as const;
 
 /**
  * What an OTLP handler feeds: a run registry (a run per trace or
@@ -174,7 +193,7 @@ export function statusAnswer(
   return {
     status,
     headers: { 'Content-Type': contentTypeOf(encoding), ...headers },
-    body: encodeStatus(encoding, code, message),
+    body: pb().encodeStatus(encoding, code, message),
   };
 }
 
@@ -303,7 +322,9 @@ export function ingest(
   let request: unknown;
   try {
     request =
-      encoding === 'protobuf' ? decodeProtobuf(signal, body).request : parseJsonBody(signal, body);
+      encoding === 'protobuf'
+        ? pb().decodeProtobuf(signal, body).request
+        : parseJsonBody(signal, body);
   } catch (e) {
     return statusAnswer(
       400,
@@ -333,7 +354,7 @@ export function ingest(
   return {
     status: 200,
     headers: { 'Content-Type': contentTypeOf(encoding), ...cors },
-    body: encodeExportResponse(signal, encoding, result.rejected, result.errorMessage),
+    body: pb().encodeExportResponse(signal, encoding, result.rejected, result.errorMessage),
   };
 }
 
