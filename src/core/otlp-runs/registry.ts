@@ -120,9 +120,8 @@ class Registry implements OtlpRunRegistry {
     return this.#closed;
   }
 
-  subscribe(listener: () => void): () => void {
-    return this.#listeners.subscribe(listener);
-  }
+  // Bound, as `getSnapshot`: `useSyncExternalStore(registry.subscribe, registry.getSnapshot)`.
+  subscribe = (listener: () => void): (() => void) => this.#listeners.subscribe(listener);
 
   getSnapshot = (): OtlpRunsSnapshot => {
     if (this.#snapshot !== null) return this.#snapshot;

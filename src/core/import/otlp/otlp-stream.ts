@@ -52,6 +52,7 @@ export type OtlpWholeImport = (
  * schedule of `drain()` the caller chooses when to import.
  *
  * @example
+ * import { otlpLiveImporter } from 'src/core/import/otlp/otlp-stream.js';
  * const imp = otlpLiveImporter(importOtlp, {});
  * imp.push({ resourceSpans: [] }, '$[0]');
  * const events = imp.flush(); // what is placed now
@@ -77,9 +78,11 @@ export interface OtlpLiveImporter extends IncrementalImporter {
  * A live OTLP importer over the whole-input one ({@link OtlpLiveImporter}).
  *
  * @example
+ * import { otlpLiveImporter } from 'src/core/import/otlp/otlp-stream.js';
+ * declare const decodedExport: object; // an ExportTraceServiceRequest in its OTLP/JSON shape
  * const imp = otlpLiveImporter(importOtlp, {});
  * imp.push(decodedExport, '$[0]');
- * stream.append(...imp.flush());
+ * for (const e of imp.flush()) stream.append(e);
  */
 export function otlpLiveImporter(
   importWhole: OtlpWholeImport,
