@@ -184,7 +184,8 @@ export default defineBench({
     const n = spans.length;
     const label = ctx.label(n);
     const parts = batches(spans);
-    const bodies = parts.map((p) => ProtobufTraceSerializer.serializeRequest(p)!);
+    // As the receiver gets them: Node Buffers (protobufjs reads their strings natively).
+    const bodies = parts.map((p) => Buffer.from(ProtobufTraceSerializer.serializeRequest(p)!));
 
     // The floor: decoding the same bodies alone.
     const decode = await ctx.time(

@@ -17,6 +17,10 @@ import { google, opentelemetry } from './proto/otlp-pb.js';
 // 64-bit fields as `Long` (exact) rather than numbers (rounded past 2^53).
 // protobufjs looks `long` up with a dynamic require, which a bundle lacks.
 protobuf.util.Long = Long;
+// Node's Buffer, where there is one (it is found with a dynamic require too):
+// strings decode natively and bytes are slices, not copies.
+const NodeBuffer = (globalThis as { Buffer?: unknown }).Buffer;
+if (typeof NodeBuffer === 'function') protobuf.util.Buffer = NodeBuffer as never;
 protobuf.configure();
 
 const pb = opentelemetry.proto;

@@ -169,8 +169,8 @@ export function createOtlpHandler(
         tooLarge(admitted.encoding, 'body', resolved.maxDecompressedBytes, admitted.cors),
       );
     }
-    const bytes = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
-    write(res, ingest(registry, admitted, bytes, size, generic));
+    // The Buffer itself: protobufjs reads a Buffer's strings natively.
+    write(res, ingest(registry, admitted, body, size, generic));
   };
 
   const handler = ((req: IncomingMessage, res: ServerResponse) => {
