@@ -11,7 +11,13 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOtlpRunRegistry, EventStream, type OtlpRunRegistry } from '../../src/index.js';
 import { createOtlpFetchHandler } from '../../src/server-fetch.js';
-import { createOtlpHandler, runCli, type OtlpHandler } from '../../src/server.js';
+import {
+  createOtlpHandler,
+  createOtlpRunsHandler,
+  HOST_REFUSED,
+  runCli,
+  type OtlpHandler,
+} from '../../src/server.js';
 import { decodeExportResponse, decodeStatus } from '../../src/node/otlp/decode.js';
 import { otelSdk, traceJson, traceProtobuf, under } from '../helpers/otel-sdk.js';
 
@@ -73,6 +79,28 @@ function postAlone(url: string, body: Uint8Array): Promise<{ status: number; bod
     });
     req.on('error', reject);
     req.end(body);
+  });
+}
+
+/** A request with headers `fetch` will not send (`Host`), on a connection of its own. */
+function raw(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: Uint8Array } = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: options.method ?? 'GET', agent: false, headers: options.headers ?? {} },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
   });
 }
 
@@ -276,24 +304,135 @@ describe('bad input', () => {
 });
 
 describe('request checks', () => {
-  it('answers loopback host names only unless told, and 404/405 elsewhere', async () => {
-    const body = traceProtobuf(spansOf(1));
-    const r = await new Promise<number>((done) => {
-      const req = http.request(
-        `${s.url}/v1/traces`,
-        { method: 'POST', headers: { ...PROTO, Host: 'evil.example:4318' } },
-        (res) => {
-          res.resume();
-          done(res.statusCode!);
-        },
-      );
-      req.end(body);
-    });
-    expect(r).toBe(421);
+  it('answers loopback names and IP addresses only unless told (421 before reading), and 404/405 elsewhere', async () => {
+    const body = traceProtobuf(spansOf(1, 'hosts'));
+    const postAs = (url: string, host: string) =>
+      raw(`${url}/v1/traces`, { method: 'POST', headers: { ...PROTO, Host: host }, body });
+    const refused = await postAs(s.url, 'evil.example:4318');
+    expect(refused.status).toBe(421);
+    expect(refused.body.toString()).toBe(HOST_REFUSED.body);
+    expect((await postAs(s.url, 'localhost:4318')).status).toBe(200);
+    // An IP address is answered, as by every skein server: a rebinding page can only send a name.
+    expect((await postAs(s.url, '192.168.1.20:4318')).status).toBe(200);
+    const named = await serve({ allowedHosts: ['otel.internal'] });
+    try {
+      expect((await postAs(named.url, 'otel.internal:4318')).status).toBe(200);
+      expect((await postAs(named.url, 'otel.internal.evil.example')).status).toBe(421);
+    } finally {
+      await named.stop();
+    }
     expect((await post(`${s.url}/v1/metrics`, body)).status).toBe(404);
     const get = await fetch(`${s.url}/v1/traces`);
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+
+  it('requests past maxConnections get 503 with Retry-After and a google.rpc.Status, and are served once one ends', async () => {
+    const capped = await serve({ maxConnections: 1 });
+    try {
+      const body = traceProtobuf(spansOf(2, 'capped'));
+      // A client that sent its headers and half its body holds the one slot.
+      const holder = http.request(`${capped.url}/v1/traces`, {
+        method: 'POST',
+        agent: false,
+        headers: { ...PROTO, 'Content-Length': String(body.length) },
+      });
+      const held = new Promise<number>((done) => holder.on('response', (r) => done(r.statusCode!)));
+      holder.write(body.subarray(0, 10));
+      const t0 = Date.now();
+      while (capped.handler.inFlight === 0) {
+        if (Date.now() - t0 > 5000) throw new Error('the holder never arrived');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const busy = await raw(`${capped.url}/v1/traces`, { method: 'POST', headers: PROTO, body });
+      expect(busy.status).toBe(503);
+      expect(busy.headers['retry-after']).toBe('5');
+      expect(decodeStatus(new Uint8Array(busy.body))).toMatchObject({
+        code: 14,
+        message: expect.stringMatching(/Too many connections \(this server serves 1 at once\)/),
+      });
+      holder.end(body.subarray(10));
+      expect(await held).toBe(200);
+      expect(
+        (await raw(`${capped.url}/v1/traces`, { method: 'POST', headers: PROTO, body })).status,
+      ).toBe(200);
+      capped.registry.flush();
+      expect(capped.registry.getSnapshot().runs[0]).toMatchObject({ spans: 2, duplicates: 2 });
+    } finally {
+      await capped.stop();
+    }
+  });
+
+  it('the runs API answers the same Host names as the receiver, its live streams too, and caps its connections', async () => {
+    const registry = createOtlpRunRegistry();
+    const otlp = createOtlpHandler(registry, { allowedHosts: ['otel.internal'] });
+    const runs = createOtlpRunsHandler(registry, {
+      allowedHosts: ['otel.internal'],
+      maxConnections: 2,
+      live: { compression: false },
+    });
+    const server = http.createServer((req, res) =>
+      (runs.handles(req.url ?? '/') ? runs : otlp)(req, res),
+    );
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const watchers: http.ClientRequest[] = [];
+    try {
+      const body = traceProtobuf(spansOf(2, 'named'));
+      const host = { Host: 'otel.internal' };
+      expect(
+        (await raw(`${url}/v1/traces`, { method: 'POST', headers: { ...PROTO, ...host }, body }))
+          .status,
+      ).toBe(200);
+      registry.flush();
+      expect((await raw(`${url}/api/runs`, { headers: { Host: 'evil.example' } })).status).toBe(
+        421,
+      );
+      const list = await raw(`${url}/api/runs`, { headers: host });
+      expect(list.status).toBe(200);
+      const run = (JSON.parse(list.body.toString()) as { runs: { url: string }[] }).runs[0]!;
+      // The run's live stream (another handler inside) answers the allowed name as well.
+      const live = await new Promise<{ status: number; text: string }>((done, fail) => {
+        const req = http.get(`${url}${run.url}`, { agent: false, headers: host }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => {
+            text += c;
+            if (text.includes('event: live')) {
+              req.destroy();
+              done({ status: res.statusCode!, text });
+            }
+          });
+        });
+        req.on('error', fail);
+      });
+      expect(live.status).toBe(200);
+      expect(live.text).toContain('event: live');
+      // Two watch streams hold both slots; a third request is refused.
+      for (let i = 0; i < 2; i++) {
+        await new Promise<void>((ok) => {
+          const req = http.get(`${url}/api/runs/watch`, { agent: false, headers: host }, (res) =>
+            res.once('data', () => ok()),
+          );
+          watchers.push(req);
+        });
+      }
+      const busy = await raw(`${url}/api/runs`, { headers: host });
+      expect(busy.status).toBe(503);
+      expect(busy.headers['retry-after']).toBe('5');
+      watchers.pop()!.destroy();
+      const t0 = Date.now();
+      let again = busy.status;
+      while (again === 503 && Date.now() - t0 < 5000)
+        again = (await raw(`${url}/api/runs`, { headers: host })).status;
+      expect(again).toBe(200);
+    } finally {
+      for (const w of watchers) w.destroy();
+      await otlp.close();
+      await runs.close();
+      server.closeAllConnections();
+      await new Promise<void>((ok) => server.close(() => ok()));
+    }
   });
 
   it('CORS is closed by default and opens for the origins given; auth refuses', async () => {
@@ -358,16 +497,26 @@ describe('createOtlpFetchHandler', () => {
       duplicates: 4,
     });
     expect(stream.latest().filter((e) => e.event === 'model')).toHaveLength(3);
+    const foreign = new Request('http://evil.example/v1/traces', {
+      method: 'POST',
+      body: body as BodyInit,
+      headers: PROTO,
+    });
+    expect((await handler(foreign)).status).toBe(421);
+    const capped = createOtlpFetchHandler(new EventStream(), { maxConnections: 1 });
+    const [first, second] = await Promise.all([capped(request(body)), capped(request(body))]);
+    expect([first.status, second.status].sort()).toEqual([200, 503]);
+    expect((await capped(request(body))).status).toBe(200);
     handler.close();
     expect((await handler(request(body))).status).toBe(503);
   });
 });
 
 describe('skein serve --otlp', () => {
-  it('receives exports on the port it prints and lists the runs; Ctrl-C stops it', async () => {
+  it('receives exports on the port it prints, answers --allowed-host names, lists the runs; Ctrl-C stops it', async () => {
     const out: string[] = [];
     const stop = new AbortController();
-    const done = runCli(['serve', '--otlp', '--port', '0'], {
+    const done = runCli(['serve', '--otlp', '--port', '0', '--allowed-host', 'otel.internal'], {
       stdout: (t) => void out.push(t),
       stderr: (t) => void out.push(t),
       signal: stop.signal,
@@ -389,6 +538,25 @@ describe('skein serve --otlp', () => {
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(runs.find((r) => r.service === 'cli-agent')!.spans).toBe(3);
+    // --allowed-host names the receiver and the runs API answer, as for serve and view.
+    expect((await raw(`${base}/api/runs`, { headers: { Host: 'otel.internal' } })).status).toBe(
+      200,
+    );
+    expect((await raw(`${base}/api/runs`, { headers: { Host: 'evil.example' } })).status).toBe(421);
+    const body = traceProtobuf(spansOf(1, 'named'));
+    for (const [host, status] of [
+      ['otel.internal:4318', 200],
+      ['evil.example', 421],
+    ] as const)
+      expect(
+        (
+          await raw(`${base}/v1/traces`, {
+            method: 'POST',
+            headers: { ...PROTO, Host: host },
+            body,
+          })
+        ).status,
+      ).toBe(status);
     await exporter.shutdown();
     stop.abort();
     expect(await done).toBe(0);

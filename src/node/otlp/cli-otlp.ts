@@ -4,6 +4,7 @@
 // The command line's option parsing and listening are cli.ts's, lent here.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { SkeinErrorArgs } from '../../core/errors.js';
+import type { AllowedHosts } from '../server/host-check.js';
 import { createOtlpRunRegistry } from '../../core/otlp-runs/registry.js';
 import { createViewHandler } from '../view-server.js';
 import { createOtlpHandler } from './node-handler.js';
@@ -18,6 +19,7 @@ export interface OtlpCliTools {
   takeFlag(args: string[], name: string): boolean;
   takeNumber(args: string[], name: string, fallback: number, min: number): number;
   takePort(args: string[], fallback: number): number;
+  takeHost(args: string[]): { host: string; allowedHosts: AllowedHosts };
   listen(server: ReturnType<typeof createServer>, port: number, host: string): Promise<string>;
   stopped(): Promise<void>;
   usage(...args: SkeinErrorArgs): Error;
@@ -30,7 +32,8 @@ export interface OtlpCliTools {
 /** What `view --help` and `serve --help` add. */
 export const OTLP_HELP = {
   view: `
-Usage: skein view --otlp [--port N] [--host H] [--open] [--spill DIR] [--max-runs N] [--idle MS]
+Usage: skein view --otlp [--port N] [--host H] [--allowed-host NAMES] [--open] [--spill DIR]
+                        [--max-runs N] [--idle MS]
 
 An OpenTelemetry (OTLP/HTTP) receiver with the viewer: agents export to it
 (POST /v1/traces and /v1/logs; protobuf or JSON, gzip or not) and the page
@@ -45,7 +48,8 @@ address in the agent's environment.
   --idle MS          A run quiet for this long has ended (default 30000)
 `,
   serve: `
-Usage: skein serve --otlp [--port N] [--host H] [--redis URL] [--spill DIR] [--max-runs N] [--idle MS]
+Usage: skein serve --otlp [--port N] [--host H] [--allowed-host NAMES] [--redis URL]
+                         [--spill DIR] [--max-runs N] [--idle MS]
 
 An OpenTelemetry (OTLP/HTTP) receiver: each run is served as a skein live
 stream (/api/runs/<id>/events, for connectEventStream), the list of runs at
@@ -66,8 +70,7 @@ export async function otlpCommand(
   tools: OtlpCliTools,
 ): Promise<number> {
   const port = tools.takePort(args, 4318);
-  const hostArg = tools.takeOption(args, '--host');
-  const host = hostArg ?? '127.0.0.1';
+  const { host, allowedHosts } = tools.takeHost(args);
   const open = mode === 'view' && tools.takeFlag(args, '--open');
   const spillDir = tools.takeOption(args, '--spill');
   const redisUrl = mode === 'serve' ? tools.takeOption(args, '--redis') : undefined;
@@ -84,16 +87,14 @@ export async function otlpCommand(
     idleMs,
     ...(files ? { spill: files.spill } : {}),
   });
-  // A bind to another address was asked for on purpose: any Host is answered.
-  const allowedHosts = hostArg !== undefined ? ('any' as const) : undefined;
-  const otlp = createOtlpHandler(registry, allowedHosts ? { allowedHosts } : {});
-  const runs = createOtlpRunsHandler(registry, allowedHosts ? { allowedHosts } : {});
+  const otlp = createOtlpHandler(registry, { allowedHosts });
+  const runs = createOtlpRunsHandler(registry, { allowedHosts });
   const page =
     mode === 'view'
       ? createViewHandler({
           root: process.cwd(),
           ...(tools.viewerDir !== undefined ? { viewerDir: tools.viewerDir } : {}),
-          anyHost: hostArg !== undefined,
+          allowedHosts,
         })
       : null;
   let redis: { publication: OtlpRedisPublication; quit(): Promise<unknown> } | undefined;

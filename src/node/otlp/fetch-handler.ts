@@ -7,6 +7,7 @@ import { checkAuth, type RequestView } from '../server/options.js';
 import {
   admit,
   admitBody,
+  connectionsBusy,
   ingest,
   loadCodec,
   RPC_CODE,
@@ -14,6 +15,7 @@ import {
   statusAnswer,
   targetRegistry,
   tooLarge,
+  type OtlpAccepted,
   type OtlpAnswer,
   type OtlpHandlerOptions,
   type OtlpTarget,
@@ -76,7 +78,7 @@ async function readCapped(stream: ReadableStream<Uint8Array>, limit: number): Pr
  * import { createOtlpRunRegistry } from 'skein';
  * import { createOtlpFetchHandler } from 'skein/server/fetch';
  * const registry = createOtlpRunRegistry();
- * const POST = createOtlpFetchHandler(registry, { allowedHosts: 'any' });
+ * const POST = createOtlpFetchHandler(registry, { allowedHosts: ['otel.example.com'] });
  */
 export function createOtlpFetchHandler(
   target: OtlpTarget,
@@ -96,8 +98,22 @@ export function createOtlpFetchHandler(
       header: (name) =>
         request.headers.get(name) ?? (name === 'host' ? url.host : undefined) ?? undefined,
     };
-    const first = admit(view, generic);
+    const first = admit(view, generic, resolved);
     if ('status' in first) return respond(first);
+    const release = resolved.connections.take();
+    if (release === null) return respond(connectionsBusy(view, resolved));
+    try {
+      return await serve(request, view, first);
+    } finally {
+      release();
+    }
+  }) as OtlpFetchHandler;
+
+  const serve = async (
+    request: Request,
+    view: RequestView,
+    first: OtlpAccepted,
+  ): Promise<Response> => {
     const refusal = await checkAuth(request, options.authorize);
     if (refusal) return respond({ ...refusal, headers: { ...refusal.headers, ...first.cors } });
     const admitted = admitBody(view, first, registry, resolved);
@@ -144,7 +160,7 @@ export function createOtlpFetchHandler(
       );
     }
     return respond(ingest(registry, admitted, body, received.byteLength, generic));
-  }) as OtlpFetchHandler;
+  };
   Object.defineProperty(handler, 'registry', { value: registry });
   handler.close = () => registry.close();
   return handler;

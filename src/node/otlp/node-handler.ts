@@ -10,6 +10,7 @@ import { nodeRequestView } from '../server/node-request.js';
 import {
   admit,
   admitBody,
+  connectionsBusy,
   ingest,
   loadCodec,
   RPC_CODE,
@@ -68,10 +69,12 @@ function inflate(body: Buffer, limit: number): Promise<Buffer> {
  * trace or conversation, each a live `EventStream`) or one `EventStream`.
  *
  * Bodies are capped as they arrive (`maxBodyBytes`) and gzip while it
- * inflates (`maxDecompressedBytes`); only loopback `Host` names are answered
- * unless `allowedHosts` says otherwise; CORS is closed unless `cors` opens
- * it; `authorize` may refuse with 401/403. A client that leaves mid-body
- * exports nothing.
+ * inflates (`maxDecompressedBytes`); a `Host` that is not a loopback name,
+ * an IP address or one of `allowedHosts` is refused with 421 (the host check
+ * of every skein server, `createHostCheck`), and more than `maxConnections`
+ * requests at once with 503; CORS is closed unless `cors` opens it;
+ * `authorize` may refuse with 401/403. A client that leaves mid-body exports
+ * nothing.
  *
  * @example
  * import http from 'node:http';
@@ -93,8 +96,12 @@ export function createOtlpHandler(
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     await loadCodec();
     const view = nodeRequestView(req);
-    const first = admit(view, generic);
+    const first = admit(view, generic, resolved);
     if ('status' in first) return drainThen(req, res, first);
+    const release = resolved.connections.take();
+    if (release === null) return drainThen(req, res, connectionsBusy(view, resolved));
+    // The slot is held until the answer is written or the client leaves.
+    res.once('close', release);
     const refusal = await checkAuth(req, options.authorize);
     if (refusal)
       return drainThen(req, res, { ...refusal, headers: { ...refusal.headers, ...first.cors } });

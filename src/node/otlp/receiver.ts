@@ -14,9 +14,12 @@ import { quoteBigInts } from '../../core/import/otlp/otlp.js';
 import { createOtlpRunRegistry } from '../../core/otlp-runs/registry.js';
 import type { OtlpIngestResult, OtlpRunRegistry } from '../../core/otlp-runs/types.js';
 import { EventStream } from '../../core/stream/event-stream.js';
+import { createConnectionCap, type ConnectionCap } from '../server/connection-cap.js';
+import { createHostCheck, HOST_REFUSED, type AllowedHosts } from '../server/host-check.js';
 import {
   corsHeaders,
   isRefusal,
+  positive,
   type AuthDecision,
   type CorsOptions,
   type RequestView,
@@ -97,12 +100,19 @@ export interface OtlpHandlerOptions<Req> {
   /** Cross-origin access (browser exporters); closed when absent. */
   cors?: CorsOptions;
   /**
-   * `Host` header values answered, with or without a port (`'otel.internal'`,
-   * `'otel.internal:4318'`), or `'any'`. Default: loopback names only
-   * (`localhost`, `*.localhost`, `127.x.x.x`, `[::1]`): a page of another
-   * site cannot send spans through a DNS-rebound name. Others get 421.
+   * `Host` names answered besides the loopback names and IP addresses
+   * (`createHostCheck`, as every skein server): a request for any other name
+   * is refused with 421 before its body is read, so a page of another site
+   * cannot send spans through a DNS-rebound name. A receiver reached by a
+   * real name lists it here (`['otel.internal']`); `true` answers any.
    */
-  allowedHosts?: 'any' | readonly string[];
+  allowedHosts?: AllowedHosts;
+  /**
+   * Requests read or answered at once; one more is refused with 503 and
+   * `Retry-After` (which the exporters retry) before its body is read.
+   * Default 1000.
+   */
+  maxConnections?: number;
   /** Largest body taken as sent (compressed or not), bytes. Default 16 MiB. */
   maxBodyBytes?: number;
   /** Largest body once inflated; a gzip body is refused as soon as it passes it. Default 64 MiB. */
@@ -130,50 +140,32 @@ export interface OtlpAccepted {
 
 const MiB = 1024 * 1024;
 
+/** A handler's options with defaults filled in, its host check and its connection cap. */
 export interface ResolvedOtlpOptions {
   maxBodyBytes: number;
   maxDecompressedBytes: number;
   retryBusy: number;
   retryClosed: number;
+  hostAllowed: (host: string | null | undefined) => boolean;
+  connections: ConnectionCap;
 }
 
 export function resolveOtlpOptions<Req>(options: OtlpHandlerOptions<Req>): ResolvedOtlpOptions {
+  const number = (value: number | undefined, fallback: number, name: string) =>
+    positive(value, fallback, name, 'OTLP handler options');
   return {
-    maxBodyBytes: options.maxBodyBytes ?? 16 * MiB,
-    maxDecompressedBytes: options.maxDecompressedBytes ?? 64 * MiB,
-    retryBusy: options.retryAfterSeconds?.busy ?? 1,
-    retryClosed: options.retryAfterSeconds?.closed ?? 5,
+    maxBodyBytes: number(options.maxBodyBytes, 16 * MiB, 'maxBodyBytes'),
+    maxDecompressedBytes: number(options.maxDecompressedBytes, 64 * MiB, 'maxDecompressedBytes'),
+    retryBusy: number(options.retryAfterSeconds?.busy, 1, 'retryAfterSeconds.busy'),
+    retryClosed: number(options.retryAfterSeconds?.closed, 5, 'retryAfterSeconds.closed'),
+    hostAllowed: createHostCheck(options.allowedHosts),
+    connections: createConnectionCap(number(options.maxConnections, 1000, 'maxConnections')),
   };
 }
 
 /** The registry a target is: itself, or one made around the stream. */
 export function targetRegistry(target: OtlpTarget): OtlpRunRegistry {
   return target instanceof EventStream ? createOtlpRunRegistry({ stream: target }) : target;
-}
-
-/**
- * Whether a `Host` header is allowed. Loopback names by default; the one
- * place this decision is made, so the shared host check of the other
- * servers can take its place.
- */
-export function hostAllowed(
-  host: string | undefined,
-  allowed: 'any' | readonly string[] | undefined,
-): boolean {
-  if (allowed === 'any') return true;
-  if (host === undefined || host === '') return false;
-  const lower = host.toLowerCase();
-  const name = lower.startsWith('[')
-    ? lower.slice(1, lower.indexOf(']'))
-    : lower.replace(/:\d+$/, '');
-  if (allowed !== undefined)
-    return allowed.some((a) => a.toLowerCase() === lower || a.toLowerCase() === name);
-  return (
-    name === 'localhost' ||
-    name.endsWith('.localhost') ||
-    name === '::1' ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name)
-  );
 }
 
 const TEXT = { 'Content-Type': 'text/plain; charset=utf-8' };
@@ -222,18 +214,31 @@ function encodingOf(contentType: string | undefined): OtlpEncoding | null {
 }
 
 /**
- * The checks that need no body, in order: path and method, host, origin,
- * content type and encoding, declared size, whether the target takes more.
- * (Auth runs between the origin and the content type, in each transport.)
+ * The 503 of a request past `maxConnections`: a `google.rpc.Status` in the
+ * encoding its content type names (text when it names none), with the
+ * `Retry-After` of every skein server's cap.
+ */
+export function connectionsBusy(view: RequestView, resolved: ResolvedOtlpOptions): OtlpAnswer {
+  const busy = resolved.connections.busy();
+  const encoding = encodingOf(view.header('content-type'));
+  if (encoding === null) return { ...busy };
+  const { 'Content-Type': _type, ...headers } = busy.headers;
+  return statusAnswer(busy.status, encoding, RPC_CODE.UNAVAILABLE, busy.body.trim(), headers);
+}
+
+/**
+ * The checks that need no body, in order: path, host, origin, method. Then,
+ * in each transport: a connection slot, auth, and {@link admitBody}.
  */
 export function admit(
   view: RequestView,
   options: OtlpHandlerOptions<never>,
+  resolved: ResolvedOtlpOptions,
 ): OtlpAccepted | OtlpAnswer {
   const signal = signalOf(view.url);
   if (signal === null) return text(404, 'Not found: OTLP/HTTP takes POST /v1/traces and /v1/logs');
-  if (!hostAllowed(view.header('host'), options.allowedHosts))
-    return text(421, 'This receiver answers to its allowed host names only (see allowedHosts)');
+  if (!resolved.hostAllowed(view.header('host')))
+    return { ...HOST_REFUSED, headers: { ...HOST_REFUSED.headers } };
   const cors = corsHeaders(view, options.cors);
   if (isRefusal(cors)) return cors;
   if (view.method === 'OPTIONS') {

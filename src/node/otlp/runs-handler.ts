@@ -6,21 +6,31 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OtlpRunInfo, OtlpRunRegistry } from '../../core/otlp-runs/types.js';
 import type { EventStream } from '../../core/stream/event-stream.js';
 import { createEventStreamHandler, type EventStreamHandler } from '../server/sse.js';
-import type { EventStreamHandlerOptions } from '../server/options.js';
-import { hostAllowed } from './receiver.js';
+import { createConnectionCap } from '../server/connection-cap.js';
+import { createHostCheck, HOST_REFUSED, type AllowedHosts } from '../server/host-check.js';
+import { positive, type EventStreamHandlerOptions } from '../server/options.js';
 
 /**
  * Options of {@link createOtlpRunsHandler}.
  *
  * @example
  * import type { OtlpRunsHandlerOptions } from 'skein/server';
- * const options: OtlpRunsHandlerOptions = { basePath: '/api', allowedHosts: 'any' };
+ * const options: OtlpRunsHandlerOptions = { basePath: '/api', allowedHosts: ['runs.example.com'] };
  */
 export interface OtlpRunsHandlerOptions {
   /** Where the API lives: `<basePath>/runs`. Default `/api`. */
   basePath?: string;
-  /** `Host` names answered (see `createOtlpHandler`). Default: loopback names only. */
-  allowedHosts?: 'any' | readonly string[];
+  /**
+   * `Host` names answered besides the loopback names and IP addresses
+   * (`createHostCheck`); others get 421. Each run's live stream answers the
+   * same names unless `live.allowedHosts` says otherwise.
+   */
+  allowedHosts?: AllowedHosts;
+  /**
+   * Requests served at once, watch and live streams included; one more gets
+   * 503 with `Retry-After`. Default 1000.
+   */
+  maxConnections?: number;
   /** Options of each run's live stream handler (auth, CORS, heartbeats, …). */
   live?: EventStreamHandlerOptions<IncomingMessage>;
   /** Least time between two `runs` events of the watch stream, ms. Default 250. */
@@ -104,6 +114,14 @@ export function createOtlpRunsHandler(
   const base = (options.basePath ?? '/api').replace(/\/+$/, '');
   const interval = options.watchIntervalMs ?? 250;
   const prefix = `${base}/runs`;
+  const hostAllowed = createHostCheck(options.allowedHosts);
+  const cap = createConnectionCap(
+    positive(options.maxConnections, 1000, 'maxConnections', 'OTLP runs handler options'),
+  );
+  const liveOptions: EventStreamHandlerOptions<IncomingMessage> = {
+    ...(options.allowedHosts !== undefined ? { allowedHosts: options.allowedHosts } : {}),
+    ...options.live,
+  };
   const live = new WeakMap<EventStream, EventStreamHandler>();
   const liveHandlers = new Set<EventStreamHandler>();
   const watchers = new Set<ServerResponse>();
@@ -123,8 +141,20 @@ export function createOtlpRunsHandler(
   };
 
   const handler = ((req: IncomingMessage, res: ServerResponse) => {
-    if (!hostAllowed(req.headers.host, options.allowedHosts))
-      return send(res, 421, 'This server answers to its allowed host names only\n', 'text/plain');
+    if (!hostAllowed(req.headers.host))
+      return send(
+        res,
+        HOST_REFUSED.status,
+        HOST_REFUSED.body,
+        HOST_REFUSED.headers['Content-Type']!,
+      );
+    const release = cap.take();
+    if (release === null) {
+      const busy = cap.busy();
+      res.setHeader('Retry-After', busy.headers['Retry-After']!);
+      return send(res, busy.status, busy.body, busy.headers['Content-Type']!);
+    }
+    res.once('close', release);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
       return send(res, 405, 'Method not allowed\n', 'text/plain');
@@ -164,7 +194,7 @@ export function createOtlpRunsHandler(
       if (!run) return send(res, 404, `No run ${id}\n`, 'text/plain');
       let serve = live.get(run.stream);
       if (!serve) {
-        serve = createEventStreamHandler(run.stream, options.live);
+        serve = createEventStreamHandler(run.stream, liveOptions);
         live.set(run.stream, serve);
         liveHandlers.add(serve);
       }
