@@ -257,33 +257,6 @@ describe('createOtlpRunRegistry', () => {
     expect(child.parent_id).toBe(begins.find((b) => b.name === 'invoke_agent a')!.id);
   });
 
-  it('imports runs a slice at a time, those that grew first first, until all are in', async () => {
-    // A clock that moves 3 ms each time it is read: a slice holds a run or two.
-    let t = 0;
-    const reg = registry({ now: () => (t += 3) });
-    const sdk = otelSdk();
-    const roots = [];
-    for (let i = 0; i < 8; i++) {
-      const run = agentRun(sdk);
-      run.root.end();
-      roots.push(run.root);
-    }
-    reg.ingestTraces(traceRequest(sdk.spans()));
-    const ids = roots.map((r) => `trace:${idsOf(r as never).traceId}`);
-    const imported = () => ids.map((id) => reg.get(id)!.stream.length > 0);
-    expect(imported().some(Boolean)).toBe(false);
-    await new Promise((r) => setTimeout(r, 0));
-    const first = imported();
-    expect(first.filter(Boolean).length).toBeGreaterThan(0);
-    expect(first.filter(Boolean).length).toBeLessThan(ids.length);
-    // Oldest change first: the imported runs are a prefix of the arrival order.
-    expect(first).toEqual(first.map((_, i) => i < first.filter(Boolean).length));
-    for (let turn = 0; turn < 50 && !imported().every(Boolean); turn++)
-      await new Promise((r) => setTimeout(r, 0));
-    expect(imported().every(Boolean)).toBe(true);
-    expect(reg.busy).toBe(false);
-  });
-
   it('notifies when a run starts, grows and ends', () => {
     vi.useFakeTimers();
     let now = 1_000_000;

@@ -58,8 +58,6 @@ import type {
 import type { ImportOptions } from '../import/guards.js';
 
 const MiB = 1024 * 1024;
-/** Longest stretch of imports in one timer turn, ms (see #importDue). */
-const IMPORT_SLICE_MS = 8;
 
 /**
  * A run registry for an OTLP receiver (`createOtlpHandler` in
@@ -91,11 +89,6 @@ class Registry implements OtlpRunRegistry {
   readonly #spill: OtlpRunSpill | undefined;
   readonly #single: EventStream | undefined;
   readonly #importOptions: ImportOptions;
-  /**
-   * Runs with records not yet imported, in the order they got them (a Set
-   * keeps insertion order; a run imported and grown again goes last).
-   */
-  readonly #dirty = new Set<Run>();
   /** Runs by id that left the list but may still be asked for (merged, evicted). */
   readonly #gone = new Map<string, WeakRef<Run>>();
   #bytes = 0;
@@ -271,7 +264,6 @@ class Registry implements OtlpRunRegistry {
       run.lastSeen = now;
       if (run.status === 'ended') run.status = 'live';
       run.dirty = true;
-      this.#dirty.add(run);
       run.changed();
       this.#spill?.record(run.info, record);
     }
@@ -349,12 +341,10 @@ class Registry implements OtlpRunRegistry {
     }
     to.service ??= from.service;
     to.dirty = true;
-    this.#dirty.add(to);
     to.changed();
     from.status = 'merged';
     from.mergedInto = to.key.id;
     from.dirty = false;
-    this.#dirty.delete(from);
     from.changed();
     this.#runs.delete(from.key.id);
     this.#gone.set(from.key.id, new WeakRef(from));
@@ -378,30 +368,19 @@ class Registry implements OtlpRunRegistry {
     );
   }
 
-  // Runs are imported oldest change first, at most IMPORT_SLICE_MS per timer
-  // turn: a thousand runs that grew at once do not hold the thread for the
-  // whole of their import, so requests (and a run's live clients) are
-  // answered in between, and a run that grew just now waits only behind the
-  // runs that grew before it.
   #importDue(): void {
     const now = this.#now();
     let next = Number.POSITIVE_INFINITY;
-    for (const run of this.#dirty) {
-      if (run.nextImportAt > now) {
-        next = Math.min(next, run.nextImportAt);
-        continue;
-      }
-      if (this.#now() - now >= IMPORT_SLICE_MS) {
-        next = now;
-        break;
-      }
-      this.#import(run);
+    for (const run of this.#runs.values()) {
+      if (!run.dirty) continue;
+      if (run.nextImportAt > now) next = Math.min(next, run.nextImportAt);
+      else this.#import(run);
     }
-    if (next !== Number.POSITIVE_INFINITY) this.#scheduleImport(Math.max(0, next - now));
+    if (next !== Number.POSITIVE_INFINITY) this.#scheduleImport(next - now);
   }
 
   flush(): void {
-    for (const run of this.#dirty) this.#import(run);
+    for (const run of this.#runs.values()) if (run.dirty) this.#import(run);
   }
 
   #import(run: Run): void {
@@ -411,7 +390,6 @@ class Registry implements OtlpRunRegistry {
     const took = this.#now() - t0;
     run.nextImportAt = this.#now() + 2 * took;
     run.dirty = false;
-    this.#dirty.delete(run);
     this.#pendingBytes -= run.pendingBytes;
     run.pendingBytes = 0;
     run.changed();
@@ -496,7 +474,6 @@ class Registry implements OtlpRunRegistry {
       run.dirty = false;
       run.changed();
     }
-    this.#dirty.clear();
     this.#pendingBytes = 0;
     this.#changed();
   }
