@@ -68,17 +68,45 @@ export function useRovingToolbar(ref: RefObject<HTMLElement | null>) {
   useIsomorphicLayoutEffect(() => {
     const toolbar = ref.current;
     if (toolbar === null) return;
-    const controls = controlsOf(toolbar);
+    // This runs after every commit (a streaming transcript commits once a
+    // frame): the control last used is kept while it is still an enabled
+    // control of the toolbar, without reading styles; only choosing a new
+    // one asks the browser what is visible (a forced style recalculation).
+    const kept = active.current;
     const current =
-      active.current !== null && controls.includes(active.current)
-        ? active.current
-        : (controls[0] ?? null);
+      kept !== null &&
+      toolbar.contains(kept) &&
+      (kept as HTMLButtonElement).disabled !== true &&
+      kept.matches(CONTROLS)
+        ? kept
+        : (controlsOf(toolbar)[0] ?? null);
     active.current = current;
     for (const el of toolbar.querySelectorAll<HTMLElement>(CONTROLS)) {
       if (el.closest(POPUP) !== null && !el.matches(POPUP)) continue;
-      el.tabIndex = el === current ? 0 : -1;
+      const index = el === current ? 0 : -1;
+      if (el.tabIndex !== index) el.tabIndex = index;
     }
   });
+
+  // A container query can hide the kept control when the toolbar's width
+  // changes: then the first visible control becomes the Tab stop.
+  useIsomorphicLayoutEffect(() => {
+    const toolbar = ref.current;
+    if (toolbar === null || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      const kept = active.current;
+      if (kept === null || typeof kept.checkVisibility !== 'function' || kept.checkVisibility()) {
+        return;
+      }
+      const next = controlsOf(toolbar)[0] ?? null;
+      if (next === null) return;
+      kept.tabIndex = -1;
+      next.tabIndex = 0;
+      active.current = next;
+    });
+    observer.observe(toolbar);
+    return () => observer.disconnect();
+  }, [ref]);
 
   const onFocus = useCallback(
     (e: { target: EventTarget }) => {
