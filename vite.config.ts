@@ -7,6 +7,7 @@ import { builtinModules } from 'node:module';
 import { chromiumArgs, chromiumPath } from './scripts/chromium.mjs';
 import { renderOnServer } from './test/ssr/commands.js';
 import * as liveServer from './test/browser/live-server-commands.js';
+import { emulateColorScheme } from './test/browser/media-commands.js';
 import pkg from './package.json' with { type: 'json' };
 
 // Library build: dependencies, peers and Node built-ins stay imports.
@@ -26,7 +27,8 @@ const browser = () => ({
   instances: [{ browser: 'chromium' as const }],
   // Server rendering in a real Node process, for the SSR hydration test.
   // A real SSE server for the live transport tests (issue 21).
-  commands: { renderOnServer, ...liveServer },
+  // The system colour scheme, emulated, for `theme="auto"` in dark.
+  commands: { renderOnServer, ...liveServer, emulateColorScheme },
 });
 
 // React 18.3 in place of 19 (devDependencies `react-18`, `react-dom-18`): the

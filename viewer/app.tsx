@@ -10,7 +10,7 @@ import {
   type DragEvent,
   type ReactNode,
 } from 'react';
-import { VERSION } from '../src/index.js';
+import { VERSION, formats } from '../src/index.js';
 import { SkeinTheme, useEventStream, useStoreSelector } from '../src/react.js';
 import { DiagnosticsPanel } from './diagnostics.js';
 import { formatBytes, formatCount } from './format.js';
@@ -19,7 +19,7 @@ import { KeyboardHelp } from './keyboard-help.js';
 import { ListingView, type ListingLog } from './listing.js';
 import { openLog, type LoadSession, type LoadState, type LoaderPort } from './load/client.js';
 import type { LoadFailure, LoadSource, SampleRef } from './load/protocol.js';
-import { Split } from './panes.js';
+import { NARROW, Split, useElementSize } from './panes.js';
 import { RunView } from './run-view.js';
 import { SampleList } from './sample-list.js';
 import { nameOfUrl, readHash, readParams, writeHash } from './url-state.js';
@@ -284,27 +284,47 @@ function WithSidebar({
   parts: { title: string; body: ReactNode }[];
   children: ReactNode;
 }) {
+  // Beside the run where both fit; above it, stacked, on a narrow screen.
+  const [box, size] = useElementSize<HTMLDivElement>();
   if (!parts.length) return <>{children}</>;
+  const sidebar = (
+    <nav className="viewer-sidebar" aria-label="Logs and samples">
+      {parts.map((p) => (
+        <section key={p.title} className="viewer-sidebar-part" aria-label={p.title}>
+          <h2 className="viewer-sidebar-title">{p.title}</h2>
+          {p.body}
+        </section>
+      ))}
+    </nav>
+  );
   return (
-    <Split
-      id="sidebar"
-      direction="row"
-      defaultSize={340}
-      min={180}
-      max={900}
-      label="Resize the sidebar"
-      first={
-        <nav className="viewer-sidebar" aria-label="Logs and samples">
-          {parts.map((p) => (
-            <section key={p.title} className="viewer-sidebar-part" aria-label={p.title}>
-              <h2 className="viewer-sidebar-title">{p.title}</h2>
-              {p.body}
-            </section>
-          ))}
-        </nav>
-      }
-      second={children}
-    />
+    <div ref={box} className="viewer-with-sidebar">
+      {size === null ? null : size.width < NARROW ? (
+        <Split
+          id="sidebar-stacked"
+          direction="column"
+          defaultSize={Math.round(size.height * 0.3)}
+          min={72}
+          max={2000}
+          minSecond={200}
+          label="Resize the sidebar"
+          first={sidebar}
+          second={children}
+        />
+      ) : (
+        <Split
+          id="sidebar"
+          direction="row"
+          defaultSize={340}
+          min={180}
+          max={900}
+          minSecond={360}
+          label="Resize the sidebar"
+          first={sidebar}
+          second={children}
+        />
+      )}
+    </div>
   );
 }
 
@@ -367,11 +387,15 @@ function Landing({ onOpen, listing }: { onOpen: () => void; listing: boolean }) 
           choose files…
         </button>
       </p>
-      <p className="viewer-muted">
-        inspect_ai <code>.eval</code>/<code>.json</code>, OpenTelemetry traces, ACP sessions, Claude
-        Code sessions, Jupyter notebooks and kernel logs, defect, agex, cantus and skein event logs.
-        Files are read in your browser; nothing is uploaded.
+      <p className="viewer-muted" id="viewer-formats-label">
+        Every format skein reads, detected from the content:
       </p>
+      <ul className="viewer-formats" aria-labelledby="viewer-formats-label">
+        {formats.map((f) => (
+          <li key={f.id}>{f.name}</li>
+        ))}
+      </ul>
+      <p className="viewer-muted">Files are read in your browser; nothing is uploaded.</p>
       <p className="viewer-muted">
         Or look at a <a href="?demo=20000">generated run of 20,000 events</a>.
       </p>

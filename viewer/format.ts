@@ -19,3 +19,16 @@ export function formatDate(ms: number): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
+
+/**
+ * A date as short as the listing's column allows, in the user's time zone:
+ * `14:03` today, `11-25 14:03` this year, `2025-11-25` before.
+ */
+export function formatShortDate(ms: number, now = Date.now()): string {
+  if (!Number.isFinite(ms)) return '';
+  const full = formatDate(ms);
+  const today = formatDate(now);
+  if (full.slice(0, 10) === today.slice(0, 10)) return full.slice(11);
+  if (full.slice(0, 4) === today.slice(0, 4)) return full.slice(5);
+  return full.slice(0, 10);
+}

@@ -11,13 +11,14 @@ import { formatDuration, formatTokens } from './format.js';
 import { filterSamples, sortSamples, type SampleSort, type SampleSortKey } from './samples.js';
 import { sameSample } from './load/loader.js';
 
-const COLUMNS: { key: SampleSortKey; label: string; numeric?: boolean }[] = [
-  { key: 'id', label: 'Id' },
-  { key: 'epoch', label: 'Epoch', numeric: true },
-  { key: 'score', label: 'Score', numeric: true },
-  { key: 'tokens', label: 'Tokens', numeric: true },
-  { key: 'duration', label: 'Time', numeric: true },
-  { key: 'error', label: 'Error' },
+/** The columns, each with its track in the rows' shared CSS grid template. */
+const COLUMNS: { key: SampleSortKey; label: string; track: string; numeric?: boolean }[] = [
+  { key: 'id', label: 'Id', track: 'minmax(3em, 1fr)' },
+  { key: 'epoch', label: 'Epoch', track: '4.3em', numeric: true },
+  { key: 'score', label: 'Score', track: '4.3em', numeric: true },
+  { key: 'tokens', label: 'Tokens', track: '4.8em', numeric: true },
+  { key: 'duration', label: 'Time', track: '4.5em', numeric: true },
+  { key: 'error', label: 'Error', track: '4.3em' },
 ];
 
 export interface SampleListProps {
@@ -49,6 +50,19 @@ export function SampleList({ samples, selected, onSelect }: SampleListProps) {
     () => (selected === null ? -1 : rows.findIndex((r) => sameSample(r, selected))),
     [rows, selected],
   );
+  // Columns that would say nothing are left out, so the rest fit a sidebar:
+  // Epoch when every sample is epoch 1, Error when none failed or hit a limit.
+  const visible = useMemo(() => {
+    const epochs = samples.some((r) => r.epoch !== 1);
+    const errors = samples.some((r) => r.error !== null || r.limit !== null);
+    return new Set(
+      COLUMNS.filter((c) => (c.key !== 'epoch' || epochs) && (c.key !== 'error' || errors)).map(
+        (c) => c.key,
+      ),
+    );
+  }, [samples]);
+  const columns = COLUMNS.filter((c) => visible.has(c.key));
+  const grid = { gridTemplateColumns: columns.map((c) => c.track).join(' ') };
   const scrollRef = useRef<HTMLDivElement>(null);
   const list = useListVirtualizer({
     count: rows.length,
@@ -105,8 +119,13 @@ export function SampleList({ samples, selected, onSelect }: SampleListProps) {
         aria-rowcount={rows.length + 1}
       >
         <div role="rowgroup">
-          <div role="row" aria-rowindex={1} className="viewer-sample-row viewer-sample-head">
-            {COLUMNS.map((c) => (
+          <div
+            role="row"
+            aria-rowindex={1}
+            className="viewer-sample-row viewer-sample-head"
+            style={grid}
+          >
+            {columns.map((c) => (
               <div
                 key={c.key}
                 role="columnheader"
@@ -115,7 +134,12 @@ export function SampleList({ samples, selected, onSelect }: SampleListProps) {
                 }
                 data-numeric={c.numeric ? '' : undefined}
               >
-                <button type="button" className="viewer-sort" onClick={() => toggle(c.key)}>
+                <button
+                  type="button"
+                  className="viewer-sort"
+                  onClick={() => toggle(c.key)}
+                  title={c.label}
+                >
                   {c.label}
                   <span aria-hidden="true">
                     {sort.key === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
@@ -146,7 +170,7 @@ export function SampleList({ samples, selected, onSelect }: SampleListProps) {
                   data-sample={String(r.id)}
                   data-index={item.index}
                   title={r.input}
-                  style={{ transform: `translateY(${item.top}px)`, height: ROW_HEIGHT }}
+                  style={{ ...grid, transform: `translateY(${item.top}px)`, height: ROW_HEIGHT }}
                 >
                   <div role="rowheader">
                     <button
@@ -158,9 +182,11 @@ export function SampleList({ samples, selected, onSelect }: SampleListProps) {
                       {String(r.id)}
                     </button>
                   </div>
-                  <div role="cell" data-numeric="">
-                    {r.epoch}
-                  </div>
+                  {visible.has('epoch') ? (
+                    <div role="cell" data-numeric="">
+                      {r.epoch}
+                    </div>
+                  ) : null}
                   <div role="cell" data-numeric="" title={r.scores}>
                     {r.score === null ? '' : String(r.score)}
                   </div>
@@ -170,9 +196,11 @@ export function SampleList({ samples, selected, onSelect }: SampleListProps) {
                   <div role="cell" data-numeric="">
                     {r.duration === null ? '' : formatDuration(r.duration * 1000)}
                   </div>
-                  <div role="cell" className="viewer-error-cell" title={r.error ?? r.limit ?? ''}>
-                    {r.error ? 'error' : r.limit ? `${r.limit} limit` : ''}
-                  </div>
+                  {visible.has('error') ? (
+                    <div role="cell" className="viewer-error-cell" title={r.error ?? r.limit ?? ''}>
+                      {r.error ? 'error' : r.limit ? `${r.limit} limit` : ''}
+                    </div>
+                  ) : null}
                 </div>
               );
             })}
