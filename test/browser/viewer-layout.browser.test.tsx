@@ -145,22 +145,35 @@ function expectClean(where: string) {
   expect(brokenWords(), `${where}: words broken across lines`).toEqual([]);
 }
 
-describe.each(['light', 'dark'] as const)('the viewer in %s', (scheme) => {
-  beforeEach(async () => {
-    await commands.emulateColorScheme(scheme);
-  });
+/** The page's colours follow the scheme: the bar's background and text. */
+function expectScheme(scheme: 'light' | 'dark') {
+  const bar = getComputedStyle(document.querySelector('.viewer-bar')!);
+  if (scheme === 'dark') {
+    expect(luminance(bar.backgroundColor)).toBeLessThan(0.1);
+    expect(luminance(bar.color)).toBeGreaterThan(0.5);
+  } else {
+    expect(luminance(bar.backgroundColor)).toBeGreaterThan(0.8);
+    expect(luminance(bar.color)).toBeLessThan(0.1);
+  }
+}
 
-  it('at 390 px: samples above, the views as tabs, each one full width', async () => {
-    await mountAt(390);
+describe.each([
+  [390, 'light'],
+  [390, 'dark'],
+] as const)('the viewer at %i px in %s', (width, scheme) => {
+  it('puts the samples above and the views in tabs, each full width when shown', async () => {
+    await commands.emulateColorScheme(scheme);
+    await mountAt(width);
     await openEval();
+    expectScheme(scheme);
     expect(document.querySelector('.viewer-run')!.getAttribute('data-layout')).toBe('tabs');
     // The sidebar is stacked above the run, not beside it.
     const samples = document.querySelector<HTMLElement>('section[aria-label="Samples"]');
-    expectReadable(samples, 'samples', 380, 60);
+    expectReadable(samples, 'samples', width - 10, 60);
     const tabs = [...document.querySelectorAll<HTMLElement>('[role="tablist"] [role="tab"]')];
     expect(tabs.map((t) => t.textContent)).toEqual(['Tree', 'Transcript', 'Timeline']);
     expect(tabs[1]!.getAttribute('aria-selected')).toBe('true');
-    expectClean('390 transcript');
+    expectClean(`${width} transcript`);
     for (const [tab, label] of [
       [tabs[0]!, 'Span tree'],
       [tabs[2]!, 'Timeline'],
@@ -170,77 +183,54 @@ describe.each(['light', 'dark'] as const)('the viewer in %s', (scheme) => {
       expect(tab.getAttribute('aria-selected')).toBe('true');
       const panel = document.getElementById(tab.getAttribute('aria-controls')!)!;
       expect(panel.hasAttribute('inert')).toBe(false);
-      await expect.poll(() => box(section(label)!).width, WAIT).toBeGreaterThan(380);
-      expectReadable(section(label), label, 380, 200);
+      await expect.poll(() => box(section(label)!).width, WAIT).toBeGreaterThan(width - 10);
+      expectReadable(section(label), label, width - 10, 200);
       // The other panels are out of reach: inert and invisible.
       for (const other of document.querySelectorAll('[role="tabpanel"]'))
         if (other !== panel) {
           expect(other.hasAttribute('inert')).toBe(true);
           expect(getComputedStyle(other).visibility).toBe('hidden');
         }
-      expectClean(`390 ${label}`);
+      expectClean(`${width} ${label}`);
     }
-    const bar = getComputedStyle(document.querySelector('[role="tablist"]')!);
-    const text = getComputedStyle(tabs[1]!).color;
-    if (scheme === 'dark') {
-      expect(luminance(bar.backgroundColor)).toBeLessThan(0.1);
-      expect(luminance(text)).toBeGreaterThan(0.5);
+  });
+});
+
+describe.each([
+  [740, 'light'],
+  [1280, 'light'],
+  [1280, 'dark'],
+] as const)('the viewer at %i px in %s', (width, scheme) => {
+  it('keeps every pane on screen with room to read', async () => {
+    await commands.emulateColorScheme(scheme);
+    await mountAt(width);
+    await openEval();
+    expectScheme(scheme);
+    expectReadable(document.querySelector('section[aria-label="Samples"]'), 'samples', 180);
+    if (width < 1000) {
+      // The run beside the sidebar is narrow: its views are tabs.
+      expect(document.querySelector('.viewer-run')!.getAttribute('data-layout')).toBe('tabs');
+      expectReadable(section('Transcript'), 'transcript', 360, 200);
     } else {
-      expect(luminance(bar.backgroundColor)).toBeGreaterThan(0.8);
-      expect(luminance(text)).toBeLessThan(0.1);
+      expect(document.querySelector('.viewer-run')!.getAttribute('data-layout')).toBe('split');
+      expectReadable(section('Span tree'), 'span tree', 160);
+      expectReadable(section('Transcript'), 'transcript', 320);
+      expectReadable(section('Timeline'), 'timeline', 320, 60);
+      for (const sep of document.querySelectorAll<HTMLElement>('[role="separator"]'))
+        expectReadable(sep, sep.getAttribute('aria-label')!, 1, 1);
     }
-  });
-
-  it('at 740 px: the sidebar beside the run, the views as tabs in the rest', async () => {
-    await mountAt(740);
-    await openEval();
-    expectReadable(document.querySelector('section[aria-label="Samples"]'), 'samples', 180);
-    expect(document.querySelector('.viewer-run')!.getAttribute('data-layout')).toBe('tabs');
-    expectReadable(section('Transcript'), 'transcript', 360, 200);
-    expectClean('740');
-  });
-
-  it('at 1280 px: tree, transcript and timeline side by side, all on screen', async () => {
-    await mountAt(1280);
-    await openEval();
-    expect(document.querySelector('.viewer-run')!.getAttribute('data-layout')).toBe('split');
-    expectReadable(document.querySelector('section[aria-label="Samples"]'), 'samples', 180);
-    expectReadable(section('Span tree'), 'span tree', 160);
-    expectReadable(section('Transcript'), 'transcript', 320);
-    expectReadable(section('Timeline'), 'timeline', 320, 60);
-    for (const sep of document.querySelectorAll<HTMLElement>('[role="separator"]'))
-      expectReadable(sep, sep.getAttribute('aria-label')!, 1, 1);
-    expectClean('1280');
+    expectClean(`${width} ${scheme}`);
   });
 });
 
 describe('the viewer on a narrow screen', () => {
-  it('opens the transcript on a span chosen in the tree', async () => {
+  it('opens the transcript on a span chosen in the tree; arrow keys move between tabs', async () => {
     await mountAt(390);
     await openEval();
-    await userEvent.click(document.querySelector<HTMLElement>('[role="tab"][data-tab="tree"]')!);
-    const row = await expect
-      .poll(() => document.querySelector<HTMLElement>('[role="treegrid"] [data-key="s1"]'), WAIT)
-      .not.toBeNull()
-      .then(() => document.querySelector<HTMLElement>('[role="treegrid"] [data-key="s1"]')!);
-    await userEvent.click(row);
-    await expect
-      .poll(() => document.querySelector('[role="tab"][aria-selected="true"]')?.textContent, WAIT)
-      .toBe('Transcript');
-    const article = document.querySelector<HTMLElement>('article[data-event-id="1-1-e0"]')!;
-    expect(article.hasAttribute('data-selected')).toBe(true);
-    const r = box(article);
-    const view = box(section('Transcript')!);
-    expect(r.top).toBeGreaterThanOrEqual(view.top - 1);
-    expect(r.top).toBeLessThan(view.bottom);
-  });
-
-  it('moves between tabs with the arrow keys (one tab stop)', async () => {
-    await mountAt(390);
-    await openEval();
-    const selected = () => document.querySelector('[role="tab"][aria-selected="true"]');
-    const current = selected() as HTMLElement;
-    current.focus();
+    const selected = () =>
+      document.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]');
+    // One tab stop for the tab list; arrows move and show.
+    selected()!.focus();
     await userEvent.keyboard('{ArrowRight}');
     expect(selected()?.textContent).toBe('Timeline');
     expect(document.activeElement).toBe(selected());
@@ -253,6 +243,24 @@ describe('the viewer on a narrow screen', () => {
         (t) => t.getAttribute('tabindex') === '0',
       ),
     ).toHaveLength(1);
+
+    await userEvent.click(document.querySelector<HTMLElement>('[role="tab"][data-tab="tree"]')!);
+    const row = () => document.querySelector<HTMLElement>('[role="treegrid"] [data-key="s1"]');
+    await expect.poll(row, WAIT).not.toBeNull();
+    await userEvent.click(row()!);
+    await expect.poll(() => selected()?.textContent, WAIT).toBe('Transcript');
+    const article = document.querySelector<HTMLElement>('article[data-event-id="1-1-e0"]')!;
+    expect(article.hasAttribute('data-selected')).toBe(true);
+    const r = box(article);
+    const view = box(section('Transcript')!);
+    expect(r.top).toBeGreaterThanOrEqual(view.top - 1);
+    expect(r.top).toBeLessThan(view.bottom);
+  });
+
+  it('shows the landing page whole, with no sideways scroll', async () => {
+    await mountAt(320);
+    expect(document.querySelectorAll('ul.viewer-formats li').length).toBeGreaterThan(5);
+    expectClean('320 landing');
   });
 });
 
