@@ -196,7 +196,7 @@ export function Split({
         aria-orientation={row ? 'vertical' : 'horizontal'}
         aria-valuenow={Math.round(size)}
         aria-valuemin={min}
-        aria-valuemax={max}
+        aria-valuemax={Math.round(max)}
         className="viewer-separator"
         onKeyDown={onKeyDown}
         onPointerDown={onPointerDown}
