@@ -257,10 +257,15 @@ describe('the viewer on a narrow screen', () => {
     expect(r.top).toBeLessThan(view.bottom);
   });
 
-  it('shows the landing page whole, with no sideways scroll', async () => {
+  it('shows the landing page and the keyboard map whole, with no sideways scroll', async () => {
     await mountAt(320);
     expect(document.querySelectorAll('ul.viewer-formats li').length).toBeGreaterThan(5);
     expectClean('320 landing');
+    await userEvent.keyboard('?');
+    const dialog = document.querySelector<HTMLElement>('.viewer-dialog');
+    expect(dialog).not.toBeNull();
+    expectReadable(dialog, 'keyboard map', 250, 100);
+    expectClean('320 keyboard map');
   });
 });
 
