@@ -4,6 +4,7 @@
 import {
   useCallback,
   useEffect,
+  useId,
   useMemo,
   useRef,
   useState,
@@ -279,16 +280,28 @@ export function ViewerApp({ createPort }: ViewerAppProps) {
 
 function WithSidebar({
   parts,
+  showing = null,
   children,
 }: {
   parts: { title: string; body: ReactNode }[];
+  /** What the run beside the sidebar shows (`null`: no run; the sidebar is the page's content). */
+  showing?: string | null;
   children: ReactNode;
 }) {
-  // Beside the run where both fit; above it, stacked, on a narrow screen.
+  // Beside the run where both fit; above it, stacked, on a narrow screen,
+  // where with a run open it folds under a button so the run has the height.
   const [box, size] = useElementSize<HTMLDivElement>();
+  const [open, setOpen] = useState(false);
+  // A log or sample chosen in the unfolded sidebar folds it again.
+  const [openFor, setOpenFor] = useState(showing);
+  if (openFor !== showing) {
+    setOpenFor(showing);
+    setOpen(false);
+  }
+  const id = useId();
   if (!parts.length) return <>{children}</>;
   const sidebar = (
-    <nav className="viewer-sidebar" aria-label="Logs and samples">
+    <nav className="viewer-sidebar" aria-label="Logs and samples" id={id}>
       {parts.map((p) => (
         <section key={p.title} className="viewer-sidebar-part" aria-label={p.title}>
           <h2 className="viewer-sidebar-title">{p.title}</h2>
@@ -297,29 +310,38 @@ function WithSidebar({
       ))}
     </nav>
   );
+  const narrow = size !== null && size.width < NARROW;
+  const folding = narrow && showing !== null;
   return (
     <div ref={box} className="viewer-with-sidebar">
-      {size === null ? null : size.width < NARROW ? (
+      {folding ? (
+        <button
+          type="button"
+          className="viewer-sidebar-toggle"
+          aria-expanded={open}
+          aria-controls={open ? id : undefined}
+          onClick={() => setOpen(!open)}
+          data-testid="sidebar-toggle"
+        >
+          <span aria-hidden="true">{open ? '▾' : '▸'}</span>
+          <span>{parts.map((p) => p.title).join(' · ')}</span>
+          <span className="viewer-muted viewer-sidebar-showing" title={showing}>
+            {showing}
+          </span>
+        </button>
+      ) : null}
+      {size === null ? null : (
+        // One Split whatever the width, so the run is never remounted (its
+        // scroll and selection kept) when the sidebar moves or folds.
         <Split
-          id="sidebar-stacked"
-          direction="column"
-          defaultSize={Math.round(size.height * 0.3)}
-          min={72}
-          max={2000}
-          minSecond={200}
+          id={narrow ? 'sidebar-stacked' : 'sidebar'}
+          direction={narrow ? 'column' : 'row'}
+          defaultSize={narrow ? Math.round(size.height * 0.6) : 340}
+          min={narrow ? 72 : 180}
+          max={narrow ? 2000 : 900}
+          minSecond={narrow ? 200 : 360}
           label="Resize the sidebar"
-          first={sidebar}
-          second={children}
-        />
-      ) : (
-        <Split
-          id="sidebar"
-          direction="row"
-          defaultSize={340}
-          min={180}
-          max={900}
-          minSecond={360}
-          label="Resize the sidebar"
+          hideFirst={folding && !open}
           first={sidebar}
           second={children}
         />
@@ -456,7 +478,10 @@ function DocView({
 
   const sampleLabel = multi && s.sample ? String(s.sample.id) : null;
   return (
-    <WithSidebar parts={parts}>
+    <WithSidebar
+      parts={parts}
+      showing={`${s.facts.task ?? s.name}${sampleLabel ? ` · sample ${sampleLabel}` : ''}`}
+    >
       <div className="viewer-doc" data-phase={s.phase}>
         <div className="viewer-doc-head">
           <RunHeader

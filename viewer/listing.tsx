@@ -2,7 +2,7 @@
 // size and date, newest first; `<list>/watch` (SSE, `event: list`) updates it
 // when the folder changes. Clicking a log opens it.
 import { useEffect, useState } from 'react';
-import { formatBytes, formatDate, formatShortDate } from './format.js';
+import { formatBytes, formatDate, formatShortDate, splitLogName } from './format.js';
 
 /** One log of a listing, as the CLI serves it. */
 export interface ListingLog {
@@ -120,6 +120,8 @@ export function ListingView({ url, current, onOpen }: ListingViewProps) {
           <tbody>
             {logs.map((l) => {
               const ms = mtimeMs(l.mtime);
+              const { label, stamp } = splitLogName(l.name);
+              const about = l.error ?? [l.format, stamp].filter(Boolean).join(' · ');
               return (
                 <tr key={l.url} data-current={l.url === current ? '' : undefined}>
                   <th scope="row">
@@ -128,15 +130,15 @@ export function ListingView({ url, current, onOpen }: ListingViewProps) {
                       className="viewer-link"
                       aria-current={l.url === current ? 'true' : undefined}
                       onClick={() => onOpen(l)}
-                      title={l.error ?? l.name}
+                      title={l.error ? `${l.name}: ${l.error}` : l.name}
                     >
-                      {l.name}
+                      {label}
                     </button>
                     <span
                       className={`viewer-listing-format ${l.error ? 'viewer-error-cell' : 'viewer-muted'}`}
-                      title={l.error ?? l.format ?? undefined}
+                      title={about || undefined}
                     >
-                      {l.error ?? l.format}
+                      {about}
                     </span>
                   </th>
                   <td data-numeric="">{formatBytes(l.size)}</td>

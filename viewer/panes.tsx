@@ -87,6 +87,8 @@ export interface SplitProps {
    * squeezed to nothing or pushed off screen.
    */
   minSecond?: number;
+  /** The first pane folded away: kept mounted but hidden, with no separator; the second takes the room. */
+  hideFirst?: boolean;
   first: ReactNode;
   second: ReactNode;
   className?: string;
@@ -105,6 +107,7 @@ export function Split({
   max: maxSize,
   label,
   minSecond = 0,
+  hideFirst = false,
   first,
   second,
   className,
@@ -115,6 +118,13 @@ export function Split({
   const room = measured === null ? null : (row ? measured.width : measured.height) - SEPARATOR;
   const max = room === null ? maxSize : Math.max(min, Math.min(maxSize, room - minSecond));
   const [stored, setSizeState] = useState(() => readPaneSize(id, defaultSize));
+  // Another pane in the same place (the sidebar beside the run, then above
+  // it): its own remembered size, not the last one's.
+  const [storedFor, setStoredFor] = useState(id);
+  if (storedFor !== id) {
+    setStoredFor(id);
+    setSizeState(readPaneSize(id, defaultSize));
+  }
   const size = clamp(stored, min, max);
   const restore = useRef(size);
   const setSize = useCallback(
@@ -173,7 +183,9 @@ export function Split({
     return () => removeEventListener('storage', onStorage);
   }, [id]);
 
-  const template = `${size}px var(--viewer-separator) minmax(0, 1fr)`;
+  const template = hideFirst
+    ? 'minmax(0, 1fr)'
+    : `${size}px var(--viewer-separator) minmax(0, 1fr)`;
   return (
     <div
       ref={box}
@@ -181,29 +193,31 @@ export function Split({
       style={row ? { gridTemplateColumns: template } : { gridTemplateRows: template }}
       data-pane={id}
     >
-      <div className="viewer-pane" id={`pane-${id}`}>
+      <div className="viewer-pane" id={`pane-${id}`} hidden={hideFirst}>
         {first}
       </div>
       {/* A focusable separator is a widget (WAI-ARIA window splitter pattern);
           jsx-a11y counts every separator as static. */}
-      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions */}
-      <div
-        role="separator"
-        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
-        tabIndex={0}
-        aria-label={label}
-        aria-controls={`pane-${id}`}
-        aria-orientation={row ? 'vertical' : 'horizontal'}
-        aria-valuenow={Math.round(size)}
-        aria-valuemin={min}
-        aria-valuemax={Math.round(max)}
-        className="viewer-separator"
-        onKeyDown={onKeyDown}
-        onPointerDown={onPointerDown}
-        onPointerMove={onPointerMove}
-        onPointerUp={onPointerUp}
-        onPointerCancel={onPointerUp}
-      />
+      {hideFirst ? null : (
+        // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
+        <div
+          role="separator"
+          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+          tabIndex={0}
+          aria-label={label}
+          aria-controls={`pane-${id}`}
+          aria-orientation={row ? 'vertical' : 'horizontal'}
+          aria-valuenow={Math.round(size)}
+          aria-valuemin={min}
+          aria-valuemax={Math.round(max)}
+          className="viewer-separator"
+          onKeyDown={onKeyDown}
+          onPointerDown={onPointerDown}
+          onPointerMove={onPointerMove}
+          onPointerUp={onPointerUp}
+          onPointerCancel={onPointerUp}
+        />
+      )}
       <div className="viewer-pane">{second}</div>
     </div>
   );

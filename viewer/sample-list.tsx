@@ -1,24 +1,69 @@
-// The sample list of a multi-sample log: sortable by id, epoch, score, tokens,
+// The sample list of a multi-sample log: sortable by id, input, epoch, score, tokens,
 // duration and errors, filterable; the selected sample is the current one.
 // Virtualized on the shared list engine (useListVirtualizer): a log of 10k
 // samples draws the rows in view, not 10k (issue 22). An ARIA table of rows
 // (divs on a CSS grid: table rows cannot be positioned one by one), with
 // `aria-rowcount`/`aria-rowindex` saying where each drawn row is.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useListVirtualizer } from '../src/react.js';
 import type { SampleRef, SampleRow } from './load/protocol.js';
 import { formatDuration, formatTokens } from './format.js';
 import { filterSamples, sortSamples, type SampleSort, type SampleSortKey } from './samples.js';
 import { sameSample } from './load/loader.js';
+import { useElementSize } from './panes.js';
 
 /** The columns, each with its track in the rows' shared CSS grid template. */
-const COLUMNS: { key: SampleSortKey; label: string; track: string; numeric?: boolean }[] = [
-  { key: 'id', label: 'Id', track: 'minmax(3em, 1fr)' },
-  { key: 'epoch', label: 'Epoch', track: '4.3em', numeric: true },
-  { key: 'score', label: 'Score', track: '4.3em', numeric: true },
-  { key: 'tokens', label: 'Tokens', track: '4.8em', numeric: true },
-  { key: 'duration', label: 'Time', track: '4.5em', numeric: true },
-  { key: 'error', label: 'Error', track: '4.3em' },
+const COLUMNS: {
+  key: SampleSortKey;
+  label: string;
+  track: string;
+  /** The least width of the track, em. */
+  minEm: number;
+  numeric?: boolean;
+  /** Whether a row says anything in this column (a column no row fills is left out). */
+  has?: (r: SampleRow) => boolean;
+}[] = [
+  { key: 'id', label: 'Id', track: 'minmax(3em, 1fr)', minEm: 3 },
+  { key: 'input', label: 'Input', track: 'minmax(6em, 3fr)', minEm: 6, has: (r) => r.input !== '' },
+  {
+    key: 'epoch',
+    label: 'Epoch',
+    track: '4.3em',
+    minEm: 4.3,
+    numeric: true,
+    has: (r) => r.epoch !== 1,
+  },
+  {
+    key: 'score',
+    label: 'Score',
+    track: '4.3em',
+    minEm: 4.3,
+    numeric: true,
+    has: (r) => r.score !== null,
+  },
+  {
+    key: 'tokens',
+    label: 'Tokens',
+    track: '4.8em',
+    minEm: 4.8,
+    numeric: true,
+    has: (r) => r.tokens !== null,
+  },
+  {
+    key: 'duration',
+    label: 'Time',
+    track: '4.5em',
+    minEm: 4.5,
+    numeric: true,
+    has: (r) => r.duration !== null,
+  },
+  {
+    key: 'error',
+    label: 'Error',
+    track: '4.3em',
+    minEm: 4.3,
+    has: (r) => r.error !== null || r.limit !== null,
+  },
 ];
 
 export interface SampleListProps {
@@ -51,17 +96,27 @@ export function SampleList({ samples, selected, onSelect }: SampleListProps) {
     [rows, selected],
   );
   // Columns that would say nothing are left out, so the rest fit a sidebar:
-  // Epoch when every sample is epoch 1, Error when none failed or hit a limit.
-  const visible = useMemo(() => {
-    const epochs = samples.some((r) => r.epoch !== 1);
-    const errors = samples.some((r) => r.error !== null || r.limit !== null);
-    return new Set(
-      COLUMNS.filter((c) => (c.key !== 'epoch' || epochs) && (c.key !== 'error' || errors)).map(
-        (c) => c.key,
-      ),
-    );
-  }, [samples]);
-  const columns = COLUMNS.filter((c) => visible.has(c.key));
+  // Epoch when every sample is epoch 1, Error when none failed or hit a
+  // limit, Tokens and Time when the log's summaries lack them. Input is shown
+  // only where it has room for a few words beside the others.
+  const [measureTable, tableSize] = useElementSize<HTMLDivElement>();
+  const [tableEl, setTableEl] = useState<HTMLDivElement | null>(null);
+  const tableRef = useCallback(
+    (el: HTMLDivElement | null) => {
+      measureTable(el);
+      setTableEl(el);
+    },
+    [measureTable],
+  );
+  const filled = useMemo(() => COLUMNS.filter((c) => !c.has || samples.some(c.has)), [samples]);
+  const columns = useMemo(() => {
+    if (!filled.some((c) => c.key === 'input')) return filled;
+    const em = tableEl ? Number.parseFloat(getComputedStyle(tableEl).fontSize) : NaN;
+    const need = filled.reduce((sum, c) => sum + c.minEm, 0) * em;
+    const fits = tableSize !== null && need <= tableSize.width;
+    return fits ? filled : filled.filter((c) => c.key !== 'input');
+  }, [filled, tableEl, tableSize]);
+  const visible = new Set(columns.map((c) => c.key));
   const grid = { gridTemplateColumns: columns.map((c) => c.track).join(' ') };
   const scrollRef = useRef<HTMLDivElement>(null);
   const list = useListVirtualizer({
@@ -101,7 +156,7 @@ export function SampleList({ samples, selected, onSelect }: SampleListProps) {
         <input
           type="search"
           className="viewer-input"
-          placeholder="Filter samples (text, has:error)"
+          placeholder="Filter: text, has:error"
           aria-label="Filter samples"
           value={query}
           onChange={(e) => setQuery(e.target.value)}
@@ -113,6 +168,7 @@ export function SampleList({ samples, selected, onSelect }: SampleListProps) {
         </span>
       </div>
       <div
+        ref={tableRef}
         className="viewer-sample-table"
         role="table"
         aria-label="Samples"
@@ -182,20 +238,31 @@ export function SampleList({ samples, selected, onSelect }: SampleListProps) {
                       {String(r.id)}
                     </button>
                   </div>
+                  {visible.has('input') ? (
+                    <div role="cell" className="viewer-muted">
+                      {r.input}
+                    </div>
+                  ) : null}
                   {visible.has('epoch') ? (
                     <div role="cell" data-numeric="">
                       {r.epoch}
                     </div>
                   ) : null}
-                  <div role="cell" data-numeric="" title={r.scores}>
-                    {r.score === null ? '' : String(r.score)}
-                  </div>
-                  <div role="cell" data-numeric="">
-                    {r.tokens === null ? '' : formatTokens(r.tokens)}
-                  </div>
-                  <div role="cell" data-numeric="">
-                    {r.duration === null ? '' : formatDuration(r.duration * 1000)}
-                  </div>
+                  {visible.has('score') ? (
+                    <div role="cell" data-numeric="" title={r.scores}>
+                      {r.score === null ? '' : String(r.score)}
+                    </div>
+                  ) : null}
+                  {visible.has('tokens') ? (
+                    <div role="cell" data-numeric="">
+                      {r.tokens === null ? '' : formatTokens(r.tokens)}
+                    </div>
+                  ) : null}
+                  {visible.has('duration') ? (
+                    <div role="cell" data-numeric="">
+                      {r.duration === null ? '' : formatDuration(r.duration * 1000)}
+                    </div>
+                  ) : null}
                   {visible.has('error') ? (
                     <div role="cell" className="viewer-error-cell" title={r.error ?? r.limit ?? ''}>
                       {r.error ? 'error' : r.limit ? `${r.limit} limit` : ''}

@@ -167,9 +167,13 @@ describe.each([
     await openEval();
     expectScheme(scheme);
     expect(document.querySelector('.viewer-run')!.getAttribute('data-layout')).toBe('tabs');
-    // The sidebar is stacked above the run, not beside it.
-    const samples = document.querySelector<HTMLElement>('section[aria-label="Samples"]');
-    expectReadable(samples, 'samples', width - 10, 60);
+    // The sidebar folds under one button above the run, which keeps the height.
+    const toggle = document.querySelector<HTMLElement>('[data-testid="sidebar-toggle"]')!;
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(toggle.textContent).toContain('Samples');
+    const samples = () => document.querySelector<HTMLElement>('section[aria-label="Samples"]');
+    expect(samples()!.getClientRects()).toHaveLength(0);
+    expectReadable(section('Transcript'), 'transcript', width - 10, HEIGHT - 400);
     const tabs = [...document.querySelectorAll<HTMLElement>('[role="tablist"] [role="tab"]')];
     expect(tabs.map((t) => t.textContent)).toEqual(['Tree', 'Transcript', 'Timeline']);
     expect(tabs[1]!.getAttribute('aria-selected')).toBe('true');
@@ -193,6 +197,20 @@ describe.each([
         }
       expectClean(`${width} ${label}`);
     }
+    // Unfolded, the sidebar is stacked above the run, full width; the run is
+    // the same (not mounted again: its place and selection kept).
+    const run = document.querySelector('.viewer-run');
+    await userEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expectReadable(samples(), 'samples', width - 10, 200);
+    expect(box(samples()!).bottom).toBeLessThanOrEqual(box(section('Transcript')!).top);
+    expect(document.querySelector('.viewer-run')).toBe(run);
+    expectClean(`${width} sidebar`);
+    // Choosing a sample folds it again.
+    await userEvent.click(
+      samples()!.querySelector<HTMLElement>('[role="rowheader"] button:not([aria-current])')!,
+    );
+    await expect.poll(() => toggle.getAttribute('aria-expanded'), WAIT).toBe('false');
   });
 });
 

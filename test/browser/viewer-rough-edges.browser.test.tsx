@@ -128,8 +128,14 @@ describe('in a 340 px sidebar', () => {
     // Today's file says only its time; an older one its date.
     expect(rows[0]!.querySelector('time')!.textContent).toMatch(/^\d\d:\d\d$/);
     expect(rows[2]!.querySelector('time')!.textContent).toBe('2021-03-04');
-    // The long name gives way, whole in its title; the format sits under it.
+    // An inspect_ai name shows what tells logs apart (task and id) first, its
+    // time stamp under it beside the format; the name is whole in its title.
     const long = rows[1]!.querySelector<HTMLElement>('button')!;
+    expect(long.textContent).toBe('input-task_hxs4q9azL3ySGkjJirypKZ.eval');
+    expect(rows[1]!.querySelector('.viewer-listing-format')!.textContent).toBe(
+      'inspect · 2024-11-05 13:32',
+    );
+    // The long name gives way; the format sits under it.
     expect(cut(long)).toBe(true);
     expect(getComputedStyle(long).textOverflow).toBe('ellipsis');
     expect(long.title).toBe(listing.logs[1]!.name);
@@ -178,8 +184,24 @@ describe('in a 340 px sidebar', () => {
         <SampleList samples={rows(false, false)} selected={null} onSelect={vi.fn()} />
       </div>,
     );
-    expect(headers().map((h) => h.text)).toEqual(['Id', 'Score', 'Tokens', 'Time']);
-    const row = document.querySelector('[role="rowgroup"] [role="row"][data-index="0"]')!;
-    expect(row.querySelectorAll('[role="cell"]')).toHaveLength(3);
+    // With room beside the rest, the input (cut, whole in the row's title).
+    expect(headers().map((h) => h.text)).toEqual(['Id', 'Input', 'Score', 'Tokens', 'Time']);
+    expect(headers().filter((h) => h.cut)).toEqual([]);
+    const row = () => document.querySelector('[role="rowgroup"] [role="row"][data-index="0"]')!;
+    expect(row().querySelectorAll('[role="cell"]')).toHaveLength(4);
+    expect(row().querySelector('[role="cell"]')!.textContent).toBe('question');
+    // Summaries without tokens or times (inspect_ai logs of early 2025): no
+    // blank columns.
+    view.rerender(
+      <div style={{ width: 340, height: 300, display: 'flex', flexDirection: 'column' }}>
+        <SampleList
+          samples={rows(false, false).map((r) => ({ ...r, tokens: null, duration: null }))}
+          selected={null}
+          onSelect={vi.fn()}
+        />
+      </div>,
+    );
+    expect(headers().map((h) => h.text)).toEqual(['Id', 'Input', 'Score']);
+    expect(table.scrollWidth).toBeLessThanOrEqual(table.clientWidth);
   });
 });
