@@ -114,8 +114,10 @@ export function Split({
 }: SplitProps) {
   const row = direction === 'row';
   const [box, measured] = useElementSize<HTMLDivElement>();
-  // The largest first pane that leaves the second its `minSecond`.
-  const room = measured === null ? null : (row ? measured.width : measured.height) - SEPARATOR;
+  // The largest first pane that leaves the second its `minSecond`. A box of
+  // no size is not laid out (hidden, or no layout at all): no limit from it.
+  const extent = measured === null ? 0 : row ? measured.width : measured.height;
+  const room = extent > 0 ? extent - SEPARATOR : null;
   const max = room === null ? maxSize : Math.max(min, Math.min(maxSize, room - minSecond));
   const [stored, setSizeState] = useState(() => readPaneSize(id, defaultSize));
   // Another pane in the same place (the sidebar beside the run, then above
