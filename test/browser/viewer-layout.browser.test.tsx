@@ -2,7 +2,7 @@
 // real Chromium: the page never scrolls sideways, every pane can be reached
 // and is on screen with room to read, and no word of the viewer's own text is
 // broken across lines. Narrow, the views are tabs (a span chosen in the tree
-// opens the transcript on it) and the sidebar sits above them; wide, panes
+// opens the transcript on it) and the sidebar folds above them; wide, panes
 // give way so the transcript keeps its room whatever size was remembered.
 // (The components' own insides — transcript rows, tree rows, swimlane — have
 // layout tests of their own; here they count as boxes.)
@@ -161,7 +161,7 @@ describe.each([
   [390, 'light'],
   [390, 'dark'],
 ] as const)('the viewer at %i px in %s', (width, scheme) => {
-  it('puts the samples above and the views in tabs, each full width when shown', async () => {
+  it('folds the samples above the run and tabs the views, each full width when shown', async () => {
     await commands.emulateColorScheme(scheme);
     await mountAt(width);
     await openEval();
