@@ -4,13 +4,14 @@
 import {
   useCallback,
   useEffect,
+  useId,
   useMemo,
   useRef,
   useState,
   type DragEvent,
   type ReactNode,
 } from 'react';
-import { VERSION } from '../src/index.js';
+import { VERSION, formats } from '../src/index.js';
 import { SkeinTheme, useEventStream, useStoreSelector } from '../src/react.js';
 import { DiagnosticsPanel } from './diagnostics.js';
 import { formatBytes, formatCount } from './format.js';
@@ -19,7 +20,7 @@ import { KeyboardHelp } from './keyboard-help.js';
 import { ListingView, type ListingLog } from './listing.js';
 import { openLog, type LoadSession, type LoadState, type LoaderPort } from './load/client.js';
 import type { LoadFailure, LoadSource, SampleRef } from './load/protocol.js';
-import { Split } from './panes.js';
+import { NARROW, Split, useElementSize } from './panes.js';
 import { RunView } from './run-view.js';
 import { RunsView, type RunEntry } from './runs.js';
 import { SampleList } from './sample-list.js';
@@ -305,32 +306,73 @@ export function ViewerApp({ createPort }: ViewerAppProps) {
 
 function WithSidebar({
   parts,
+  showing = null,
   children,
 }: {
   parts: { title: string; body: ReactNode }[];
+  /** What the run beside the sidebar shows (`null`: no run; the sidebar is the page's content). */
+  showing?: string | null;
   children: ReactNode;
 }) {
+  // Beside the run where both fit; above it, stacked, on a narrow screen,
+  // where with a run open it folds under a button so the run has the height.
+  const [box, size] = useElementSize<HTMLDivElement>();
+  const [open, setOpen] = useState(false);
+  // A log or sample chosen in the unfolded sidebar folds it again.
+  const [openFor, setOpenFor] = useState(showing);
+  if (openFor !== showing) {
+    setOpenFor(showing);
+    setOpen(false);
+  }
+  const id = useId();
   if (!parts.length) return <>{children}</>;
+  const sidebar = (
+    <nav className="viewer-sidebar" aria-label="Logs and samples" id={id}>
+      {parts.map((p) => (
+        <section key={p.title} className="viewer-sidebar-part" aria-label={p.title}>
+          <h2 className="viewer-sidebar-title">{p.title}</h2>
+          {p.body}
+        </section>
+      ))}
+    </nav>
+  );
+  const narrow = size !== null && size.width < NARROW;
+  const folding = narrow && showing !== null;
   return (
-    <Split
-      id="sidebar"
-      direction="row"
-      defaultSize={340}
-      min={180}
-      max={900}
-      label="Resize the sidebar"
-      first={
-        <nav className="viewer-sidebar" aria-label="Logs and samples">
-          {parts.map((p) => (
-            <section key={p.title} className="viewer-sidebar-part" aria-label={p.title}>
-              <h2 className="viewer-sidebar-title">{p.title}</h2>
-              {p.body}
-            </section>
-          ))}
-        </nav>
-      }
-      second={children}
-    />
+    <div ref={box} className="viewer-with-sidebar">
+      {folding ? (
+        <button
+          type="button"
+          className="viewer-sidebar-toggle"
+          aria-expanded={open}
+          aria-controls={open ? id : undefined}
+          onClick={() => setOpen(!open)}
+          data-testid="sidebar-toggle"
+        >
+          <span aria-hidden="true">{open ? '▾' : '▸'}</span>
+          <span>{parts.map((p) => p.title).join(' · ')}</span>
+          <span className="viewer-muted viewer-sidebar-showing" title={showing}>
+            {showing}
+          </span>
+        </button>
+      ) : null}
+      {size === null ? null : (
+        // One Split whatever the width, so the run is never remounted (its
+        // scroll and selection kept) when the sidebar moves or folds.
+        <Split
+          id={narrow ? 'sidebar-stacked' : 'sidebar'}
+          direction={narrow ? 'column' : 'row'}
+          defaultSize={narrow ? Math.round(size.height * 0.6) : 340}
+          min={narrow ? 72 : 180}
+          max={narrow ? 2000 : 900}
+          minSecond={narrow ? 200 : 360}
+          label="Resize the sidebar"
+          hideFirst={folding && !open}
+          first={sidebar}
+          second={children}
+        />
+      )}
+    </div>
   );
 }
 
@@ -393,11 +435,15 @@ function Landing({ onOpen, listing }: { onOpen: () => void; listing: boolean }) 
           choose files…
         </button>
       </p>
-      <p className="viewer-muted">
-        inspect_ai <code>.eval</code>/<code>.json</code>, OpenTelemetry traces, ACP sessions, Claude
-        Code sessions, Jupyter notebooks and kernel logs, defect, agex, cantus and skein event logs.
-        Files are read in your browser; nothing is uploaded.
+      <p className="viewer-muted" id="viewer-formats-label">
+        Every format skein reads, detected from the content:
       </p>
+      <ul className="viewer-formats" aria-labelledby="viewer-formats-label">
+        {formats.map((f) => (
+          <li key={f.id}>{f.name}</li>
+        ))}
+      </ul>
+      <p className="viewer-muted">Files are read in your browser; nothing is uploaded.</p>
       <p className="viewer-muted">
         Or look at a <a href="?demo=20000">generated run of 20,000 events</a>.
       </p>
@@ -458,7 +504,10 @@ function DocView({
 
   const sampleLabel = multi && s.sample ? String(s.sample.id) : null;
   return (
-    <WithSidebar parts={parts}>
+    <WithSidebar
+      parts={parts}
+      showing={`${s.facts.task ?? s.name}${sampleLabel ? ` · sample ${sampleLabel}` : ''}`}
+    >
       <div className="viewer-doc" data-phase={s.phase}>
         <div className="viewer-doc-head">
           <RunHeader

@@ -238,6 +238,8 @@ export const errorMessages = {
   cli_not_file_or_folder: (path: string) => `${path} is neither a file nor a folder`,
   cli_no_samples: (name: string) => `${name}: the log has no samples`,
   cli_input_error: (name: string, message: string, code: string) => `${name}: ${message} [${code}]`,
+  cli_sample_not_found: (name: string, message: string, code: string, samples: string) =>
+    `${name}: ${message} [${code}]. ${samples}`,
   cli_not_a_log: (name: string, what: string, supported: string) =>
     `${name}: not a log skein can read: it is ${what}. Expected one of: ${supported}.`,
   cli_zip_unreadable: (name: string, message: string, code: string) =>

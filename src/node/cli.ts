@@ -9,12 +9,15 @@ import {
 import {
   formats,
   importAny,
+  compareSamples,
+  summarizeInspectSample,
   summarizeLog,
   type FormatId,
   type LogSummary,
   type SampleSummary,
 } from '../core/import/index.js';
 import { describeInput } from '../core/import/describe-input.js';
+import { importInspectLog } from '../core/import/inspect/inspect-log.js';
 import { VERSION } from '../core/version.js';
 import { renderTimelineAscii } from '../core/swimlane/ascii.js';
 import { renderTimelineSvg } from '../core/swimlane/svg.js';
@@ -301,12 +304,56 @@ async function readInput(source: string, io: CliIO): Promise<Input> {
   }
 }
 
+/** Most sample ids an error lists; `skein info` lists them all. */
+const MAX_LISTED_SAMPLES = 20;
+
+/**
+ * The samples a log holds, as an error names them: each id with its epochs,
+ * the first {@link MAX_LISTED_SAMPLES} ids and a count of the rest.
+ */
+async function sampleListing(input: Input): Promise<string> {
+  let samples: SampleSummary[];
+  try {
+    const log = await importInspectLog(input.bytes);
+    samples = log.samples.map(summarizeInspectSample).sort(compareSamples);
+  } catch {
+    return '';
+  }
+  if (samples.length === 0) return 'The log has no samples.';
+  const epochs = new Map<string, number[]>();
+  for (const s of samples) {
+    const id = typeof s.id === 'string' ? JSON.stringify(s.id) : String(s.id);
+    const list = epochs.get(id);
+    if (list) list.push(s.epoch);
+    else epochs.set(id, [s.epoch]);
+  }
+  const oneEpoch = [...epochs.values()].every((e) => e.length === 1 && e[0] === 1);
+  const ids = [...epochs]
+    .slice(0, MAX_LISTED_SAMPLES)
+    .map(([id, e]) => (oneEpoch ? id : `${id} (epoch${e.length > 1 ? 's' : ''} ${e.join(', ')})`));
+  const rest = epochs.size - ids.length;
+  const more = rest > 0 ? `, … and ${rest} more ('skein info ${input.name}' lists every one)` : '';
+  const count = `${epochs.size} sample${epochs.size === 1 ? '' : 's'}`;
+  return `The log has ${count}: ${ids.join(', ')}${more}.`;
+}
+
 /** An importer's error as a user error that says what the input is and what was expected. */
-function importFailure(input: Input, error: ImportError): CliError {
+async function importFailure(input: Input, error: ImportError): Promise<CliError> {
   const failure = (exit: number, ...args: SkeinErrorArgs) =>
     new CliError(exit, ...args).causedBy(error);
-  if (error.code === 'sample_not_found')
-    return failure(EXIT.notFound, 'cli_input_error', input.name, error.message, error.code);
+  if (error.code === 'sample_not_found') {
+    const listing = await sampleListing(input);
+    return listing === ''
+      ? failure(EXIT.notFound, 'cli_input_error', input.name, error.message, error.code)
+      : failure(
+          EXIT.notFound,
+          'cli_sample_not_found',
+          input.name,
+          error.message,
+          error.code,
+          listing,
+        );
+  }
   if (error.code === 'unrecognized_format')
     return failure(EXIT.input, 'cli_not_a_log', input.name, describeInput(input.bytes), SUPPORTED);
   if (error.code === 'zip_truncated' || error.code === 'zip_corrupt')
@@ -318,7 +365,7 @@ async function guarded<T>(input: Input, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (e) {
-    if (e instanceof ImportError) throw importFailure(input, e);
+    if (e instanceof ImportError) throw await importFailure(input, e);
     throw e;
   }
 }
@@ -424,7 +471,7 @@ function diagnosticCounts(diagnostics: readonly Diagnostic[]): Record<string, nu
 
 async function infoFile(input: Input, json: boolean, verbose: boolean, io: CliIO): Promise<number> {
   const log: LogSummary = await guarded(input, () =>
-    summarizeLog(input.bytes, { filename: input.name }),
+    summarizeLog(input.bytes, { filename: input.name, readSamples: true }),
   );
   if (json) {
     io.stdout(

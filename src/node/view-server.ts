@@ -158,7 +158,7 @@ const MISSING_REFRESH_MS = 1000;
  */
 export function findViewerDir(): string | null {
   const here = dirname(fileURLToPath(import.meta.url));
-  // dist/cli.js → dist/viewer; dist/chunks/x.js → dist/viewer; src/node/x.ts → dist/viewer.
+  // dist/cli.js → dist/viewer; dist/node/x.js → dist/viewer; src/node/x.ts → dist/viewer.
   for (const dir of [
     join(here, 'viewer'),
     join(here, '..', 'viewer'),

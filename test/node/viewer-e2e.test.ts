@@ -119,6 +119,34 @@ describe('skein view + the viewer page', () => {
     await page.close();
   }, 120_000);
 
+  it('serves an icon: /favicon.ico and the one the page links to', async () => {
+    const base = new URL(url);
+    const ico = await fetch(new URL('/favicon.ico', base));
+    expect(ico.status).toBe(200);
+    expect(ico.headers.get('content-type')).toBe('image/x-icon');
+    const bytes = new Uint8Array(await ico.arrayBuffer());
+    // An ICO directory (reserved 0, type 1) holding one image.
+    expect([...bytes.subarray(0, 6)]).toEqual([0, 0, 1, 0, 1, 0]);
+    const page = await browser.newPage({ viewport: { width: 390, height: 800 } });
+    const missing: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() >= 400) missing.push(`${r.status()} ${r.url()}`);
+    });
+    await page.goto(url);
+    await page.getByRole('table', { name: 'Logs in the folder' }).waitFor(WAIT);
+    const icons = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLLinkElement>('link[rel="icon"]')].map((l) => l.href),
+    );
+    expect(icons.length).toBeGreaterThan(0);
+    for (const href of icons) {
+      const r = await fetch(href);
+      expect(r.status, href).toBe(200);
+      expect(r.headers.get('content-type'), href).toMatch(/^image\//);
+    }
+    expect(missing).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   it('follows the system colour scheme, light or dark', async () => {
     const look = async (colorScheme: 'light' | 'dark') => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme });

@@ -932,9 +932,19 @@ export function headerFacts(header: InspectLogHeader): RunFacts {
   if (scores.length) out.scores = scores;
   const tokens = usageTokens(header.stats?.['model_usage']);
   if (tokens !== null) out.tokens = tokens;
-  const started = Date.parse(String(header.stats?.['started_at'] ?? ''));
-  const completed = Date.parse(String(header.stats?.['completed_at'] ?? ''));
-  if (Number.isFinite(started) && Number.isFinite(completed) && completed >= started)
+  const startedAt = String(header.stats?.['started_at'] ?? '');
+  const completedAt = String(header.stats?.['completed_at'] ?? '');
+  const started = Date.parse(startedAt);
+  const completed = Date.parse(completedAt);
+  // Older logs stamp whole seconds: two stamps in the same second say the
+  // run took under a second, not 0 ms (the sample's events say how long).
+  const wholeSeconds = !/\.\d/.test(startedAt) && !/\.\d/.test(completedAt);
+  if (
+    Number.isFinite(started) &&
+    Number.isFinite(completed) &&
+    completed >= started &&
+    !(wholeSeconds && completed - started < 1000)
+  )
     out.durationMs = completed - started;
   return out;
 }
@@ -998,7 +1008,12 @@ export function sampleRow(s: InspectSampleSummary): SampleRow {
   };
 }
 
-/** A sample's `done` facts: its events', the log's, and its summary's scores and error. */
+/**
+ * A sample's `done` facts: the log's (task, model, status), its summary's
+ * scores and error, and its own tokens and duration — its summary's, else
+ * its events' — beside its name in the header; the log's totals only when
+ * the sample says neither.
+ */
 function sampleFacts(
   facts: FactsTracker,
   log: RunFacts,
@@ -1006,9 +1021,14 @@ function sampleFacts(
   ref: SampleRef,
 ): RunFacts {
   const row = samples.find((s) => sameSample(s, ref));
+  const own = facts.facts();
+  const tokens = row?.tokens ?? own.tokens;
+  const durationMs = row?.duration != null ? row.duration * 1000 : own.durationMs;
   return {
-    ...facts.facts(),
+    ...own,
     ...log,
+    ...(tokens !== undefined ? { tokens } : {}),
+    ...(durationMs !== undefined ? { durationMs } : {}),
     ...(row?.scores ? { scores: row.scores.split(', ') } : {}),
     ...(row?.error ? { status: 'error' } : {}),
   };

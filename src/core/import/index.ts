@@ -37,6 +37,7 @@ import {
   summarizeEvents,
   summarizeInspectSample,
   type LogSummary,
+  type SampleSummary,
 } from './summary.js';
 import { openHandsFormat } from './openhands/openhands.js';
 import { agUiFormat } from './ag-ui/ag-ui.js';
@@ -141,11 +142,31 @@ export async function importAny(
 }
 
 /**
+ * Options of {@link summarizeLog}.
+ *
+ * @example
+ * const options: SummarizeLogOptions = { filename: 'run.eval', readSamples: true };
+ */
+export interface SummarizeLogOptions {
+  /** The file's name, a hint for detection. */
+  filename?: string;
+  /**
+   * inspect logs: read the events of each sample whose summary lacks its
+   * tokens or duration, and take them from there (older inspect_ai `.eval`
+   * files list only id, epoch, input, target and scores in `summaries.json`,
+   * though every sample records its usage and times). Costs a read of those
+   * samples; default `false` (the summaries alone).
+   */
+  readSamples?: boolean;
+}
+
+/**
  * A log's summary without showing it (issue 22): its format, task, model,
  * status and one `SampleSummary` per sample, sorted. An inspect log is
- * summarised from its sample summaries (no sample's events are read); any
- * other format is one run, imported and summarised from its events. Rejects
- * as {@link importAny} does for input it cannot read.
+ * summarised from its sample summaries (no sample's events are read, unless
+ * `readSamples` asks for what they lack); any other format is one run,
+ * imported and summarised from its events. Rejects as {@link importAny} does
+ * for input it cannot read.
  *
  * @example
  * declare const bytes: Uint8Array;
@@ -154,7 +175,7 @@ export async function importAny(
  */
 export async function summarizeLog(
   input: ImportInput,
-  options: { filename?: string } = {},
+  options: SummarizeLogOptions = {},
 ): Promise<LogSummary> {
   const probe = new Probe(input, options.filename);
   const found = detectProbe(probe);
@@ -163,7 +184,26 @@ export async function summarizeLog(
       probe.bytes ??
       new TextEncoder().encode(probe.isRaw ? (probe.text() ?? '') : JSON.stringify(probe.json()));
     const log = await importInspectLog(bytes);
-    const samples = log.samples.map(summarizeInspectSample).sort(compareSamples);
+    const diagnostics = [...log.diagnostics];
+    const samples: SampleSummary[] = [];
+    for (const raw of log.samples) {
+      const summary = summarizeInspectSample(raw);
+      if (!options.readSamples || (summary.tokens !== null && summary.durationMs !== null)) {
+        samples.push(summary);
+        continue;
+      }
+      // The sample's own record of what its summary lacks: the usage its
+      // model calls report and the time from its first event to its last end.
+      const read = await log.sample(raw.id, raw.epoch);
+      diagnostics.push(...read.diagnostics);
+      const fromEvents = summarizeEvents(read.events);
+      samples.push({
+        ...summary,
+        tokens: summary.tokens ?? fromEvents.tokens,
+        durationMs: summary.durationMs ?? fromEvents.durationMs,
+      });
+    }
+    samples.sort(compareSamples);
     const { header } = log;
     return {
       format: 'inspect',
@@ -172,7 +212,7 @@ export async function summarizeLog(
       model: typeof header.eval.model === 'string' ? header.eval.model : null,
       status: typeof header.status === 'string' ? header.status : overallStatus(samples),
       samples,
-      diagnostics: [...log.diagnostics],
+      diagnostics,
     };
   }
   const result = await importAny(input, {

@@ -352,7 +352,10 @@ function summarizeModel(e: Event): string {
   const choices = field(output, 'choices');
   const message = Array.isArray(choices) ? field(choices[0], 'message') : undefined;
   const parts: string[] = [model];
-  const text = str(field(output, 'completion')) ?? contentText(field(message, 'content'));
+  // `completion` is often written empty (inspect fills it only for some
+  // providers; importers default it to ''): the answer is then the message's.
+  const completion = str(field(output, 'completion'));
+  const text = completion ? completion : contentText(field(message, 'content'));
   if (text !== '') parts.push(quote(text));
   const calls = field(message, 'tool_calls');
   if (Array.isArray(calls) && calls.length > 0) {

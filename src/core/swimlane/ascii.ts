@@ -110,6 +110,14 @@ function countGlyph(n: number): string {
   return s[s.length - 1]!;
 }
 
+/** `label` cut to `max` code points, its last one an ellipsis when cut. */
+function fitLabel(label: string, max: number): string {
+  if (codePointLength(label) <= max) return label;
+  return `${Array.from(label)
+    .slice(0, Math.max(0, max - 1))
+    .join('')}…`;
+}
+
 /** Python's `len()`: code points, not UTF-16 units. */
 function codePointLength(s: string): number {
   let n = 0;
@@ -341,12 +349,19 @@ export function renderTimelineAscii(
   const minLabelWidth = 10; // len("  Explore") + 1
   let widest = 0;
   for (const row of rows) widest = Math.max(widest, row.depth * 2 + codePointLength(row.name));
-  const labelColWidth = Math.max(widest + 1, minLabelWidth);
+  // inspect sizes the label column to the widest label and clamps the bar to
+  // 4 cells, so long names in a narrow terminal leave no timeline. Here the
+  // labels give way instead: the bar keeps at least half of what the label
+  // and bar share, and a label too long for the rest ends in "…". Where the
+  // labels fit (the usual case) this is inspect's layout, unchanged.
+  const shared = width - separatorChars - tokenWidth;
+  const labelRoom = Math.max(Math.floor(shared / 2), Math.min(minLabelWidth, shared - 4));
+  const labelColWidth = Math.min(Math.max(widest + 1, minLabelWidth), Math.max(2, labelRoom));
   const barWidth = Math.max(4, width - labelColWidth - separatorChars - tokenWidth);
 
   const lines: string[] = [];
   for (const row of rows) {
-    const label = '  '.repeat(row.depth) + row.name;
+    const label = fitLabel('  '.repeat(row.depth) + row.name, labelColWidth - 1);
     const padded = label + ' '.repeat(Math.max(0, labelColWidth - codePointLength(label)));
     const bar = renderBar(row.segments, viewStart, viewEnd, barWidth, row.markers);
     const tokens = formatTokenCount(row.tokens);
