@@ -153,8 +153,7 @@ export const errorMessages = {
     `Expected an OpenAI Agents trace or span record, got ${got}; skipped`,
   openai_agents_orphan_span: (id: string, parent: string) =>
     `Span "${id}" names parent "${parent}", which was not seen; placed at its trace's root`,
-  openai_agents_unclosed: (what: string) =>
-    `${what} was still open when the trace ended; closed`,
+  openai_agents_unclosed: (what: string) => `${what} was still open when the trace ended; closed`,
   openai_agents_processor_failed: (hook: string, detail: string) =>
     `skeinTracingProcessor ${hook} failed (${detail}); the agent run goes on`,
   // --- swimlane (src/core/swimlane/) -----------------------------------------

@@ -19,6 +19,8 @@ import {
   withTrace,
 } from '@openai/agents';
 import { EventStream } from '../../src/core/stream/event-stream.js';
+import { detectFormat } from '../../src/core/import/index.js';
+import { checkImport } from './helpers/import-check.js';
 import { skeinTracingProcessor } from '../../src/core/import/openai-agents/processor.js';
 import type { Event, ModelEvent, SpanBeginEvent, ToolEvent } from '../../src/core/events/types.js';
 
@@ -209,5 +211,186 @@ describe('skeinTracingProcessor on @openai/agents', () => {
     for (const b of spans) if (b.parent_id && inMath.has(b.parent_id)) inMath.add(b.id);
     expect(inMath.has(addTool!.span_id!)).toBe(true);
     expect(processor.diagnostics()).toEqual([]);
+  });
+
+  it('shows a tripped guardrail and the error it ends the agent with', async () => {
+    const { client } = scriptedClient([response([say('never shown')])]);
+    const stream = new EventStream();
+    const processor = skeinTracingProcessor(stream);
+    setTraceProcessors([processor]);
+    const agent = new Agent({
+      name: 'Guarded',
+      model: new OpenAIResponsesModel(client, 'gpt-test'),
+      inputGuardrails: [
+        {
+          name: 'no_secrets',
+          runInParallel: false,
+          execute: async () => ({ tripwireTriggered: true, outputInfo: { found: 'password' } }),
+        },
+      ],
+    });
+    await expect(run(agent, 'my password is hunter2')).rejects.toBeInstanceOf(
+      InputGuardrailTripwireTriggered,
+    );
+    await processor.forceFlush();
+    const events = stream.latest();
+    const guardrail = begins(events).find((b) => b.type === 'guardrail')!;
+    expect(guardrail.metadata).toMatchObject({ triggered: true });
+    const info = events.find((e) => e.event === 'info' && e.span_id === guardrail.id);
+    expect(info).toMatchObject({
+      source: 'guardrail',
+      data: 'Guardrail "no_secrets" triggered its tripwire',
+    });
+    const agentSpan = begins(events).find((b) => b.type === 'agent')!;
+    const error = events.find((e) => e.event === 'error' && e.span_id === agentSpan.id);
+    // The SDK's last word on the agent span (its runner overwrites the
+    // tripwire's error with the run's).
+    expect(error).toMatchObject({ error: { message: 'Error in agent run' } });
+    // The run stopped, and every span it opened is closed.
+    // (The SDK never ends a failed run's trace: its task span's error does.)
+    expect(events.every((e) => !e.pending)).toBe(true);
+    const ends = new Set(events.filter((e) => e.event === 'span_end').map((e) => e.span_id));
+    for (const b of begins(events)) expect(ends.has(b.id), b.name).toBe(true);
+  });
+
+  it('maps Chat Completions generations, an agent used as a tool and custom spans, one stream per trace', async () => {
+    // Chat Completions (https://platform.openai.com/docs/api-reference/chat/object).
+    const completion = (message: object, finish: string): object => ({
+      id: `chatcmpl_${++n}`,
+      object: 'chat.completion',
+      created: 1767225600,
+      model: 'gpt-chat',
+      choices: [{ index: 0, message, finish_reason: finish }],
+      usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 },
+    });
+    const toolCall = (id: string, name: string, args: object) => ({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
+    });
+    const { client } = scriptedClient([
+      completion(toolCall('call_ask', 'ask_expert', { input: 'Is 7 prime?' }), 'tool_calls'),
+      completion(toolCall('call_check', 'check', { n: 7 }), 'tool_calls'),
+      completion({ role: 'assistant', content: 'Yes, 7 is prime.' }, 'stop'),
+      completion({ role: 'assistant', content: 'The expert says yes.' }, 'stop'),
+    ]);
+    const model = new OpenAIChatCompletionsModel(client, 'gpt-chat');
+    const check = tool({
+      name: 'check',
+      description: 'Checks a number',
+      parameters: z.object({ n: z.number() }),
+      execute: async ({ n: x }) =>
+        withCustomSpan(async () => (x === 7 ? 'prime' : 'composite'), {
+          data: { name: 'sieve', data: { limit: 100 } },
+        }),
+    });
+    const expert = new Agent({ name: 'Expert', model, tools: [check] });
+    const lead = new Agent({
+      name: 'Lead',
+      model,
+      tools: [expert.asTool({ toolName: 'ask_expert', toolDescription: 'Ask the expert' })],
+    });
+    const streams = new Map<string, EventStream>();
+    const processor = skeinTracingProcessor((trace) => {
+      const stream = new EventStream();
+      streams.set(trace.traceId, stream);
+      return stream;
+    });
+    setTraceProcessors([processor]);
+    await withTrace('prime check', () => run(lead, 'Is 7 prime?'));
+
+    expect(streams.size).toBe(1);
+    const [stream] = [...streams.values()];
+    expect(stream!.complete).toBe(true); // the trace's end closed its stream
+    const events = stream!.latest();
+    expect(begins(events)[0]).toMatchObject({ type: 'trace', name: 'prime check' });
+    const calls = models(events);
+    expect(calls).toHaveLength(4);
+    expect(calls[0]!.model).toBe('gpt-chat');
+    expect(calls[0]!.input).toEqual([{ role: 'user', content: 'Is 7 prime?' }]);
+    expect(calls[0]!.output.choices[0]).toMatchObject({
+      stop_reason: 'tool_calls',
+      message: { tool_calls: [{ id: 'call_ask', function: 'ask_expert' }] },
+    });
+    expect(calls[0]!.output.usage).toEqual({
+      input_tokens: 12,
+      output_tokens: 3,
+      total_tokens: 15,
+    });
+    expect(calls[2]!.output.completion).toBe('Yes, 7 is prime.');
+
+    const expertSpan = begins(events).find((b) => b.type === 'agent' && b.name === 'Expert')!;
+    const [ask, checkTool] = tools(events);
+    // The agent the tool ran is its sub-agent.
+    expect(ask).toMatchObject({
+      id: 'call_ask',
+      function: 'ask_expert',
+      agent_span_id: expertSpan.id,
+      result: 'Yes, 7 is prime.',
+    });
+    expect(checkTool).toMatchObject({ id: 'call_check', arguments: { n: 7 }, result: 'prime' });
+    const custom = begins(events).find((b) => b.type === 'custom')!;
+    expect(custom.name).toBe('sieve');
+    expect(events.find((e) => e.event === 'info' && e.span_id === custom.id)).toMatchObject({
+      data: { limit: 100 },
+    });
+    expect(processor.diagnostics()).toEqual([]);
+  });
+
+  it("gives the same run from the SDK's own exporter, imported", async () => {
+    const answers = [response([call('add', { a: 1, b: 1 }, 'call_1')]), response([say('2')])];
+    const ids = answers.map((a) => (a as { id: string }).id);
+    const { client } = scriptedClient(answers);
+    const add = tool({
+      name: 'add',
+      description: 'Adds',
+      parameters: z.object({ a: z.number(), b: z.number() }),
+      execute: async ({ a, b }) => String(a + b),
+    });
+    const agent = new Agent({
+      name: 'Adder',
+      model: new OpenAIResponsesModel(client, 'gpt-test'),
+      tools: [add],
+    });
+    const lines: string[] = [];
+    const exporter = new BatchTraceProcessor({
+      export: async (items) => {
+        for (const item of items) lines.push(JSON.stringify(item.toJSON()));
+      },
+    });
+    const stream = new EventStream();
+    setTraceProcessors([skeinTracingProcessor(stream), exporter]);
+    await run(agent, '1 + 1?');
+    await exporter.forceFlush();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+
+    const text = lines.join('\n') + '\n';
+    expect(detectFormat(text).format).toBe('openai-agents');
+    const imported = await checkImport(text, 'openai-agents', { filename: 'trace.jsonl' });
+    expect(imported.diagnostics.filter((d) => d.severity === 'warning')).toEqual([]);
+    // The same structure, ids and tool calls; an export has no model messages
+    // (the SDK leaves a response span's `_input`/`_response` out of it), so
+    // no tool-call ids either: a tool's id is its span's, flagged as invented.
+    const shape = (events: readonly Event[]) =>
+      events.map((e) =>
+        e.event === 'span_begin'
+          ? [e.event, e.uuid, (e as SpanBeginEvent).name, (e as SpanBeginEvent).parent_id]
+          : e.event === 'tool'
+            ? [
+                e.event,
+                e.uuid,
+                e.span_id,
+                (e as ToolEvent).function,
+                (e as ToolEvent).arguments,
+                (e as ToolEvent).result,
+              ]
+            : [e.event, e.uuid, e.span_id],
+      );
+    expect(shape(imported.events)).toEqual(shape(stream.latest()));
+    const [importedTool] = tools(imported.events);
+    expect(importedTool!.id).toBe(importedTool!.metadata?.['span_id']);
+    expect(importedTool!.metadata?.['skein_invented']).toEqual(['id']);
+    expect(tools(stream.latest())[0]!.id).toBe('call_1');
+    expect(models(imported.events).map((m) => m.call_id)).toEqual(ids);
   });
 });

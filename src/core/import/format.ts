@@ -22,7 +22,8 @@ export type FormatId =
   | 'otlp'
   | 'claude-code'
   | 'openhands'
-  | 'jupyter';
+  | 'jupyter'
+  | 'openai-agents';
 
 /** One sample of a multi-sample log (inspect), for choosing another with `options.sample`. */
 export interface ImportedSample {

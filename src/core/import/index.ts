@@ -39,6 +39,7 @@ import {
   type LogSummary,
 } from './summary.js';
 import { openHandsFormat } from './openhands/openhands.js';
+import { openAiAgentsFormat } from './openai-agents/openai-agents.js';
 
 /**
  * Every format skein reads, in detection order.
@@ -52,6 +53,7 @@ export const formats: readonly FormatImporter[] = [
   jupyterFormat,
   claudeCodeFormat,
   openHandsFormat,
+  openAiAgentsFormat,
   acpFormat,
   defectFormat,
   agexFormat,
@@ -324,3 +326,8 @@ export {
 export type { LogSummary, SampleStatus, SampleSummary } from './summary.js';
 export { describeInput } from './describe-input.js';
 export { openHandsFormat, isOpenHands, importOpenHands } from './openhands/openhands.js';
+export {
+  openAiAgentsFormat,
+  isOpenAiAgentsTrace,
+  importOpenAiAgentsTrace,
+} from './openai-agents/openai-agents.js';

@@ -86,6 +86,8 @@ interface SpanState {
   paired: boolean;
   /** The tool calls of the model's answer so far (models only), offered to tool spans at its end. */
   calls: ModelToolCall[];
+  /** The function tool whose sub-agent has not started yet, for spans between the two (a task). */
+  subAgentOf?: SpanState;
 }
 
 const MODEL_KINDS = new Set(['generation', 'response']);
@@ -191,6 +193,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
 
   /** A span begins; a record that has ended already also ends. */
   startSpan(record: OpenAiAgentsSpanRecord, path: string): void {
+    record = sdkSpanType(record);
     if (this.#spans.has(record.id)) {
       if (record.ended_at) this.endSpan(record, path);
       return;
@@ -294,17 +297,23 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
         paired: false,
         calls: [],
       };
-      if (type === 'agent') this.#linkAgent(state, parent, name);
+      // A function tool's sub-agent: the first agent span under it (an agent
+      // used as a tool runs inside a task span of its own run).
+      const waiting =
+        parent?.kind === 'tool' && parent.type === 'function' ? parent : parent?.subAgentOf;
+      if (type === 'agent') this.#linkAgent(state, waiting, name);
+      else if (waiting) state.subAgentOf = waiting;
     }
     if (invented) this.#sink.invent(state.event, 'timestamp', path);
     this.#spans.set(record.id, state);
     this.#open.push(state);
-    this.#apply(state, record, path);
+    this.#apply(state, record);
     if (record.ended_at) this.endSpan(record, path);
   }
 
   /** A span ends, with its final data (a span never started is started first). */
   endSpan(record: OpenAiAgentsSpanRecord, path: string): void {
+    record = sdkSpanType(record);
     const state = this.#spans.get(record.id);
     if (state === undefined) {
       // Ended before it was seen to start: started now (and ended by
@@ -318,8 +327,21 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
     const invented = end === undefined;
     if (end === undefined) end = this.#invented();
     this.#seen(state.trace, end);
-    this.#apply(state, record, path);
+    this.#apply(state, record);
     this.#finish(state, record, end, invented ? path : undefined);
+    // The SDK never ends the trace of a run that threw (its `withTrace` ends
+    // a trace only on success): a failed run's top-level task ends it.
+    const trace = state.trace;
+    if (
+      state.type === 'task' &&
+      isRecord(record.error) &&
+      trace.open &&
+      (record.parent_id ?? null) === null &&
+      !this.#open.some((s) => s.trace === trace)
+    ) {
+      trace.open = false;
+      this.#sink.closeSpan(trace.begin, { timestamp: end });
+    }
   }
 
   drain(): Event[] {
@@ -409,9 +431,9 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
   }
 
   /** An agent starts: the sub-agent of the tool it runs under, or of the handoff to it. */
-  #linkAgent(state: SpanState, parent: SpanState | undefined, name: string | undefined): void {
-    if (parent?.kind === 'tool' && parent.type === 'function') {
-      const tool = this.#writable(parent) as ToolEvent;
+  #linkAgent(state: SpanState, waiting: SpanState | undefined, name: string | undefined): void {
+    if (waiting !== undefined) {
+      const tool = this.#writable(waiting) as ToolEvent;
       if (!tool.agent_span_id) {
         tool.agent_span_id = state.place;
         this.#sink.touch(tool);
@@ -437,7 +459,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
   }
 
   /** What the span reports so far, onto its event. */
-  #apply(state: SpanState, record: OpenAiAgentsSpanRecord, path: string): void {
+  #apply(state: SpanState, record: OpenAiAgentsSpanRecord): void {
     const data = record.span_data;
     if (state.kind === 'model') this.#applyModel(state.event as ModelEvent, data, state);
     else if (state.kind === 'tool') this.#applyTool(state, data);
@@ -646,6 +668,21 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
       path,
     );
   }
+}
+
+/**
+ * A span as the SDK runs it: its exporter writes `task` and `turn` spans as
+ * `custom` spans named after the kind with `data.sdk_span_type` (the
+ * OpenAI traces backend knows no such kinds); they are read back as what they are.
+ */
+function sdkSpanType(record: OpenAiAgentsSpanRecord): OpenAiAgentsSpanRecord {
+  const data = record.span_data;
+  if (data.type !== 'custom' || !isRecord(data['data'])) return record;
+  const inner = data['data'];
+  const kind = own(inner, 'sdk_span_type');
+  if (kind !== 'task' && kind !== 'turn') return record;
+  const { sdk_span_type: _, ...rest } = inner;
+  return { ...record, span_data: { ...rest, type: kind } };
 }
 
 /** `metadata[key] = value` on a draft that owns its metadata. */

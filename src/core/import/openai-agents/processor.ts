@@ -12,7 +12,7 @@
 // event), and never throws into the run — a failure becomes a diagnostic.
 import { makeDiagnostic, type Diagnostic } from '../../errors.js';
 import { cloneJson } from '../../events/freeze.js';
-import { EventStream } from '../../stream/event-stream.js';
+import type { EventStream } from '../../stream/event-stream.js';
 import { OpenAiAgentsImporter, type OpenAiAgentsImportOptions } from './importer.js';
 import type { OpenAiAgentsSpan, OpenAiAgentsSpanRecord, OpenAiAgentsTrace } from './types.js';
 
