@@ -19,7 +19,7 @@ import {
   withTrace,
 } from '@openai/agents';
 import { EventStream } from '../../src/core/stream/event-stream.js';
-import { detectFormat } from '../../src/core/import/index.js';
+import { detectFormat, importAny } from '../../src/core/import/index.js';
 import { checkImport } from './helpers/import-check.js';
 import { skeinTracingProcessor } from '../../src/core/import/openai-agents/processor.js';
 import type { Event, ModelEvent, SpanBeginEvent, ToolEvent } from '../../src/core/events/types.js';
@@ -392,5 +392,129 @@ describe('skeinTracingProcessor on @openai/agents', () => {
     expect(importedTool!.metadata?.['skein_invented']).toEqual(['id']);
     expect(tools(stream.latest())[0]!.id).toBe('call_1');
     expect(models(imported.events).map((m) => m.call_id)).toEqual(ids);
+  });
+});
+
+describe('importOpenAiAgentsTrace', () => {
+  // The Python SDK's exporter writes `span.export()` with the same fields,
+  // microsecond times with an offset, and a generation's output as the
+  // messages themselves (no Python runtime here: written from its
+  // `span_data.py`, `traces.py`).
+  const py = [
+    {
+      object: 'trace',
+      id: 'trace_py',
+      workflow_name: 'py workflow',
+      group_id: 'g1',
+      metadata: null,
+    },
+    {
+      object: 'trace.span',
+      id: 'span_gen',
+      trace_id: 'trace_py',
+      parent_id: 'span_agent',
+      started_at: '2026-01-01T10:00:00.100000+00:00',
+      ended_at: '2026-01-01T10:00:01.000000+00:00',
+      span_data: {
+        type: 'generation',
+        input: [{ role: 'user', content: 'weather in Paris?' }],
+        output: [
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              {
+                id: 'call_w',
+                type: 'function',
+                function: { name: 'weather', arguments: '{"city":"Paris"}' },
+              },
+            ],
+          },
+        ],
+        model: 'gpt-4o',
+        model_config: { temperature: 0.2 },
+        usage: { input_tokens: 11, output_tokens: 7 },
+      },
+      error: null,
+    },
+    {
+      object: 'trace.span',
+      id: 'span_fn',
+      trace_id: 'trace_py',
+      parent_id: 'span_agent',
+      started_at: '2026-01-01T10:00:01.100000+00:00',
+      ended_at: '2026-01-01T10:00:01.200000+00:00',
+      span_data: {
+        type: 'function',
+        name: 'weather',
+        input: '{"city":"Paris"}',
+        output: 'sunny',
+        mcp_data: null,
+      },
+      error: { message: 'slow', data: { ms: 100 } },
+    },
+    {
+      object: 'trace.span',
+      id: 'span_agent',
+      trace_id: 'trace_py',
+      parent_id: null,
+      started_at: '2026-01-01T10:00:00.000000+00:00',
+      ended_at: '2026-01-01T10:00:02.000000+00:00',
+      span_data: {
+        type: 'agent',
+        name: 'Weather',
+        handoffs: [],
+        tools: ['weather'],
+        output_type: 'str',
+      },
+      error: null,
+    },
+  ];
+
+  it('reads the Python SDK export, children before parents', async () => {
+    const r = await checkImport(JSON.stringify(py), 'openai-agents', { filename: 'trace.json' });
+    expect(r.dump).toContain('model gpt-4o');
+    const [model] = models(r.events);
+    expect(model).toMatchObject({
+      model: 'gpt-4o',
+      config: { temperature: 0.2 },
+      span_id: 'span_agent',
+      output: { usage: { input_tokens: 11, output_tokens: 7, total_tokens: 18 } },
+    });
+    const [weather] = tools(r.events);
+    expect(weather).toMatchObject({
+      id: 'call_w',
+      function: 'weather',
+      arguments: { city: 'Paris' },
+      result: 'sunny',
+      error: { message: 'slow' },
+      span_id: 'span_agent',
+    });
+    // Parents first, and the trace spans its spans.
+    expect(begins(r.events).map((b) => b.name)).toEqual(['py workflow', 'Weather']);
+    expect(r.events[0]!.timestamp).toBe('2026-01-01T10:00:00.000000+00:00');
+    expect(r.events.at(-1)).toMatchObject({
+      event: 'span_end',
+      timestamp: '2026-01-01T10:00:02.000000+00:00',
+    });
+    // The same as JSON Lines and as the ingest body.
+    const lines = py.map((x) => JSON.stringify(x)).join('\n');
+    expect((await importAny(lines)).events).toEqual(r.events);
+    expect((await importAny({ data: py })).events).toEqual(r.events);
+  });
+
+  it('keeps what it cannot read as diagnostics', async () => {
+    const r = await importAny([...py, { object: 'trace.span', id: 'x' }, 42], {
+      format: 'openai-agents',
+    });
+    expect(r.diagnostics.map((d) => [d.code, d.path])).toEqual([
+      ['openai_agents_not_a_record', '$[4]'],
+      ['openai_agents_not_a_record', '$[5]'],
+    ]);
+    const orphan = await importAny([{ ...py[2]!, parent_id: 'span_gone' }], {
+      format: 'openai-agents',
+    });
+    expect(orphan.diagnostics.map((d) => d.code)).toContain('openai_agents_orphan_span');
+    expect(tools(orphan.events)[0]!.span_id).toBe('trace_py');
   });
 });

@@ -44,7 +44,9 @@ import type { IncrementalImporter } from '../format.js';
 import { ImportContext, isRecord, own, typeName, type ImportOptions } from '../guards.js';
 import { EventSink, SyntheticClock } from '../sink.js';
 import {
+  jsonText,
   parseArguments,
+  scalarText,
   toChatMessages,
   toModelOutput,
   toUsage,
@@ -168,7 +170,11 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
     ) {
       this.startSpan(record as unknown as OpenAiAgentsSpanRecord, path);
     } else {
-      this.#ctx.warn(path, 'openai_agents_not_a_record', String(object ?? typeName(record)));
+      this.#ctx.warn(
+        path,
+        'openai_agents_not_a_record',
+        object === undefined ? typeName(record) : scalarText(object),
+      );
     }
   }
 
@@ -282,7 +288,11 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
           timestamp,
           parent_id: place,
           type,
-          name: name ?? (type === 'turn' ? `turn ${String(data['turn'] ?? '')}`.trim() : type),
+          name:
+            name ??
+            (type === 'turn'
+              ? `turn ${data['turn'] === undefined ? '' : scalarText(data['turn'])}`.trim()
+              : type),
           metadata,
         },
         { open: true },
@@ -448,7 +458,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
     tool = this.#sink.revise(tool);
     tool.agent_span_id = state.place;
     this.#sink.touch(tool);
-    const owner = this.#spans.get(String(tool.metadata?.['span_id']));
+    const owner = this.#spans.get(scalarText(tool.metadata?.['span_id']));
     if (owner) owner.event = tool;
   }
 
@@ -468,7 +478,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
       const extra = defined(data, SKIP_TYPE_NAME);
       if (Object.keys(extra).length) begin.metadata = { ...begin.metadata, ...extra };
       if (state.type === 'turn' && typeof data['agent_name'] === 'string' && !data['name'])
-        begin.name = `turn ${String(data['turn'] ?? '')} (${data['agent_name']})`;
+        begin.name = `turn ${scalarText(data['turn'] ?? '')} (${data['agent_name']})`;
       this.#sink.touch(begin);
     }
   }
@@ -551,7 +561,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
         tool.arguments = parseArguments(data['input']);
       const out = data['output'];
       if (out !== undefined && out !== null)
-        tool.result = typeof out === 'string' ? out : JSON.stringify(out);
+        tool.result = typeof out === 'string' ? out : jsonText(out);
       if (typeof data['mcp_data'] === 'string') setMeta(tool, 'mcp_data', data['mcp_data']);
     } else {
       const from = typeof data['from_agent'] === 'string' ? data['from_agent'] : undefined;
@@ -646,7 +656,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
         span_id: begin.id,
         error: {
           message,
-          traceback: isRecord(error?.data) ? JSON.stringify(error.data, null, 2) : '',
+          traceback: isRecord(error?.data) ? jsonText(error.data, 2) : '',
           traceback_ansi: '',
         },
       });
@@ -660,7 +670,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
         ? `${state.type} span "${(state.event as SpanBeginEvent).name}"`
         : `${state.type} span`;
     this.#ctx.warn(path, 'openai_agents_unclosed', name);
-    const id = String(state.event.metadata?.['span_id'] ?? '');
+    const id = scalarText(state.event.metadata?.['span_id'] ?? '');
     this.#finish(
       state,
       { object: 'trace.span', id, trace_id: state.trace.id, span_data: { type: state.type } },
@@ -676,7 +686,12 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
  * OpenAI traces backend knows no such kinds); they are read back as what they are.
  */
 function sdkSpanType(record: OpenAiAgentsSpanRecord): OpenAiAgentsSpanRecord {
+  // A parent that is not a string (a broken record) is none, a kind that is
+  // not a string an unknown kind.
+  if (record.parent_id != null && typeof record.parent_id !== 'string')
+    record = { ...record, parent_id: null };
   const data = record.span_data;
+  if (typeof data.type !== 'string') return { ...record, span_data: { ...data, type: 'unknown' } };
   if (data.type !== 'custom' || !isRecord(data['data'])) return record;
   const inner = data['data'];
   const kind = own(inner, 'sdk_span_type');

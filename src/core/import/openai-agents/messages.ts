@@ -20,7 +20,38 @@ import type {
   ModelUsage,
   ToolCall,
 } from '../../events/types.js';
-import { isRecord, own, type JsonRecord } from '../guards.js';
+import { isRecord, own, typeName, type JsonRecord } from '../guards.js';
+
+/**
+ * A value as JSON text for a result or a message; a value too deep for
+ * `JSON.stringify` (it recurses natively) is named instead of thrown on.
+ *
+ * @example
+ * import { jsonText } from 'src/core/import/openai-agents/messages.js';
+ * jsonText({ ok: true }); // '{"ok":true}'
+ */
+export function jsonText(value: unknown, indent?: number): string {
+  try {
+    return JSON.stringify(value, null, indent) ?? '';
+  } catch {
+    return `(${typeName(value)} too deep to show)`;
+  }
+}
+
+/**
+ * A scalar as text, anything else by its type's name (never `String()` of an
+ * array, which recurses as deep as the array nests).
+ *
+ * @example
+ * import { scalarText } from 'src/core/import/openai-agents/messages.js';
+ * scalarText(3); // '3'
+ * scalarText([[1]]); // 'array'
+ */
+export function scalarText(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : typeName(value);
+}
 
 /** A tool call the model asked for, waiting for the span that runs it. */
 export interface ModelToolCall {
@@ -100,7 +131,7 @@ function toolOutput(raw: unknown): string | Content[] {
   if (isRecord(raw) && str(raw, 'type') === 'text' && str(raw, 'text') !== undefined)
     return str(raw, 'text')!;
   if (Array.isArray(raw)) return content(raw);
-  return raw === undefined || raw === null ? '' : JSON.stringify(raw);
+  return raw === undefined || raw === null ? '' : jsonText(raw);
 }
 
 /** The tool call of a Responses `function_call` item (`callId` or `call_id`). */
