@@ -23,7 +23,9 @@ export type FormatId =
   | 'claude-code'
   | 'openhands'
   | 'jupyter'
-  | 'openai-agents';
+  | 'openai-agents'
+  | 'ag-ui'
+  | 'vercel-ai';
 
 /** One sample of a multi-sample log (inspect), for choosing another with `options.sample`. */
 export interface ImportedSample {
