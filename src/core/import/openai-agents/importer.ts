@@ -1,3 +1,4 @@
+// Past 600 lines: one mapping of every span kind, with the live and the file paths over the same state.
 // The OpenAI Agents SDK's traces as canonical events, one span at a time:
 // the mapping both the live tracing processor (`skeinTracingProcessor`) and
 // the import of exported traces (`importOpenAiAgentsTrace`) go through, so a
