@@ -177,6 +177,14 @@ export const errorMessages = {
     `step end "${name}" has no open step of that name; kept as a plain event`,
   step_unclosed: (name: string, outer: string) =>
     `step "${name}" was still open when the outer step "${outer}" ended; left without an end`,
+  // --- OpenAI Agents SDK traces (src/core/import/openai-agents/) -------------
+  openai_agents_not_a_record: (got: string) =>
+    `Expected an OpenAI Agents trace or span record, got ${got}; skipped`,
+  openai_agents_orphan_span: (id: string, parent: string) =>
+    `Span "${id}" names parent "${parent}", which was not seen; placed at its trace's root`,
+  openai_agents_unclosed: (what: string) => `${what} was still open when the trace ended; closed`,
+  openai_agents_processor_failed: (hook: string, detail: string) =>
+    `skeinTracingProcessor ${hook} failed (${detail}); the agent run goes on`,
   // --- swimlane (src/core/swimlane/) -----------------------------------------
   invalid_option: (option: string, expected: string, got: string) =>
     `Option "${option}" must be ${expected}, got ${got}`,

@@ -14,6 +14,22 @@ export {
 export type { Diagnostic, ErrorCode, ImportErrorArgs, SkeinErrorArgs } from './errors.js';
 export * from './events/index.js';
 export * from './import/index.js';
+export {
+  skeinTracingProcessor,
+  type SkeinTracingProcessor,
+  type SkeinTracingProcessorOptions,
+  type SkeinTracingTarget,
+} from './import/openai-agents/processor.js';
+export {
+  OpenAiAgentsImporter,
+  type OpenAiAgentsImportOptions,
+} from './import/openai-agents/importer.js';
+export type {
+  OpenAiAgentsSpan,
+  OpenAiAgentsSpanRecord,
+  OpenAiAgentsTrace,
+  OpenAiAgentsTraceRecord,
+} from './import/openai-agents/types.js';
 export { chunksOf, isAsyncIterable, isChunkSource, isReadableStreamLike } from './chunks.js';
 export type { ChunkSource, ReadableStreamLike } from './chunks.js';
 export type {

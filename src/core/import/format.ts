@@ -23,6 +23,7 @@ export type FormatId =
   | 'claude-code'
   | 'openhands'
   | 'jupyter'
+  | 'openai-agents'
   | 'ag-ui'
   | 'vercel-ai';
 

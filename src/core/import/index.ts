@@ -40,6 +40,7 @@ import {
   type SampleSummary,
 } from './summary.js';
 import { openHandsFormat } from './openhands/openhands.js';
+import { openAiAgentsFormat } from './openai-agents/openai-agents.js';
 import { agUiFormat } from './ag-ui/ag-ui.js';
 import { vercelAiFormat } from './vercel-ai/vercel-ai.js';
 import { looksLikeSse, readSseRecordsAsync } from './sse.js';
@@ -56,6 +57,7 @@ export const formats: readonly FormatImporter[] = [
   jupyterFormat,
   claudeCodeFormat,
   openHandsFormat,
+  openAiAgentsFormat,
   acpFormat,
   defectFormat,
   agexFormat,
@@ -410,6 +412,11 @@ export {
 export type { LogSummary, SampleStatus, SampleSummary } from './summary.js';
 export { describeInput } from './describe-input.js';
 export { openHandsFormat, isOpenHands, importOpenHands } from './openhands/openhands.js';
+export {
+  openAiAgentsFormat,
+  isOpenAiAgentsTrace,
+  importOpenAiAgentsTrace,
+} from './openai-agents/openai-agents.js';
 export { agUiFormat, isAgUi, importAgUi, fromAgUi } from './ag-ui/ag-ui.js';
 export type {
   AgUiEvent,
