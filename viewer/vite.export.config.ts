@@ -19,8 +19,12 @@ function thirdPartyLicenses(): Plugin {
       written = resolve(config.root, config.build.outDir);
     },
     generateBundle(_options, bundle) {
-      for (const chunk of Object.values(bundle))
+      for (const [name, chunk] of Object.entries(bundle)) {
         if (chunk.type === 'chunk') addBundledPackages(packages, chunk.moduleIds);
+        // The loader's module Worker (client.ts's default port): an exported
+        // page runs the loader on the page, so its file is never loaded.
+        if (name !== 'viewer.js' && name !== 'viewer.css') delete bundle[name];
+      }
     },
     closeBundle() {
       writeFileSync(
@@ -43,7 +47,10 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react(), thirdPartyLicenses()],
   resolve: { alias: skeinAliases },
+  // React's production build, whatever NODE_ENV the building process has (a
+  // test runner sets `test`, which would otherwise give development JSX).
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  oxc: { jsx: { runtime: 'automatic', development: false } },
   build: {
     outDir,
     emptyOutDir: true,
@@ -60,6 +67,5 @@ export default defineConfig({
       fileName: () => 'viewer.js',
       cssFileName: 'viewer',
     },
-    rolldownOptions: { output: { inlineDynamicImports: true } },
   },
 });

@@ -833,20 +833,26 @@ async function exportCommand(args: string[], io: CliIO): Promise<number> {
     throw new UsageError('cli_bad_option', '--epoch', 'takes a whole number of at least 1');
   const maxMb = takeNumber(args, '--max-size', EXPORT_MAX_BYTES / 2 ** 20, 1);
   const input = await readInput(takeSource(args), io);
-  const result = await guarded(input, () =>
-    exportRunHtml(input.bytes, {
-      filename: input.name,
-      redact,
-      maxBytes: Math.round(maxMb * 2 ** 20),
-      ...(title !== undefined ? { title } : {}),
-      ...(sample !== undefined
-        ? { sample, epoch: epoch ?? 1 }
-        : epoch !== undefined
-          ? { epoch }
-          : {}),
-      ...(io.exportViewerDir !== undefined ? { viewerDir: io.exportViewerDir } : {}),
-    }),
-  );
+  const result = await guarded(input, async () => {
+    try {
+      return await exportRunHtml(input.bytes, {
+        filename: input.name,
+        redact,
+        maxBytes: Math.round(maxMb * 2 ** 20),
+        ...(title !== undefined ? { title } : {}),
+        ...(sample !== undefined
+          ? { sample, epoch: epoch ?? 1 }
+          : epoch !== undefined
+            ? { epoch }
+            : {}),
+        ...(io.exportViewerDir !== undefined ? { viewerDir: io.exportViewerDir } : {}),
+      });
+    } catch (e) {
+      if (e instanceof SkeinError && e.code === 'cli_one_run')
+        throw new UsageError(e.code, ...(e.details as [string, string]));
+      throw e;
+    }
+  });
   if (output === '-') {
     io.stdout(result.html);
     return EXIT.ok;
