@@ -177,7 +177,7 @@ export async function exportRunHtml(
 
   // A zip (`.eval`) is compressed already.
   const zipped = isZip(payload);
-  const run = zipped ? payload : new Uint8Array(gzipSync(payload, { level: 9 }));
+  const run = zipped ? payload : new Uint8Array(gzipSync(payload, { level: 6 }));
   const header = JSON.stringify({ name, encoding: zipped ? 'none' : 'gzip' }).replace(
     /</g,
     '\\u003c',
