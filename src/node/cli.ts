@@ -26,6 +26,7 @@ import { readLogFile } from './files.js';
 import { listLogs } from './log-list.js';
 import { createViewHandler } from './view-server.js';
 import { EXPORT_MAX_BYTES, exportRunHtml } from './export.js';
+import { bundleSite } from './bundle.js';
 import { spawn } from 'node:child_process';
 import { stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -75,6 +76,7 @@ Commands:
   convert <log>      Print a sample's canonical events (--to jsonl|json)
   view [log|dir|url] Open the viewer in a browser: a local server on 127.0.0.1
   export <log>       Write one self-contained HTML page of a log (-o run.html)
+  bundle <dir>       Write a folder of logs as a static site (-o site/)
   serve <log>        Serve a sample's events as Server-Sent Events (skein/server)
   help [command]     Show this help, or a command's
   version            Print the version
@@ -191,6 +193,16 @@ is in it, unless --sample picks one.
   --sample ID        Only this sample of a multi-sample log (inspect_ai)
   --epoch N          Its epoch (default 1)
   --max-size MB      Refuse a page larger than this (default 50)
+`,
+  bundle: `Usage: skein bundle <dir> -o DIR
+
+Writes the logs in a folder (and its direct subfolders, as 'skein view' lists
+them) as a static site: the viewer page, the logs and their listing. Any static
+host serves it (object storage, GitHub Pages, a plain web server), and its
+index.html opens like 'skein view <dir>', with no skein process running.
+Files no format reads are left out (and named on stderr).
+
+  -o, --output DIR   Where to write the site (created; files in it are replaced)
 `,
   serve: `Usage: skein serve <log|-> [--live] [--speed N] [--max-gap MS] [--port N] [--host H]
                    [--allowed-host NAMES] [--sample ID] [--epoch N]
@@ -870,6 +882,28 @@ async function exportCommand(args: string[], io: CliIO): Promise<number> {
   return EXIT.ok;
 }
 
+async function bundleCommand(args: string[], io: CliIO): Promise<number> {
+  const output = takeOption(args, '-o') ?? takeOption(args, '--output');
+  if (output === undefined)
+    throw new UsageError('cli_missing_argument', 'the output folder (-o site/)');
+  const source = takeSource(args, 'the folder of logs');
+  let info;
+  try {
+    info = await stat(source);
+  } catch (e) {
+    throw fileError(source, e);
+  }
+  if (!info.isDirectory()) throw new CliError(EXIT.input, 'cli_not_file_or_folder', source);
+  const result = await bundleSite(source, output, {
+    ...(io.viewerDir ? { viewerDir: io.viewerDir } : {}),
+  });
+  for (const name of result.skipped) io.stderr(`skein: left out ${name}: not a log skein reads\n`);
+  io.stderr(
+    `skein: wrote ${output} (${result.logs} ${result.logs === 1 ? 'log' : 'logs'}); serve it with any static web server and open its index.html\n`,
+  );
+  return EXIT.ok;
+}
+
 // --- dispatch ----------------------------------------------------------------
 
 const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> = {
@@ -882,6 +916,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
   serve: serveCommand,
   view,
   export: exportCommand,
+  bundle: bundleCommand,
 };
 
 /**

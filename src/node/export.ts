@@ -149,7 +149,7 @@ export async function exportRunHtml(
 ): Promise<ExportResult> {
   const viewerDir = options.viewerDir ?? findExportViewerDir();
   if (viewerDir === null || !existsSync(join(viewerDir, 'viewer.js')))
-    throw new SkeinError('export_no_viewer', viewerDir ?? 'dist/viewer-export');
+    throw new SkeinError('export_no_viewer', join(viewerDir ?? 'dist/viewer-export', 'viewer.js'));
   const filename = options.filename ?? 'run';
   const maxBytes = options.maxBytes ?? EXPORT_MAX_BYTES;
 

@@ -15,12 +15,9 @@ export {
 export type { LogEntry } from './log-list.js';
 export { createViewHandler, findViewerDir, VIEWER_CSP } from './view-server.js';
 export type { ViewHandler, ViewHandlerOptions } from './view-server.js';
-export {
-  exportRunHtml,
-  readExportedRun,
-  findExportViewerDir,
-  EXPORT_MAX_BYTES,
-} from './export.js';
+export { exportRunHtml, readExportedRun, findExportViewerDir, EXPORT_MAX_BYTES } from './export.js';
 export type { ExportOptions, ExportResult } from './export.js';
 export { redactLog, REDACTED } from './redact.js';
 export type { RedactResult } from './redact.js';
+export { bundleSite } from './bundle.js';
+export type { BundleOptions, BundleResult } from './bundle.js';

@@ -162,12 +162,12 @@ describe('exportRunHtml', () => {
     expect(JSON.stringify(imported.events)).toContain('[redacted]');
   });
 
-  it('a page too big says so and points to --sample and skein view; no viewer built says how to build it', async () => {
+  it('a page too big says so and points to bundle and --sample; no viewer built says how to build it', async () => {
     const log = enc(hostileLog());
     const error = await exportRunHtml(log, { maxBytes: 100_000, viewerDir }).catch((e) => e);
     expect(error).toBeInstanceOf(SkeinError);
     expect(error.code).toBe('export_too_big');
-    expect(error.message).toMatch(/skein view/);
+    expect(error.message).toMatch(/skein bundle/);
     expect(error.message).toMatch(/--sample/);
     await expect(exportRunHtml(log, { viewerDir: work })).rejects.toMatchObject({
       code: 'export_no_viewer',
