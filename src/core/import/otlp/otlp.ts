@@ -1,3 +1,4 @@
+// Long on purpose (past 600 lines): every OTLP dialect (GenAI old and new, OpenInference, OpenLLMetry, Vercel AI SDK) reads one span model through shared private helpers.
 // OpenTelemetry traces (issue 20): OTLP/JSON exports
 // (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding), a JSON
 // Lines file of such exports, or a flat array of spans, mapped by the dialect
