@@ -29,6 +29,8 @@ import { nameOfUrl, readHash, readParams, writeHash } from './url-state.js';
 export interface ViewerAppProps {
   /** The loader to use (default: a Web Worker, or the page itself where there is none). */
   createPort?: () => LoaderPort;
+  /** A log to open at once, instead of what the URL asks for (an exported page's run). */
+  open?: LoadSource;
 }
 
 interface Doc {
@@ -74,7 +76,7 @@ function isTyping(target: EventTarget | null): boolean {
   );
 }
 
-export function ViewerApp({ createPort }: ViewerAppProps) {
+export function ViewerApp({ createPort, open }: ViewerAppProps) {
   const params = useMemo(() => readParams(location.search), []);
   const initialHash = useRef(readHash(location.hash));
   const [docs, setDocs] = useState<readonly Doc[]>([]);
@@ -117,10 +119,12 @@ export function ViewerApp({ createPort }: ViewerAppProps) {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    if (params.src) add({ kind: 'url', url: params.src, name: nameOfUrl(params.src) }, params.src);
+    if (open) add(open);
+    else if (params.src)
+      add({ kind: 'url', url: params.src, name: nameOfUrl(params.src) }, params.src);
     else if (params.demo)
       add({ kind: 'demo', events: params.demo, name: `generated run (${params.demo} events)` });
-  }, [params, add]);
+  }, [params, add, open]);
 
   // (Workers end with the page; a session is disposed only when replaced.)
   const docsRef = useRef(docs);

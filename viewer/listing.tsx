@@ -63,7 +63,8 @@ export function useListing(url: string): { listing: Listing | null; error: strin
           setError(`Could not read the listing at ${url}: ${String((e as Error).message ?? e)}`);
       });
     let source: EventSource | null = null;
-    if (typeof EventSource !== 'undefined') {
+    // A listing that is a static file (`skein bundle` writes `list.json`) has no watch.
+    if (typeof EventSource !== 'undefined' && !/\.json(?:$|[?#])/.test(url)) {
       source = new EventSource(`${url.replace(/\/$/, '')}/watch`);
       source.addEventListener('list', (e) => {
         try {

@@ -252,6 +252,12 @@ export const errorMessages = {
     `${name}: not a log skein can read: it is ${what}. Expected one of: ${supported}.`,
   cli_zip_unreadable: (name: string, message: string, code: string) =>
     `${name}: a zip archive (an inspect_ai .eval?) that cannot be opened: ${message} [${code}]. The file may have been cut short while it was written or copied.`,
+  // --- single-file export (src/node/export.ts) ----------------------------------
+  export_too_big: (name: string, size: number, limit: number) =>
+    `${name}: the page would be ${(size / 2 ** 20).toFixed(1)} MiB, more than one file should hold (${(limit / 2 ** 20).toFixed(1)} MiB). Share it as a static site with 'skein bundle', export one sample (--sample), or raise the limit (--max-size).`,
+  export_no_viewer: (file: string) =>
+    `The viewer is not built (${file} is missing); run 'npm run build'`,
+  export_not_a_page: () => 'Not a page written by skein export (no embedded run)',
   // --- display renderers (src/react/display/) --------------------------------
   display_no_renderer: (mimeType: string) => `No component registered for ${mimeType}`,
   display_not_text: (mimeType: string, got: string) =>

@@ -23,14 +23,16 @@ import { renderTimelineAscii } from '../core/swimlane/ascii.js';
 import { renderTimelineSvg } from '../core/swimlane/svg.js';
 import { buildTimeline } from '../core/timeline/build.js';
 import { renderSpanTreeText } from '../core/tree/span-tree-text.js';
-import { formatDuration, formatTokens } from '../core/tree/row-facts.js';
+import { formatBytes, formatDuration, formatTokens } from '../core/tree/row-facts.js';
 import type { Event } from '../core/events/types.js';
 import { readLogFile } from './files.js';
 import { listLogs } from './log-list.js';
 import { createViewHandler } from './view-server.js';
 import { OTLP_HELP, otlpCommand, type OtlpCliTools } from './otlp/cli-otlp.js';
+import { EXPORT_MAX_BYTES, exportRunHtml } from './export.js';
+import { bundleSite } from './bundle.js';
 import { spawn } from 'node:child_process';
-import { stat } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname, resolve } from 'node:path';
@@ -52,6 +54,8 @@ export interface CliIO {
   viewerDir?: string | null;
   /** Opens a URL in the system browser (`view --open`); default: `xdg-open`, `open` or `start`. */
   openUrl?: (url: string) => void;
+  /** The built single-file viewer's folder for `export`; default: found next to the CLI. */
+  exportViewerDir?: string;
 }
 
 /** Exit codes, as `--help` and the README state them. */
@@ -75,6 +79,8 @@ Commands:
   svg <log>          Print a sample's swimlane as a standalone SVG
   convert <log>      Print a sample's canonical events (--to jsonl|json)
   view [log|dir|url] Open the viewer in a browser: a local server on 127.0.0.1
+  export <log>       Write one self-contained HTML page of a log (-o run.html)
+  bundle <dir>       Write a folder of logs as a static site (-o site/)
   serve <log>        Serve a sample's events as Server-Sent Events (skein/server)
   help [command]     Show this help, or a command's
   version            Print the version
@@ -173,6 +179,34 @@ given log or folder. Stop it with Ctrl-C.
   --port N           Port (default 8790; 0 picks a free one)
 ${HOST_OPTIONS}  --open             Open the URL in the system browser
   --live             The URL is a live event stream (skein/server), not a file
+`,
+  export: `Usage: skein export <log|-> -o FILE [--title T] [--redact REGEX]...
+                    [--sample ID] [--epoch N] [--max-size MB]
+
+Writes one HTML file that shows the log in the viewer anywhere: opened from
+disk, an email attachment or a chat upload, with no server and no network
+(its Content-Security-Policy allows no connection, so nothing in the log can
+reach one). Deep links work: run.html#event=<uuid>. Every sample of the log
+is in it, unless --sample picks one.
+
+  -o, --output FILE  Where to write the page (- : standard output)
+  --title T          The page's title and the run's name (default: the file name)
+  --redact REGEX     Replace what matches with [redacted] in every string of the
+                     log before it is embedded (repeatable; JavaScript syntax,
+                     e.g. 'sk-[A-Za-z0-9]{20,}'; /…/flags for flags)
+  --sample ID        Only this sample of a multi-sample log (inspect_ai)
+  --epoch N          Its epoch (default 1)
+  --max-size MB      Refuse a page larger than this (default 50)
+`,
+  bundle: `Usage: skein bundle <dir> -o DIR
+
+Writes the logs in a folder (and its direct subfolders, as 'skein view' lists
+them) as a static site: the viewer page, the logs and their listing. Any static
+host serves it (object storage, GitHub Pages, a plain web server), and its
+index.html opens like 'skein view <dir>', with no skein process running.
+Files no format reads are left out (and named on stderr).
+
+  -o, --output DIR   Where to write the site (created; files in it are replaced)
 `,
   serve: `Usage: skein serve <log|-> [--live] [--speed N] [--max-gap MS] [--port N] [--host H]
                    [--allowed-host NAMES] [--sample ID] [--epoch N]
@@ -851,6 +885,96 @@ function otlpTools(io: CliIO): OtlpCliTools {
   };
 }
 
+// --- export -----------------------------------------------------------------
+
+/** `--redact` values: `/source/flags`, or a source alone. */
+function redactPattern(text: string): RegExp {
+  const literal = /^\/(.*)\/([a-z]*)$/s.exec(text);
+  try {
+    return literal ? new RegExp(literal[1]!, literal[2]) : new RegExp(text);
+  } catch (e) {
+    throw new UsageError(
+      'cli_bad_option',
+      '--redact',
+      `takes a regular expression: ${(e as Error).message}`,
+    );
+  }
+}
+
+async function exportCommand(args: string[], io: CliIO): Promise<number> {
+  const output = takeOption(args, '-o') ?? takeOption(args, '--output');
+  if (output === undefined)
+    throw new UsageError('cli_missing_argument', 'the output file (-o run.html)');
+  const title = takeOption(args, '--title');
+  const redact: RegExp[] = [];
+  for (let r = takeOption(args, '--redact'); r !== undefined; r = takeOption(args, '--redact'))
+    redact.push(redactPattern(r));
+  const sample = takeOption(args, '--sample');
+  const epochArg = takeOption(args, '--epoch');
+  const epoch = epochArg === undefined ? undefined : Number(epochArg);
+  if (epoch !== undefined && (!Number.isInteger(epoch) || epoch < 1))
+    throw new UsageError('cli_bad_option', '--epoch', 'takes a whole number of at least 1');
+  const maxMb = takeNumber(args, '--max-size', EXPORT_MAX_BYTES / 2 ** 20, 1);
+  const input = await readInput(takeSource(args), io);
+  const result = await guarded(input, async () => {
+    try {
+      return await exportRunHtml(input.bytes, {
+        filename: input.name,
+        redact,
+        maxBytes: Math.round(maxMb * 2 ** 20),
+        ...(title !== undefined ? { title } : {}),
+        ...(sample !== undefined
+          ? { sample, epoch: epoch ?? 1 }
+          : epoch !== undefined
+            ? { epoch }
+            : {}),
+        ...(io.exportViewerDir !== undefined ? { viewerDir: io.exportViewerDir } : {}),
+      });
+    } catch (e) {
+      if (e instanceof SkeinError && e.code === 'cli_one_run')
+        throw new UsageError(e.code, ...(e.details as [string, string]));
+      throw e;
+    }
+  });
+  if (output === '-') {
+    io.stdout(result.html);
+    return EXIT.ok;
+  }
+  try {
+    await writeFile(output, result.html);
+  } catch (e) {
+    throw new CliError(EXIT.input, 'cli_unreadable', output, (e as Error).message);
+  }
+  const samples = result.samples > 1 ? `${result.samples} samples, ` : '';
+  const redactions = redact.length ? `, ${result.redactions} redactions` : '';
+  io.stderr(
+    `skein: wrote ${output} (${formatBytes(Buffer.byteLength(result.html))}; ${samples}${result.events} events${redactions})\n`,
+  );
+  return EXIT.ok;
+}
+
+async function bundleCommand(args: string[], io: CliIO): Promise<number> {
+  const output = takeOption(args, '-o') ?? takeOption(args, '--output');
+  if (output === undefined)
+    throw new UsageError('cli_missing_argument', 'the output folder (-o site/)');
+  const source = takeSource(args, 'the folder of logs');
+  let info;
+  try {
+    info = await stat(source);
+  } catch (e) {
+    throw fileError(source, e);
+  }
+  if (!info.isDirectory()) throw new CliError(EXIT.input, 'cli_not_file_or_folder', source);
+  const result = await bundleSite(source, output, {
+    ...(io.viewerDir ? { viewerDir: io.viewerDir } : {}),
+  });
+  for (const name of result.skipped) io.stderr(`skein: left out ${name}: not a log skein reads\n`);
+  io.stderr(
+    `skein: wrote ${output} (${result.logs} ${result.logs === 1 ? 'log' : 'logs'}); serve it with any static web server and open its index.html\n`,
+  );
+  return EXIT.ok;
+}
+
 // --- dispatch ----------------------------------------------------------------
 
 const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> = {
@@ -862,6 +986,8 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
   convert,
   serve: serveCommand,
   view,
+  export: exportCommand,
+  bundle: bundleCommand,
 };
 
 /**
