@@ -89,3 +89,4 @@ export type {
   ReplayTimeline,
   ReplayTimelineOptions,
 } from './stream/replay-player.js';
+export * from './diff/index.js';
