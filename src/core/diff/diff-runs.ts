@@ -12,9 +12,15 @@ import { buildEventTree, type EventTree } from '../tree/event-tree.js';
 import { createEventTreeBuilder } from '../tree/incremental.js';
 import type { EventTreeFeed } from '../tree/feed.js';
 import { createBudget } from './align.js';
-import { alignSteps } from './engine.js';
+import { alignSteps, type AlignMemo } from './engine.js';
 import { DEFAULT_DIFF_IGNORE, ignoreSet, type IgnoreSet } from './normalize.js';
-import { DEFAULT_DIFF_HIDDEN, buildSteps, type Interner, type StepTable } from './steps.js';
+import {
+  DEFAULT_DIFF_HIDDEN,
+  buildSteps,
+  type Interner,
+  type Leaf,
+  type StepTable,
+} from './steps.js';
 import type {
   RunDiff,
   RunDiffOptions,
@@ -147,6 +153,10 @@ export function diffRuns(
 /** Reusable pieces between two diffs of growing runs. Internal (`createRunDiff`). */
 export interface DiffCache {
   intern: Interner;
+  /** Steps of events already seen. */
+  leaves?: WeakMap<Event, Leaf>;
+  /** Levels and rows of the last diff. */
+  memo?: AlignMemo;
   a?: { tree: EventTree; table: StepTable };
   b?: { tree: EventTree; table: StepTable };
 }
@@ -156,13 +166,14 @@ export function computeDiff(
   sa: RunSnapshot,
   sb: RunSnapshot,
   options: ResolvedDiffOptions,
-  cache: DiffCache = { intern: { ids: new Map(), texts: [] } },
+  cache: DiffCache = { intern: { ids: new Map(), texts: [], hashes: [] } },
 ): RunDiff {
   const stepOptions = {
     hidden: options.hidden,
     ignore: options.ignore,
     key: options.key,
     intern: cache.intern,
+    ...(cache.leaves !== undefined ? { leaves: cache.leaves } : {}),
   };
   const A =
     cache.a !== undefined && cache.a.tree === sa.tree
@@ -179,7 +190,7 @@ export function computeDiff(
     options.maxEdits,
     cache.intern.texts,
   );
-  const rows = alignSteps(A, B, options.ignore, budget);
+  const rows = alignSteps(A, B, options.ignore, budget, cache.memo);
   let same = 0;
   let changed = 0;
   let onlyA = 0;
@@ -221,9 +232,9 @@ export function isRunDiffDivergence(row: RunDiffRow): boolean {
 /**
  * The first divergence: the first row that differs in itself, or an earlier
  * wrapper that holds a step which does (a wrapper whose steps all match —
- * a format's scaffold — is not one). Either order of the runs finds the same
- * row: a stretch of one-sided rows lists A's first, and a wrapper of A's that
- * holds B's… counterpart difference stands where B's first difference would.
+ * a format's scaffold — is not one); moved back to the start of the stretch
+ * of one-sided rows it is in. Either order of the runs then finds the same
+ * row (a stretch lists A's steps first).
  */
 function divergenceOf(
   rows: readonly RunDiffRow[],
@@ -253,6 +264,9 @@ function divergenceOf(
       break;
     }
   }
+  // The start of its stretch of one-sided rows (the wrappers there come
+  // first or not depending on which run is A).
+  while (at > 0 && (rows[at - 1]!.a === null || rows[at - 1]!.b === null)) at--;
   const row = rows[at]!;
   const steps = row.b !== null ? b : a;
   const path: string[] = [];

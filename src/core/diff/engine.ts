@@ -59,14 +59,59 @@ function hasChildren(table: StepTable, s: number): boolean {
   return table.steps[s]!.end > s + 1;
 }
 
+/**
+ * What one diff of growing runs keeps for the next (`createRunDiff`): the
+ * ops of each level aligned and the row of each pair compared, keyed by
+ * their steps' positions. A level is reused when both of its steps are
+ * where they were with the same subtree digest (the same shape and
+ * signatures: the same alignment, and the same positions inside); a pair's
+ * row when both steps hold the same event objects and figures. Each diff
+ * keeps only what it used. Internal.
+ */
+export interface AlignMemo {
+  levels: Map<number, LevelEntry>;
+  rows: Map<number, RowEntry>;
+}
+
+interface LevelEntry {
+  readonly da: number;
+  readonly db: number;
+  readonly ops: Op[];
+  /** What aligning the level spent and aligned coarsely, replayed on reuse. */
+  readonly work: number;
+  readonly coarse: number;
+}
+
+interface RowEntry {
+  readonly ca: object | null;
+  readonly cb: object | null;
+  readonly facts: string;
+  readonly row: RunDiffRow;
+}
+
+/** A pair's place in a memo: positions are below 2^26 (64M steps). */
+function pairKey(a: number, b: number): number {
+  return a * 0x4000000 + b;
+}
+
+/** The figures a pair's row depends on besides its contents. */
+function factsOf(A: StepTable, B: StepTable, a: number, b: number): string {
+  const x = A.steps[a]!;
+  const y = B.steps[b]!;
+  return `${A.key[a]} ${B.key[b]} ${x.status} ${y.status} ${x.aborted === true} ${y.aborted === true} ${x.tokens} ${y.tokens} ${x.durationMs} ${y.durationMs} ${x.cost} ${y.cost}`;
+}
+
 /** Aligns the steps of two runs into rows. Internal: see `diffRuns`. */
 export function alignSteps(
   A: StepTable,
   B: StepTable,
   ignore: IgnoreSet,
   budget: AlignBudget,
+  memo?: AlignMemo,
 ): RunDiffRow[] {
   const rows: RunDiffRow[] = [];
+  const next: AlignMemo | undefined =
+    memo === undefined ? undefined : { levels: new Map(), rows: new Map() };
   const frames: { ops: Op[]; pos: number }[] = [
     { ops: alignLevel(A, B, childrenOf(A, -1), childrenOf(B, -1), false, budget), pos: 0 },
   ];
@@ -78,16 +123,42 @@ export function alignSteps(
     }
     const op = frame.ops[frame.pos++]!;
     if (op.a >= 0 && op.b >= 0) {
-      rows.push(pairRow(A, B, op.a, op.b, ignore));
+      rows.push(
+        next === undefined
+          ? pairRow(A, B, op.a, op.b, ignore)
+          : memoRow(A, B, op.a, op.b, ignore, memo!, next),
+      );
       if (!hasChildren(A, op.a) && !hasChildren(B, op.b)) continue;
-      const ca = childrenOf(A, op.a);
-      const cb = childrenOf(B, op.b);
       let ops: Op[];
       if (A.digest[op.a] === B.digest[op.b] && A.key[op.a] === B.key[op.b]) {
+        const ca = childrenOf(A, op.a);
+        const cb = childrenOf(B, op.b);
         ops = ca.map((a, i) => ({ a, b: cb[i]!, coarse: false, wrapper: false }));
       } else {
-        const turn = A.turn[op.a] === 1 && B.turn[op.b] === 1;
-        ops = alignLevel(A, B, ca, cb, turn, budget);
+        const key = pairKey(op.a, op.b);
+        const da = A.digest[op.a]!;
+        const db = B.digest[op.b]!;
+        const known = memo?.levels.get(key);
+        if (known !== undefined && known.da === da && known.db === db) {
+          budget.work -= known.work;
+          budget.coarse += known.coarse;
+          ops = known.ops;
+        } else {
+          const work = budget.work;
+          const coarse = budget.coarse;
+          const turn = A.turn[op.a] === 1 && B.turn[op.b] === 1;
+          ops = alignLevel(A, B, childrenOf(A, op.a), childrenOf(B, op.b), turn, budget);
+          if (next !== undefined) {
+            next.levels.set(key, {
+              da,
+              db,
+              ops,
+              work: work - budget.work,
+              coarse: budget.coarse - coarse,
+            });
+          }
+        }
+        if (known !== undefined && next !== undefined) next.levels.set(key, known);
       }
       frames.push({ ops, pos: 0 });
     } else if (op.wrapper) {
@@ -104,7 +175,34 @@ export function alignSteps(
       for (let s = op.b; s < end; s++) rows.push({ status: 'only-b', a: null, b: s });
     }
   }
+  if (memo !== undefined && next !== undefined) {
+    memo.levels = next.levels;
+    memo.rows = next.rows;
+  }
   return rows;
+}
+
+/** {@link pairRow}, taken from the memo when the pair's events and figures are the same. */
+function memoRow(
+  A: StepTable,
+  B: StepTable,
+  a: number,
+  b: number,
+  ignore: IgnoreSet,
+  memo: AlignMemo,
+  next: AlignMemo,
+): RunDiffRow {
+  const key = pairKey(a, b);
+  const ca = A.content[a]!;
+  const cb = B.content[b]!;
+  const facts = factsOf(A, B, a, b);
+  const known = memo.rows.get(key);
+  const entry =
+    known !== undefined && known.ca === ca && known.cb === cb && known.facts === facts
+      ? known
+      : { ca, cb, facts, row: pairRow(A, B, a, b, ignore) };
+  next.rows.set(key, entry);
+  return entry.row;
 }
 
 function alignLevel(

@@ -165,7 +165,11 @@ export function createRunDiff(
   const resolved = resolveDiffOptions('createRunDiff', options);
   const now = options.now ?? Date.now;
   const delay = options.delay ?? ((task: () => void, ms: number) => void setTimeout(task, ms));
-  const cache: DiffCache = { intern: { ids: new Map(), texts: [] } };
+  const cache: DiffCache = {
+    intern: { ids: new Map(), texts: [], hashes: [] },
+    leaves: new WeakMap(),
+    memo: { levels: new Map(), rows: new Map() },
+  };
   let current: RunDiff | null = null;
   let disposed = false;
   let lastCost = 0;

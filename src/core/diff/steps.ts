@@ -97,6 +97,12 @@ export interface Interner {
   readonly ids: Map<string, number>;
   /** The text of each id. */
   readonly texts: string[];
+  /**
+   * A hash of each id's text (16 hex digits), made when first asked for:
+   * what a turn's signature is made of, so that it does not depend on
+   * which run was read first.
+   */
+  readonly hashes: (string | undefined)[];
 }
 
 /** Options of {@link buildSteps}. Internal. */
@@ -106,6 +112,8 @@ export interface StepOptions {
   readonly key: ((step: RunStep, event: Event | undefined) => string | undefined) | undefined;
   /** Shared by both runs, so equal keys get equal ids. */
   readonly intern: Interner;
+  /** Steps of events seen before (a live run's earlier versions), by event. */
+  readonly leaves?: WeakMap<Event, Leaf>;
 }
 
 /** One child of a span before it becomes a step. */
@@ -314,6 +322,121 @@ function childItems(tree: EventTree, start: number, end: number, hidden: Readonl
   return out;
 }
 
+/** What a step made of one event is, computed once per event version. Internal. */
+export interface Leaf {
+  readonly kind: string;
+  readonly name: string;
+  readonly label: string;
+  readonly key: string;
+  readonly coarse: string;
+  readonly status: EventStatus;
+  readonly tokens: number;
+  readonly durationMs: number | null;
+  readonly cost: number | null;
+  readonly aborted: boolean;
+  /** Start and end, epoch ms (NaN when unknown). */
+  readonly start: number;
+  readonly end: number;
+  /** A message's text (all its chunks). */
+  readonly text: string;
+}
+
+/** The step of event `e` (with `chunks`: a message made of these chunks). */
+function leafOf(e: Event, ignore: IgnoreSet, chunks: readonly Event[] | null): Leaf {
+  const end = eventEnd(e);
+  const start = eventTime(e);
+  const aborted = isAbortedEvent(e);
+  const cost = eventCost(e);
+  let name = '';
+  let label = '';
+  let key = '';
+  let coarse = '';
+  let text = '';
+  switch (e.event) {
+    case 'model': {
+      const model = str(field(e, 'model'));
+      name = model;
+      const said = head(completionText(e));
+      label = cut(said === '' ? model : `${model}: ${said}`);
+      // The calls it asked for: an answer and a request for `bash` are
+      // different steps, whatever the tools then did.
+      key = `m\u0000${normalizeModel(model)}\u0000${requestedCalls(e)}`;
+      coarse = 'm';
+      break;
+    }
+    case 'tool': {
+      const fn = str(field(e, 'function'));
+      name = fn;
+      const args = normalizedText(field(e, 'arguments'), ignore, ARGS_MAX, null);
+      label = cut(`${fn} ${args}`);
+      key = `t\u0000${fn.toLowerCase()}\u0000${args}`;
+      coarse = `t\u0000${fn.toLowerCase()}`;
+      break;
+    }
+    case 'message': {
+      const role = str(field(e, 'role'));
+      name = role;
+      if (chunks === null) text = contentText(field(e, 'content'));
+      else for (const chunk of chunks) text += contentText(field(chunk, 'content'));
+      const folded = head(text);
+      label = cut(`${role}: ${folded}`);
+      key = `g\u0000${role}\u0000${folded.slice(0, 80)}`;
+      coarse = `g\u0000${role}`;
+      break;
+    }
+    case 'error': {
+      const message = str((field(e, 'error') as { message?: unknown } | null)?.message);
+      name = head(message.split('\n', 1)[0] ?? '');
+      label = cut(`error: ${name}`);
+      key = `e\u0000${name}`;
+      coarse = 'e';
+      break;
+    }
+    case 'score': {
+      name = str(field(e, 'scorer'));
+      const score = field(e, 'score') as { value?: unknown } | null;
+      const value = normalizedText(score?.value, ignore, 60, null);
+      label = cut(`score${name === '' ? '' : ` ${name}`}: ${value}`);
+      key = `c\u0000${name}`;
+      coarse = 'c';
+      break;
+    }
+    default: {
+      name = str(field(e, 'name')) || str(field(e, 'type'));
+      label = cut(name === '' ? e.event : `${e.event} ${name}`);
+      key = `k\u0000${e.event}\u0000${name}`;
+      coarse = `k\u0000${e.event}`;
+    }
+  }
+  return {
+    kind: e.event,
+    name,
+    label,
+    key,
+    coarse,
+    status: eventStatus(e),
+    tokens: eventCountedTokens(e),
+    durationMs: end !== undefined && Number.isFinite(start) ? end - start : null,
+    cost: cost !== undefined && !aborted ? cost : null,
+    aborted,
+    start,
+    end: end ?? start,
+    text,
+  };
+}
+
+/** Two 32-bit FNV-1a lanes over `text`, as 16 hex digits. */
+function hashText(text: string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995) ^ (h2 >>> 15);
+  }
+  return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
+}
+
 /** FNV-1a style mixing of 32-bit ints, two lanes for a 53-bit digest. */
 function mix(h: number, x: number): number {
   h ^= x;
@@ -399,86 +522,31 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
       children = childItems(tree, item.node + 1, subtreeEnd[item.node]!, hidden);
     } else {
       const e = event;
-      step.kind = e.event;
       step.uuid = eventTreeNodeKey(tree, item.node);
-      step.status = eventStatus(e);
-      if (isAbortedEvent(e)) step.aborted = true;
-      const end = eventEnd(e);
-      const start = eventTime(e);
-      t0 = start;
-      t1 = end ?? start;
-      if (end !== undefined && Number.isFinite(start)) step.durationMs = end - start;
-      const tokens = eventCountedTokens(e);
-      step.tokens = tokens;
-      const cost = eventCost(e);
-      if (cost !== undefined && !isAbortedEvent(e)) step.cost = cost;
       compared = e as unknown as Record<string, unknown>;
-      switch (e.event) {
-        case 'model': {
-          const model = str(field(e, 'model'));
-          step.name = model;
-          const text = head(completionText(e));
-          step.label = cut(text === '' ? model : `${model}: ${text}`);
-          // The calls it asked for: an answer and a request for `bash` are
-          // different steps, whatever the tools then did.
-          key = `m\u0000${normalizeModel(model)}\u0000${requestedCalls(e)}`;
-          coarse = 'm';
-          break;
+      let leaf = options.leaves?.get(e);
+      if (leaf === undefined || item.chunks !== null) {
+        leaf = leafOf(e, ignore, item.chunks === null ? null : item.chunks.map((n) => events[n]!));
+        if (item.chunks === null) options.leaves?.set(e, leaf);
+        else compared = { event: 'message', role: leaf.name, content: leaf.text };
+      }
+      step.kind = leaf.kind;
+      step.name = leaf.name;
+      step.label = leaf.label;
+      step.status = leaf.status;
+      step.tokens = leaf.tokens;
+      step.durationMs = leaf.durationMs;
+      step.cost = leaf.cost;
+      if (leaf.aborted) step.aborted = true;
+      key = leaf.key;
+      coarse = leaf.coarse;
+      t0 = leaf.start;
+      t1 = leaf.end;
+      if (e.event === 'tool') {
+        if (item.span >= 0) {
+          children = childItems(tree, item.span + 1, subtreeEnd[item.span]!, hidden);
         }
-        case 'tool': {
-          const fn = str(field(e, 'function'));
-          step.name = fn;
-          const args = normalizedText(field(e, 'arguments'), ignore, ARGS_MAX, null);
-          step.label = cut(`${fn} ${args}`);
-          key = `t\u0000${fn.toLowerCase()}\u0000${args}`;
-          coarse = `t\u0000${fn.toLowerCase()}`;
-          if (item.span >= 0) {
-            children = childItems(tree, item.span + 1, subtreeEnd[item.span]!, hidden);
-          }
-          if (item.adopted !== null) children = [...(children ?? []), ...item.adopted];
-          break;
-        }
-        case 'message': {
-          const role = str(field(e, 'role'));
-          step.name = role;
-          let text = contentText(field(e, 'content'));
-          if (item.chunks !== null) {
-            text = '';
-            for (const n of item.chunks) text += contentText(field(events[n]!, 'content'));
-            compared = { event: 'message', role, content: text };
-          }
-          const folded = head(text);
-          step.label = cut(`${role}: ${folded}`);
-          key = `g\u0000${role}\u0000${folded.slice(0, 80)}`;
-          coarse = `g\u0000${role}`;
-          break;
-        }
-        case 'error': {
-          const message = str((field(e, 'error') as { message?: unknown } | null)?.message);
-          const first = head(message.split('\n', 1)[0] ?? '');
-          step.name = first;
-          step.label = cut(`error: ${first}`);
-          key = `e\u0000${first}`;
-          coarse = 'e';
-          break;
-        }
-        case 'score': {
-          const scorer = str(field(e, 'scorer'));
-          step.name = scorer;
-          const score = field(e, 'score') as { value?: unknown } | null;
-          const value = normalizedText(score?.value, ignore, 60, null);
-          step.label = cut(`score${scorer === '' ? '' : ` ${scorer}`}: ${value}`);
-          key = `c\u0000${scorer}`;
-          coarse = 'c';
-          break;
-        }
-        default: {
-          const name = str(field(e, 'name')) || str(field(e, 'type'));
-          step.name = name;
-          step.label = cut(name === '' ? e.event : `${e.event} ${name}`);
-          key = `k\u0000${e.event}\u0000${name}`;
-          coarse = `k\u0000${e.event}`;
-        }
+        if (item.adopted !== null) children = [...(children ?? []), ...item.adopted];
       }
     }
     keyText.push(key);
@@ -509,6 +577,7 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
     }
     return k;
   };
+  const hashOf = (k: number): string => (intern.hashes[k] ??= hashText(intern.texts[k]!));
   for (let s = n - 1; s >= 0; s--) {
     const step = steps[s]!;
     const isTurn = turnFlag[s] === 1;
@@ -521,7 +590,7 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
     let failed = false;
     let first = Number.POSITIVE_INFINITY;
     let last = Number.NEGATIVE_INFINITY;
-    const memberKeys: number[] = [];
+    const memberKeys: string[] = [];
     for (let c = s + 1; c < step.end; c = steps[c]!.end) {
       const child = steps[c]!;
       tokens += child.tokens;
@@ -537,7 +606,7 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
         const t1 = endMs[c]!;
         if (t0 < first) first = t0;
         if (t1 > last) last = t1;
-        memberKeys.push(key[c]!);
+        memberKeys.push(hashOf(key[c]!));
       }
     }
     if (step.end > s + 1) {
@@ -551,7 +620,7 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
       step.status = running ? 'running' : failed ? 'error' : 'ok';
       if (Number.isFinite(first) && Number.isFinite(last)) step.durationMs = last - first;
       // The members' signatures as a set (parallel calls finish in any order).
-      memberKeys.sort((x, y) => x - y);
+      memberKeys.sort();
       keyText[s] = `T\u0000${normalizeModel(step.name)}\u0000${memberKeys.join(' ')}`;
       coarseText[s] = 'T';
     }
@@ -561,9 +630,9 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
     }
     key[s] = id(keyText[s]!);
     coarse[s] = id(coarseText[s]!);
-    mid[s] = isTurn && s + 1 < step.end ? id(`M\u0000${key[s + 1]!}`) : coarse[s]!;
+    mid[s] = isTurn && s + 1 < step.end ? id(`M\u0000${hashOf(key[s + 1]!)}`) : coarse[s]!;
     height[s] = h;
-    lo = mix(lo, key[s]!);
+    lo = mix(mix(mix(lo, key[s]!), coarse[s]!), mid[s]!);
     hi = mix(mix(hi, key[s]!), step.end - s);
     digest[s] = (lo >>> 0) * 0x200000 + (hi & 0x1fffff);
   }
