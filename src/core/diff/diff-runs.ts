@@ -9,6 +9,7 @@ import type { Event } from '../events/types.js';
 import { summarizeEvents } from '../import/summary.js';
 import { EventStream } from '../stream/event-stream.js';
 import { buildEventTree, type EventTree } from '../tree/event-tree.js';
+import { runExtent } from '../tree/row-facts.js';
 import { createEventTreeBuilder } from '../tree/incremental.js';
 import type { EventTreeFeed } from '../tree/feed.js';
 import { createBudget } from './align.js';
@@ -208,7 +209,7 @@ export function computeDiff(
     counts: { same, changed, onlyA, onlyB },
     identical: same === rows.length,
     firstDivergence: divergenceOf(rows, A.steps, B.steps),
-    totals: totalsOf(sa.tree, sb.tree, A.steps, B.steps),
+    totals: totalsOf(A, B),
     alignment: budget.coarse > 0 ? 'coarse' : 'exact',
     coarseSteps: budget.coarse,
   };
@@ -283,27 +284,53 @@ function total(a: number | null, b: number | null): RunDiffTotal {
   return { a, b, delta: a !== null && b !== null ? b - a : null };
 }
 
-function stepFacts(steps: readonly RunStep[]): { cost: number | null; errors: number } {
+/** Step kinds a run's summary reads (tokens, how it ended, scores). */
+const SUMMARY_KINDS: ReadonlySet<string> = new Set([
+  'model',
+  'error',
+  'sample_limit',
+  'interrupt',
+  'score',
+]);
+
+/**
+ * One run's figures: `summarizeEvents` (the figures `skein info` shows) over
+ * the events it reads — model calls, errors, limits, interrupts, scores, and
+ * the run's last event (a pending one means running) — with the duration
+ * from the span tree's extent (`runExtent`), and cost and failures from
+ * the steps.
+ */
+function runFacts(table: StepTable) {
+  const picked: Event[] = [];
   let cost: number | null = null;
   let errors = 0;
-  for (const step of steps) {
+  const { steps, event } = table;
+  for (let s = 0; s < steps.length; s++) {
+    const step = steps[s]!;
     if (step.kind === 'span' || step.kind === 'turn') continue;
     if (step.status === 'error' && step.aborted !== true) errors++;
     if (step.kind === 'model' && step.cost !== null) cost = (cost ?? 0) + step.cost;
+    const e = event[s];
+    if (e !== undefined && SUMMARY_KINDS.has(e.event)) picked.push(e);
   }
-  return { cost, errors };
+  const events = table.tree.events;
+  const last = events[events.length - 1];
+  if (last !== undefined && picked[picked.length - 1] !== last) picked.push(last);
+  const summary = summarizeEvents(picked);
+  const extent = runExtent(table.tree);
+  return {
+    summary,
+    durationMs: events.length === 0 ? null : extent.end - extent.start,
+    cost,
+    errors,
+  };
 }
 
-function totalsOf(
-  ta: EventTree,
-  tb: EventTree,
-  a: readonly RunStep[],
-  b: readonly RunStep[],
-): RunDiffTotals {
-  const sa = summarizeEvents(ta.events);
-  const sb = summarizeEvents(tb.events);
-  const fa = stepFacts(a);
-  const fb = stepFacts(b);
+function totalsOf(A: StepTable, B: StepTable): RunDiffTotals {
+  const fa = runFacts(A);
+  const fb = runFacts(B);
+  const sa = fa.summary;
+  const sb = fb.summary;
   const names = [...new Set([...Object.keys(sa.scores), ...Object.keys(sb.scores)])];
   const scores: RunDiffScore[] = names.map((name) => ({
     name,
@@ -312,7 +339,7 @@ function totalsOf(
   }));
   return {
     tokens: total(sa.tokens, sb.tokens),
-    durationMs: total(sa.durationMs, sb.durationMs),
+    durationMs: total(fa.durationMs, fb.durationMs),
     cost: total(fa.cost, fb.cost),
     errors: total(fa.errors, fb.errors),
     scores,

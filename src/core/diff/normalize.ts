@@ -112,60 +112,59 @@ function childPath(ignore: IgnoreSet, key: string, parentPath: string | null): s
   return ignore.prefixes.has(path) ? path : null;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
-
 /**
  * Whether `x` and `y` hold the same content, ignoring `ignore`'s fields
  * (`path` is where `x` and `y` sit: `''` for an event's root, `null` below
  * every ignored path). Strings compare exactly; numbers by value (`NaN`
- * equals `NaN`: inspect writes it for missing scores). Iterative; parts
- * deeper than {@link MAX_DEPTH} compare by identity.
+ * equals `NaN`: inspect writes it for missing scores); a field that is
+ * `null` or absent is absent (inspect omits null fields, `exclude_none`;
+ * other writers keep them). Recursion is bounded: parts deeper than
+ * {@link MAX_DEPTH} compare by identity.
  */
 export function sameContent(
   x: unknown,
   y: unknown,
   ignore: IgnoreSet,
   path: string | null = null,
+  depth = 0,
 ): boolean {
-  const stack: [unknown, unknown, string | null, number][] = [[x, y, path, 0]];
-  while (stack.length > 0) {
-    const [p, q, at, depth] = stack.pop()!;
-    if (p === q) continue;
-    if (typeof p === 'number' && typeof q === 'number') {
-      if (Number.isNaN(p) && Number.isNaN(q)) continue;
-      return false;
-    }
-    if (!isObject(p) || !isObject(q)) return false;
-    if (depth >= MAX_DEPTH) return false;
-    if (Array.isArray(p) !== Array.isArray(q)) return false;
-    if (Array.isArray(p)) {
-      const qa = q as unknown as unknown[];
-      if (p.length !== qa.length) return false;
-      const inner = childPath(ignore, '*', at);
-      for (let i = p.length - 1; i >= 0; i--) stack.push([p[i], qa[i], inner, depth + 1]);
-      continue;
-    }
-    // Every key of either side that is not ignored must be on both, equal.
-    // A key whose value is undefined or null counts as absent: inspect omits
-    // null fields (`exclude_none`), other writers keep them.
-    let kept = 0;
-    for (const key in p) {
-      const v = p[key];
-      if (v === undefined || v === null || skipped(ignore, key, at)) continue;
-      kept++;
-      if (!Object.prototype.hasOwnProperty.call(q, key)) return false;
-      stack.push([v, q[key], childPath(ignore, key, at), depth + 1]);
-    }
-    for (const key in q) {
-      const v = q[key];
-      if (v === undefined || v === null || skipped(ignore, key, at)) continue;
-      kept--;
-    }
-    if (kept !== 0) return false;
+  if (x === y) return true;
+  if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) {
+    return typeof x === 'number' && typeof y === 'number' && x !== x && y !== y;
   }
-  return true;
+  if (depth >= MAX_DEPTH) return false;
+  const xa = Array.isArray(x);
+  if (xa !== Array.isArray(y)) return false;
+  if (xa) {
+    const p = x as unknown[];
+    const q = y as unknown[];
+    if (p.length !== q.length) return false;
+    const inner = path === null ? null : childPath(ignore, '*', path);
+    for (let i = 0; i < p.length; i++) {
+      if (!sameContent(p[i], q[i], ignore, inner, depth + 1)) return false;
+    }
+    return true;
+  }
+  const p = x as Record<string, unknown>;
+  const q = y as Record<string, unknown>;
+  // Every kept key of `p` is on `q` with the same content, and `q` keeps
+  // no more keys than `p`.
+  let kept = 0;
+  for (const key in p) {
+    const v = p[key];
+    if (v === undefined || v === null || skipped(ignore, key, path)) continue;
+    kept++;
+    const w = q[key];
+    if (w === undefined || w === null) return false;
+    if (!sameContent(v, w, ignore, path === null ? null : childPath(ignore, key, path), depth + 1))
+      return false;
+  }
+  for (const key in q) {
+    const w = q[key];
+    if (w === undefined || w === null || skipped(ignore, key, path)) continue;
+    kept--;
+  }
+  return kept === 0;
 }
 
 /**

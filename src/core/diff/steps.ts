@@ -229,6 +229,7 @@ function requestedCalls(event: Event): string {
     { choices?: { message?: { tool_calls?: { function?: unknown }[] | null } }[] } | undefined;
   const calls = output?.choices?.[0]?.message?.tool_calls;
   if (!Array.isArray(calls) || calls.length === 0) return '';
+  if (calls.length === 1) return str(calls[0]?.function).toLowerCase();
   const names: string[] = [];
   for (const call of calls) names.push(str(call?.function).toLowerCase());
   return names.sort().join(' ');
