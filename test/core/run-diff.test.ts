@@ -10,7 +10,11 @@ import {
   generateRun,
   importAny,
   isRunDiffDivergence,
+  buildRunDiffView,
   renderRunDiffText,
+  runDiffKeyAction,
+  runDiffStepAxis,
+  runStepText,
   type Event,
   type RunDiff,
   type RunDiffRow,
@@ -649,5 +653,90 @@ describe('createRunDiff: a live B', () => {
     expect(live.getSnapshot()).toBe(live.update());
     stop();
     live.dispose();
+  });
+});
+
+describe('buildRunDiffView and the keyboard', () => {
+  const body = (cmd: string) => (r: RunBuilder) =>
+    agent(r, (x) => {
+      for (let i = 0; i < 20; i++) {
+        x.model(`Step ${i}`, { calls: ['bash'] });
+        x.tool('bash', { cmd: i === 4 || i === 15 ? cmd : `echo ${i}` }, 'ok');
+      }
+    });
+  const diff = diffRuns(run('a', body('make')), run('b', body('make -j8')));
+
+  it('folds runs of identical rows around the differences, and opens a fold by key', () => {
+    const view = buildRunDiffView(diff, { context: 1 });
+    const shape = Array.from({ length: view.length }, (_, v) =>
+      view.row[v]! < 0 ? `fold ${view.count[v]}` : diff.rows[view.row[v]!]!.status,
+    );
+    // solvers, react, turns 1-4 (12 rows) fold; 1 context row; turn 5 and its bash; …
+    expect(shape).toEqual([
+      'fold 13',
+      'same',
+      'changed',
+      'same',
+      'changed',
+      'same',
+      'fold 28',
+      'same',
+      'changed',
+      'same',
+      'changed',
+      'same',
+      'fold 11',
+    ]);
+    expect(view.displayOf(0)).toBe(0);
+    expect(view.displayOf(15)).toBe(3);
+    const opened = buildRunDiffView(diff, { context: 1, expanded: new Set([view.keyOf(6)]) });
+    expect(opened.length).toBe(view.length + 27);
+    expect(opened.keyOf(0)).toBe(view.keyOf(0));
+    expect(view.keyOf(2)).toBe(
+      `${diff.a.steps[diff.rows[view.row[2]!]!.a!]!.uuid}|${diff.b.steps[diff.rows[view.row[2]!]!.b!]!.uuid}`,
+    );
+    // The text report folds the same way.
+    expect(renderRunDiffText(diff, { context: 1 })).toContain('… 28 identical steps');
+  });
+
+  it('n / p / f move between differences; Enter toggles; modified keys are left alone', () => {
+    const view = buildRunDiffView(diff, { context: 1 });
+    const page = (v: number, d: 1 | -1) => v + 5 * d;
+    expect(runDiffKeyAction({ key: 'n' }, view, -1, page)).toEqual({ type: 'focus', row: 4 });
+    expect(runDiffKeyAction({ key: 'n' }, view, 4, page)).toEqual({ type: 'focus', row: 10 });
+    expect(runDiffKeyAction({ key: 'n' }, view, 10, page)).toEqual({ type: 'none' });
+    expect(runDiffKeyAction({ key: 'p' }, view, 10, page)).toEqual({ type: 'focus', row: 4 });
+    expect(runDiffKeyAction({ key: 'f' }, view, 11, page)).toEqual({ type: 'focus', row: 4 });
+    expect(runDiffKeyAction({ key: 'ArrowDown' }, view, 4, page)).toEqual({
+      type: 'focus',
+      row: 5,
+    });
+    expect(runDiffKeyAction({ key: 'End' }, view, 4, page)).toEqual({ type: 'focus', row: 12 });
+    expect(runDiffKeyAction({ key: 'PageDown' }, view, 4, page)).toEqual({ type: 'focus', row: 9 });
+    expect(runDiffKeyAction({ key: 'Enter' }, view, 6, page)).toEqual({ type: 'toggle', row: 6 });
+    expect(runDiffKeyAction({ key: 'n', ctrlKey: true }, view, 0, page)).toEqual({ type: 'none' });
+  });
+
+  it('runStepText is what a changed step compares, as text', () => {
+    const [a] = [run('a', (r) => r.tool('bash', { cmd: 'ls <b>' }, '<script>x</script>'))];
+    expect(runStepText(a[0]!)).toBe('{\n "cmd": "ls <b>"\n}\n→ <script>x</script>');
+    const m = run('m', (r) => r.model('Hello there.', { calls: ['bash'] }))[0]!;
+    expect(runStepText(m)).toBe('Hello there.\nbash({})');
+    expect(runStepText(a[0]!, 10)).toHaveLength(10);
+  });
+
+  it('the step axis maps each run’s time onto the shared rows, monotonically', () => {
+    const axis = runDiffStepAxis(diff, 'b');
+    const rowOfStep = (s: number) => diff.rows.findIndex((r) => r.b === s);
+    const bash = diff.b.steps.findIndex((s) => s.label === 'bash {"cmd":"make -j8"}');
+    expect(axis.toRow(diff.b.steps[bash]!.start!)).toBe(rowOfStep(bash));
+    expect(axis.toRow(axis.start - 1)).toBe(0);
+    let prev = 0;
+    for (let t = axis.start; t <= axis.end; t += 997) {
+      const r = axis.toRow(t);
+      expect(r).toBeGreaterThanOrEqual(prev);
+      prev = r;
+    }
+    expect(axis.toRow(axis.end)).toBe(diff.rows.length - 1);
   });
 });

@@ -4,6 +4,14 @@ export { diffRuns, isRunDiffDivergence } from './diff-runs.js';
 export { createRunDiff } from './live.js';
 export type { CreateRunDiffOptions, RunDiffStore } from './live.js';
 export { renderRunDiffText } from './text.js';
+export {
+  buildRunDiffView,
+  runDiffKeyAction,
+  runDiffRowKey,
+  runDiffStepAxis,
+  runStepText,
+} from './view.js';
+export type { RunDiffKeyAction, RunDiffView, RunDiffViewOptions } from './view.js';
 export type { RunDiffTextOptions } from './text.js';
 export { DEFAULT_DIFF_IGNORE } from './normalize.js';
 export { DEFAULT_DIFF_HIDDEN } from './steps.js';

@@ -141,6 +141,7 @@ interface MutableStep {
   uuid: string;
   status: EventStatus;
   tokens: number;
+  start: number | null;
   durationMs: number | null;
   cost: number | null;
   aborted?: true;
@@ -486,6 +487,7 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
       uuid: '',
       status: 'ok',
       tokens: 0,
+      start: null,
       durationMs: null,
       cost: null,
     };
@@ -514,6 +516,8 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
       step.label = cut(type !== '' && type !== span.name ? `${span.name} (${type})` : span.name);
       step.uuid = eventTreeNodeKey(tree, item.node);
       const summary = spanSummary(tree, item.node);
+      const begun = eventTime(span.begin);
+      if (Number.isFinite(begun)) step.start = begun;
       step.status = summary.status;
       step.durationMs = Number.isFinite(summary.durationMs) ? summary.durationMs : null;
       if (isAbortedEvent(span.begin)) step.aborted = true;
@@ -537,6 +541,7 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
       step.status = leaf.status;
       step.tokens = leaf.tokens;
       step.durationMs = leaf.durationMs;
+      if (Number.isFinite(leaf.start)) step.start = leaf.start;
       step.cost = leaf.cost;
       if (leaf.aborted) step.aborted = true;
       key = leaf.key;
@@ -619,6 +624,7 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
     }
     if (isTurn) {
       step.status = running ? 'running' : failed ? 'error' : 'ok';
+      if (Number.isFinite(first)) step.start = first;
       if (Number.isFinite(first) && Number.isFinite(last)) step.durationMs = last - first;
       // The members' signatures as a set (parallel calls finish in any order).
       memberKeys.sort();

@@ -4,6 +4,7 @@
  * one line per row, indented by nesting, runs of identical steps folded.
  */
 import { formatDuration, formatTokens } from '../tree/row-facts.js';
+import { buildRunDiffView } from './view.js';
 import type { RunDiff, RunDiffDelta, RunDiffRow, RunDiffTotal, RunStep } from './types.js';
 
 /**
@@ -125,27 +126,15 @@ export function renderRunDiffText(diff: RunDiff, options: RunDiffTextOptions = {
   out.push(
     `@@ ${counts.same} same · ${counts.changed} changed · ${counts.onlyA} only in ${nameA} · ${counts.onlyB} only in ${nameB} @@`,
   );
-  // Which rows to print: every row that is not `same`, and `context` rows on each side.
-  const n = rows.length;
-  const keep = new Uint8Array(n);
-  for (let r = 0; r < n; r++) {
-    if (rows[r]!.status === 'same') continue;
-    for (let k = Math.max(0, r - context); k <= Math.min(n - 1, r + context); k++) keep[k] = 1;
-  }
+  const view = buildRunDiffView(diff, { context, minFold: 1 });
   const first = diff.firstDivergence?.row ?? -1;
-  let folded = 0;
-  const flushFold = () => {
-    if (folded > 0) {
+  for (let v = 0; v < view.length; v++) {
+    const r = view.row[v]!;
+    if (r < 0) {
+      const folded = view.count[v]!;
       out.push(paint(`  … ${folded} identical step${folded === 1 ? '' : 's'}`, 'dim'));
-      folded = 0;
-    }
-  };
-  for (let r = 0; r < n; r++) {
-    if (keep[r] === 0) {
-      folded++;
       continue;
     }
-    flushFold();
     const row = rows[r]!;
     if (r === first) {
       const path = diff.firstDivergence!.path;
@@ -162,7 +151,6 @@ export function renderRunDiffText(diff: RunDiff, options: RunDiffTextOptions = {
       out.push(c === null ? clip(line) : paint(clip(line), c));
     }
   }
-  flushFold();
   return `${out.join('\n')}\n`;
 }
 

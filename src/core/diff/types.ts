@@ -30,7 +30,7 @@ export type RunDiffSource = readonly Event[] | EventStream | EventTreeFeed;
  * @example
  * const step: RunStep = {
  *   index: 4, kind: 'tool', name: 'bash', label: 'bash {"cmd":"ls"}', depth: 3, parent: 3, end: 5,
- *   uuid: 'e-12', status: 'ok', tokens: 0, durationMs: 120, cost: null,
+ *   uuid: 'e-12', status: 'ok', tokens: 0, start: 1781115830000, durationMs: 120, cost: null,
  * };
  */
 export interface RunStep {
@@ -58,6 +58,8 @@ export interface RunStep {
   readonly status: EventStatus;
   /** Tokens counted (aborted work left out): the call's, or the sum inside a span or turn. */
   readonly tokens: number;
+  /** Start, epoch ms, when known. */
+  readonly start: number | null;
   /** Duration in ms, when known. */
   readonly durationMs: number | null;
   /** Cost as the log reports it (`usage.total_cost`), summed inside a span or turn; `null` when unknown. */
