@@ -3,7 +3,7 @@
 export { diffRuns, isRunDiffDivergence } from './diff-runs.js';
 export { createRunDiff } from './live.js';
 export type { CreateRunDiffOptions, RunDiffStore } from './live.js';
-export { renderRunDiffText } from './text.js';
+export { renderRunDiffText, runDiffDeltas, runDiffSideFacts } from './text.js';
 export {
   buildRunDiffView,
   runDiffKeyAction,

@@ -63,9 +63,16 @@ export interface CreateRunDiffOptions extends RunDiffOptions {
  * const stop = live.subscribe(() => console.log(live.getSnapshot().counts));
  */
 export interface RunDiffStore {
-  /** The current diff. Bound, for `useSyncExternalStore`. */
+  /**
+   * The current diff. Without listeners it catches up on each read; with
+   * them it is the diff they were last told of (updates are spaced). Bound,
+   * for `useSyncExternalStore`.
+   */
   readonly getSnapshot: () => RunDiff;
-  /** Calls `listener` when the diff changed (at most once per microtask). Bound. */
+  /**
+   * Calls `listener` when the diff changed (at most once per microtask).
+   * The sources are followed while there is a listener. Bound.
+   */
   readonly subscribe: (listener: () => void) => () => void;
   /** Catches up with both sources now and returns the diff. */
   update(): RunDiff;
@@ -79,10 +86,11 @@ interface Side {
   snapshot(): RunSnapshot;
   /** Whether the source changed since `snapshot()` was last called. */
   dirty(): boolean;
-  detach: () => void;
+  /** Follows the source: `changed` runs after it changes; returns the unfollow. */
+  follow(changed: () => void): () => void;
 }
 
-function streamSide(stream: EventStream, changed: () => void): Side {
+function streamSide(stream: EventStream): Side {
   const builder: EventTreeBuilder = createEventTreeBuilder();
   let cursor = 0;
   let complete: boolean | null = null;
@@ -94,11 +102,11 @@ function streamSide(stream: EventStream, changed: () => void): Side {
       complete = stream.complete;
       return { tree: builder.getSnapshot(), complete };
     },
-    detach: stream.subscribe(changed),
+    follow: (changed) => stream.subscribe(changed),
   };
 }
 
-function feedSide(feed: EventTreeFeed, changed: () => void): Side {
+function feedSide(feed: EventTreeFeed): Side {
   let seen: unknown = null;
   return {
     dirty: () => feed.getSnapshot() !== seen,
@@ -106,25 +114,21 @@ function feedSide(feed: EventTreeFeed, changed: () => void): Side {
       seen = feed.getSnapshot();
       return snapshotOf('createRunDiff', 'source', feed);
     },
-    detach: feed.subscribe(changed),
+    follow: (changed) => feed.subscribe(changed),
   };
 }
 
 function arraySide(events: readonly Event[]): Side {
-  const tree: EventTree = treeOfEvents(events);
-  let read = false;
+  let tree: EventTree | null = null;
   return {
-    dirty: () => !read,
-    snapshot: () => {
-      read = true;
-      return { tree, complete: true };
-    },
-    detach: () => {},
+    dirty: () => tree === null,
+    snapshot: () => ({ tree: (tree ??= treeOfEvents(events)), complete: true }),
+    follow: () => () => {},
   };
 }
 
-function sideOf(name: string, source: RunDiffSource, changed: () => void): Side {
-  if (source instanceof EventStream) return streamSide(source, changed);
+function sideOf(name: string, source: RunDiffSource): Side {
+  if (source instanceof EventStream) return streamSide(source);
   if (Array.isArray(source)) return arraySide(source as readonly Event[]);
   const s = source as EventTreeFeed;
   if (
@@ -133,7 +137,7 @@ function sideOf(name: string, source: RunDiffSource, changed: () => void): Side 
     typeof s.getSnapshot === 'function' &&
     typeof s.subscribe === 'function'
   )
-    return feedSide(s, changed);
+    return feedSide(s);
   throw new SkeinError(
     'invalid_argument',
     'createRunDiff',
@@ -209,17 +213,44 @@ export function createRunDiff(
       if (!disposed) listeners.schedule();
     }, wait);
   };
-  const sideA = sideOf('a', a, changed);
-  const sideB = sideOf('b', b, changed);
+  const sideA = sideOf('a', a);
+  const sideB = sideOf('b', b);
+  // The sources are followed while someone listens (nothing starts in a
+  // render that creates the store: a feed then pulls nothing).
+  let subscribers = 0;
+  let unfollow: (() => void) | null = null;
 
   const getSnapshot = (): RunDiff => {
-    // Read without listeners (or between notifications): catch up when asked.
-    if (current === null || (!held && (sideA.dirty() || sideB.dirty()))) compute();
+    // Listened to: the diff listeners were told of (updates are spaced).
+    // Not listened to: caught up on each read.
+    if (current === null || (subscribers === 0 && (sideA.dirty() || sideB.dirty()))) compute();
     return current!;
   };
   return {
     getSnapshot,
-    subscribe: (listener) => listeners.subscribe(listener),
+    subscribe(listener) {
+      const leave = listeners.subscribe(listener);
+      if (subscribers++ === 0 && !disposed) {
+        const stopA = sideA.follow(changed);
+        const stopB = sideB.follow(changed);
+        unfollow = () => {
+          stopA();
+          stopB();
+        };
+        // What changed while nobody listened.
+        if (current === null || sideA.dirty() || sideB.dirty()) changed();
+      }
+      let left = false;
+      return () => {
+        if (left) return;
+        left = true;
+        leave();
+        if (--subscribers === 0) {
+          unfollow?.();
+          unfollow = null;
+        }
+      };
+    },
     update() {
       compute();
       return current!;
@@ -227,8 +258,8 @@ export function createRunDiff(
     dispose() {
       if (disposed) return;
       disposed = true;
-      sideA.detach();
-      sideB.detach();
+      unfollow?.();
+      unfollow = null;
     },
   };
 }

@@ -67,6 +67,43 @@ function totalText(name: string, t: RunDiffTotal, format: (n: number) => string)
 }
 
 /**
+ * One run's figures as the diff's header states them: steps, tokens, time,
+ * status, and "(still running)" for a live run.
+ *
+ * @example
+ * runDiffSideFacts(diff, 'b'); // '43 steps, 14.0k tokens, 1m 20s, ok (still running)'
+ */
+export function runDiffSideFacts(diff: RunDiff, side: 'a' | 'b'): string {
+  const t = diff.totals;
+  const run = side === 'a' ? diff.a : diff.b;
+  const facts = stepsFacts(run.steps, t.tokens[side], t.durationMs[side]);
+  return `${facts}, ${t.status[side]}${run.complete ? '' : ' (still running)'}`;
+}
+
+/**
+ * The run-level differences, one phrase each, for a header or a report:
+ * `tokens +1.2k`, `time −3.4 s`, `cost +0.02`, `failed steps 0 → 1`,
+ * `score match C → I`; only those that differ.
+ *
+ * @example
+ * runDiffDeltas(diff).join(' · '); // 'tokens +1.2k · failed steps 0 → 1'
+ */
+export function runDiffDeltas(diff: RunDiff): string[] {
+  const totals = diff.totals;
+  return [
+    totalText('tokens', totals.tokens, formatTokens),
+    totalText('time', totals.durationMs, formatDuration),
+    totalText('cost', totals.cost, money),
+    totals.errors.a !== totals.errors.b
+      ? `failed steps ${value(totals.errors.a)} → ${value(totals.errors.b)}`
+      : null,
+    ...totals.scores.map((s) =>
+      value(s.a) === value(s.b) ? null : `score ${s.name} ${value(s.a)} → ${value(s.b)}`,
+    ),
+  ].filter((d): d is string => d !== null);
+}
+
+/**
  * The run diff as text: a header with both runs and the deltas, then one
  * line per row — ` ` same, `~` changed (with what differs), `-` only in A,
  * `+` only in B — indented by nesting. Runs of identical steps fold into
@@ -91,28 +128,9 @@ export function renderRunDiffText(diff: RunDiff, options: RunDiffTextOptions = {
   const clip = (text: string) => (text.length > width ? `${text.slice(0, width - 1)}…` : text);
   const { totals, counts, rows } = diff;
   const out: string[] = [];
-  const live = (complete: boolean) => (complete ? '' : ' (still running)');
-  out.push(
-    clip(
-      `--- ${nameA}: ${stepsFacts(diff.a.steps, totals.tokens.a, totals.durationMs.a)}, ${totals.status.a}${live(diff.a.complete)}`,
-    ),
-  );
-  out.push(
-    clip(
-      `+++ ${nameB}: ${stepsFacts(diff.b.steps, totals.tokens.b, totals.durationMs.b)}, ${totals.status.b}${live(diff.b.complete)}`,
-    ),
-  );
-  const deltas = [
-    totalText('tokens', totals.tokens, formatTokens),
-    totalText('time', totals.durationMs, formatDuration),
-    totalText('cost', totals.cost, money),
-    totals.errors.a !== totals.errors.b
-      ? `failed steps ${value(totals.errors.a)} → ${value(totals.errors.b)}`
-      : null,
-    ...totals.scores.map((s) =>
-      value(s.a) === value(s.b) ? null : `score ${s.name} ${value(s.a)} → ${value(s.b)}`,
-    ),
-  ].filter((d): d is string => d !== null);
+  out.push(clip(`--- ${nameA}: ${runDiffSideFacts(diff, 'a')}`));
+  out.push(clip(`+++ ${nameB}: ${runDiffSideFacts(diff, 'b')}`));
+  const deltas = runDiffDeltas(diff);
   if (deltas.length > 0) out.push(clip(deltas.join(' · ')));
   if (diff.alignment === 'coarse') {
     out.push(
