@@ -180,6 +180,10 @@ export const errorMessages = {
     `Cannot read after ${JSON.stringify(after)}: ${why}`,
   redis_no_blocking_client: () =>
     'createRedisSource needs blockingClient, or a client with duplicate()',
+  // --- files a server opens (src/node/files.ts) ---------------------------------
+  file_not_regular: (path: string, what: string) =>
+    `${path} is ${what}, not a regular file; not opened`,
+  file_replaced: (path: string) => `${path} is no longer the file that was listed; not opened`,
   // --- command line (src/node/cli.ts): printed as `skein: <message>` ----------
   cli_unknown_command: (command: string) => `unknown command '${command}'`,
   cli_no_such_command: (topic: string) => `no command '${topic}'`,
@@ -345,7 +349,7 @@ function setCause<E extends Error>(error: E, cause: unknown): E {
  *   stream.append(untrusted as never);
  * } catch (e) {
  *   // Either check holds: e instanceof TypeError, e instanceof SkeinError.
- *   if (e instanceof SkeinError && e.code === 'not_an_event') stream.append(parseEvent(untrusted));
+ *   if (e instanceof SkeinError && e.code === 'not_an_event') stream.append(parseEvent(untrusted).event);
  * }
  */
 export class SkeinTypeError extends TypeError {
