@@ -1,8 +1,8 @@
 import { EventStream } from '../src/core/stream/event-stream.js';
 import { diffRuns } from '../src/core/diff/diff-runs.js';
 import { createRunDiff } from '../src/core/diff/live.js';
-import type { Event } from '../src/core/events/types.js';
 import { generateRun } from '../src/core/generate/generate-run.js';
+import { generateRunVariant } from '../src/core/generate/run-variant.js';
 import type { Metric } from './harness.js';
 import { defineBench } from './node.js';
 
@@ -30,7 +30,7 @@ export default defineBench({
     // About 0.54 steps per generated event (spans, turns, calls; bookkeeping hidden).
     const n = Math.round(steps * 1.86);
     const a = generateRun({ seed: 34, events: n, pendingRate: 0 });
-    const b = secondRun(a, 0.01);
+    const b = generateRunVariant(a, { rate: 0.01 });
     const both = [...a, ...b];
     const first = diffRuns(a, b);
     const measured = Math.min(first.a.steps.length, first.b.steps.length);
@@ -103,34 +103,3 @@ export default defineBench({
     );
   },
 });
-
-/**
- * Run A again as another run of the same agent would log it: new objects,
- * new uuids, span ids and tool-call ids, times an hour later, and `rate` of
- * its tool calls and model answers changed (other arguments, another text).
- */
-function secondRun(a: readonly Event[], rate: number): Event[] {
-  const shift = (t: unknown) =>
-    typeof t === 'string' ? new Date(Date.parse(t) + 3_600_000).toISOString() : t;
-  const rename = (id: unknown) => (typeof id === 'string' ? `b-${id}` : id);
-  let k = 0;
-  const every = Math.round(1 / rate);
-  return a.map((event) => {
-    const e = JSON.parse(JSON.stringify(event)) as Record<string, unknown>;
-    e.uuid = rename(e.uuid);
-    e.span_id = rename(e.span_id);
-    e.timestamp = shift(e.timestamp);
-    if (e.completed !== undefined) e.completed = shift(e.completed);
-    if (e.event === 'span_begin' || e.event === 'span_end') e.id = rename(e.id);
-    if (e.event === 'span_begin' && e.parent_id !== undefined) e.parent_id = rename(e.parent_id);
-    if (e.event === 'tool') {
-      e.id = rename(e.id);
-      if (e.agent_span_id !== undefined) e.agent_span_id = rename(e.agent_span_id);
-      if (k++ % every === 0) e.arguments = { ...(e.arguments as object), changed: k };
-    } else if (e.event === 'model' && k++ % every === 0) {
-      const output = e.output as { completion?: string };
-      output.completion = `${output.completion ?? ''} (changed)`;
-    }
-    return e as unknown as Event;
-  });
-}

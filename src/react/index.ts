@@ -12,3 +12,4 @@ export { useControllable } from './use-controllable.js';
 export { useEventStream } from './use-event-stream.js';
 export * from './player/index.js';
 export * from './swimlane/index.js';
+export * from './run-diff/index.js';

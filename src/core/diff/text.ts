@@ -126,7 +126,7 @@ export function renderRunDiffText(diff: RunDiff, options: RunDiffTextOptions = {
   const paint = (text: string, c: keyof typeof ANSI) =>
     color ? `${ANSI[c]}${text}${RESET}` : text;
   const clip = (text: string) => (text.length > width ? `${text.slice(0, width - 1)}…` : text);
-  const { totals, counts, rows } = diff;
+  const { counts, rows } = diff;
   const out: string[] = [];
   out.push(clip(`--- ${nameA}: ${runDiffSideFacts(diff, 'a')}`));
   out.push(clip(`+++ ${nameB}: ${runDiffSideFacts(diff, 'b')}`));

@@ -46,7 +46,14 @@ export interface RunDiffView {
   keyOf(v: number): string;
 }
 
-/** The key of diff row `r`: `a-uuid|b-uuid` (either empty). */
+/**
+ * The key of diff row `r`: `a-uuid|b-uuid` (either empty), stable while a
+ * live run grows.
+ *
+ * @example
+ * declare const diff: RunDiff;
+ * runDiffRowKey(diff, 0); // 'e1|f1'
+ */
 export function runDiffRowKey(diff: RunDiff, r: number): string {
   const row = diff.rows[r]!;
   const a = row.a === null ? '' : diff.a.steps[row.a]!.uuid;
