@@ -39,7 +39,7 @@ export function generateRunVariant(
   const rename = (id: unknown) => (typeof id === 'string' ? `${prefix}${id}` : id);
   let k = 0;
   const every = rate > 0 ? Math.max(1, Math.round(1 / rate)) : Number.POSITIVE_INFINITY;
-  const changes = () => k++ % every === 0;
+  const changes = () => rate > 0 && k++ % every === 0;
   return events.map((event) => {
     const e = JSON.parse(JSON.stringify(event)) as Record<string, unknown>;
     e.uuid = rename(e.uuid);
