@@ -71,6 +71,7 @@ function totalText(name: string, t: RunDiffTotal, format: (n: number) => string)
  * status, and "(still running)" for a live run.
  *
  * @example
+ * declare const diff: RunDiff;
  * runDiffSideFacts(diff, 'b'); // '43 steps, 14.0k tokens, 1m 20s, ok (still running)'
  */
 export function runDiffSideFacts(diff: RunDiff, side: 'a' | 'b'): string {
@@ -86,6 +87,7 @@ export function runDiffSideFacts(diff: RunDiff, side: 'a' | 'b'): string {
  * `score match C → I`; only those that differ.
  *
  * @example
+ * declare const diff: RunDiff;
  * runDiffDeltas(diff).join(' · '); // 'tokens +1.2k · failed steps 0 → 1'
  */
 export function runDiffDeltas(diff: RunDiff): string[] {

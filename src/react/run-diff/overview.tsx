@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { memo, useEffect, useMemo, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import {
   buildTimeline,
   layoutSwimlane,
@@ -40,6 +40,8 @@ export function DiffOverview(p: {
   first: number;
   last: number;
   view: RunDiffView;
+  /** A run is still being read: the swimlanes wait for it (each read would redo them). */
+  loading: boolean;
   onJump: (row: number) => void;
 }) {
   const { diff, view } = p;
@@ -52,13 +54,13 @@ export function DiffOverview(p: {
   useEffect(() => setMounted(true), []);
   const lanes = useMemo(
     () =>
-      mounted
+      mounted && !p.loading
         ? {
             a: lanesOf(diff, 'a', p.feedA),
             b: lanesOf(diff, 'b', p.feedB),
           }
         : null,
-    [mounted, diff, p.feedA, p.feedB],
+    [mounted, p.loading, diff, p.feedA, p.feedB],
   );
 
   const strip = useMemo(() => diffStrip(diff), [diff]);
@@ -76,6 +78,40 @@ export function DiffOverview(p: {
     p.onJump(Math.max(0, Math.min(diff.rows.length - 1, row)));
   };
 
+  return (
+    <div className="skein-run-diff__overview">
+      <svg
+        role="img"
+        aria-label={`Where ${p.names[0]} and ${p.names[1]} differ, over ${diff.rows.length.toLocaleString('en-US')} aligned steps`}
+        viewBox={`0 0 ${W} ${height}`}
+        preserveAspectRatio="none"
+        width="100%"
+        height={height * 2}
+        onPointerDown={onPointerDown}
+      >
+        <Drawing diff={diff} lanes={lanes} strip={strip} names={p.names} />
+        <rect
+          className="skein-run-diff__window"
+          x={x(shownFrom)}
+          y={0.5}
+          width={Math.max(2, x(shownTo) - x(shownFrom))}
+          height={height - 1}
+        />
+      </svg>
+    </div>
+  );
+}
+
+/** The lanes and the strip: drawn again only when the diff or the lanes change (not on scroll). */
+const Drawing = memo(function Drawing(p: {
+  diff: RunDiff;
+  lanes: { a: Lane[]; b: Lane[] } | null;
+  strip: [number, 'changed' | 'only-a' | 'only-b'][];
+  names: readonly [string, string];
+}) {
+  const { lanes, strip } = p;
+  const n = Math.max(1, p.diff.rows.length);
+  const x = (row: number) => (row / n) * W;
   let y = GAP;
   const drawLanes = (side: 'a' | 'b', list: readonly Lane[] | undefined) => {
     const out = (list ?? []).map((lane, i) => {
@@ -104,50 +140,26 @@ export function DiffOverview(p: {
   const stripTop = (y += GAP - 1);
   y += STRIP_H + GAP;
   const lanesB = drawLanes('b', lanes?.b);
-
   return (
-    <div className="skein-run-diff__overview">
-      <svg
-        role="img"
-        aria-label={`Where ${p.names[0]} and ${p.names[1]} differ, over ${diff.rows.length.toLocaleString('en-US')} aligned steps`}
-        viewBox={`0 0 ${W} ${height}`}
-        preserveAspectRatio="none"
-        width="100%"
-        height={height * 2}
-        onPointerDown={onPointerDown}
-      >
-        {lanesA}
-        <g className="skein-run-diff__strip">
+    <>
+      {lanesA}
+      <g className="skein-run-diff__strip">
+        <rect className="skein-run-diff__strip-bg" x={0} y={stripTop} width={W} height={STRIP_H} />
+        {strip.map(([b, status]) => (
           <rect
-            className="skein-run-diff__strip-bg"
-            x={0}
+            key={b}
+            data-status={status}
+            x={(b / BUCKETS) * W}
             y={stripTop}
-            width={W}
+            width={Math.max(1.5, W / BUCKETS)}
             height={STRIP_H}
           />
-          {strip.map(([b, status]) => (
-            <rect
-              key={b}
-              data-status={status}
-              x={(b / BUCKETS) * W}
-              y={stripTop}
-              width={Math.max(1.5, W / BUCKETS)}
-              height={STRIP_H}
-            />
-          ))}
-        </g>
-        {lanesB}
-        <rect
-          className="skein-run-diff__window"
-          x={x(shownFrom)}
-          y={0.5}
-          width={Math.max(2, x(shownTo) - x(shownFrom))}
-          height={height - 1}
-        />
-      </svg>
-    </div>
+        ))}
+      </g>
+      {lanesB}
+    </>
   );
-}
+});
 
 const RANK = { same: 0, 'only-a': 1, 'only-b': 1, changed: 2 } as const;
 
@@ -171,8 +183,17 @@ function lanesOf(diff: RunDiff, side: 'a' | 'b', feed: EventTreeFeed): Lane[] {
   if (tree.events.length === 0) return [];
   const layout = layoutSwimlane(buildTimeline(tree.events));
   const axis = runDiffStepAxis(diff, side);
-  return layout.rows.slice(0, MAX_LANES).map((row) => ({
-    label: row.label,
-    bars: row.bars.map((bar) => [axis.toRow(bar.timeStart), axis.toRow(bar.timeEnd) + 1] as const),
-  }));
+  // Bars closer than a unit of the drawing merge: a lane draws at most W rects.
+  const unit = Math.max(1, diff.rows.length) / W;
+  return layout.rows.slice(0, MAX_LANES).map((row) => {
+    const bars: [number, number][] = [];
+    for (const bar of row.bars) {
+      const x0 = axis.toRow(bar.timeStart);
+      const x1 = axis.toRow(bar.timeEnd) + 1;
+      const last = bars[bars.length - 1];
+      if (last !== undefined && x0 - last[1] < unit) last[1] = Math.max(last[1], x1);
+      else bars.push([x0, x1]);
+    }
+    return { label: row.label, bars };
+  });
 }

@@ -36,11 +36,18 @@ import { DiffRow, FoldRow } from './rows.js';
  * complete) or an event-tree feed shared with the run's other views.
  *
  * @example
+ * declare const events: Event[];
  * const input: RunDiffInput = EventStream.from(events);
  */
 export type RunDiffInput = readonly Event[] | EventStream | EventTreeFeed;
 
-/** Props of {@link RunDiff}. */
+/**
+ * Props of {@link RunDiff}.
+ *
+ * @example
+ * declare const a: Event[], b: Event[];
+ * const props: RunDiffProps = { a, b, names: ['epoch 1', 'epoch 2'], context: 3 };
+ */
 export interface RunDiffProps {
   /** Run A (the left column). */
   a: RunDiffInput;
@@ -97,6 +104,7 @@ function isFeed(input: RunDiffInput): input is EventTreeFeed {
  *
  * @example
  * import 'skein/styles.css';
+ * declare const epoch1: { events: Event[] }, epoch2: { events: Event[] };
  * <RunDiff a={epoch1.events} b={epoch2.events} names={['epoch 1', 'epoch 2']} />
  */
 export function RunDiff(props: RunDiffProps) {
@@ -265,6 +273,7 @@ export function RunDiff(props: RunDiffProps) {
           first={list.items[0]?.index ?? 0}
           last={list.items[list.items.length - 1]?.index ?? 0}
           view={view}
+          loading={loading}
           onJump={(r) => focusRow(view.displayOf(r))}
         />
       )}

@@ -8,7 +8,8 @@ import { diffWords } from 'diff';
  * A piece of a word diff: text both have, text only A has, or only B.
  *
  * @example
- * const part: WordPart = { text: 'make -j8', kind: 'ins' };
+ * declare const parts: { text: string; kind: 'same' | 'del' | 'ins' }[];
+ * const added = parts.filter((p) => p.kind === 'ins').map((p) => p.text);
  */
 export interface WordPart {
   readonly text: string;
@@ -23,6 +24,7 @@ const MAX_EDITS = 400;
  * they differ in more than a few hundred places.
  *
  * @example
+ * declare function wordDiff(a: string, b: string): { text: string }[] | null;
  * wordDiff('make all', 'make -j8 all'); // [{ text: 'make ', kind: 'same' }, { text: '-j8 ', kind: 'ins' }, …]
  */
 export function wordDiff(a: string, b: string): WordPart[] | null {
