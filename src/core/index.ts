@@ -46,6 +46,8 @@ export { EventStream } from './stream/event-stream.js';
 export type { EventStreamSnapshot, EventStreamListener } from './stream/event-stream.js';
 export { generateRun } from './generate/generate-run.js';
 export type { GenerateRunOptions } from './generate/generate-run.js';
+export { generateRunVariant } from './generate/run-variant.js';
+export type { RunVariantOptions } from './generate/run-variant.js';
 export * from './tree/index.js';
 export {
   DISPLAY,
@@ -106,3 +108,4 @@ export type {
   ReplayTimeline,
   ReplayTimelineOptions,
 } from './stream/replay-player.js';
+export * from './diff/index.js';

@@ -23,6 +23,8 @@ import { renderTimelineAscii } from '../core/swimlane/ascii.js';
 import { renderTimelineSvg } from '../core/swimlane/svg.js';
 import { buildTimeline } from '../core/timeline/build.js';
 import { renderSpanTreeText } from '../core/tree/span-tree-text.js';
+import { diffRuns } from '../core/diff/diff-runs.js';
+import { renderRunDiffText } from '../core/diff/text.js';
 import { formatBytes, formatDuration, formatTokens } from '../core/tree/row-facts.js';
 import type { Event } from '../core/events/types.js';
 import { readLogFile } from './files.js';
@@ -59,7 +61,7 @@ export interface CliIO {
 }
 
 /** Exit codes, as `--help` and the README state them. */
-const EXIT = { ok: 0, usage: 1, input: 2, notFound: 3 } as const;
+const EXIT = { ok: 0, usage: 1, input: 2, notFound: 3, differ: 1 } as const;
 
 const SUPPORTED = formats.map((f) => f.name).join(', ');
 
@@ -78,6 +80,8 @@ Commands:
   ascii <log>        Print a sample's swimlane timeline as text
   svg <log>          Print a sample's swimlane as a standalone SVG
   convert <log>      Print a sample's canonical events (--to jsonl|json)
+  diff <a> <b>       Compare two runs step by step: where they diverge, and by
+                     how much (tokens, time, cost, failures, scores)
   view [log|dir|url] Open the viewer in a browser: a local server on 127.0.0.1
   export <log>       Write one self-contained HTML page of a log (-o run.html)
   bundle <dir>       Write a folder of logs as a static site (-o site/)
@@ -95,6 +99,7 @@ Exit codes:
   2  unreadable or invalid input: not a log, a truncated archive, a directory
      where a file was expected, a file that cannot be read
   3  not found: no such file, sample or epoch
+  (skein diff --exit-code also exits 1 when the two runs differ)
 
 Options:
   -h, --help         Show help
@@ -165,6 +170,27 @@ opens): jsonl — one event per line; json — a JSON array.
 
   --to F             jsonl (default) or json
 ${SAMPLE_OPTIONS}
+`,
+  diff: `Usage: skein diff <a|-> <b> [--sample ID] [--epoch N] [--sample-b ID] [--epoch-b N]
+                  [--json] [--exit-code] [--context N] [--width N] [--color] [--verbose]
+
+Aligns the two runs step by step (spans, turns, model and tool calls,
+messages, errors) and prints a unified-diff-like report: ' ' same, '~'
+changed, '-' only in a, '+' only in b, runs of identical steps folded, the
+first divergence marked '>>>', and the deltas in tokens, time, cost, failed
+steps and scores. Any two formats can be compared; ids and times are ignored.
+
+  --sample ID        The sample of a multi-sample log (inspect_ai), for both
+  --epoch N          Its epoch, for both; default 1
+  --sample-b ID      b's sample, when it differs (two samples of one log)
+  --epoch-b N        b's epoch, when it differs (two epochs of one sample)
+  --json             Print the diff as JSON (rows, steps, totals) instead
+  --exit-code        Exit 1 when the runs differ, 0 when they are the same
+                     (as git diff --exit-code)
+  --context N        Identical steps shown around each difference (default 2)
+  --width N          Longest line (default: the terminal's, else 120)
+  --color            Colour the lines (red: only in a, green: only in b)
+  --verbose          List every repair made while reading
 `,
   view: `Usage: skein view [log|dir|url] [--port N] [--host H] [--allowed-host NAMES]
                   [--open] [--live]
@@ -681,6 +707,57 @@ async function convert(args: string[], io: CliIO): Promise<number> {
   return EXIT.ok;
 }
 
+// --- diff --------------------------------------------------------------------
+
+/**
+ * `skein diff`: two runs (any formats; two samples or two epochs of one log)
+ * as `renderRunDiffText` prints them, or the `diffRuns` JSON. Exit code 1
+ * with `--exit-code` when they differ.
+ */
+async function diff(args: string[], io: CliIO): Promise<number> {
+  const json = takeFlag(args, '--json');
+  const exitCode = takeFlag(args, '--exit-code');
+  const color = takeFlag(args, '--color');
+  const verbose = takeFlag(args, '--verbose');
+  const contextArg = takeOption(args, '--context');
+  const context = contextArg === undefined ? 2 : Number(contextArg);
+  if (!Number.isInteger(context) || context < 0)
+    throw new UsageError('cli_bad_option', '--context', 'takes a whole number');
+  const width = takeWidth(args, terminalWidth(io));
+  const sample = takeOption(args, '--sample');
+  const epoch = takeOption(args, '--epoch');
+  const sampleB = takeOption(args, '--sample-b') ?? sample;
+  const epochB = takeOption(args, '--epoch-b') ?? epoch;
+  const unknown = args.find((a) => a.startsWith('-') && a !== '-');
+  if (unknown !== undefined) throw new UsageError('cli_unknown_option', unknown);
+  if (args.length < 2)
+    throw new UsageError(
+      'cli_missing_argument',
+      args.length === 0 ? 'the two logs' : 'the second log',
+    );
+  if (args.length > 2) throw new UsageError('cli_unexpected_argument', args[2]!);
+  const [sourceA, sourceB] = args as [string, string];
+  if (sourceA === '-' && sourceB === '-')
+    throw new UsageError('cli_bad_option', '-', 'can stand for one of the two logs only');
+  const side = (source: string, s: string | undefined, e: string | undefined) => [
+    source,
+    ...(s !== undefined ? ['--sample', s] : []),
+    ...(e !== undefined ? ['--epoch', e] : []),
+    ...(verbose ? ['--verbose'] : []),
+  ];
+  const a = await loadSample(side(sourceA, sample, epoch), io);
+  const b = await loadSample(side(sourceB, sampleB, epochB), io);
+  const result = diffRuns(a.events, b.events);
+  if (json) io.stdout(`${JSON.stringify(result)}\n`);
+  else {
+    const name = (loaded: Loaded, s: string | undefined, e: string | undefined) =>
+      `${loaded.name}${s !== undefined ? ` sample ${s}` : ''}${e !== undefined ? ` epoch ${e}` : ''}`;
+    const names: [string, string] = [name(a, sample, epoch), name(b, sampleB, epochB)];
+    io.stdout(renderRunDiffText(result, { names, context, width, color }));
+  }
+  return exitCode && !result.identical ? EXIT.differ : EXIT.ok;
+}
+
 // --- serve, view -------------------------------------------------------------
 
 function takeNumber(args: string[], name: string, fallback: number, min: number): number {
@@ -984,6 +1061,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
   ascii,
   svg,
   convert,
+  diff,
   serve: serveCommand,
   view,
   export: exportCommand,

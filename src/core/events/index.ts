@@ -17,6 +17,7 @@ export {
   eventTokens,
   eventTotalTokens,
   eventCountedTokens,
+  eventCost,
   isAbortedEvent,
   hasEndTime,
   isFailedEvent,
