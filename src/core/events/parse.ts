@@ -35,7 +35,7 @@ import {
   type ErrorCode,
 } from '../errors.js';
 import { stampEventTime } from './event-time.js';
-import { cloneJson, deepFreeze } from './freeze.js';
+import { cloneJson, deepFreeze, deepFreezeCounting, MAX_VALUE_DEPTH } from './freeze.js';
 import { parseTimestampMs, timestampHadOffset } from './timestamp.js';
 import type { Event, EventKind } from './types.js';
 import { isEventKind } from './types.js';
@@ -422,6 +422,8 @@ interface Context {
   base: string;
   /** Index of the event being parsed, or -1 when `base` is the event's own path. */
   index: number;
+  /** Values cut for nesting deeper than `MAX_VALUE_DEPTH`, and the first event's path and uuid. */
+  cut: { count: number; path: string; uuid: string } | undefined;
 }
 
 /**
@@ -448,6 +450,7 @@ function makeContext(options: ParseEventOptions | undefined): Context {
     shortLookAhead: false,
     base: options?.path ?? '$',
     index: -1,
+    cut: undefined,
   };
 }
 
@@ -473,6 +476,16 @@ function note(
 }
 
 function finish(ctx: Context): Diagnostic[] {
+  if (ctx.cut !== undefined) {
+    const { count, path, uuid } = ctx.cut;
+    ctx.diagnostics.push({
+      code: 'value_too_deep',
+      severity: 'warning',
+      message: errorMessage('value_too_deep', count, MAX_VALUE_DEPTH, JSON.stringify(uuid)),
+      path,
+    });
+    ctx.cut = undefined;
+  }
   for (const [code, n] of ctx.counts) {
     if (n > ctx.max) {
       ctx.diagnostics.push(truncatedDiagnostic(code, n - ctx.max));
@@ -929,7 +942,12 @@ function parseOne(ctx: Context, raw: unknown): Event {
   if (known) applyKindRules(ctx, kind, draft);
 
   stampEventTime(draft, ms);
-  return deepFreeze(draft) as unknown as Event;
+  const cuts = deepFreezeCounting(draft);
+  if (cuts > 0) {
+    if (ctx.cut === undefined) ctx.cut = { count: 0, path: locate(ctx), uuid: draft.uuid as string };
+    ctx.cut.count += cuts;
+  }
+  return draft as unknown as Event;
 }
 
 // ---------------------------------------------------------------------------
