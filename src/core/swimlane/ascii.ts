@@ -13,6 +13,7 @@
  * once (see extent.ts) and overlap clustering is O(1) per span, so a
  * million-event timeline renders in one linear pass.
  */
+import { runNested } from '../nested.js';
 import { eventTime } from '../events/event-time.js';
 import type { Timeline, TimelineSpan } from '../timeline/types.js';
 import { createExtentCache, type SpanExtent } from './extent.js';
@@ -195,14 +196,38 @@ function clusterSpans(
   return clusters;
 }
 
+/**
+ * A call of {@link rowsStep}: `_collect_rows` of a span (`flag`: include its
+ * own row, 1 or 0) or `_emit_branch_rows` of a branch (`flag`: its index).
+ */
+type RowsCall = [
+  kind: 'rows' | 'branch',
+  span: TimelineSpan,
+  depth: number,
+  flag: number,
+  extentOf: (span: TimelineSpan) => SpanExtent,
+  rows: Row[],
+];
+
+/**
+ * inspect's two mutually recursive row collectors as one `runNested` step:
+ * each call they make to each other is yielded, so a 100,000-deep run does
+ * not overflow the call stack.
+ */
+function* rowsStep(...call: RowsCall): Generator<RowsCall, void, void> {
+  const [kind, span, depth, flag, extentOf, rows] = call;
+  if (kind === 'rows') yield* collectRows(span, depth, extentOf, rows, flag === 1);
+  else yield* emitBranchRows(span, flag, depth, extentOf, rows);
+}
+
 /** `_collect_rows`: the span's own row, then its child groups, then its branches. */
-function collectRows(
+function* collectRows(
   span: TimelineSpan,
   depth: number,
   extentOf: (span: TimelineSpan) => SpanExtent,
   rows: Row[],
   includeOwnRow: boolean,
-): void {
+): Generator<RowsCall, void, void> {
   if (includeOwnRow) {
     const extent = extentOf(span);
     rows.push({
@@ -243,7 +268,7 @@ function collectRows(
         tokens: extent.tokensAll,
         markers: collectMarkers(child),
       });
-      collectRows(child, depth + 1, extentOf, rows, false);
+      yield ['rows', child, depth + 1, 0, extentOf, rows];
       continue;
     }
     // Several spans with one name: one row, a segment per overlap cluster;
@@ -273,21 +298,22 @@ function collectRows(
     rows.push({ depth: depth + 1, name: displayName, segments, tokens, markers });
     // Only singleton clusters are recursed into (a parallel envelope hides its children).
     for (const cluster of clusters) {
-      if (cluster.length === 1) collectRows(cluster[0]!, depth + 1, extentOf, rows, false);
+      if (cluster.length === 1) yield ['rows', cluster[0]!, depth + 1, 0, extentOf, rows];
     }
   }
 
-  span.branches.forEach((branch, index) => emitBranchRows(branch, index, depth, extentOf, rows));
+  for (let index = 0; index < span.branches.length; index++)
+    yield ['branch', span.branches[index]!, depth, index, extentOf, rows];
 }
 
 /** `_emit_branch_rows`: a `↳` row, then the branch's child rows, then nested branches. */
-function emitBranchRows(
+function* emitBranchRows(
   branch: TimelineSpan,
   index: number,
   depth: number,
   extentOf: (span: TimelineSpan) => SpanExtent,
   rows: Row[],
-): void {
+): Generator<RowsCall, void, void> {
   // The label counts utility spans too (inspect filters them only when recursing).
   const childSpans: TimelineSpan[] = [];
   for (const item of branch.content) if (item.type === 'span') childSpans.push(item);
@@ -304,9 +330,10 @@ function emitBranchRows(
   for (const child of childSpans) {
     if (child.utility) continue;
     // A lone child's own row is already the branch row.
-    collectRows(child, depth + 1, extentOf, rows, childSpans.length !== 1);
+    yield ['rows', child, depth + 1, childSpans.length !== 1 ? 1 : 0, extentOf, rows];
   }
-  branch.branches.forEach((sub, i) => emitBranchRows(sub, i, depth + 1, extentOf, rows));
+  for (let i = 0; i < branch.branches.length; i++)
+    yield ['branch', branch.branches[i]!, depth + 1, i, extentOf, rows];
 }
 
 /**
@@ -334,7 +361,7 @@ export function renderTimelineAscii(
   const extentOf = createExtentCache();
   const { timeStartAll: viewStart, timeEndAll: viewEnd } = extentOf(root);
   const rows: Row[] = [];
-  collectRows(root, 0, extentOf, rows, true);
+  runNested(rowsStep, 'rows', root, 0, 1, extentOf, rows);
 
   const tokenWidth = 6; // " 48.5k"
   const separatorChars = 4; // inspect budgets " │" + "│ " but draws only the bars

@@ -49,6 +49,7 @@
 // so the incremental importer (otlp-stream.ts) drives this whole-file one over
 // the lines read so far, handing out what is placed and holding what waits on
 // a parent not seen yet.
+import { runNested } from '../../nested.js';
 import { ImportError, jsonPath } from '../../errors.js';
 import type {
   ChatMessage,
@@ -1847,7 +1848,15 @@ const NONE_CONSUMED: ReadonlySet<SpanEventRead> = new Set();
 /** A tool event's empty `events`: one frozen array for all (events are deep-frozen anyway). */
 const NO_EVENTS = Object.freeze([]) as unknown as ToolEvent['events'];
 
-function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
+/**
+ * Emits span `s` and, as yielded calls run by `runNested`, its children: a
+ * parent chain 100,000 deep does not overflow the call stack.
+ */
+function* emitSpan(
+  em: Emit,
+  s: Span,
+  enclosing: string | null,
+): Generator<[Emit, Span, string | null], void, void> {
   const attrs = keyValues(s.attributes);
   const cls = classify(s, attrs);
   // Reused: this span's reads end before its children are emitted.
@@ -2034,7 +2043,7 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
   const children = s.children;
   for (let i = 0; i < children.length; i++) {
     const c = children[i]!;
-    emitSpan(em, c, childEnclosing);
+    yield [em, c, childEnclosing];
     if (tool && !tool.agent_span_id && c.cls!.type === 'agent')
       tool.agent_span_id = em.usedIds?.has(`${c.traceId}:${c.spanId}`)
         ? `${c.traceId}:${c.spanId}`
@@ -2196,7 +2205,7 @@ function importProbe(probe: Probe, options: ImportOptions): ImportResult {
     });
     if (!roots[0]) sink.invent(info, 'timestamp', u.path);
   }
-  for (let i = 0; i < roots.length; i++) emitSpan(em, roots[i]!, null);
+  for (let i = 0; i < roots.length; i++) runNested(emitSpan, em, roots[i]!, null);
   pairTools(em);
   return { format: 'otlp', events: sink.finish(), diagnostics: ctx.finish() };
 }
