@@ -337,6 +337,31 @@ function* emitBranchRows(
 }
 
 /**
+ * Rows indented for at most this many levels; deeper rows show their depth
+ * (`⋯1234 name`) instead, so a 100,000-deep run renders in linear time (and
+ * its bars keep a width). inspect indents without a limit.
+ */
+const MAX_INDENT = 32;
+
+/** Names longer than this many code points are cut (`…`): every row is padded to the widest. */
+const MAX_NAME = 200;
+
+/** A row's label: its name, indented by its depth (up to {@link MAX_INDENT}). */
+function labelOf(row: Row): string {
+  let name = row.name;
+  if (name.length > MAX_NAME) {
+    const points: string[] = [];
+    for (const ch of name) {
+      if (points.length > MAX_NAME) break;
+      points.push(ch);
+    }
+    if (points.length > MAX_NAME) name = `${points.slice(0, MAX_NAME - 1).join('')}…`;
+  }
+  if (row.depth <= MAX_INDENT) return '  '.repeat(row.depth) + name;
+  return `${'  '.repeat(MAX_INDENT)}⋯${row.depth} ${name}`;
+}
+
+/**
  * Renders a timeline as inspect_ai's ASCII swimlane (`Timeline.render`),
  * character for character (research/inspect_ai.md §3.6): one row per agent
  * name (indented by depth), a proportional bar of `█` cells with `┊`
@@ -367,13 +392,13 @@ export function renderTimelineAscii(
   const separatorChars = 4; // inspect budgets " │" + "│ " but draws only the bars
   const minLabelWidth = 10; // len("  Explore") + 1
   let widest = 0;
-  for (const row of rows) widest = Math.max(widest, row.depth * 2 + codePointLength(row.name));
+  for (const row of rows) widest = Math.max(widest, codePointLength(labelOf(row)));
   const labelColWidth = Math.max(widest + 1, minLabelWidth);
   const barWidth = Math.max(4, width - labelColWidth - separatorChars - tokenWidth);
 
   const lines: string[] = [];
   for (const row of rows) {
-    const label = '  '.repeat(row.depth) + row.name;
+    const label = labelOf(row);
     const padded = label + ' '.repeat(Math.max(0, labelColWidth - codePointLength(label)));
     const bar = renderBar(row.segments, viewStart, viewEnd, barWidth, row.markers);
     const tokens = formatTokenCount(row.tokens);

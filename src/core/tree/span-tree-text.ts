@@ -30,10 +30,32 @@ const STATUS: Record<string, string> = {
 };
 
 function cut(text: string, max: number): string {
-  const chars = [...text];
+  if (text.length <= max) return text; // code points ≤ UTF-16 units
+  const chars = codePoints(text, max + 1);
   if (chars.length <= max) return text;
   return max <= 1 ? '…'.slice(0, max) : `${chars.slice(0, max - 1).join('')}…`;
 }
+
+/** The first `limit` code points of `text` (never the whole of a 50 MB name). */
+function codePoints(text: string, limit: number): string[] {
+  const out: string[] = [];
+  for (const ch of text) {
+    if (out.length === limit) break;
+    out.push(ch);
+  }
+  return out;
+}
+
+/** `text`'s length in code points, counted up to `limit`. */
+function width(text: string, limit: number): number {
+  return text.length <= limit ? [...text].length : codePoints(text, limit).length;
+}
+
+/**
+ * Guides drawn for at most this many ancestors; deeper rows start with their
+ * depth (`⋯1234 `), so a 100,000-deep tree prints in linear time.
+ */
+const MAX_GUIDES = 32;
 
 /**
  * The span tree of `events` as text, one line per node, fully expanded:
@@ -64,7 +86,9 @@ export function renderSpanTreeText(
     const last = view.posInSet[v]! === siblingCount(view, v);
     more.length = depth;
     let guide = '';
-    for (let d = 1; d < depth; d++) guide += more[d] ? '│  ' : '   ';
+    const from = Math.max(1, depth - MAX_GUIDES);
+    if (from > 1) guide += `⋯${depth} `;
+    for (let d = from; d < depth; d++) guide += more[d] ? '│  ' : '   ';
     if (depth > 0) guide += last ? '└─ ' : '├─ ';
     more[depth] = !last;
     const f = rowFacts(view, v, extent, now);
@@ -79,7 +103,7 @@ export function renderSpanTreeText(
     });
   }
   const col = (key: 'status' | 'duration' | 'tokens') =>
-    rows.reduce((w, r) => Math.max(w, [...r[key]].length), 0);
+    rows.reduce((w, r) => Math.max(w, width(r[key], 1000)), 0);
   const ws = col('status');
   const wd = col('duration');
   const wt = col('tokens');
@@ -87,11 +111,11 @@ export function renderSpanTreeText(
   const labelMax = Math.max(10, width - right);
   const wl = Math.min(
     labelMax,
-    rows.reduce((w, r) => Math.max(w, [...r.label].length), 0),
+    rows.reduce((w, r) => Math.max(w, width(r.label, labelMax)), 0),
   );
   const lines = rows.map((r) => {
     const label = cut(r.label, wl);
-    let line = label + ' '.repeat(wl - [...label].length);
+    let line = label + ' '.repeat(wl - width(label, wl));
     if (ws) line += `  ${r.status.padEnd(ws)}`;
     if (wd) line += `  ${r.duration.padStart(wd)}`;
     if (wt) line += `  ${r.tokens.padStart(wt)}`;
