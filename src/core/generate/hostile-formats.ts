@@ -403,7 +403,9 @@ const inspectWriter: Writer = (shape, ctx) => {
   const events = text.split('\n').filter((l) => l !== NUL_LINE);
   const head =
     '{"version":2,"status":"success","eval":{"task":"hostile","model":"hostile/model","created":"2026-01-02T03:04:05Z"},' +
-    '"samples":[{"id":1,"epoch":1,"input":"hostile","target":"none","events":[';
+    '"samples":[{"id":1,"epoch":1,"input":"hostile","target":"none",' +
+    // An attachment, referenced from an event: the resolver walks every value.
+    `"attachments":{"a1":"${MARK}"},"events":[{"event":"info","uuid":"att","timestamp":"${iso(0)}","data":"attachment://a1"},`;
   const body = `${head}${events.join(',')}]}]}`;
   return {
     filename: 'hostile.json',
