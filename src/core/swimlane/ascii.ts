@@ -14,6 +14,7 @@
  * million-event timeline renders in one linear pass.
  */
 import { runNested } from '../nested.js';
+import { cappedIndent } from '../indent.js';
 import { eventTime } from '../events/event-time.js';
 import type { Timeline, TimelineSpan } from '../timeline/types.js';
 import { createExtentCache, type SpanExtent } from './extent.js';
@@ -336,17 +337,10 @@ function* emitBranchRows(
     yield ['branch', branch.branches[i]!, depth + 1, i, extentOf, rows];
 }
 
-/**
- * Rows indented for at most this many levels; deeper rows show their depth
- * (`⋯1234 name`) instead, so a 100,000-deep run renders in linear time (and
- * its bars keep a width). inspect indents without a limit.
- */
-const MAX_INDENT = 32;
-
 /** Names longer than this many code points are cut (`…`): every row is padded to the widest. */
 const MAX_NAME = 200;
 
-/** A row's label: its name, indented by its depth (up to {@link MAX_INDENT}). */
+/** A row's label: its name, indented by its depth (`cappedIndent`). */
 function labelOf(row: Row): string {
   let name = row.name;
   if (name.length > MAX_NAME) {
@@ -357,8 +351,8 @@ function labelOf(row: Row): string {
     }
     if (points.length > MAX_NAME) name = `${points.slice(0, MAX_NAME - 1).join('')}…`;
   }
-  if (row.depth <= MAX_INDENT) return '  '.repeat(row.depth) + name;
-  return `${'  '.repeat(MAX_INDENT)}⋯${row.depth} ${name}`;
+  // Indented up to MAX_INDENT levels (inspect has no limit).
+  return cappedIndent(row.depth, '  ') + name;
 }
 
 /**

@@ -11,6 +11,7 @@
  * visible; children of all spans of a row are merged one level down.
  */
 import { runNested } from '../nested.js';
+import { deriveEventUuid } from '../events/uuid.js';
 import { eventTime } from '../events/event-time.js';
 import { eventEnd, eventError, isFailedEvent } from '../events/outcome.js';
 import { isEventKind } from '../events/types.js';
@@ -695,6 +696,13 @@ export function layoutSwimlane(
   ];
   // A generator run by `runNested`: each `yield` is a call to itself, so a
   // 100,000-deep span tree does not overflow the call stack.
+  // A row's key is its parent's key and its name: a path, O(depth) long. Past
+  // 200 characters the parent's part becomes its hash (`~` + 22 characters),
+  // so keys stay short at any depth (a 100,000-deep run's paths would add up
+  // to gigabytes) and still name the same row in every layout of a run.
+  const keyUnder = (parentKey: string, part: string): string =>
+    `${parentKey.length > 200 ? `~${deriveEventUuid(parentKey)}` : parentKey}/${part}`;
+
   const flatten = function* (
     nodes: readonly TimelineSpan[],
     parentDepth: number,
@@ -777,7 +785,7 @@ export function layoutSwimlane(
         }
         entries.push({
           head: {
-            key: count > 1 ? `${parentKey}/${lowerName}-${lane + 1}` : `${parentKey}/${lowerName}`,
+            key: keyUnder(parentKey, count > 1 ? `${lowerName}-${lane + 1}` : lowerName),
             label: count > 1 ? `${name} ${lane + 1}` : name,
             name,
             depth,
@@ -827,7 +835,7 @@ export function layoutSwimlane(
         const label = !GENERIC_BRANCH_NAMES.has(branch.name.toLowerCase())
           ? branch.name
           : (firstChild?.name ?? `Branch ${number}`);
-        const key = `${parentKey}/branch-${branch.branchedFrom ?? ''}-${i + 1}`;
+        const key = keyUnder(parentKey, `branch-${branch.branchedFrom ?? ''}-${i + 1}`);
         const extent = extentOf(branch);
         addRow(
           {

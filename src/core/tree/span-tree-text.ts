@@ -2,6 +2,7 @@
 // (`buildSpanTreeView`) and the same row facts (`rowFacts`) as <SpanTree>,
 // fully expanded, drawn with box-drawing guides and right-hand columns for
 // status, duration and tokens.
+import { MAX_INDENT } from '../indent.js';
 import type { Event } from '../events/types.js';
 import { buildEventTree } from './event-tree.js';
 import { buildSpanTreeView, type SpanTreeViewOptions } from './outline.js';
@@ -47,15 +48,9 @@ function codePoints(text: string, limit: number): string[] {
 }
 
 /** `text`'s length in code points, counted up to `limit`. */
-function width(text: string, limit: number): number {
+function textWidth(text: string, limit: number): number {
   return text.length <= limit ? [...text].length : codePoints(text, limit).length;
 }
-
-/**
- * Guides drawn for at most this many ancestors; deeper rows start with their
- * depth (`⋯1234 `), so a 100,000-deep tree prints in linear time.
- */
-const MAX_GUIDES = 32;
 
 /**
  * The span tree of `events` as text, one line per node, fully expanded:
@@ -86,7 +81,8 @@ export function renderSpanTreeText(
     const last = view.posInSet[v]! === siblingCount(view, v);
     more.length = depth;
     let guide = '';
-    const from = Math.max(1, depth - MAX_GUIDES);
+    // Guides for the nearest MAX_INDENT ancestors; deeper rows start with their depth.
+    const from = Math.max(1, depth - MAX_INDENT);
     if (from > 1) guide += `⋯${depth} `;
     for (let d = from; d < depth; d++) guide += more[d] ? '│  ' : '   ';
     if (depth > 0) guide += last ? '└─ ' : '├─ ';
@@ -103,7 +99,7 @@ export function renderSpanTreeText(
     });
   }
   const col = (key: 'status' | 'duration' | 'tokens') =>
-    rows.reduce((w, r) => Math.max(w, width(r[key], 1000)), 0);
+    rows.reduce((w, r) => Math.max(w, textWidth(r[key], 1000)), 0);
   const ws = col('status');
   const wd = col('duration');
   const wt = col('tokens');
@@ -111,11 +107,11 @@ export function renderSpanTreeText(
   const labelMax = Math.max(10, width - right);
   const wl = Math.min(
     labelMax,
-    rows.reduce((w, r) => Math.max(w, width(r.label, labelMax)), 0),
+    rows.reduce((w, r) => Math.max(w, textWidth(r.label, labelMax)), 0),
   );
   const lines = rows.map((r) => {
     const label = cut(r.label, wl);
-    let line = label + ' '.repeat(wl - width(label, wl));
+    let line = label + ' '.repeat(wl - textWidth(label, wl));
     if (ws) line += `  ${r.status.padEnd(ws)}`;
     if (wd) line += `  ${r.duration.padStart(wd)}`;
     if (wt) line += `  ${r.tokens.padStart(wt)}`;

@@ -9,6 +9,7 @@ import {
   type KeyboardEvent as ReactKeyboardEvent,
   type PointerEvent as ReactPointerEvent,
 } from 'react';
+import { MAX_INDENT } from '../../core/indent.js';
 import {
   buildSpanTreeView,
   sharedEventTreeFeed,
@@ -534,7 +535,11 @@ function TreeRow(p: TreeRowProps) {
       <span
         role="gridcell"
         className="skein-span-tree__cell skein-span-tree__name"
-        style={{ paddingInlineStart: `calc(${depth} * var(--skein-span-tree-indent, 14px) + 4px)` }}
+        // Indented up to MAX_INDENT levels (aria-level keeps the true depth):
+        // a 100,000-deep row would otherwise start 1.4M px to the right.
+        style={{
+          paddingInlineStart: `calc(${Math.min(depth, MAX_INDENT)} * var(--skein-span-tree-indent, 14px) + 4px)`,
+        }}
       >
         {/* The twisty is for the pointer; the keyboard toggles with ← / → on the row. */}
         <span

@@ -3,6 +3,7 @@ import { BudgetNotice, formatBytes, formatCount, useBudget } from '../budget.js'
 import { sliceText } from '../text.js';
 import type { RendererProps } from '../types.js';
 import { PlainText } from './plain-text.js';
+import { MAX_VALUE_DEPTH, VALUE_CUT_MARKER } from '../../../core/events/freeze.js';
 
 /** Characters of one string value shown before its own "show all". */
 const STRING_LIMIT = 1_000;
@@ -146,6 +147,19 @@ const JsonEntry = memo(function JsonEntry({ label, value, pageSize, open, ancest
         {key}
         {key ? ': ' : null}
         <span className="skein-json__summary">[Circular]</span>
+      </li>
+    );
+  }
+  // Bounded as events are (`deepFreeze`): JSON text parsed here, or a value
+  // passed directly, may nest deeper, and each level is a few components.
+  if (ancestors.length >= MAX_VALUE_DEPTH) {
+    return (
+      <li className="skein-json__leaf">
+        {key}
+        {key ? ': ' : null}
+        <span className="skein-json__summary" data-skein-cut="">
+          {VALUE_CUT_MARKER}
+        </span>
       </li>
     );
   }
