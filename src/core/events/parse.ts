@@ -422,8 +422,21 @@ interface Context {
   base: string;
   /** Index of the event being parsed, or -1 when `base` is the event's own path. */
   index: number;
-  /** Values cut for nesting deeper than `MAX_VALUE_DEPTH`, and the first event's path and uuid. */
-  cut: { count: number; path: string; uuid: string } | undefined;
+  /** Values cut for nesting deeper than `MAX_VALUE_DEPTH`: counted here, reported once. */
+  cut: CutTally;
+  /** Whether `finish` reports {@link cut} (not when a caller shares it across parses). */
+  ownsCut: boolean;
+}
+
+/**
+ * Values cut for depth (`deepFreeze`) over one or more parses, and where the
+ * first was: what one `value_too_deep` diagnostic reports.
+ * @internal
+ */
+export interface CutTally {
+  count: number;
+  path: string;
+  uuid: string;
 }
 
 /**
@@ -450,7 +463,8 @@ function makeContext(options: ParseEventOptions | undefined): Context {
     shortLookAhead: false,
     base: options?.path ?? '$',
     index: -1,
-    cut: undefined,
+    cut: { count: 0, path: '$', uuid: '' },
+    ownsCut: true,
   };
 }
 
@@ -476,15 +490,9 @@ function note(
 }
 
 function finish(ctx: Context): Diagnostic[] {
-  if (ctx.cut !== undefined) {
-    const { count, path, uuid } = ctx.cut;
-    ctx.diagnostics.push({
-      code: 'value_too_deep',
-      severity: 'warning',
-      message: errorMessage('value_too_deep', count, MAX_VALUE_DEPTH, JSON.stringify(uuid)),
-      path,
-    });
-    ctx.cut = undefined;
+  if (ctx.ownsCut && ctx.cut.count > 0) {
+    ctx.diagnostics.push(cutDiagnostic(ctx.cut));
+    ctx.cut = { count: 0, path: '$', uuid: '' };
   }
   for (const [code, n] of ctx.counts) {
     if (n > ctx.max) {
@@ -944,7 +952,10 @@ function parseOne(ctx: Context, raw: unknown): Event {
   stampEventTime(draft, ms);
   const cuts = deepFreezeCounting(draft);
   if (cuts > 0) {
-    if (ctx.cut === undefined) ctx.cut = { count: 0, path: locate(ctx), uuid: draft.uuid as string };
+    if (ctx.cut.count === 0) {
+      ctx.cut.path = locate(ctx);
+      ctx.cut.uuid = draft.uuid as string;
+    }
     ctx.cut.count += cuts;
   }
   return draft as unknown as Event;
@@ -974,6 +985,46 @@ export function parseEvent(json: unknown, options?: ParseEventOptions): ParseEve
   const ctx = makeContext(options);
   const event = parseOne(ctx, json);
   return { event, diagnostics: finish(ctx) };
+}
+
+/**
+ * {@link parseEvent} of one record of many (JSON Lines), whose values cut for
+ * depth are counted in `cuts` rather than reported: the caller reports them
+ * once for the file with {@link cutDiagnostic}.
+ * @internal
+ * @example
+ * import { cutDiagnostic, parseEventCountingCuts, type CutTally } from 'src/core/events/parse.js';
+ * declare const records: unknown[];
+ * const cuts: CutTally = { count: 0, path: '$', uuid: '' };
+ * const events = records.map((r, i) => parseEventCountingCuts(r, { path: `$[${i}]` }, cuts).event);
+ * const diagnostics = cuts.count > 0 ? [cutDiagnostic(cuts)] : [];
+ */
+export function parseEventCountingCuts(
+  json: unknown,
+  options: ParseEventOptions | undefined,
+  cuts: CutTally,
+): ParseEventResult {
+  const ctx = makeContext(options);
+  ctx.cut = cuts;
+  ctx.ownsCut = false;
+  const event = parseOne(ctx, json);
+  return { event, diagnostics: finish(ctx) };
+}
+
+/**
+ * The one `value_too_deep` diagnostic of a {@link CutTally}.
+ * @internal
+ * @example
+ * import { cutDiagnostic } from 'src/core/events/parse.js';
+ * cutDiagnostic({ count: 2, path: '$[4]', uuid: 'u4' }).code; // 'value_too_deep'
+ */
+export function cutDiagnostic(cuts: CutTally): Diagnostic {
+  return {
+    code: 'value_too_deep',
+    severity: 'warning',
+    message: errorMessage('value_too_deep', cuts.count, MAX_VALUE_DEPTH, JSON.stringify(cuts.uuid)),
+    path: cuts.path,
+  };
 }
 
 /**

@@ -61,7 +61,7 @@ import { jsonPath } from '../../errors.js';
 import type { Diagnostic } from '../../errors.js';
 import { displayOf } from '../../display/display-of.js';
 import { eventTime } from '../../events/event-time.js';
-import { parseEvent } from '../../events/parse.js';
+import { parseEventCountingCuts, type CutTally } from '../../events/parse.js';
 import { timestampHadOffset, timestampMs } from '../../events/timestamp.js';
 import type {
   CompactionEvent,
@@ -576,8 +576,15 @@ class AgexImporter implements IncrementalImporter {
   // --- shapes ---------------------------------------------------------------
 
   #canonical(record: JsonRecord, path: string): void {
-    const { event, diagnostics } = parseEvent(record, { path, uuidSeed: this.#seed });
+    // Values cut for depth go into the file's one value_too_deep (the context's).
+    const cuts: CutTally = { count: 0, path, uuid: '' };
+    const { event, diagnostics } = parseEventCountingCuts(
+      record,
+      { path, uuidSeed: this.#seed },
+      cuts,
+    );
     for (const d of diagnostics) this.#extra.push(d);
+    if (cuts.count > 0) this.#ctx.cut(cuts.count, event.uuid);
     this.#clock.observe(event.timestamp);
     this.#seen(event.timestamp, eventTime(event));
     // Spans of a mime stream's own events, for the displays printed inside them.

@@ -6,7 +6,12 @@
 // and reports what minimal events omit.
 import type { Event } from '../../events/types.js';
 import { isEventKind } from '../../events/types.js';
-import { parseEvent, parseEvents } from '../../events/parse.js';
+import {
+  cutDiagnostic,
+  parseEventCountingCuts,
+  parseEvents,
+  type CutTally,
+} from '../../events/parse.js';
 import type { Diagnostic } from '../../errors.js';
 import { isRecord, type ImportOptions } from '../guards.js';
 import {
@@ -27,9 +32,11 @@ function incremental(options: ImportOptions): IncrementalImporter {
   const diagnostics: Diagnostic[] = [];
   let batch: Event[] = [];
   const seed = options.uuidSeed ?? '';
+  // Values cut for depth, over every record: one value_too_deep for the file.
+  const cuts: CutTally = { count: 0, path: '$', uuid: '' };
   return {
     push(record, path) {
-      const { event, diagnostics: d } = parseEvent(record, { path, uuidSeed: seed });
+      const { event, diagnostics: d } = parseEventCountingCuts(record, { path, uuidSeed: seed }, cuts);
       batch.push(event);
       for (const x of d) diagnostics.push(x);
     },
@@ -41,7 +48,7 @@ function incremental(options: ImportOptions): IncrementalImporter {
     end() {
       return this.drain();
     },
-    diagnostics: () => diagnostics,
+    diagnostics: () => (cuts.count > 0 ? [...diagnostics, cutDiagnostic(cuts)] : diagnostics),
   };
 }
 

@@ -1,0 +1,151 @@
+// The hostile-shape corpus (src/core/generate/hostile.ts) through every core
+// layer: importAny → EventStream → span tree (whole and incremental) →
+// timeline (and its dump/load) → swimlane layout → transcript rows, find,
+// the span tree's views → describe, mimeStream, structured clone. Every case
+// gives a typed error or a result that kept what it must, within its CPU
+// budget, with no prototype touched. `npm test` runs the small sizes (seed 1);
+// `npm run fuzz` the full ones (a new seed each run, printed on failure).
+// A failure prints the command that replays it.
+import { describe, expect, it } from 'vitest';
+import {
+  EventStream,
+  buildEventTree,
+  buildSpanTreeView,
+  buildTimeline,
+  buildTranscriptRows,
+  createEventTreeBuilder,
+  createSwimlaneIndex,
+  createTranscriptFind,
+  describeEvent,
+  importAny,
+  layoutSwimlane,
+  timelineDump,
+  timelineLoad,
+  toMimeStream,
+  type Event,
+  type ImportResult,
+} from '../../src/index.js';
+import {
+  HOSTILE_FORMATS,
+  HOSTILE_SHAPES,
+  hostileCase,
+  type HostileCase,
+} from '../../src/core/generate/hostile.js';
+import {
+  HOSTILE_CPU_LIMIT_S,
+  HOSTILE_SEED,
+  HOSTILE_SIZES,
+  checkResult,
+  cpuSeconds,
+  hostilePairs,
+  isTyped,
+  maxDepth,
+  prototypeSnapshot,
+  replayCommand,
+} from './helpers/hostile.js';
+
+const FILE = 'test/core/fuzz-hostile.test.ts';
+
+/** Every layer a case goes through; returns what the checks need. */
+async function pipeline(c: HostileCase): Promise<{ result: ImportResult; depth: number } | null> {
+  let result: ImportResult;
+  try {
+    result = await importAny(c.input, { filename: c.filename });
+  } catch (e) {
+    if (isTyped(e)) return null;
+    throw e;
+  }
+  const events = result.events;
+  const stream = EventStream.from(events);
+  const latest = stream.latest();
+  const tree = buildEventTree(latest);
+  // A live feed: the same events one at a time (the same tree), and again
+  // last to first (children before their parents, ends before begins).
+  const forward = createEventTreeBuilder();
+  for (const e of latest) forward.append(e);
+  expect(forward.getSnapshot().length).toBe(tree.length);
+  const backward = createEventTreeBuilder();
+  for (let i = latest.length - 1; i >= 0; i--) backward.append(latest[i]!);
+  void backward.getSnapshot();
+
+  const timeline = buildTimeline(latest);
+  timelineLoad(timelineDump(timeline), latest);
+  const layout = layoutSwimlane(timeline, { showBranches: true });
+  for (const row of layout.rows.slice(0, 200)) void [row.bars, row.markers, row.tokens];
+  createSwimlaneIndex(layout);
+
+  buildTranscriptRows(tree);
+  buildSpanTreeView(tree);
+  buildSpanTreeView(tree, { mode: 'outline' });
+  buildSpanTreeView(tree, { mode: 'events' });
+  await findAll(tree);
+
+  // What a view and a worker do with single events: describe, serialize, clone.
+  const some = [...latest.slice(0, 100), ...latest.slice(-100)];
+  for (const e of some) void describeEvent(e).searchText;
+  for (const r of toMimeStream(some)) JSON.stringify(r);
+  structuredClone(latest);
+  return { result, depth: maxDepth(tree.depth) };
+}
+
+/** Runs a transcript find over the whole tree to its end. */
+function findAll(tree: ReturnType<typeof buildEventTree>): Promise<void> {
+  const find = createTranscriptFind({ schedule: (task) => void setImmediate(task), sliceMs: 50 });
+  find.search('HOSTILE', tree);
+  return new Promise((done) => {
+    const check = () => (find.getSnapshot().done ? done() : setImmediate(check));
+    check();
+  });
+}
+
+describe(`hostile shapes through the core (seed ${HOSTILE_SEED})`, () => {
+  const pairs = hostilePairs(HOSTILE_FORMATS, HOSTILE_SHAPES);
+
+  it('has a case for every format and every shape', () => {
+    // Each format expresses most shapes; each shape is expressed by some format.
+    const formats = new Set(pairs.map(([f]) => f));
+    const shapes = new Set(pairs.map(([, s]) => s));
+    if (pairs.length < HOSTILE_FORMATS.length * HOSTILE_SHAPES.length / 2) return; // filtered run
+    expect([...formats].sort()).toEqual([...HOSTILE_FORMATS].sort());
+    expect([...shapes].sort()).toEqual([...HOSTILE_SHAPES].sort());
+  });
+
+  it.each(pairs)('%s / %s', async (format, shape) => {
+    const c = hostileCase(format, shape, HOSTILE_SIZES, HOSTILE_SEED)!;
+    const before = prototypeSnapshot();
+    let outcome: Awaited<ReturnType<typeof pipeline>>;
+    let cpu: number;
+    try {
+      [outcome, cpu] = await cpuSeconds(() => pipeline(c));
+    } catch (e) {
+      throw new Error(`${c.name} threw ${String(e)}\nreplay: ${replayCommand(c, 'core', FILE)}`, {
+        cause: e,
+      });
+    }
+    const problems = outcome === null ? [] : checkResult(c, outcome.result, outcome.depth);
+    if (prototypeSnapshot() !== before) problems.push('a prototype gained or lost a property');
+    if (cpu > HOSTILE_CPU_LIMIT_S)
+      problems.push(`took ${cpu.toFixed(2)} CPU-s, over ${HOSTILE_CPU_LIMIT_S} s`);
+    expect(problems, `${c.name}\nreplay: ${replayCommand(c, 'core', FILE)}`).toEqual([]);
+  }, 600_000);
+
+  it('reports a value cut for depth once, with its count, and keeps the rest', async () => {
+    const c = hostileCase('skein', 'deep-value', HOSTILE_SIZES, HOSTILE_SEED)!;
+    const { events, diagnostics } = await importAny(c.input, { filename: c.filename });
+    const cuts = diagnostics.filter((d) => d.code === 'value_too_deep');
+    expect(cuts).toHaveLength(1);
+    // Two values were cut (the message's content and the tool's result and
+    // arguments): counted in the one diagnostic.
+    expect(cuts[0]!.message).toMatch(/^3 values were nested more than 1000 levels deep/);
+    const tool = events.find((e) => e.event === 'tool') as Event & { result: unknown };
+    let depth = 0;
+    let v: unknown = tool.result;
+    while (typeof v === 'object' && v !== null) {
+      v = Array.isArray(v) ? v[0] : (v as Record<string, unknown>)['d'];
+      depth++;
+    }
+    expect(depth).toBe(1000);
+    expect(v).toMatch(/^\[value_too_deep/);
+    expect(JSON.stringify(events).length).toBeGreaterThan(0);
+  });
+});
