@@ -404,7 +404,7 @@ const EPOCH = '1970-01-01T00:00:00Z';
 
 interface Context {
   readonly diagnostics: Diagnostic[];
-  readonly counts: Map<ErrorCode, number>;
+  counts: Map<ErrorCode, number>;
   readonly max: number;
   readonly seed: string;
   readonly copy: boolean;
@@ -424,16 +424,12 @@ interface Context {
   index: number;
   /** Values cut for nesting deeper than `MAX_VALUE_DEPTH`: counted here, reported once. */
   cut: CutTally;
-  /** Whether `finish` reports {@link cut} (not when a caller shares it across parses). */
-  ownsCut: boolean;
+  /** Whether `finish` adds the totals (cuts, truncations): not for one record of many. */
+  owner: boolean;
 }
 
-/**
- * Values cut for depth (`deepFreeze`) over one or more parses, and where the
- * first was: what one `value_too_deep` diagnostic reports.
- * @internal
- */
-export interface CutTally {
+/** Values cut for depth (`deepFreeze`) and where the first was: one `value_too_deep`. */
+interface CutTally {
   count: number;
   path: string;
   uuid: string;
@@ -464,7 +460,7 @@ function makeContext(options: ParseEventOptions | undefined): Context {
     base: options?.path ?? '$',
     index: -1,
     cut: { count: 0, path: '$', uuid: '' },
-    ownsCut: true,
+    owner: true,
   };
 }
 
@@ -490,8 +486,15 @@ function note(
 }
 
 function finish(ctx: Context): Diagnostic[] {
-  if (ctx.ownsCut && ctx.cut.count > 0) {
-    ctx.diagnostics.push(cutDiagnostic(ctx.cut));
+  if (!ctx.owner) return ctx.diagnostics;
+  if (ctx.cut.count > 0) {
+    const { count, path, uuid } = ctx.cut;
+    ctx.diagnostics.push({
+      code: 'value_too_deep',
+      severity: 'warning',
+      message: errorMessage('value_too_deep', count, MAX_VALUE_DEPTH, JSON.stringify(uuid)),
+      path,
+    });
     ctx.cut = { count: 0, path: '$', uuid: '' };
   }
   for (const [code, n] of ctx.counts) {
@@ -988,42 +991,35 @@ export function parseEvent(json: unknown, options?: ParseEventOptions): ParseEve
 }
 
 /**
- * {@link parseEvent} of one record of many (JSON Lines), whose values cut for
- * depth are counted in `cuts` rather than reported: the caller reports them
- * once for the file with {@link cutDiagnostic}.
+ * {@link parseEvent} for records read one at a time (JSON Lines, a stream):
+ * each at its own path, as `parseEvent` parses it alone, but with one count
+ * per diagnostic code over all of them (the cap applies to the whole file,
+ * and nothing is built past it) and one `value_too_deep` for all the values
+ * cut. `finish` gives the totals: the cuts and one `diagnostics_truncated`
+ * per code over the cap.
  * @internal
  * @example
- * import { cutDiagnostic, parseEventCountingCuts, type CutTally } from 'src/core/events/parse.js';
+ * import { createRecordParser } from 'src/core/events/parse.js';
  * declare const records: unknown[];
- * const cuts: CutTally = { count: 0, path: '$', uuid: '' };
- * const events = records.map((r, i) => parseEventCountingCuts(r, { path: `$[${i}]` }, cuts).event);
- * const diagnostics = cuts.count > 0 ? [cutDiagnostic(cuts)] : [];
+ * const parser = createRecordParser({ uuidSeed: 'run-7' });
+ * const events = records.map((r, i) => parser.parse(r, `$[${i}]`).event);
+ * const totals = parser.finish();
  */
-export function parseEventCountingCuts(
-  json: unknown,
-  options: ParseEventOptions | undefined,
-  cuts: CutTally,
-): ParseEventResult {
-  const ctx = makeContext(options);
-  ctx.cut = cuts;
-  ctx.ownsCut = false;
-  const event = parseOne(ctx, json);
-  return { event, diagnostics: finish(ctx) };
-}
-
-/**
- * The one `value_too_deep` diagnostic of a {@link CutTally}.
- * @internal
- * @example
- * import { cutDiagnostic } from 'src/core/events/parse.js';
- * cutDiagnostic({ count: 2, path: '$[4]', uuid: 'u4' }).code; // 'value_too_deep'
- */
-export function cutDiagnostic(cuts: CutTally): Diagnostic {
+export function createRecordParser(options?: Omit<ParseEventOptions, 'path'>): {
+  parse(json: unknown, path: string): ParseEventResult;
+  finish(): Diagnostic[];
+} {
+  const shared = makeContext(options);
   return {
-    code: 'value_too_deep',
-    severity: 'warning',
-    message: errorMessage('value_too_deep', cuts.count, MAX_VALUE_DEPTH, JSON.stringify(cuts.uuid)),
-    path: cuts.path,
+    parse(json, path) {
+      const ctx = makeContext({ ...options, path });
+      ctx.counts = shared.counts;
+      ctx.cut = shared.cut;
+      ctx.owner = false;
+      const event = parseOne(ctx, json);
+      return { event, diagnostics: ctx.diagnostics };
+    },
+    finish: () => finish(shared),
   };
 }
 

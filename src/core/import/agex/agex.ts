@@ -61,7 +61,7 @@ import { jsonPath } from '../../errors.js';
 import type { Diagnostic } from '../../errors.js';
 import { displayOf } from '../../display/display-of.js';
 import { eventTime } from '../../events/event-time.js';
-import { parseEventCountingCuts, type CutTally } from '../../events/parse.js';
+import { createRecordParser } from '../../events/parse.js';
 import { timestampHadOffset, timestampMs } from '../../events/timestamp.js';
 import type {
   CompactionEvent,
@@ -486,7 +486,8 @@ class AgexImporter implements IncrementalImporter {
   readonly #ctx: ImportContext;
   readonly #sink: EventSink;
   readonly #clock: SyntheticClock;
-  readonly #seed: string;
+  /** Canonical records of a mime stream: one cap per code and one cut count for the file. */
+  readonly #records: ReturnType<typeof createRecordParser>;
   readonly #extra: Diagnostic[] = [];
   /** Open agents by namespace. */
   readonly #agents = new Map<string, AgentState>();
@@ -526,7 +527,7 @@ class AgexImporter implements IncrementalImporter {
     const { ctx, sink } = importerParts('agex', options);
     this.#ctx = ctx;
     this.#sink = sink;
-    this.#seed = options.uuidSeed ?? 'agex';
+    this.#records = createRecordParser({ uuidSeed: options.uuidSeed ?? 'agex' });
     this.#clock = new SyntheticClock(options.baseTime);
   }
 
@@ -570,21 +571,15 @@ class AgexImporter implements IncrementalImporter {
 
   diagnostics(): Diagnostic[] {
     const own = this.#ctx.finish();
-    return this.#extra.length ? [...this.#extra, ...own] : own;
+    const totals = this.#records.finish();
+    return this.#extra.length || totals.length ? [...this.#extra, ...totals, ...own] : own;
   }
 
   // --- shapes ---------------------------------------------------------------
 
   #canonical(record: JsonRecord, path: string): void {
-    // Values cut for depth go into the file's one value_too_deep (the context's).
-    const cuts: CutTally = { count: 0, path, uuid: '' };
-    const { event, diagnostics } = parseEventCountingCuts(
-      record,
-      { path, uuidSeed: this.#seed },
-      cuts,
-    );
+    const { event, diagnostics } = this.#records.parse(record, path);
     for (const d of diagnostics) this.#extra.push(d);
-    if (cuts.count > 0) this.#ctx.cut(cuts.count, event.uuid);
     this.#clock.observe(event.timestamp);
     this.#seen(event.timestamp, eventTime(event));
     // Spans of a mime stream's own events, for the displays printed inside them.

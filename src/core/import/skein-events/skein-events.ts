@@ -6,12 +6,7 @@
 // and reports what minimal events omit.
 import type { Event } from '../../events/types.js';
 import { isEventKind } from '../../events/types.js';
-import {
-  cutDiagnostic,
-  parseEventCountingCuts,
-  parseEvents,
-  type CutTally,
-} from '../../events/parse.js';
+import { createRecordParser, parseEvents } from '../../events/parse.js';
 import type { Diagnostic } from '../../errors.js';
 import { isRecord, type ImportOptions } from '../guards.js';
 import {
@@ -31,12 +26,17 @@ function looksLikeEvent(value: unknown): boolean {
 function incremental(options: ImportOptions): IncrementalImporter {
   const diagnostics: Diagnostic[] = [];
   let batch: Event[] = [];
-  const seed = options.uuidSeed ?? '';
-  // Values cut for depth, over every record: one value_too_deep for the file.
-  const cuts: CutTally = { count: 0, path: '$', uuid: '' };
+  // One parser for every record: diagnostics capped per code over the file,
+  // and the values cut for depth reported once.
+  const parser = createRecordParser({
+    uuidSeed: options.uuidSeed ?? '',
+    ...(options.maxDiagnosticsPerCode !== undefined
+      ? { maxDiagnosticsPerCode: options.maxDiagnosticsPerCode }
+      : {}),
+  });
   return {
     push(record, path) {
-      const { event, diagnostics: d } = parseEventCountingCuts(record, { path, uuidSeed: seed }, cuts);
+      const { event, diagnostics: d } = parser.parse(record, path);
       batch.push(event);
       for (const x of d) diagnostics.push(x);
     },
@@ -48,7 +48,7 @@ function incremental(options: ImportOptions): IncrementalImporter {
     end() {
       return this.drain();
     },
-    diagnostics: () => (cuts.count > 0 ? [...diagnostics, cutDiagnostic(cuts)] : diagnostics),
+    diagnostics: () => [...diagnostics, ...parser.finish()],
   };
 }
 
