@@ -56,16 +56,19 @@ describe('deepFreeze', () => {
 
   it('keeps a value exactly MAX_VALUE_DEPTH deep whole, and an own "__proto__" key as data', () => {
     // root (0) → arrays (1…998) → the object (999) → its array (1000): kept.
-    let value: unknown = JSON.parse('{"__proto__": [1]}');
-    for (let i = 0; i < MAX_VALUE_DEPTH - 2; i++) value = [value];
-    const root = { v: value };
+    const nested = (arrays: number) => {
+      let value: unknown = JSON.parse('{"__proto__": [1]}');
+      for (let i = 0; i < arrays; i++) value = [value];
+      return value;
+    };
+    const root = { v: nested(MAX_VALUE_DEPTH - 2) };
     deepFreeze(root);
     let node: unknown = root.v;
     for (let i = 0; i < MAX_VALUE_DEPTH - 2; i++) node = (node as unknown[])[0];
     expect(Object.getPrototypeOf(node)).toBe(Object.prototype);
     expect((node as Record<string, unknown>)['__proto__']).toEqual([1]);
     // One level more: the own "__proto__" key itself is cut, and stays data.
-    const deeper = { v: [value] };
+    const deeper = { v: nested(MAX_VALUE_DEPTH - 1) };
     deepFreeze(deeper);
     node = deeper.v;
     for (let i = 0; i < MAX_VALUE_DEPTH - 1; i++) node = (node as unknown[])[0];
