@@ -29,10 +29,9 @@
  * | `bad-text` | lone surrogates, NUL, BOMs (leading and inside) | all |
  * | `proto-keys` | `__proto__`, `constructor`, `prototype` as keys and ids | all |
  *
- * Sizes are parameters ({@link HostileSizes}): {@link HOSTILE_SMALL} keeps
- * `npm test` fast (its depth still overflows any recursion: the call stack
- * holds about 10,000 frames), {@link HOSTILE_FULL} is what the issue names,
- * run by `npm run fuzz`. The seed varies ids, names and order; a case's
+ * Sizes are parameters ({@link HostileSizes}): {@link HOSTILE_TEST} keeps
+ * `npm test` fast (its depth still overflows a recursive walk),
+ * {@link HOSTILE_FULL} is what the issue names, run by `npm run fuzz`. The seed varies ids, names and order; a case's
  * `name` (`otlp/deep#7`) and its seed replay it:
  *
  *   HOSTILE=otlp/deep HOSTILE_SEED=7 npx vitest run --project core hostile
@@ -107,8 +106,8 @@ export const HOSTILE_FULL: HostileSizes = {
 };
 
 /**
- * The sizes of `npm test`: still past the call stack (20,000 levels) and past
- * `MAX_VALUE_DEPTH`, small enough that every case takes a fraction of a second.
+ * A mid size for trying a change: deep enough for any recursion (20,000
+ * levels, the issue's OTLP chain), wide enough to show a quadratic walk.
  * @example
  * import { HOSTILE_SMALL } from 'src/core/generate/hostile.js';
  * HOSTILE_SMALL.depth; // 20_000
@@ -120,6 +119,23 @@ export const HOSTILE_SMALL: HostileSizes = {
   keys: 20_000,
   valueDepth: 10_000,
   duplicates: 2_000,
+};
+
+/**
+ * The sizes of `npm test`: still past the call stack (recursive walks over
+ * spans overflowed at 6,000 to 12,000 levels, depending on the JIT) and past
+ * `MAX_VALUE_DEPTH`; small enough that the whole corpus runs in seconds.
+ * @example
+ * import { HOSTILE_TEST } from 'src/core/generate/hostile.js';
+ * HOSTILE_TEST.depth; // 12_000
+ */
+export const HOSTILE_TEST: HostileSizes = {
+  depth: 12_000,
+  width: 2_000,
+  stringBytes: 1024 * 1024,
+  keys: 10_000,
+  valueDepth: 10_000,
+  duplicates: 300,
 };
 
 /**
