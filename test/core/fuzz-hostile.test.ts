@@ -113,29 +113,33 @@ describe(`hostile shapes through the core (seed ${HOSTILE_SEED})`, () => {
     // Each format expresses most shapes; each shape is expressed by some format.
     const formats = new Set(pairs.map(([f]) => f));
     const shapes = new Set(pairs.map(([, s]) => s));
-    if (pairs.length < HOSTILE_FORMATS.length * HOSTILE_SHAPES.length / 2) return; // filtered run
+    if (pairs.length < (HOSTILE_FORMATS.length * HOSTILE_SHAPES.length) / 2) return; // filtered run
     expect([...formats].sort()).toEqual([...HOSTILE_FORMATS].sort());
     expect([...shapes].sort()).toEqual([...HOSTILE_SHAPES].sort());
   });
 
-  it.each(pairs)('%s / %s', async (format, shape) => {
-    const c = hostileCase(format, shape, HOSTILE_SIZES, HOSTILE_SEED)!;
-    const before = prototypeSnapshot();
-    let outcome: Awaited<ReturnType<typeof pipeline>>;
-    let cpu: number;
-    try {
-      [outcome, cpu] = await cpuSeconds(() => pipeline(c));
-    } catch (e) {
-      throw new Error(`${c.name} threw ${String(e)}\nreplay: ${replayCommand(c, 'core', FILE)}`, {
-        cause: e,
-      });
-    }
-    const problems = outcome === null ? [] : checkResult(c, outcome.result, outcome.depth);
-    if (prototypeSnapshot() !== before) problems.push('a prototype gained or lost a property');
-    if (cpu > HOSTILE_CPU_LIMIT_S)
-      problems.push(`took ${cpu.toFixed(2)} CPU-s, over ${HOSTILE_CPU_LIMIT_S} s`);
-    expect(problems, `${c.name}\nreplay: ${replayCommand(c, 'core', FILE)}`).toEqual([]);
-  }, 600_000);
+  it.each(pairs)(
+    '%s / %s',
+    async (format, shape) => {
+      const c = hostileCase(format, shape, HOSTILE_SIZES, HOSTILE_SEED)!;
+      const before = prototypeSnapshot();
+      let outcome: Awaited<ReturnType<typeof pipeline>>;
+      let cpu: number;
+      try {
+        [outcome, cpu] = await cpuSeconds(() => pipeline(c));
+      } catch (e) {
+        throw new Error(`${c.name} threw ${String(e)}\nreplay: ${replayCommand(c, 'core', FILE)}`, {
+          cause: e,
+        });
+      }
+      const problems = outcome === null ? [] : checkResult(c, outcome.result, outcome.depth);
+      if (prototypeSnapshot() !== before) problems.push('a prototype gained or lost a property');
+      if (cpu > HOSTILE_CPU_LIMIT_S)
+        problems.push(`took ${cpu.toFixed(2)} CPU-s, over ${HOSTILE_CPU_LIMIT_S} s`);
+      expect(problems, `${c.name}\nreplay: ${replayCommand(c, 'core', FILE)}`).toEqual([]);
+    },
+    600_000,
+  );
 
   it('reports a value cut for depth once, with its count, and keeps the rest', async () => {
     const c = hostileCase('skein', 'deep-value', HOSTILE_SIZES, HOSTILE_SEED)!;

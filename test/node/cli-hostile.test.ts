@@ -84,54 +84,60 @@ async function served(argv: string[], path: (url: string) => string) {
 /** What every command's result must be: output, or one typed line on stderr. */
 function problemsOf(name: string, r: { code: number; out: string; err: string }): string[] {
   const problems: string[] = [];
-  if (r.code !== 0 && r.code !== 2) problems.push(`${name}: exit ${r.code}: ${r.err.slice(0, 300)}`);
+  if (r.code !== 0 && r.code !== 2)
+    problems.push(`${name}: exit ${r.code}: ${r.err.slice(0, 300)}`);
   if (/\n\s+at /.test(r.err)) problems.push(`${name}: a stack trace on stderr`);
-  if (r.code === 2 && !/\[[a-z_]+\]/.test(r.err)) problems.push(`${name}: an error without its code`);
+  if (r.code === 2 && !/\[[a-z_]+\]/.test(r.err))
+    problems.push(`${name}: an error without its code`);
   if (r.code === 0 && r.out === '') problems.push(`${name}: no output`);
   return problems;
 }
 
 describe(`skein on hostile shapes (seed ${HOSTILE_SEED})`, () => {
-  it.each(pairs())('%s / %s', async (format, shape) => {
-    const c: HostileCase = hostileCase(format, shape, HOSTILE_SIZES, HOSTILE_SEED)!;
-    const file = join(mkdtempSync(join(tmpdir(), 'skein-hostile-')), c.filename);
-    writeFileSync(file, c.input);
-    const before = prototypeSnapshot();
-    const problems: string[] = [];
-    const commands: string[][] = [
-      ['info', file],
-      ['info', file, '--json'],
-      ['replay', file],
-      ['tree', file],
-      ['tree', file, '--mode', 'events'],
-      ['tree', file, '--mode', 'outline'],
-      ['ascii', file],
-      ['svg', file],
-      ['convert', file, '--to', 'jsonl'],
-      ['convert', file, '--to', 'json'],
-    ];
-    for (const argv of commands) {
-      const [r, cpu] = await cpuSeconds(() => cli(argv));
-      const name = argv.filter((a) => a !== file).join(' ');
-      problems.push(...problemsOf(name, r));
-      if (cpu > HOSTILE_CPU_LIMIT_S) problems.push(`${name}: ${cpu.toFixed(2)} CPU-s`);
-      if (argv[0] === 'convert' && r.code === 0) {
-        // What convert wrote reads back: one JSON value per line, or one document.
-        const texts = argv[3] === 'jsonl' ? r.out.split('\n').filter(Boolean) : [r.out];
-        try {
-          for (const t of texts) JSON.parse(t);
-        } catch (e) {
-          problems.push(`${name}: output is not JSON (${String(e)})`);
+  it.each(pairs())(
+    '%s / %s',
+    async (format, shape) => {
+      const c: HostileCase = hostileCase(format, shape, HOSTILE_SIZES, HOSTILE_SEED)!;
+      const file = join(mkdtempSync(join(tmpdir(), 'skein-hostile-')), c.filename);
+      writeFileSync(file, c.input);
+      const before = prototypeSnapshot();
+      const problems: string[] = [];
+      const commands: string[][] = [
+        ['info', file],
+        ['info', file, '--json'],
+        ['replay', file],
+        ['tree', file],
+        ['tree', file, '--mode', 'events'],
+        ['tree', file, '--mode', 'outline'],
+        ['ascii', file],
+        ['svg', file],
+        ['convert', file, '--to', 'jsonl'],
+        ['convert', file, '--to', 'json'],
+      ];
+      for (const argv of commands) {
+        const [r, cpu] = await cpuSeconds(() => cli(argv));
+        const name = argv.filter((a) => a !== file).join(' ');
+        problems.push(...problemsOf(name, r));
+        if (cpu > HOSTILE_CPU_LIMIT_S) problems.push(`${name}: ${cpu.toFixed(2)} CPU-s`);
+        if (argv[0] === 'convert' && r.code === 0) {
+          // What convert wrote reads back: one JSON value per line, or one document.
+          const texts = argv[3] === 'jsonl' ? r.out.split('\n').filter(Boolean) : [r.out];
+          try {
+            for (const t of texts) JSON.parse(t);
+          } catch (e) {
+            problems.push(`${name}: output is not JSON (${String(e)})`);
+          }
         }
       }
-    }
-    const serve = await served(['serve', file], (u) => `${u}/`);
-    problems.push(...problemsOf('serve', { ...serve, out: serve.out || 'x' }));
-    if (serve.out !== '' && serve.status !== 200) problems.push(`serve: HTTP ${serve.status}`);
-    const view = await served(['view', file], (u) => `${u}/api/list`);
-    problems.push(...problemsOf('view', { ...view, out: view.out || 'x' }));
-    if (view.out !== '' && view.status !== 200) problems.push(`view: HTTP ${view.status}`);
-    if (prototypeSnapshot() !== before) problems.push('a prototype gained or lost a property');
-    expect(problems, `${c.name}\nreplay: ${replayCommand(c, 'node', FILE)}`).toEqual([]);
-  }, 600_000);
+      const serve = await served(['serve', file], (u) => `${u}/`);
+      problems.push(...problemsOf('serve', { ...serve, out: serve.out || 'x' }));
+      if (serve.out !== '' && serve.status !== 200) problems.push(`serve: HTTP ${serve.status}`);
+      const view = await served(['view', file], (u) => `${u}/api/list`);
+      problems.push(...problemsOf('view', { ...view, out: view.out || 'x' }));
+      if (view.out !== '' && view.status !== 200) problems.push(`view: HTTP ${view.status}`);
+      if (prototypeSnapshot() !== before) problems.push('a prototype gained or lost a property');
+      expect(problems, `${c.name}\nreplay: ${replayCommand(c, 'node', FILE)}`).toEqual([]);
+    },
+    600_000,
+  );
 });

@@ -19,7 +19,7 @@ export interface WriterContext {
 /** What a writer returns. */
 export interface Written {
   readonly filename: string;
-  readonly input: string | Uint8Array;
+  readonly input: string | Uint8Array<ArrayBuffer>;
   readonly expect: HostileExpect;
 }
 
@@ -84,7 +84,14 @@ const BAD_TEXT = `"lone high \\ud800 lone low \\udfff NUL \\u0000 BOM \\ufeff ra
 /** Raw JSON of an object whose keys name prototype members. */
 const PROTO_OBJECT = `{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},"prototype":{"polluted":"yes"},"toString":"${MARK}","hasOwnProperty":1,"valueOf":null}`;
 /** Ids that name prototype members. */
-const PROTO_IDS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'];
+const PROTO_IDS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+];
 /** Times out of range or malformed, for `bad-times`. */
 const BAD_TIMES = [
   '+275760-09-13T00:00:00.001Z',
@@ -95,7 +102,7 @@ const BAD_TIMES = [
 ];
 
 /** UTF-8 bytes with a BOM in front: how some Windows tools write JSON. */
-function withBom(text: string): Uint8Array {
+function withBom(text: string): Uint8Array<ArrayBuffer> {
   const body = new TextEncoder().encode(text);
   const out = new Uint8Array(body.length + 3);
   out.set([0xef, 0xbb, 0xbf]);
@@ -359,10 +366,22 @@ function canonicalRecords(
       begin('run', null, 'agent');
       // Reversed: each event earlier than the one before.
       for (let i = 0; i < 200; i++)
-        ev({ event: 'info', uuid: `rev${i}`, timestamp: iso(1_000_000 - i * 1000), span_id: 'run', data: i });
+        ev({
+          event: 'info',
+          uuid: `rev${i}`,
+          timestamp: iso(1_000_000 - i * 1000),
+          span_id: 'run',
+          data: i,
+        });
       for (const [i, bad] of BAD_TIMES.entries())
         ev({ event: 'info', uuid: `bad${i}`, timestamp: bad, span_id: 'run', data: bad });
-      ev({ event: 'info', uuid: 'huge-ms', timestamp: '9999-12-31T23:59:59.999999999Z', span_id: 'run', data: 1 });
+      ev({
+        event: 'info',
+        uuid: 'huge-ms',
+        timestamp: '9999-12-31T23:59:59.999999999Z',
+        span_id: 'run',
+        data: 1,
+      });
       end('run');
       return { records: out, expect: { events: 200 } };
     }
@@ -377,10 +396,29 @@ const skeinWriter: Writer = (shape, ctx) => {
   if (shape === 'bad-text') {
     const doc = new Doc();
     const lines = [
-      doc.json({ event: 'span_begin', uuid: 'b', timestamp: iso(0), id: 'run', name: doc.raw(BAD_TEXT) }),
+      doc.json({
+        event: 'span_begin',
+        uuid: 'b',
+        timestamp: iso(0),
+        id: 'run',
+        name: doc.raw(BAD_TEXT),
+      }),
       NUL_LINE,
-      doc.json({ event: 'message', uuid: doc.raw(BAD_TEXT), timestamp: iso(1), span_id: 'run', role: 'user', content: doc.raw(BAD_TEXT) }),
-      doc.json({ event: 'info', uuid: 'i\u0000d', timestamp: iso(2), span_id: 'run', data: doc.raw(BAD_TEXT) }),
+      doc.json({
+        event: 'message',
+        uuid: doc.raw(BAD_TEXT),
+        timestamp: iso(1),
+        span_id: 'run',
+        role: 'user',
+        content: doc.raw(BAD_TEXT),
+      }),
+      doc.json({
+        event: 'info',
+        uuid: 'i\u0000d',
+        timestamp: iso(2),
+        span_id: 'run',
+        data: doc.raw(BAD_TEXT),
+      }),
       doc.json({ event: 'span_end', uuid: 'e', timestamp: iso(3), id: 'run', span_id: 'run' }),
     ];
     return {
@@ -458,7 +496,11 @@ const otlpWriter: Writer = (shape, ctx) => {
   let expect: HostileExpect;
   const payload = payloadOf(shape, sizes);
   if (payload) {
-    span({ id: hex16(1), name: 'agent', attrs: [{ key: 'gen_ai.operation.name', value: str('invoke_agent') }] });
+    span({
+      id: hex16(1),
+      name: 'agent',
+      attrs: [{ key: 'gen_ai.operation.name', value: str('invoke_agent') }],
+    });
     span({
       id: hex16(2),
       parent: hex16(1),
@@ -473,12 +515,22 @@ const otlpWriter: Writer = (shape, ctx) => {
         },
       ],
     });
-    span({ id: hex16(3), parent: hex16(1), name: 'execute_tool bash', attrs: toolAttrs('call-1', payload.args, payload.result) });
+    span({
+      id: hex16(3),
+      parent: hex16(1),
+      name: 'execute_tool bash',
+      attrs: toolAttrs('call-1', payload.args, payload.result),
+    });
     if (shape === 'deep-value') {
       // The same depth as an AnyValue (kvlistValue in arrayValue …), not a string.
       const pairs = Math.floor(sizes.valueDepth / 2);
       const nested = `${'{"kvlistValue":{"values":[{"key":"d","value":{"arrayValue":{"values":['.repeat(pairs)}{"stringValue":"${MARK}"}${']}}}]}}'.repeat(pairs)}`;
-      span({ id: hex16(4), parent: hex16(1), name: 'deep attribute', attrs: [{ key: 'deep', value: doc.raw(nested) }] });
+      span({
+        id: hex16(4),
+        parent: hex16(1),
+        name: 'deep attribute',
+        attrs: [{ key: 'deep', value: doc.raw(nested) }],
+      });
     }
     if (shape === 'big-numbers' || shape === 'non-finite') {
       const v = shape === 'big-numbers' ? BIG : NON_FINITE;
@@ -494,7 +546,13 @@ const otlpWriter: Writer = (shape, ctx) => {
           { key: 'x.double', value: { doubleValue: doc.raw(v[2]!) } },
         ],
       });
-      span({ id: hex16(6), parent: hex16(1), name: 'string nanos', start: '99999999999999999999999999', end: '18446744073709551616' });
+      span({
+        id: hex16(6),
+        parent: hex16(1),
+        name: 'string nanos',
+        start: '99999999999999999999999999',
+        end: '18446744073709551616',
+      });
     }
     if (shape === 'proto-keys') {
       for (const id of PROTO_IDS) {
@@ -504,7 +562,10 @@ const otlpWriter: Writer = (shape, ctx) => {
           name: id,
           attrs: [
             { key: id, value: str(id) },
-            { key: '__proto__', value: { kvlistValue: { values: [{ key: 'polluted', value: str('yes') }] } } },
+            {
+              key: '__proto__',
+              value: { kvlistValue: { values: [{ key: 'polluted', value: str('yes') }] } },
+            },
           ],
         });
       }
@@ -531,13 +592,20 @@ const otlpWriter: Writer = (shape, ctx) => {
     case 'wide': {
       span({ id: hex16(1), name: 'root', start: nanos(0), end: nanos(sizes.width + 2) });
       for (let i = 0; i < sizes.width; i++)
-        span({ id: hex16(i + 2), parent: hex16(1), name: `child ${i}`, start: nanos(i + 1), end: nanos(i + 2) });
+        span({
+          id: hex16(i + 2),
+          parent: hex16(1),
+          name: `child ${i}`,
+          start: nanos(i + 1),
+          end: nanos(i + 2),
+        });
       expect = { events: sizes.width };
       break;
     }
     case 'cycle': {
       const ring = Math.min(1000, sizes.depth);
-      for (let i = 0; i < ring; i++) span({ id: hex16(i + 1), parent: hex16(((i + 1) % ring) + 1) });
+      for (let i = 0; i < ring; i++)
+        span({ id: hex16(i + 1), parent: hex16(((i + 1) % ring) + 1) });
       span({ id: hex16(ring + 1), parent: hex16(1), name: MARK });
       expect = { events: ring + 1, diagnostics: ['otlp_parent_cycle'], contains: MARK };
       break;
@@ -547,7 +615,8 @@ const otlpWriter: Writer = (shape, ctx) => {
       expect = { events: 100 };
       break;
     case 'end-before-begin':
-      for (let i = 0; i < 100; i++) span({ id: hex16(i + 1), start: nanos(1000 + i), end: nanos(i) });
+      for (let i = 0; i < 100; i++)
+        span({ id: hex16(i + 1), start: nanos(1000 + i), end: nanos(i) });
       expect = { events: 100 };
       break;
     case 'end-without-begin':
@@ -556,19 +625,29 @@ const otlpWriter: Writer = (shape, ctx) => {
       expect = { events: 101, contains: MARK };
       break;
     case 'duplicate-ids':
-      for (let i = 0; i < sizes.duplicates; i++) span({ id: hex16(7), parent: i % 2 ? hex16(7) : undefined, name: `dup ${i}` });
+      for (let i = 0; i < sizes.duplicates; i++)
+        span({ id: hex16(7), parent: i % 2 ? hex16(7) : undefined, name: `dup ${i}` });
       expect = { events: 1, diagnostics: ['otlp_duplicate_span'] };
       break;
     case 'bad-times':
-      for (let i = 0; i < 200; i++) span({ id: hex16(i + 1), start: nanos(100_000 - i * 100), end: nanos(100_050 - i * 100) });
+      for (let i = 0; i < 200; i++)
+        span({ id: hex16(i + 1), start: nanos(100_000 - i * 100), end: nanos(100_050 - i * 100) });
       span({ id: hex16(300), start: '-5', end: 'yesterday' });
       span({ id: hex16(301), start: '99999999999999999999', end: '0' });
       expect = { events: 200 };
       break;
     case 'bad-text':
-      span({ id: hex16(1), name: doc.raw(BAD_TEXT), attrs: [{ key: doc.raw(BAD_TEXT), value: { stringValue: doc.raw(BAD_TEXT) } }] });
+      span({
+        id: hex16(1),
+        name: doc.raw(BAD_TEXT),
+        attrs: [{ key: doc.raw(BAD_TEXT), value: { stringValue: doc.raw(BAD_TEXT) } }],
+      });
       span({ id: doc.raw(BAD_TEXT), parent: hex16(1), name: MARK });
-      return { filename: 'hostile.otlp.json', input: withBom(wrap()), expect: { events: 2, contains: MARK } };
+      return {
+        filename: 'hostile.otlp.json',
+        input: withBom(wrap()),
+        expect: { events: 2, contains: MARK },
+      };
     default:
       return undefined;
   }
@@ -593,7 +672,12 @@ interface LineFormat {
   /** A record with numbers (raw JSON) where the format keeps ids and times. */
   numbers?(doc: Doc, at: Clock, values: readonly string[]): string[];
   /** The format's own shapes (nesting, cycles…): records and expectation. */
-  own?(shape: HostileShape, doc: Doc, at: Clock, ctx: WriterContext): { records: string[]; expect: HostileExpect } | undefined;
+  own?(
+    shape: HostileShape,
+    doc: Doc,
+    at: Clock,
+    ctx: WriterContext,
+  ): { records: string[]; expect: HostileExpect } | undefined;
   /** Ends without a begin: results, replies and closes of nothing. */
   orphans(doc: Doc, at: Clock, n: number): string[];
   /** Records sharing ids. */
@@ -639,7 +723,11 @@ function lineWriter(format: LineFormat): Writer {
       switch (shape) {
         case 'wide':
           for (let i = 0; i < ctx.sizes.width; i++)
-            lines.push(...(i % 2 ? format.message(doc, at, `"m${i}"`, true) : format.tool(doc, at, `c${i}`, `{"i":${i}}`, `"r${i}"`)));
+            lines.push(
+              ...(i % 2
+                ? format.message(doc, at, `"m${i}"`, true)
+                : format.tool(doc, at, `c${i}`, `{"i":${i}}`, `"r${i}"`)),
+            );
           expect = { events: ctx.sizes.width };
           break;
         case 'end-without-begin':
@@ -686,7 +774,14 @@ const claudeCode = (() => {
   };
   const assistant = (content: unknown[], id: string) => ({
     type: 'assistant',
-    message: { id, type: 'message', role: 'assistant', model: 'claude-hostile', content, stop_reason: 'tool_use' },
+    message: {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-hostile',
+      content,
+      stop_reason: 'tool_use',
+    },
   });
   const user = (content: unknown) => ({ type: 'user', message: { role: 'user', content } });
   const format: LineFormat = {
@@ -697,40 +792,89 @@ const claudeCode = (() => {
     },
     message(doc, at, content, isText) {
       return [
-        rec(doc, at, assistant([{ type: 'text', text: doc.raw(isText ? content : `"${MARK}"`) }], `msg${at.n}`)),
+        rec(
+          doc,
+          at,
+          assistant(
+            [{ type: 'text', text: doc.raw(isText ? content : `"${MARK}"`) }],
+            `msg${at.n}`,
+          ),
+        ),
         ...(isText ? [] : [rec(doc, at, { ...user('value'), toolUseResult: doc.raw(content) })]),
       ];
     },
     tool(doc, at, id, args, result) {
       return [
-        rec(doc, at, assistant([{ type: 'tool_use', id, name: 'Bash', input: doc.raw(args) }], `msg${at.n}`)),
-        rec(doc, at, { ...user([{ type: 'tool_result', tool_use_id: id, content: doc.raw(result) }]), toolUseResult: doc.raw(result) }),
+        rec(
+          doc,
+          at,
+          assistant([{ type: 'tool_use', id, name: 'Bash', input: doc.raw(args) }], `msg${at.n}`),
+        ),
+        rec(doc, at, {
+          ...user([{ type: 'tool_result', tool_use_id: id, content: doc.raw(result) }]),
+          toolUseResult: doc.raw(result),
+        }),
       ];
     },
     finale: () => [],
     numbers(doc, at, v) {
-      return [rec(doc, at, { ...user('numbers'), timestamp: doc.raw(v[0]!), toolUseResult: doc.raw(`[${v.join(',')}]`) }, `n${at.n}`)];
+      return [
+        rec(
+          doc,
+          at,
+          {
+            ...user('numbers'),
+            timestamp: doc.raw(v[0]!),
+            toolUseResult: doc.raw(`[${v.join(',')}]`),
+          },
+          `n${at.n}`,
+        ),
+      ];
     },
     orphans(doc, at, n) {
       const out: string[] = [];
-      for (let i = 0; i < n; i++) out.push(rec(doc, at, user([{ type: 'tool_result', tool_use_id: `never${i}`, content: 'x' }])));
+      for (let i = 0; i < n; i++)
+        out.push(
+          rec(doc, at, user([{ type: 'tool_result', tool_use_id: `never${i}`, content: 'x' }])),
+        );
       return out;
     },
     duplicates(doc, at, n) {
       const out: string[] = [];
-      for (let i = 0; i < n; i++) out.push(rec(doc, at, assistant([{ type: 'text', text: `dup ${i}` }], 'msg-dup'), 'dup-uuid'));
+      for (let i = 0; i < n; i++)
+        out.push(
+          rec(doc, at, assistant([{ type: 'text', text: `dup ${i}` }], 'msg-dup'), 'dup-uuid'),
+        );
       return out;
     },
     badTimes(doc, at) {
       const out: string[] = [];
-      for (let i = 0; i < 200; i++) out.push(rec(doc, at, { ...user(`rev ${i}`), timestamp: iso(1_000_000 - i * 1000), isMeta: true }));
-      for (const t of BAD_TIMES) out.push(rec(doc, at, { ...user(`bad ${t}`), timestamp: t, isMeta: true }));
+      for (let i = 0; i < 200; i++)
+        out.push(
+          rec(doc, at, { ...user(`rev ${i}`), timestamp: iso(1_000_000 - i * 1000), isMeta: true }),
+        );
+      for (const t of BAD_TIMES)
+        out.push(rec(doc, at, { ...user(`bad ${t}`), timestamp: t, isMeta: true }));
       return out;
     },
     protoIds(doc, at) {
       return PROTO_IDS.flatMap((id) => [
-        rec(doc, at, { ...assistant([{ type: 'tool_use', id, name: 'Task', input: { subagent_type: id } }], id), agentId: id }, id),
-        rec(doc, at, { ...user([{ type: 'tool_result', tool_use_id: id, content: id }]), toolUseResult: { agentId: id } }),
+        rec(
+          doc,
+          at,
+          {
+            ...assistant(
+              [{ type: 'tool_use', id, name: 'Task', input: { subagent_type: id } }],
+              id,
+            ),
+            agentId: id,
+          },
+          id,
+        ),
+        rec(doc, at, {
+          ...user([{ type: 'tool_result', tool_use_id: id, content: id }]),
+          toolUseResult: { agentId: id },
+        }),
       ]);
     },
     own(shape, doc, at, ctx) {
@@ -743,7 +887,20 @@ const claudeCode = (() => {
           for (let i = 0; i < d; i++)
             out.push(
               rec(doc, at, {
-                ...assistant([{ type: 'tool_use', id: `task${i}`, name: 'Task', input: { subagent_type: i === d - 1 ? MARK : `level ${i}`, prompt: 'go deeper' } }], `msg${i}`),
+                ...assistant(
+                  [
+                    {
+                      type: 'tool_use',
+                      id: `task${i}`,
+                      name: 'Task',
+                      input: {
+                        subagent_type: i === d - 1 ? MARK : `level ${i}`,
+                        prompt: 'go deeper',
+                      },
+                    },
+                  ],
+                  `msg${i}`,
+                ),
                 isSidechain: i > 0,
                 ...(i > 0 ? { agentId: `agent${i}` } : {}),
               }),
@@ -756,7 +913,16 @@ const claudeCode = (() => {
           const n = shape === 'cycle' ? Math.min(1000, ctx.sizes.depth) : 100;
           for (let i = 0; i < n; i++) {
             const parent = shape === 'cycle' ? `c${(i + 1) % n}` : `c${i}`;
-            out.push(doc.json({ parentUuid: parent, isSidechain: false, sessionId: 's', timestamp: iso(i), uuid: `c${i}`, ...user(i ? `cycle ${i}` : MARK) }));
+            out.push(
+              doc.json({
+                parentUuid: parent,
+                isSidechain: false,
+                sessionId: 's',
+                timestamp: iso(i),
+                uuid: `c${i}`,
+                ...user(i ? `cycle ${i}` : MARK),
+              }),
+            );
           }
           return { records: out, expect: { events: n, contains: MARK } };
         }
@@ -764,8 +930,18 @@ const claudeCode = (() => {
           last = null;
           const out = [rec(doc, at, user('prompt'))];
           for (let i = 0; i < 100; i++) {
-            out.push(rec(doc, at, { ...assistant([{ type: 'tool_use', id: `t${i}`, name: 'Bash', input: {} }], `m${i}`), timestamp: iso(10_000 + i) }));
-            out.push(rec(doc, at, { ...user([{ type: 'tool_result', tool_use_id: `t${i}`, content: 'done' }]), timestamp: iso(i) }));
+            out.push(
+              rec(doc, at, {
+                ...assistant([{ type: 'tool_use', id: `t${i}`, name: 'Bash', input: {} }], `m${i}`),
+                timestamp: iso(10_000 + i),
+              }),
+            );
+            out.push(
+              rec(doc, at, {
+                ...user([{ type: 'tool_result', tool_use_id: `t${i}`, content: 'done' }]),
+                timestamp: iso(i),
+              }),
+            );
           }
           return { records: out, expect: { events: 100 } };
         }
@@ -783,50 +959,108 @@ const defect: LineFormat = {
   filename: 'hostile-defect.jsonl',
   prelude: (doc) => [
     doc.json({ type: 'turn_started' }),
-    doc.json({ type: 'user_prompt_committed', content: [{ type: 'text', text: 'hostile prompt' }] }),
+    doc.json({
+      type: 'user_prompt_committed',
+      content: [{ type: 'text', text: 'hostile prompt' }],
+    }),
   ],
   message: (doc, _at, content, isText) => [
-    doc.json({ type: 'assistant_text', content: isText ? { type: 'text', text: doc.raw(content) } : { type: 'hostile', data: doc.raw(content) } }),
+    doc.json({
+      type: 'assistant_text',
+      content: isText
+        ? { type: 'text', text: doc.raw(content) }
+        : { type: 'hostile', data: doc.raw(content) },
+    }),
   ],
   tool: (doc, _at, id, args, result) => [
-    doc.json({ type: 'tool_call_started', id, name: 'shell', fields: { kind: 'execute', title: 'run', rawInput: doc.raw(args) } }),
-    doc.json({ type: 'tool_call_finished', id, fields: { status: 'completed', rawOutput: doc.raw(result) } }),
+    doc.json({
+      type: 'tool_call_started',
+      id,
+      name: 'shell',
+      fields: { kind: 'execute', title: 'run', rawInput: doc.raw(args) },
+    }),
+    doc.json({
+      type: 'tool_call_finished',
+      id,
+      fields: { status: 'completed', rawOutput: doc.raw(result) },
+    }),
   ],
   finale: (doc) => [doc.json({ type: 'turn_ended', stop_reason: 'end_turn' })],
   numbers: (doc, _at, v) => [
     doc.json({ type: 'llm_call_started', model: 'm', attempt: doc.raw(v[0]!) }),
-    doc.json({ type: 'llm_call_finished', model: 'm', attempt: doc.raw(v[0]!), usage: { input_tokens: doc.raw(v[1]!), output_tokens: doc.raw(v[2]!) }, error: null }),
+    doc.json({
+      type: 'llm_call_finished',
+      model: 'm',
+      attempt: doc.raw(v[0]!),
+      usage: { input_tokens: doc.raw(v[1]!), output_tokens: doc.raw(v[2]!) },
+      error: null,
+    }),
   ],
   orphans(doc, _at, n) {
     const out: string[] = [];
     for (let i = 0; i < n; i++) {
-      out.push(doc.json({ type: 'tool_call_finished', id: `never${i}`, fields: { status: 'completed' } }));
+      out.push(
+        doc.json({ type: 'tool_call_finished', id: `never${i}`, fields: { status: 'completed' } }),
+      );
       if (i % 10 === 0) out.push(doc.json({ type: 'turn_ended', stop_reason: 'end_turn' }));
-      if (i % 10 === 0) out.push(doc.json({ type: 'subagent', ancestor_path: [`never${i}`], agent_type: 'ghost', inner: { type: 'turn_ended' } }));
+      if (i % 10 === 0)
+        out.push(
+          doc.json({
+            type: 'subagent',
+            ancestor_path: [`never${i}`],
+            agent_type: 'ghost',
+            inner: { type: 'turn_ended' },
+          }),
+        );
     }
     return out;
   },
   duplicates(doc, _at, n) {
     const out: string[] = [];
-    for (let i = 0; i < n; i++) out.push(doc.json({ type: 'tool_call_started', id: 'dup', name: 'shell', fields: { rawInput: { i } } }));
+    for (let i = 0; i < n; i++)
+      out.push(
+        doc.json({
+          type: 'tool_call_started',
+          id: 'dup',
+          name: 'shell',
+          fields: { rawInput: { i } },
+        }),
+      );
     return out;
   },
   protoIds: (doc) =>
     PROTO_IDS.flatMap((id) => [
       doc.json({ type: 'tool_call_started', id, name: id, fields: { rawInput: { [id]: id } } }),
-      doc.json({ type: 'subagent', ancestor_path: [id], agent_type: id, inner: { type: 'assistant_text', content: { type: 'text', text: id } } }),
+      doc.json({
+        type: 'subagent',
+        ancestor_path: [id],
+        agent_type: id,
+        inner: { type: 'assistant_text', content: { type: 'text', text: id } },
+      }),
       doc.json({ type: 'tool_call_finished', id, fields: { status: 'completed' } }),
     ]),
   own(shape, doc, _at, ctx) {
     if (shape !== 'deep' && shape !== 'cycle' && shape !== 'self-parent') return undefined;
     const out = [...defect.prelude(doc, new Clock())];
-    const tool = (id: string) => ({ type: 'tool_call_started', id, name: 'task', fields: { kind: 'other', rawInput: { prompt: 'deeper' } } });
+    const tool = (id: string) => ({
+      type: 'tool_call_started',
+      id,
+      name: 'task',
+      fields: { kind: 'other', rawInput: { prompt: 'deeper' } },
+    });
     if (shape === 'deep') {
       // The sub-agent of call t(i) calls t(i+1): each record names one ancestor.
       const d = ctx.sizes.depth;
       out.push(doc.json(tool('t0')));
       for (let i = 0; i < d; i++)
-        out.push(doc.json({ type: 'subagent', ancestor_path: [`t${i}`], agent_type: i === d - 1 ? MARK : `level ${i}`, inner: tool(`t${i + 1}`) }));
+        out.push(
+          doc.json({
+            type: 'subagent',
+            ancestor_path: [`t${i}`],
+            agent_type: i === d - 1 ? MARK : `level ${i}`,
+            inner: tool(`t${i + 1}`),
+          }),
+        );
       out.push(...defect.finale(doc, new Clock()));
       return { records: out, expect: { events: d, depth: d, contains: MARK } };
     }
@@ -834,7 +1068,14 @@ const defect: LineFormat = {
     const n = shape === 'cycle' ? Math.min(1000, ctx.sizes.depth) : 100;
     for (let i = 0; i < n; i++) {
       const spawner = shape === 'cycle' ? `r${(i + 1) % n}` : `r${i}`;
-      out.push(doc.json({ type: 'subagent', ancestor_path: [spawner], agent_type: 'ring', inner: tool(`r${i}`) }));
+      out.push(
+        doc.json({
+          type: 'subagent',
+          ancestor_path: [spawner],
+          agent_type: 'ring',
+          inner: tool(`r${i}`),
+        }),
+      );
     }
     out.push(doc.json({ type: 'assistant_text', content: { type: 'text', text: MARK } }));
     out.push(...defect.finale(doc, new Clock()));
@@ -853,37 +1094,90 @@ const agex = (() => {
   const format: LineFormat = {
     filename: 'hostile-agex.jsonl',
     prelude: (doc, at) => [
-      doc.json({ event_type: 'TaskStartEvent', ...base(at), task_name: 'hostile', inputs: {}, message: 'hostile prompt' }),
+      doc.json({
+        event_type: 'TaskStartEvent',
+        ...base(at),
+        task_name: 'hostile',
+        inputs: {},
+        message: 'hostile prompt',
+      }),
     ],
-    message: (doc, at, content) => [doc.json({ event_type: 'OutputEvent', ...base(at), parts: [doc.raw(content)] })],
+    message: (doc, at, content) => [
+      doc.json({ event_type: 'OutputEvent', ...base(at), parts: [doc.raw(content)] }),
+    ],
     tool: (doc, at, _id, args, result) => [
-      doc.json({ event_type: 'ActionEvent', ...base(at), title: 'act', thinking: 'hm', code: 'run()', input_tokens: 1, output_tokens: 1 }),
-      doc.json({ event_type: 'TaskStartEvent', ...base(at), task_name: 'inner', inputs: doc.raw(args) }),
+      doc.json({
+        event_type: 'ActionEvent',
+        ...base(at),
+        title: 'act',
+        thinking: 'hm',
+        code: 'run()',
+        input_tokens: 1,
+        output_tokens: 1,
+      }),
+      doc.json({
+        event_type: 'TaskStartEvent',
+        ...base(at),
+        task_name: 'inner',
+        inputs: doc.raw(args),
+      }),
       doc.json({ event_type: 'SuccessEvent', ...base(at), result: doc.raw(result) }),
     ],
     finale: (doc, at) => [doc.json({ event_type: 'SuccessEvent', ...base(at), result: 'done' })],
     numbers: (doc, at, v) => [
-      doc.json({ event_type: 'ActionEvent', ...base(at), title: 'n', code: 'x', input_tokens: doc.raw(v[0]!), output_tokens: doc.raw(v[1]!), full_detail_tokens: doc.raw(v[2]!) }),
+      doc.json({
+        event_type: 'ActionEvent',
+        ...base(at),
+        title: 'n',
+        code: 'x',
+        input_tokens: doc.raw(v[0]!),
+        output_tokens: doc.raw(v[1]!),
+        full_detail_tokens: doc.raw(v[2]!),
+      }),
     ],
     orphans(doc, at, n) {
       const out: string[] = [];
-      for (let i = 0; i < n; i++) out.push(doc.json({ event_type: i % 2 ? 'FailEvent' : 'SuccessEvent', ...base(at, `ghost${i % 7}`), result: i }));
+      for (let i = 0; i < n; i++)
+        out.push(
+          doc.json({
+            event_type: i % 2 ? 'FailEvent' : 'SuccessEvent',
+            ...base(at, `ghost${i % 7}`),
+            result: i,
+          }),
+        );
       return out;
     },
     duplicates(doc, at, n) {
       const out: string[] = [];
-      for (let i = 0; i < n; i++) out.push(doc.json({ event_type: 'TaskStartEvent', ...base(at), task_name: 'dup', inputs: { i } }));
+      for (let i = 0; i < n; i++)
+        out.push(
+          doc.json({ event_type: 'TaskStartEvent', ...base(at), task_name: 'dup', inputs: { i } }),
+        );
       return out;
     },
     badTimes(doc, at) {
       const out: string[] = [];
-      for (let i = 0; i < 200; i++) out.push(doc.json({ event_type: 'OutputEvent', ...base(at), timestamp: iso(1_000_000 - i * 1000), parts: [`rev ${i}`] }));
-      for (const t of BAD_TIMES) out.push(doc.json({ event_type: 'OutputEvent', ...base(at), timestamp: t, parts: [t] }));
+      for (let i = 0; i < 200; i++)
+        out.push(
+          doc.json({
+            event_type: 'OutputEvent',
+            ...base(at),
+            timestamp: iso(1_000_000 - i * 1000),
+            parts: [`rev ${i}`],
+          }),
+        );
+      for (const t of BAD_TIMES)
+        out.push(doc.json({ event_type: 'OutputEvent', ...base(at), timestamp: t, parts: [t] }));
       return out;
     },
     protoIds: (doc, at) =>
       PROTO_IDS.flatMap((id) => [
-        doc.json({ event_type: 'TaskStartEvent', ...base(at, `main/${id}`), task_name: id, inputs: { [id]: id } }),
+        doc.json({
+          event_type: 'TaskStartEvent',
+          ...base(at, `main/${id}`),
+          task_name: id,
+          inputs: { [id]: id },
+        }),
         doc.json({ event_type: 'SuccessEvent', ...base(at, `main/${id}`), result: id }),
       ]),
     own(shape, doc, at, ctx) {
@@ -894,14 +1188,29 @@ const agex = (() => {
       const d = ctx.sizes.depth;
       const out: string[] = [];
       for (let i = 0; i < d; i++)
-        out.push(doc.json({ event_type: 'TaskStartEvent', ...base(at), task_name: i === d - 1 ? MARK : `t${i}`, inputs: {} }));
+        out.push(
+          doc.json({
+            event_type: 'TaskStartEvent',
+            ...base(at),
+            task_name: i === d - 1 ? MARK : `t${i}`,
+            inputs: {},
+          }),
+        );
       let ns = 'main';
       const agents = Math.min(2000, d);
       for (let i = 0; i < agents; i++) {
         ns += `/a${i}`;
-        out.push(doc.json({ event_type: 'TaskStartEvent', ...base(at, ns), task_name: `sub ${i}`, inputs: {} }));
+        out.push(
+          doc.json({
+            event_type: 'TaskStartEvent',
+            ...base(at, ns),
+            task_name: `sub ${i}`,
+            inputs: {},
+          }),
+        );
       }
-      for (let i = 0; i < d; i++) out.push(doc.json({ event_type: 'SuccessEvent', ...base(at), result: i }));
+      for (let i = 0; i < d; i++)
+        out.push(doc.json({ event_type: 'SuccessEvent', ...base(at), result: i }));
       return { records: out, expect: { events: d, depth: d, contains: MARK } };
     },
   };
@@ -911,54 +1220,161 @@ const agex = (() => {
 // --- OpenHands (V0 trajectories as JSON Lines) --------------------------------------
 
 const openHands = (() => {
-  const rec = (doc: Doc, at: Clock, r: Record<string, unknown>) => doc.json({ id: at.n, timestamp: at.iso().slice(0, -1), ...r });
+  const rec = (doc: Doc, at: Clock, r: Record<string, unknown>) =>
+    doc.json({ id: at.n, timestamp: at.iso().slice(0, -1), ...r });
   const format: LineFormat = {
     filename: 'hostile-trajectory.jsonl',
     prelude: (doc, at) => [
-      rec(doc, at, { source: 'agent', message: 'system', action: 'system', args: { content: 'You are OpenHands agent.' } }),
-      rec(doc, at, { source: 'user', message: 'hostile prompt', action: 'message', args: { content: 'hostile prompt', image_urls: null, wait_for_response: false } }),
+      rec(doc, at, {
+        source: 'agent',
+        message: 'system',
+        action: 'system',
+        args: { content: 'You are OpenHands agent.' },
+      }),
+      rec(doc, at, {
+        source: 'user',
+        message: 'hostile prompt',
+        action: 'message',
+        args: { content: 'hostile prompt', image_urls: null, wait_for_response: false },
+      }),
     ],
     message: (doc, at, content, isText) => [
-      rec(doc, at, { source: 'agent', message: 'm', action: 'message', args: isText ? { content: doc.raw(content), wait_for_response: false } : { content: MARK, value: doc.raw(content) } }),
+      rec(doc, at, {
+        source: 'agent',
+        message: 'm',
+        action: 'message',
+        args: isText
+          ? { content: doc.raw(content), wait_for_response: false }
+          : { content: MARK, value: doc.raw(content) },
+      }),
     ],
     tool(doc, at, id, args, result) {
       const action = at.n;
       return [
-        rec(doc, at, { source: 'agent', message: 'run', action: 'run', args: { command: 'ls', thought: '', payload: doc.raw(args) }, tool_call_metadata: { tool_call_id: id, function_name: 'execute_bash' } }),
-        rec(doc, at, { source: 'environment', message: 'ran', observation: 'run', content: 'output', cause: action, extras: { payload: doc.raw(result) } }),
+        rec(doc, at, {
+          source: 'agent',
+          message: 'run',
+          action: 'run',
+          args: { command: 'ls', thought: '', payload: doc.raw(args) },
+          tool_call_metadata: { tool_call_id: id, function_name: 'execute_bash' },
+        }),
+        rec(doc, at, {
+          source: 'environment',
+          message: 'ran',
+          observation: 'run',
+          content: 'output',
+          cause: action,
+          extras: { payload: doc.raw(result) },
+        }),
       ];
     },
     finale: () => [],
     numbers: (doc, at, v) => [
-      doc.json({ id: doc.raw(v[1]!), timestamp: iso(at.next()), source: 'agent', action: 'message', args: { content: 'n' }, llm_metrics: { accumulated_cost: doc.raw(v[0]!), accumulated_token_usage: { prompt_tokens: doc.raw(v[2]!) } } }),
-      doc.json({ id: at.next(), timestamp: iso(at.next()), source: 'environment', observation: 'run', content: 'x', cause: doc.raw(v[1]!) }),
+      doc.json({
+        id: doc.raw(v[1]!),
+        timestamp: iso(at.next()),
+        source: 'agent',
+        action: 'message',
+        args: { content: 'n' },
+        llm_metrics: {
+          accumulated_cost: doc.raw(v[0]!),
+          accumulated_token_usage: { prompt_tokens: doc.raw(v[2]!) },
+        },
+      }),
+      doc.json({
+        id: at.next(),
+        timestamp: iso(at.next()),
+        source: 'environment',
+        observation: 'run',
+        content: 'x',
+        cause: doc.raw(v[1]!),
+      }),
     ],
     orphans(doc, at, n) {
       const out: string[] = [];
-      for (let i = 0; i < n; i++) out.push(rec(doc, at, { source: 'environment', observation: i % 2 ? 'delegate' : 'run', content: 'x', cause: 1_000_000 + i }));
+      for (let i = 0; i < n; i++)
+        out.push(
+          rec(doc, at, {
+            source: 'environment',
+            observation: i % 2 ? 'delegate' : 'run',
+            content: 'x',
+            cause: 1_000_000 + i,
+          }),
+        );
       return out;
     },
     duplicates(doc, at, n) {
       const out: string[] = [];
-      for (let i = 0; i < n; i++) out.push(doc.json({ id: 7, timestamp: iso(at.next()), source: 'agent', action: 'message', args: { content: `dup ${i}` } }));
+      for (let i = 0; i < n; i++)
+        out.push(
+          doc.json({
+            id: 7,
+            timestamp: iso(at.next()),
+            source: 'agent',
+            action: 'message',
+            args: { content: `dup ${i}` },
+          }),
+        );
       return out;
     },
     badTimes(doc, at) {
       const out: string[] = [];
-      for (let i = 0; i < 200; i++) out.push(doc.json({ id: at.next(), timestamp: iso(1_000_000 - i * 1000), source: 'agent', action: 'message', args: { content: `rev ${i}` } }));
-      for (const t of BAD_TIMES) out.push(doc.json({ id: at.next(), timestamp: t, source: 'agent', action: 'message', args: { content: t } }));
+      for (let i = 0; i < 200; i++)
+        out.push(
+          doc.json({
+            id: at.next(),
+            timestamp: iso(1_000_000 - i * 1000),
+            source: 'agent',
+            action: 'message',
+            args: { content: `rev ${i}` },
+          }),
+        );
+      for (const t of BAD_TIMES)
+        out.push(
+          doc.json({
+            id: at.next(),
+            timestamp: t,
+            source: 'agent',
+            action: 'message',
+            args: { content: t },
+          }),
+        );
       return out;
     },
     protoIds: (doc, at) =>
-      PROTO_IDS.map((id) => rec(doc, at, { source: 'agent', action: id, args: { [id]: id }, tool_call_metadata: { tool_call_id: id, function_name: id } })),
+      PROTO_IDS.map((id) =>
+        rec(doc, at, {
+          source: 'agent',
+          action: id,
+          args: { [id]: id },
+          tool_call_metadata: { tool_call_id: id, function_name: id },
+        }),
+      ),
     own(shape, doc, at, ctx) {
       if (shape !== 'deep' && shape !== 'end-before-begin') return undefined;
       const out = format.prelude(doc, at);
       if (shape === 'end-before-begin') {
         for (let i = 0; i < 100; i++) {
           const action = at.n;
-          out.push(doc.json({ id: action, timestamp: iso(10_000 + i).slice(0, -1), source: 'agent', action: 'run', args: { command: 'ls' } }));
-          out.push(doc.json({ id: at.next() + 1, timestamp: iso(i).slice(0, -1), source: 'environment', observation: 'run', content: 'x', cause: action }));
+          out.push(
+            doc.json({
+              id: action,
+              timestamp: iso(10_000 + i).slice(0, -1),
+              source: 'agent',
+              action: 'run',
+              args: { command: 'ls' },
+            }),
+          );
+          out.push(
+            doc.json({
+              id: at.next() + 1,
+              timestamp: iso(i).slice(0, -1),
+              source: 'environment',
+              observation: 'run',
+              content: 'x',
+              cause: action,
+            }),
+          );
           at.next();
         }
         return { records: out, expect: { events: 100 } };
@@ -968,10 +1384,30 @@ const openHands = (() => {
       const ids: number[] = [];
       for (let i = 0; i < d; i++) {
         ids.push(at.n);
-        out.push(rec(doc, at, { source: 'agent', message: 'delegate', action: 'delegate', args: { agent: i === d - 1 ? MARK : `level ${i}`, inputs: { task: 'deeper' }, thought: '' } }));
+        out.push(
+          rec(doc, at, {
+            source: 'agent',
+            message: 'delegate',
+            action: 'delegate',
+            args: {
+              agent: i === d - 1 ? MARK : `level ${i}`,
+              inputs: { task: 'deeper' },
+              thought: '',
+            },
+          }),
+        );
       }
       for (let i = d - 1; i >= 0; i--)
-        out.push(rec(doc, at, { source: 'environment', message: 'done', observation: 'delegate', content: 'done', cause: ids[i], extras: { outputs: {} } }));
+        out.push(
+          rec(doc, at, {
+            source: 'environment',
+            message: 'done',
+            observation: 'delegate',
+            content: 'done',
+            cause: ids[i],
+            extras: { outputs: {} },
+          }),
+        );
       return { records: out, expect: { events: d, depth: d, contains: MARK } };
     },
   };
@@ -982,26 +1418,63 @@ const openHands = (() => {
 
 const acp = (() => {
   const update = (doc: Doc, u: Record<string, unknown>) =>
-    doc.json({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'sess_h', update: u } });
+    doc.json({
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 'sess_h', update: u },
+    });
   const format: LineFormat = {
     filename: 'hostile-acp.jsonl',
     prelude: (doc) => [
       doc.json({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1 } }),
       doc.json({ jsonrpc: '2.0', id: 0, result: { protocolVersion: 1 } }),
-      doc.json({ jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/', mcpServers: [] } }),
+      doc.json({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'session/new',
+        params: { cwd: '/', mcpServers: [] },
+      }),
       doc.json({ jsonrpc: '2.0', id: 1, result: { sessionId: 'sess_h' } }),
-      doc.json({ jsonrpc: '2.0', id: 2, method: 'session/prompt', params: { sessionId: 'sess_h', prompt: [{ type: 'text', text: 'hostile prompt' }] } }),
+      doc.json({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'session/prompt',
+        params: { sessionId: 'sess_h', prompt: [{ type: 'text', text: 'hostile prompt' }] },
+      }),
     ],
     message: (doc, at, content, isText) => [
-      update(doc, { sessionUpdate: 'agent_message_chunk', messageId: `m${at.next()}`, content: isText ? { type: 'text', text: doc.raw(content) } : { type: 'resource', resource: doc.raw(content) } }),
+      update(doc, {
+        sessionUpdate: 'agent_message_chunk',
+        messageId: `m${at.next()}`,
+        content: isText
+          ? { type: 'text', text: doc.raw(content) }
+          : { type: 'resource', resource: doc.raw(content) },
+      }),
     ],
     tool: (doc, _at, id, args, result) => [
-      update(doc, { sessionUpdate: 'tool_call', toolCallId: id, title: 'run', kind: 'execute', status: 'pending', rawInput: doc.raw(args) }),
-      update(doc, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed', rawOutput: doc.raw(result) }),
+      update(doc, {
+        sessionUpdate: 'tool_call',
+        toolCallId: id,
+        title: 'run',
+        kind: 'execute',
+        status: 'pending',
+        rawInput: doc.raw(args),
+      }),
+      update(doc, {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: id,
+        status: 'completed',
+        rawOutput: doc.raw(result),
+      }),
     ],
     finale: (doc) => [doc.json({ jsonrpc: '2.0', id: 2, result: { stopReason: 'end_turn' } })],
     numbers: (doc, _at, v) => [
-      doc.json({ jsonrpc: '2.0', id: doc.raw(v[0]!), method: 'fs/read_text_file', params: { sessionId: 'sess_h', path: '/x', line: doc.raw(v[1]!) } }),
+      doc.json({
+        jsonrpc: '2.0',
+        id: doc.raw(v[0]!),
+        method: 'fs/read_text_file',
+        params: { sessionId: 'sess_h', path: '/x', line: doc.raw(v[1]!) },
+      }),
       doc.json({ jsonrpc: '2.0', id: doc.raw(v[0]!), result: { content: 'x' } }),
       update(doc, { sessionUpdate: 'usage_update', used: doc.raw(v[2]!), size: doc.raw(v[1]!) }),
     ],
@@ -1009,15 +1482,36 @@ const acp = (() => {
       const out: string[] = [];
       for (let i = 0; i < n; i++) {
         out.push(doc.json({ jsonrpc: '2.0', id: 1000 + i, result: { stopReason: 'end_turn' } }));
-        if (i % 10 === 0) out.push(update(doc, { sessionUpdate: 'tool_call_update', toolCallId: `never${i}`, status: 'completed' }));
+        if (i % 10 === 0)
+          out.push(
+            update(doc, {
+              sessionUpdate: 'tool_call_update',
+              toolCallId: `never${i}`,
+              status: 'completed',
+            }),
+          );
       }
       return out;
     },
     duplicates(doc, _at, n) {
       const out: string[] = [];
       for (let i = 0; i < n; i++) {
-        out.push(update(doc, { sessionUpdate: 'tool_call', toolCallId: 'dup', title: `dup ${i}`, status: 'pending' }));
-        out.push(doc.json({ jsonrpc: '2.0', id: 2, method: 'session/prompt', params: { sessionId: 'sess_h', prompt: [] } }));
+        out.push(
+          update(doc, {
+            sessionUpdate: 'tool_call',
+            toolCallId: 'dup',
+            title: `dup ${i}`,
+            status: 'pending',
+          }),
+        );
+        out.push(
+          doc.json({
+            jsonrpc: '2.0',
+            id: 2,
+            method: 'session/prompt',
+            params: { sessionId: 'sess_h', prompt: [] },
+          }),
+        );
       }
       return out;
     },
@@ -1035,22 +1529,54 @@ const acp = (() => {
 
 const cantus: LineFormat = {
   filename: 'hostile-cantus.jsonl',
-  prelude: (doc) => [doc.json({ type: 'CallSkillAction', thought: 'start', skill_name: 'search', args: { q: 'hostile' } }), doc.json({ type: 'SkillObservation', skill_name: 'search', result: 'ok' })],
-  message: (doc, _at, content, isText) => [doc.json({ type: 'FinalAnswerAction', thought: 'answer', answer: doc.raw(isText ? content : `"${MARK}"`), ...(isText ? {} : { value: doc.raw(content) }) })],
+  prelude: (doc) => [
+    doc.json({
+      type: 'CallSkillAction',
+      thought: 'start',
+      skill_name: 'search',
+      args: { q: 'hostile' },
+    }),
+    doc.json({ type: 'SkillObservation', skill_name: 'search', result: 'ok' }),
+  ],
+  message: (doc, _at, content, isText) => [
+    doc.json({
+      type: 'FinalAnswerAction',
+      thought: 'answer',
+      answer: doc.raw(isText ? content : `"${MARK}"`),
+      ...(isText ? {} : { value: doc.raw(content) }),
+    }),
+  ],
   tool: (doc, _at, _id, args, result) => [
     doc.json({ type: 'CallSkillAction', thought: 'call', skill_name: 'run', args: doc.raw(args) }),
     doc.json({ type: 'SkillObservation', skill_name: 'run', result: doc.raw(result) }),
   ],
   finale: () => [],
-  numbers: (doc, _at, v) => [doc.json({ type: 'MaxIterationsObservation', iterations: doc.raw(v[0]!), last_action_summary: doc.raw(v[1]!) })],
+  numbers: (doc, _at, v) => [
+    doc.json({
+      type: 'MaxIterationsObservation',
+      iterations: doc.raw(v[0]!),
+      last_action_summary: doc.raw(v[1]!),
+    }),
+  ],
   orphans(doc, _at, n) {
     const out: string[] = [];
-    for (let i = 0; i < n; i++) out.push(doc.json({ type: i % 2 ? 'ToolErrorObservation' : 'SkillObservation', skill_name: 'x', result: i, error: 'e' }));
+    for (let i = 0; i < n; i++)
+      out.push(
+        doc.json({
+          type: i % 2 ? 'ToolErrorObservation' : 'SkillObservation',
+          skill_name: 'x',
+          result: i,
+          error: 'e',
+        }),
+      );
     return out;
   },
   duplicates(doc, _at, n) {
     const out: string[] = [];
-    for (let i = 0; i < n; i++) out.push(doc.json({ type: 'CallSkillAction', thought: 'again', skill_name: 'dup', args: { i } }));
+    for (let i = 0; i < n; i++)
+      out.push(
+        doc.json({ type: 'CallSkillAction', thought: 'again', skill_name: 'dup', args: { i } }),
+      );
     return out;
   },
   protoIds: (doc) => PROTO_IDS.map((id) => doc.json({ type: id, [id]: id, skill_name: id })),
@@ -1062,7 +1588,12 @@ const cantus: LineFormat = {
     return {
       records: [
         ...cantus.prelude(doc, new Clock()),
-        doc.json({ type: 'MaxIterationsObservation', iterations: d, last_action_summary: 'deep', partial_state: doc.raw(state) }),
+        doc.json({
+          type: 'MaxIterationsObservation',
+          iterations: d,
+          last_action_summary: 'deep',
+          partial_state: doc.raw(state),
+        }),
       ],
       expect: { events: 2, diagnostics: ['value_too_deep'] },
     };
@@ -1087,25 +1618,72 @@ const jupyter = (() => {
     output_type: 'execute_result',
     execution_count: 1,
     metadata: {},
-    data: isText ? { 'text/plain': doc.raw(value) } : { 'text/plain': MARK, 'application/json': doc.raw(value) },
+    data: isText
+      ? { 'text/plain': doc.raw(value) }
+      : { 'text/plain': MARK, 'application/json': doc.raw(value) },
   });
   const format: LineFormat = {
     filename: 'hostile.ipynb',
-    prelude: (doc, at) => [cell(doc, at, 'print("hostile")', [{ output_type: 'stream', name: 'stdout', text: 'hostile\n' }])],
+    prelude: (doc, at) => [
+      cell(doc, at, 'print("hostile")', [
+        { output_type: 'stream', name: 'stdout', text: 'hostile\n' },
+      ]),
+    ],
     message: (doc, _at, content, isText) => [
-      doc.json({ cell_type: 'markdown', id: 'md', metadata: {}, source: isText ? doc.raw(content) : MARK, ...(isText ? {} : { attachments: doc.raw(`{"x.json":{"application/json":${content}}}`) }) }),
+      doc.json({
+        cell_type: 'markdown',
+        id: 'md',
+        metadata: {},
+        source: isText ? doc.raw(content) : MARK,
+        ...(isText ? {} : { attachments: doc.raw(`{"x.json":{"application/json":${content}}}`) }),
+      }),
     ],
     tool: (doc, at, id, args, res) => [
-      doc.json({ cell_type: 'raw', id: `${id}-raw`, metadata: { args: doc.raw(args) }, source: 'raw' }),
+      doc.json({
+        cell_type: 'raw',
+        id: `${id}-raw`,
+        metadata: { args: doc.raw(args) },
+        source: 'raw',
+      }),
       cell(doc, at, 'run()', [result(doc, res)], id),
     ],
     finale: () => [],
     numbers: (doc, _at, v) => [
-      doc.json({ cell_type: 'code', id: 'n', execution_count: doc.raw(v[1]!), metadata: { execution: { 'iopub.execute_input': doc.raw(v[0]!) } }, source: 'x', outputs: [{ output_type: 'execute_result', execution_count: doc.raw(v[2]!), data: { 'text/plain': 'n' }, metadata: {} }] }),
+      doc.json({
+        cell_type: 'code',
+        id: 'n',
+        execution_count: doc.raw(v[1]!),
+        metadata: { execution: { 'iopub.execute_input': doc.raw(v[0]!) } },
+        source: 'x',
+        outputs: [
+          {
+            output_type: 'execute_result',
+            execution_count: doc.raw(v[2]!),
+            data: { 'text/plain': 'n' },
+            metadata: {},
+          },
+        ],
+      }),
     ],
     orphans(doc, _at, n) {
       const out: string[] = [];
-      for (let i = 0; i < Math.min(n, 1000); i++) out.push(doc.json({ cell_type: 'code', id: `o${i}`, source: 'x', metadata: {}, outputs: [{ output_type: 'update_display_data', data: { 'text/plain': 'x' }, metadata: {}, transient: { display_id: `never${i}` } }] }));
+      for (let i = 0; i < Math.min(n, 1000); i++)
+        out.push(
+          doc.json({
+            cell_type: 'code',
+            id: `o${i}`,
+            source: 'x',
+            metadata: {},
+            outputs: [
+              {
+                output_type: 'update_display_data',
+                data: { 'text/plain': 'x' },
+                metadata: {},
+                transient: { display_id: `never${i}` },
+              },
+            ],
+          }),
+        );
       return out;
     },
     duplicates(doc, at, n) {
@@ -1113,18 +1691,55 @@ const jupyter = (() => {
       for (let i = 0; i < n; i++) out.push(cell(doc, at, `dup ${i}`, [], 'dup'));
       return out;
     },
-    badTimes(doc, at) {
+    badTimes(doc) {
       const out: string[] = [];
-      for (let i = 0; i < 200; i++) out.push(doc.json({ cell_type: 'code', id: `rev${i}`, source: 'x', outputs: [], metadata: { execution: { 'iopub.execute_input': iso(1_000_000 - i * 1000), 'shell.execute_reply': iso(1_000_000 - i * 1000 - 5) } } }));
-      for (const t of BAD_TIMES) out.push(doc.json({ cell_type: 'code', id: `bad${t}`, source: t, outputs: [], metadata: { execution: { 'iopub.execute_input': t, 'shell.execute_reply': t } } }));
+      for (let i = 0; i < 200; i++)
+        out.push(
+          doc.json({
+            cell_type: 'code',
+            id: `rev${i}`,
+            source: 'x',
+            outputs: [],
+            metadata: {
+              execution: {
+                'iopub.execute_input': iso(1_000_000 - i * 1000),
+                'shell.execute_reply': iso(1_000_000 - i * 1000 - 5),
+              },
+            },
+          }),
+        );
+      for (const t of BAD_TIMES)
+        out.push(
+          doc.json({
+            cell_type: 'code',
+            id: `bad${t}`,
+            source: t,
+            outputs: [],
+            metadata: { execution: { 'iopub.execute_input': t, 'shell.execute_reply': t } },
+          }),
+        );
       return out;
     },
-    protoIds: (doc, at) => PROTO_IDS.map((id) => cell(doc, at, id, [{ output_type: id, [id]: id }], id)),
+    protoIds: (doc, at) =>
+      PROTO_IDS.map((id) => cell(doc, at, id, [{ output_type: id, [id]: id }], id)),
     own(shape, doc, at) {
       if (shape !== 'end-before-begin') return undefined;
       const out: string[] = [];
       for (let i = 0; i < 100; i++)
-        out.push(doc.json({ cell_type: 'code', id: `e${i}`, source: 'x', outputs: [], metadata: { execution: { 'iopub.execute_input': iso(10_000 + at.next()), 'shell.execute_reply': iso(i) } } }));
+        out.push(
+          doc.json({
+            cell_type: 'code',
+            id: `e${i}`,
+            source: 'x',
+            outputs: [],
+            metadata: {
+              execution: {
+                'iopub.execute_input': iso(10_000 + at.next()),
+                'shell.execute_reply': iso(i),
+              },
+            },
+          }),
+        );
       return { records: out, expect: { events: 100 } };
     },
     wrap: (cells) =>

@@ -169,7 +169,7 @@ export interface HostileCase {
   /** A file name with the format's usual extension. */
   readonly filename: string;
   /** The file's content: text, or bytes where a byte-level shape needs it (a BOM). */
-  readonly input: string | Uint8Array;
+  readonly input: string | Uint8Array<ArrayBuffer>;
   readonly expect: HostileExpect;
 }
 

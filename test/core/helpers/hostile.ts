@@ -89,7 +89,10 @@ export function checkResult(c: HostileCase, result: ImportResult, depth: number)
   if (expect.contains !== undefined && !result.events.some((e) => holds(e, expect.contains!)))
     problems.push(`no event holds ${expect.contains}`);
   const probe = {} as Record<string, unknown>;
-  if (probe['polluted'] !== undefined || Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted'))
+  if (
+    probe['polluted'] !== undefined ||
+    Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')
+  )
     problems.push('Object.prototype was polluted');
   return problems;
 }
@@ -117,7 +120,7 @@ export function isTyped(error: unknown): error is SkeinError {
 }
 
 /** The deepest node of a tree's depth column. */
-export function maxDepth(depth: Int32Array): number {
+export function maxDepth(depth: ArrayLike<number>): number {
   let max = 0;
   for (let i = 0; i < depth.length; i++) if (depth[i]! > max) max = depth[i]!;
   return max;

@@ -770,7 +770,14 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     tool.agent = name;
     tool.agent_span_id = begin.id;
     sink.touch(tool);
-    const scope: Scope = { span: begin.id, kind: 'agent', begin, lastTime: time, seq: touches, tool };
+    const scope: Scope = {
+      span: begin.id,
+      kind: 'agent',
+      begin,
+      lastTime: time,
+      seq: touches,
+      tool,
+    };
     stack.push(scope);
     openAgents.set(tool, scope);
   };
