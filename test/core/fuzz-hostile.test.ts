@@ -1,5 +1,6 @@
 // The hostile-shape corpus (src/core/generate/hostile.ts) through every core
-// layer: importAny → EventStream → span tree (whole and incremental) →
+// layer: importAny (and streamImport for line formats) → EventStream → span
+// tree (whole and incremental) →
 // timeline (and its dump/load) → swimlane layout → transcript rows, find,
 // the span tree's views → describe, mimeStream, structured clone. Every case
 // gives a typed error or a result that kept what it must, within its CPU
@@ -17,8 +18,10 @@ import {
   createSwimlaneIndex,
   createTranscriptFind,
   describeEvent,
+  formats,
   importAny,
   layoutSwimlane,
+  streamImport,
   timelineDump,
   timelineLoad,
   toMimeStream,
@@ -56,6 +59,7 @@ async function pipeline(c: HostileCase): Promise<{ result: ImportResult; depth: 
     throw e;
   }
   const events = result.events;
+  await streamed(c, result);
   const stream = EventStream.from(events);
   const latest = stream.latest();
   const tree = buildEventTree(latest);
@@ -86,6 +90,32 @@ async function pipeline(c: HostileCase): Promise<{ result: ImportResult; depth: 
   for (const r of toMimeStream(some)) JSON.stringify(r);
   structuredClone(latest);
   return { result, depth: maxDepth(tree.depth) };
+}
+
+/**
+ * The streaming form of a line format (`streamImport`, 64 KiB chunks, every
+ * batch appended to an EventStream as a live view does): it ends, and its
+ * latest events are as many as the whole import's. OTLP is streamed as JSON
+ * Lines of one-span exports (`lines`), in the document's order: children first.
+ */
+async function streamed(c: HostileCase, whole: ImportResult): Promise<void> {
+  const format = formats.find((f) => f.id === c.format)!;
+  if (!format.incremental) return;
+  const text =
+    c.lines ?? (typeof c.input === 'string' ? c.input : new TextDecoder().decode(c.input));
+  const chunks = (async function* () {
+    for (let at = 0; at < text.length; at += 65_536) yield text.slice(at, at + 65_536);
+  })();
+  const live = new EventStream();
+  try {
+    for await (const batch of streamImport(chunks, { format: c.format, filename: c.filename }))
+      for (const e of batch) live.append(e);
+  } catch (e) {
+    if (isTyped(e)) return;
+    throw e;
+  }
+  if (c.format !== 'otlp')
+    expect(live.latest().length, 'streamed').toBe(EventStream.from(whole.events).latest().length);
 }
 
 /**

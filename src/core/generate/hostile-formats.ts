@@ -21,6 +21,8 @@ export interface Written {
   readonly filename: string;
   readonly input: string | Uint8Array<ArrayBuffer>;
   readonly expect: HostileExpect;
+  /** The same records as JSON Lines, for a format whose `input` is one document (OTLP). */
+  readonly lines?: string;
 }
 
 type Writer = (shape: HostileShape, ctx: WriterContext) => Written | undefined;
@@ -486,6 +488,9 @@ const otlpWriter: Writer = (shape, ctx) => {
     );
   const wrap = () =>
     `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"hostile"}}]},"scopeSpans":[{"scope":{"name":"hostile"},"spans":[${spans.join(',')}]}]}]}`;
+  // One export per span, in the same order: what a collector's file exporter writes.
+  const lines = () =>
+    spans.map((span) => `{"resourceSpans":[{"scopeSpans":[{"spans":[${span}]}]}]}`).join('\n');
   const toolAttrs = (id: string, args: string, result: string) => [
     { key: 'gen_ai.operation.name', value: str('execute_tool') },
     { key: 'gen_ai.tool.name', value: str('bash') },
@@ -571,7 +576,7 @@ const otlpWriter: Writer = (shape, ctx) => {
       }
     }
     expect = { events: 3, ...payload.expect };
-    return { filename: 'hostile.otlp.json', input: wrap(), expect };
+    return { filename: 'hostile.otlp.json', input: wrap(), expect, lines: lines() };
   }
   switch (shape) {
     case 'deep': {
@@ -651,7 +656,7 @@ const otlpWriter: Writer = (shape, ctx) => {
     default:
       return undefined;
   }
-  return { filename: 'hostile.otlp.json', input: wrap(), expect };
+  return { filename: 'hostile.otlp.json', input: wrap(), expect, lines: lines() };
 };
 
 // ---------------------------------------------------------------------------

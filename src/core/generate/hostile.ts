@@ -171,6 +171,8 @@ export interface HostileCase {
   /** The file's content: text, or bytes where a byte-level shape needs it (a BOM). */
   readonly input: string | Uint8Array<ArrayBuffer>;
   readonly expect: HostileExpect;
+  /** The same records as JSON Lines, where `input` is one document (OTLP): for streaming. */
+  readonly lines?: string;
 }
 
 /** The formats of the corpus, in the registry's order. */
@@ -213,6 +215,7 @@ export function hostileCase(
     filename: made.filename,
     input: made.input,
     expect: made.expect,
+    ...(made.lines !== undefined ? { lines: made.lines } : {}),
   };
 }
 
