@@ -66,7 +66,7 @@ import type {
   ToolEvent,
   ToolInfo,
 } from '../../events/types.js';
-import { EMPTY_ARRAY } from '../../events/freeze.js';
+import { EMPTY_ARRAY, MAX_VALUE_DEPTH } from '../../events/freeze.js';
 import { timestampMs } from '../../events/timestamp.js';
 import { ImportContext, isRecord, own, typeName, type ImportOptions, safeJson } from '../guards.js';
 import { sniffer, type FormatImporter, type ImportResult } from '../format.js';
@@ -148,10 +148,21 @@ function field(r: Record<string, unknown>, key: string): unknown {
   return v !== undefined && hasOwn.call(r, key) ? v : undefined;
 }
 
-/** An OTLP `AnyValue` as plain JSON (64-bit ints beyond 2^53 stay strings). */
+/**
+ * What stands for an AnyValue nested past `MAX_VALUE_DEPTH` levels: an
+ * object, so the event's `deepFreeze` (which it is always deeper than) cuts
+ * it and counts the cut for the import's `value_too_deep` diagnostic.
+ */
+const CUT_ANY_VALUE = Object.freeze({ value_too_deep: true });
+
+/**
+ * An OTLP `AnyValue` as plain JSON (64-bit ints beyond 2^53 stay strings).
+ * Depth-bounded: past `MAX_VALUE_DEPTH` levels the rest is the cut marker, as
+ * `deepFreeze` cuts any event's value (and counts it, for `value_too_deep`).
+ */
 function anyValue(v: unknown, depth = 0): unknown {
   if (!isRecord(v)) return v ?? null;
-  if (depth > 64) return null;
+  if (depth > MAX_VALUE_DEPTH) return CUT_ANY_VALUE;
   let x = field(v, 'stringValue');
   if (x !== undefined) return x;
   x = field(v, 'intValue');
