@@ -18,9 +18,11 @@ import {
   createSwimlaneIndex,
   createTranscriptFind,
   describeEvent,
+  displayOf,
   formats,
   importAny,
   layoutSwimlane,
+  mimeStream,
   streamImport,
   timelineDump,
   timelineLoad,
@@ -34,6 +36,7 @@ import {
   hostileCase,
   type HostileCase,
 } from '../../src/core/generate/hostile.js';
+import { toJsonSafe } from '../../src/core/display/mime-stream.js';
 import {
   HOSTILE_CPU_LIMIT_S,
   HOSTILE_SEED,
@@ -190,4 +193,56 @@ describe(`hostile shapes through the core (seed ${HOSTILE_SEED})`, () => {
     expect(v).toMatch(/^\[value_too_deep/);
     expect(JSON.stringify(events).length).toBeGreaterThan(0);
   });
+});
+
+describe('hostile values handed to the display layer directly (not imported)', () => {
+  // What an agent framework passes to mimeStream or <Display value>: raw
+  // JavaScript values, neither frozen nor cut. 100,000 levels: cheap to build.
+  const deep = () => {
+    let v: unknown = 'HOSTILE-LEAF';
+    for (let i = 0; i < 100_000; i++) v = i % 2 ? [v] : { d: v };
+    return v;
+  };
+  const cyclic = () => {
+    const a: Record<string, unknown> = { name: 'a' };
+    a['self'] = a;
+    a['list'] = [a, { back: a }];
+    return a;
+  };
+  const wide = () => {
+    const o: Record<string, number> = {};
+    for (let i = 0; i < HOSTILE_SIZES.keys; i++) o[`k${i}`] = i;
+    return o;
+  };
+  const values: [string, () => unknown][] = [
+    ['100,000 levels', deep],
+    ['a cycle', cyclic],
+    [`${HOSTILE_SIZES.keys} keys`, wide],
+    [
+      '__proto__ keys',
+      () =>
+        JSON.parse('{"__proto__": {"polluted": 1}, "constructor": {"prototype": {"polluted": 1}}}'),
+    ],
+  ];
+
+  it.each(values)(
+    '%s: displayOf, mimeStream, toJsonSafe, describeEvent, EventStream.append',
+    (_, make) => {
+      const before = prototypeSnapshot();
+      const bundle = displayOf(make());
+      expect(JSON.stringify(bundle).length).toBeGreaterThan(0);
+      const records = [...mimeStream([make()])];
+      expect(() => JSON.stringify(records)).not.toThrow();
+      expect(() => structuredClone(toJsonSafe(make()))).not.toThrow();
+      const event = { event: 'info', uuid: 'raw', timestamp: '2026-01-01T00:00:00Z', data: make() };
+      void describeEvent(event as never).searchText;
+      const stream = new EventStream();
+      const kept = stream.append(event as never);
+      // Appended: frozen, and (deep) cut, so it serializes like any event.
+      expect(Object.isFrozen(kept)).toBe(true);
+      if (make !== cyclic) expect(() => structuredClone(kept)).not.toThrow();
+      expect(prototypeSnapshot()).toBe(before);
+      expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    },
+  );
 });
