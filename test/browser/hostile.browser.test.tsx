@@ -25,7 +25,7 @@ import {
   type HostileCase,
   type HostileShape,
 } from '../../src/core/generate/hostile.js';
-import { SpanTree, Swimlane, Transcript } from '../../src/react/index.js';
+import { Display, SpanTree, Swimlane, Transcript } from '../../src/react/index.js';
 import { ViewerApp } from '../../viewer/app.js';
 import '../../src/styles.css';
 import '../../viewer/viewer.css';
@@ -178,5 +178,33 @@ describe('the viewer opening hostile files', () => {
       expect(alert.getAttribute('data-code'), alert.textContent ?? '').not.toBe('unreadable');
     await nextFrame();
     expect(pageErrors, c.name).toEqual([]);
+  });
+});
+
+describe('the JSON tree on a deep value', () => {
+  it('draws 100 levels, and offers deeper values as text, however deep the JSON text', async () => {
+    // JSON text is parsed by the renderer, not imported: nothing cut it before.
+    // React commits nested components recursively: 1,000 open levels overflowed it.
+    const depth = 1_500;
+    const text = `${'['.repeat(depth)}"leaf"${']'.repeat(depth)}`;
+    const { container } = render(<Display bundle={{ data: { 'application/json': text } }} />);
+    await expect.poll(() => container.querySelector('.skein-json__toggle'), WAIT).not.toBeNull();
+    // Open each level in turn (only the root starts open), as far as it goes.
+    for (let level = 1; level < 200; level++) {
+      const closed = container.querySelector<HTMLButtonElement>(
+        '.skein-json__toggle[aria-expanded="false"]',
+      );
+      if (closed === null) break;
+      await act(async () => closed.click());
+    }
+    expect(container.querySelectorAll('.skein-json__node')).toHaveLength(100);
+    const cut = container.querySelector('[data-skein-cut]')!;
+    expect(cut.textContent).toBe('Array(1) nested more than 100 levels');
+    await act(async () =>
+      container.querySelector<HTMLButtonElement>('[data-skein-cut] + button')!.click(),
+    );
+    expect(cut.parentElement!.textContent).toContain('"leaf"');
+    await nextFrame();
+    expect(pageErrors).toEqual([]);
   });
 });
