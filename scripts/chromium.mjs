@@ -1,7 +1,7 @@
 // Where Chromium is, for Vitest browser mode, Storybook tests and the benchmarks.
 // The first that exists: CHROMIUM_PATH; Debian's binary (the real one, without
 // the wrapper script's shell noise); /usr/bin/chromium; the Chromium that
-// `npx playwright-core install chromium` downloads. scripts/check-chromium.mjs
+// `npx playwright-core install chromium` downloads. scripts/test-setup.mjs
 // (run by `npm test`) installs one when none is found and it can.
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';

@@ -16,3 +16,5 @@ export type {
   CorsOptions,
   EventStreamHandlerOptions,
 } from './node/server/options.js';
+export { createHostCheck, hostName, HOST_REFUSED } from './node/server/host-check.js';
+export type { AllowedHosts } from './node/server/host-check.js';

@@ -182,6 +182,10 @@ export const errorMessages = {
     `Cannot read after ${JSON.stringify(after)}: ${why}`,
   redis_no_blocking_client: () =>
     'createRedisSource needs blockingClient, or a client with duplicate()',
+  // --- files a server opens (src/node/files.ts) ---------------------------------
+  file_not_regular: (path: string, what: string) =>
+    `${path} is ${what}, not a regular file; not opened`,
+  file_replaced: (path: string) => `${path} is no longer the file that was listed; not opened`,
   // --- command line (src/node/cli.ts): printed as `skein: <message>` ----------
   cli_unknown_command: (command: string) => `unknown command '${command}'`,
   cli_no_such_command: (topic: string) => `no command '${topic}'`,
@@ -283,6 +287,17 @@ export type SkeinErrorArgs = {
  */
 export class SkeinError extends Error {
   override name = 'SkeinError';
+
+  /**
+   * `instanceof SkeinError` also holds for a {@link SkeinTypeError}, which has
+   * to extend `TypeError` instead (a class has one prototype chain). Only the
+   * base class widens the check: `instanceof ImportError` stays exact.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
+    return this === SkeinError && value instanceof SkeinTypeError;
+  }
+
   /** Stable code from the catalogue. */
   readonly code: ErrorCode;
   /** The arguments the code's message was built from. */
@@ -307,13 +322,55 @@ export class SkeinError extends Error {
    * }
    */
   causedBy(cause: unknown): this {
-    Object.defineProperty(this, 'cause', {
-      value: cause,
-      writable: true,
-      enumerable: false,
-      configurable: true,
-    });
-    return this;
+    return setCause(this, cause);
+  }
+}
+
+/** `error.cause`, set as the engine's own `new Error(m, { cause })` sets it. */
+function setCause<E extends Error>(error: E, cause: unknown): E {
+  Object.defineProperty(error, 'cause', {
+    value: cause,
+    writable: true,
+    enumerable: false,
+    configurable: true,
+  });
+  return error;
+}
+
+/**
+ * A {@link SkeinError} for a value of the wrong type handed to skein's API
+ * (today: `EventStream.append` given something that is not an event). It
+ * extends `TypeError`, as the EventStream contract skein implements asks for
+ * other types (cantus `EventStream`: "other types raise TypeError"), and is
+ * still `instanceof SkeinError` with a catalogue `code` and `details`, so
+ * callers branch on either.
+ *
+ * @example
+ * declare const untrusted: unknown;
+ * try {
+ *   stream.append(untrusted as never);
+ * } catch (e) {
+ *   // Either check holds: e instanceof TypeError, e instanceof SkeinError.
+ *   if (e instanceof SkeinError && e.code === 'not_an_event') stream.append(parseEvent(untrusted).event);
+ * }
+ */
+export class SkeinTypeError extends TypeError {
+  override name = 'SkeinTypeError';
+  /** Stable code from the catalogue. */
+  readonly code: ErrorCode;
+  /** The arguments the code's message was built from. */
+  readonly details: readonly unknown[];
+
+  constructor(...args: SkeinErrorArgs) {
+    const [code, ...details] = args;
+    super((errorMessages[code] as (...a: unknown[]) => string)(...details));
+    this.code = code;
+    this.details = details;
+  }
+
+  /** Records what caused this error (`error.cause`), as {@link SkeinError.causedBy} does. */
+  causedBy(cause: unknown): this {
+    return setCause(this, cause);
   }
 }
 

@@ -3,6 +3,7 @@ export { VERSION } from './version.js';
 export {
   ImportError,
   SkeinError,
+  SkeinTypeError,
   errorMessages,
   errorMessage,
   jsonPath,

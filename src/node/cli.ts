@@ -32,6 +32,7 @@ import type { AddressInfo } from 'node:net';
 import { basename, dirname, resolve } from 'node:path';
 import { replayStream } from '../core/stream/replay.js';
 import { createEventStreamHandler } from './server/sse.js';
+import type { AllowedHosts } from './server/host-check.js';
 
 /** Where the CLI writes; injected so tests capture output without a process. */
 export interface CliIO {
@@ -94,6 +95,15 @@ const SAMPLE_OPTIONS = `  --sample ID        The sample of a multi-sample log (i
   --epoch N          Its epoch; default 1 (the first sample's epoch without --sample)
   --verbose          List every repair made while reading (default: counted by kind)`;
 
+const HOST_OPTIONS = `  --host H           Address to bind (default 127.0.0.1; 0.0.0.0: every interface).
+                     Only use another on a network you trust: there is no auth
+  --allowed-host NAMES
+                     Host names to answer to besides loopback names and IP
+                     addresses, comma-separated (.example.com: it and every
+                     name under it; *: any); --host's name is added. Others
+                     get 421, so a DNS-rebinding page cannot read the server
+`;
+
 const COMMAND_HELP: Record<string, string> = {
   info: `Usage: skein info <log|dir|-> [--json] [--verbose]
 
@@ -146,28 +156,29 @@ opens): jsonl — one event per line; json — a JSON array.
   --to F             jsonl (default) or json
 ${SAMPLE_OPTIONS}
 `,
-  view: `Usage: skein view [log|dir|url] [--port N] [--host H] [--open] [--live]
+  view: `Usage: skein view [log|dir|url] [--port N] [--host H] [--allowed-host NAMES]
+                  [--open] [--live]
 
 Serves the viewer page and prints its URL. A log opens straight in it; a
 folder (default: the current one) lists its logs, newest first, and watches
-for new ones; a URL is opened by the page itself (--live: as a live stream).
-The server answers on 127.0.0.1 only, to loopback host names only, and reads
-nothing but the given log or folder. Stop it with Ctrl-C.
+for new ones; a URL is opened by the page itself (--live: as a live stream),
+and the server then serves no file at all. The server answers on 127.0.0.1
+only, to loopback names and IP addresses only, and reads nothing but the
+given log or folder. Stop it with Ctrl-C.
 
   --port N           Port (default 8790; 0 picks a free one)
-  --host H           Address to bind (default 127.0.0.1); any Host header is
-                     then accepted, so only use it on a network you trust
-  --open             Open the URL in the system browser
+${HOST_OPTIONS}  --open             Open the URL in the system browser
   --live             The URL is a live event stream (skein/server), not a file
 `,
   serve: `Usage: skein serve <log|-> [--live] [--speed N] [--max-gap MS] [--port N] [--host H]
-                   [--sample ID] [--epoch N]
+                   [--allowed-host NAMES] [--sample ID] [--epoch N]
 
 Serves a sample's events as Server-Sent Events (skein/server). --live plays
 them at recorded speed (scaled by --speed, idle gaps capped at --max-gap ms,
-default 5000). Listens on 127.0.0.1:8787 unless told otherwise.
+default 5000). Listens on 127.0.0.1:8787 unless told otherwise, and answers
+to loopback names and IP addresses only.
 
-${SAMPLE_OPTIONS}
+${HOST_OPTIONS}${SAMPLE_OPTIONS}
 `,
 };
 
@@ -618,6 +629,21 @@ async function listen(server: Server, port: number, host: string): Promise<strin
   return `http://${shown}:${address.port}`;
 }
 
+/**
+ * `--host` and `--allowed-host`: the address to bind and the Host names to
+ * answer to (`createHostCheck`). A name given to `--host` is allowed too:
+ * whoever binds a name means to be reached by it.
+ */
+function takeHost(args: string[]): { host: string; allowedHosts: AllowedHosts } {
+  const host = takeOption(args, '--host') ?? '127.0.0.1';
+  const names = (takeOption(args, '--allowed-host') ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  if (names.includes('*')) return { host, allowedHosts: true };
+  return { host, allowedHosts: [...names, host] };
+}
+
 function stopped(io: CliIO): Promise<void> {
   return new Promise<void>((done) => {
     if (io.signal?.aborted) done();
@@ -636,10 +662,10 @@ async function serveCommand(args: string[], io: CliIO): Promise<number> {
   if (speed === 0) throw new UsageError('cli_bad_option', '--speed', 'must be more than 0');
   const maxGap = takeNumber(args, '--max-gap', 5000, 0);
   const port = takePort(args, 8787);
-  const host = takeOption(args, '--host') ?? '127.0.0.1';
+  const { host, allowedHosts } = takeHost(args);
   const loaded = await loadSample(args, io);
   const stream = live ? new EventStream() : EventStream.from(loaded.events);
-  const handler = createEventStreamHandler(stream);
+  const handler = createEventStreamHandler(stream, { allowedHosts });
   const server = createServer(handler);
   const url = await listen(server, port, host);
   io.stdout(
@@ -695,8 +721,7 @@ function openInBrowser(url: string): void {
  */
 async function view(args: string[], io: CliIO): Promise<number> {
   const port = takePort(args, 8790);
-  const hostArg = takeOption(args, '--host');
-  const host = hostArg ?? '127.0.0.1';
+  const { host, allowedHosts } = takeHost(args);
   const open = takeFlag(args, '--open');
   const live = takeFlag(args, '--live');
   const unknown = args.find((a) => a.startsWith('-') && a !== '-');
@@ -704,13 +729,12 @@ async function view(args: string[], io: CliIO): Promise<number> {
   if (args.length > 1) throw new UsageError('cli_unexpected_argument', args[1]!);
   const source = args[0] ?? '.';
   if (source === '-') throw new UsageError('cli_view_stdin');
-  let root: string;
+  // A URL is fetched by the page itself: the server then serves no folder.
+  let root: string | undefined;
   let file: string | undefined;
   let query: string;
   let what: string;
   if (/^https?:\/\//i.test(source)) {
-    root = process.cwd();
-    file = undefined;
     query = `?${live ? 'live' : 'src'}=${queryValue(source)}`;
     what = source;
   } else {
@@ -733,10 +757,10 @@ async function view(args: string[], io: CliIO): Promise<number> {
     } else throw new CliError(EXIT.input, 'cli_not_file_or_folder', source);
   }
   const handler = createViewHandler({
-    root,
+    ...(root !== undefined ? { root } : {}),
     ...(file !== undefined ? { file } : {}),
     ...(io.viewerDir !== undefined ? { viewerDir: io.viewerDir } : {}),
-    anyHost: hostArg !== undefined,
+    allowedHosts,
   });
   const server = createServer(handler);
   let base: string;

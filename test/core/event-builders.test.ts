@@ -43,7 +43,7 @@ describe('Event is a closed union', () => {
     const stream = new EventStream();
     // @ts-expect-error — not an Event
     expect(() => stream.append({ event: 'info' })).toThrow(
-      expect.objectContaining({ name: 'SkeinError', code: 'not_an_event' }),
+      expect.objectContaining({ name: 'SkeinTypeError', code: 'not_an_event' }),
     );
     expect(() => stream.append(42 as unknown as Event)).toThrow(/number 42/);
   });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../../src/core/events/types.js';
 import { EventStream } from '../../src/core/stream/event-stream.js';
+import { ImportError, SkeinError, SkeinTypeError } from '../../src/core/errors.js';
 
 const T0 = '2026-06-10T18:23:50Z';
 
@@ -46,12 +47,33 @@ describe('append: only canonical events', () => {
       const stream = new EventStream();
       // An untyped caller (JavaScript, or data cast to Event): the runtime check holds.
       expect(() => stream.append(value as Event)).toThrow(
-        expect.objectContaining({ name: 'SkeinError', code: 'not_an_event' }),
+        expect.objectContaining({ name: 'SkeinTypeError', code: 'not_an_event' }),
       );
       expect(() => stream.append(value as Event)).toThrow(message);
       expect(stream.length).toBe(0);
     });
   }
+
+  it('rejects a non-event with an error that is a TypeError and a SkeinError with its code', () => {
+    const stream = new EventStream();
+    let caught: unknown;
+    try {
+      stream.append({ hello: 1 } as unknown as Event);
+    } catch (e) {
+      caught = e;
+    }
+    // The EventStream contract (cantus): other types raise TypeError.
+    expect(caught).toBeInstanceOf(TypeError);
+    expect(caught).toBeInstanceOf(SkeinTypeError);
+    expect(caught).toBeInstanceOf(SkeinError);
+    expect(caught).not.toBeInstanceOf(ImportError);
+    expect((caught as SkeinTypeError).code).toBe('not_an_event');
+    expect((caught as SkeinTypeError).details).toEqual([expect.stringMatching(/event/)]);
+    // The widened check belongs to the base class only.
+    expect(new SkeinError('stream_closed', 1)).not.toBeInstanceOf(TypeError);
+    expect(new ImportError('invalid_json', '$', 'x')).toBeInstanceOf(SkeinError);
+    expect({ code: 'not_an_event' }).not.toBeInstanceOf(SkeinError);
+  });
 
   it('accepts a well-formed plain object and returns it frozen', () => {
     const stream = new EventStream();
@@ -129,7 +151,7 @@ describe('reading the log', () => {
   });
   it('from() checks every event', () => {
     expect(() => EventStream.from([info('a'), { event: 'info' } as unknown as Event])).toThrow(
-      expect.objectContaining({ name: 'SkeinError', code: 'not_an_event' }),
+      expect.objectContaining({ name: 'SkeinTypeError', code: 'not_an_event' }),
     );
   });
 });

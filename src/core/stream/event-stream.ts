@@ -10,7 +10,7 @@
  */
 import { deepFreeze } from '../events/freeze.js';
 import type { Event } from '../events/types.js';
-import { SkeinError } from '../errors.js';
+import { SkeinError, SkeinTypeError } from '../errors.js';
 import { Listeners } from './listeners.js';
 import { replayEvents } from './replay.js';
 import { StringIndex } from './string-index.js';
@@ -136,7 +136,8 @@ export class EventStream implements Iterable<Event> {
    * string `timestamp`, with `span_id` (if present) a string or null and
    * `pending` (if present) a boolean. Only the envelope is checked, so the
    * check stays O(1); run untrusted input through `parseEvent` first. Anything
-   * else throws a `SkeinError` (`not_an_event`) that names what it got.
+   * else throws a `SkeinTypeError` (`not_an_event`) that names what it got: an
+   * `instanceof TypeError` and an `instanceof SkeinError`.
    *
    * The event and everything reachable from it is frozen in place (objects that
    * are already frozen, such as sub-objects shared between events, are skipped).
@@ -148,7 +149,7 @@ export class EventStream implements Iterable<Event> {
     if (this.#sealed) throw new SkeinError('stream_closed', this.#log.length);
     this.#complete = false;
     const problem = checkEnvelope(event);
-    if (problem !== null) throw new SkeinError('not_an_event', problem);
+    if (problem !== null) throw new SkeinTypeError('not_an_event', problem);
     const frozen = event as Event;
     // Already-frozen events (from parseEvent) cost one check; shared frozen
     // sub-objects are skipped by deepFreeze.

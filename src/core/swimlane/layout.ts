@@ -395,6 +395,19 @@ export function rowBarTimes(
   return rowSources.get(row) ?? null;
 }
 
+/**
+ * The spans a row's bars stand for (bar order), or `null` for a row not
+ * made by {@link layoutSwimlane}.
+ * @internal
+ * @example
+ * import { rowSpans } from 'src/core/swimlane/layout.js';
+ * declare const row: SwimlaneRow;
+ * rowSpans(row)?.length; // the row's bar count
+ */
+export function rowSpans(row: SwimlaneRow): readonly TimelineSpan[] | null {
+  return rowSources.get(row)?.spans ?? null;
+}
+
 const CONTENT_ONLY = { includeBranches: false } as const;
 
 /**
