@@ -106,6 +106,9 @@ async function pipeline(c: HostileCase): Promise<{ result: ImportResult; depth: 
 async function streamed(c: HostileCase, whole: ImportResult): Promise<void> {
   const format = formats.find((f) => f.id === c.format)!;
   if (!format.incremental) return;
+  // The corpus writes Jupyter as notebooks: one document, not the iopub
+  // message log that Jupyter's incremental importer reads.
+  if (c.format === 'jupyter' && c.lines === undefined) return;
   const text =
     c.lines ?? (typeof c.input === 'string' ? c.input : new TextDecoder().decode(c.input));
   const chunks = (async function* () {
