@@ -1054,7 +1054,15 @@ class Used {
       if (!key.startsWith(p)) continue;
       this.#read(key);
       root ??= {};
-      const parts = key.slice(p.length).split('.');
+      // At most MAX_VALUE_DEPTH levels: a key's segments past that stay one
+      // dotted key, so a key of 100,000 dots cannot nest that deep (which
+      // `arrays` below and every later walk would have to follow).
+      let parts = key.slice(p.length).split('.');
+      if (parts.length > MAX_VALUE_DEPTH)
+        parts = [
+          ...parts.slice(0, MAX_VALUE_DEPTH - 1),
+          parts.slice(MAX_VALUE_DEPTH - 1).join('.'),
+        ];
       let node: Record<string, unknown> = root;
       for (let i = 0; i < parts.length - 1; i++) {
         const k = parts[i]!;
@@ -1120,7 +1128,10 @@ class Used {
   }
 }
 
-/** Objects whose keys are all indices become arrays (in index order), recursively. */
+/**
+ * Objects whose keys are all indices become arrays (in index order),
+ * recursively: `tree` builds at most MAX_VALUE_DEPTH levels.
+ */
 function arrays(v: unknown): unknown {
   if (!isRecord(v)) return v;
   const keys = Object.keys(v);
