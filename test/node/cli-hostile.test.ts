@@ -1,6 +1,6 @@
 // The hostile-shape corpus (src/core/generate/hostile.ts) through every
 // `skein` command: each shape as a file (in `npm test` one format per shape,
-// the canonical one where it has it; in `npm run fuzz` every format), and
+// the canonical one where it has it; with `HOSTILE_SIZE=full` every format), and
 // each command gives its output or a one-line typed error (exit 2), never a
 // stack trace or a crash, within its CPU budget. `convert`'s output parses.
 // A failure prints the command that replays it.

@@ -3,7 +3,7 @@
 // message it posts survives structured cloning (what `postMessage` does, and
 // recursively: a value 100,000 deep killed the worker), the events it posts
 // parse, and the load ends in `done` (with the timeline) or an explained
-// error. In `npm test` one format per shape; every format under `npm run fuzz`.
+// error. In `npm test` one format per shape; every format with `HOSTILE_SIZE=full`.
 import { describe, expect, it } from 'vitest';
 import { createLoader } from '../../viewer/load/loader.js';
 import type { LoadMessage } from '../../viewer/load/protocol.js';

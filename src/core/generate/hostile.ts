@@ -31,8 +31,10 @@
  *
  * Sizes are parameters ({@link HostileSizes}): {@link HOSTILE_TEST} keeps
  * `npm test` fast (its depth still overflows a recursive walk),
- * {@link HOSTILE_FULL} is what the issue names, run by `npm run fuzz`. The seed varies ids, names and order; a case's
- * `name` (`otlp/deep#7`) and its seed replay it:
+ * {@link HOSTILE_FULL} is the full size, run through the core by `npm run
+ * fuzz` (and through the CLI and the viewer's loader with
+ * `HOSTILE_SIZE=full`). The seed varies ids, names and order; a case's `name`
+ * (`otlp/deep#7`) and its seed replay it:
  *
  *   HOSTILE=otlp/deep HOSTILE_SEED=7 npx vitest run --project core hostile
  *
