@@ -84,59 +84,72 @@ function nextFrame(ms = 1000): Promise<number> {
  */
 const MOUNT_SIZES = { ...HOSTILE_TEST, depth: 5_000 };
 
+/**
+ * Imports a case in the page and mounts the three views on it: rows drawn,
+ * the keyboard and scrolling still working, no page error, no prototype touched.
+ */
+async function mountCase(c: HostileCase): Promise<void> {
+  const before = prototypes();
+  let events;
+  try {
+    ({ events } = await importAny(c.input, { filename: c.filename }));
+  } catch (e) {
+    // A typed error is an answer; there is nothing to mount.
+    expect(e, c.name).toBeInstanceOf(SkeinError);
+    return;
+  }
+  const stream = EventStream.from(events);
+  const timeline = buildTimeline(stream.latest());
+  const selection = createSelectionStore();
+  render(
+    <div
+      style={{ width: 1200, height: 900, display: 'grid', gridTemplateRows: '300px 300px 300px' }}
+    >
+      <Transcript stream={stream} selection={selection} />
+      <SpanTree stream={stream} selection={selection} toolbar={false} />
+      <Swimlane timeline={timeline} selection={selection} />
+    </div>,
+  );
+  await expect
+    .poll(() => document.querySelectorAll('article[data-event-id]').length, WAIT)
+    .toBeGreaterThan(0);
+  const grid = document.querySelector<HTMLElement>('[role="treegrid"]')!;
+  await expect.poll(() => grid.querySelectorAll('[role="row"]').length, WAIT).toBeGreaterThan(0);
+  expect(document.querySelector('.skein-swimlane')).not.toBeNull();
+  await nextFrame();
+
+  // The keyboard still moves: End in the span tree focuses its last row.
+  const first = grid.querySelector<HTMLElement>('[role="row"][data-key]')!;
+  await act(async () => first.focus());
+  await userEvent.keyboard('{End}');
+  const rows = grid.querySelectorAll('[role="row"][data-key]').length;
+  if (rows > 1)
+    await expect
+      .poll(() => document.activeElement?.getAttribute('data-key') ?? null, WAIT)
+      .not.toBe(first.getAttribute('data-key'));
+  // The transcript scrolls to its end and draws the rows there.
+  const scroller = document.querySelector<HTMLElement>('.skein-transcript__scroller')!;
+  await act(async () => {
+    scroller.scrollTop = scroller.scrollHeight;
+    scroller.dispatchEvent(new Event('scroll'));
+  });
+  await nextFrame();
+  await expect
+    .poll(() => document.querySelectorAll('article[data-event-id]').length, WAIT)
+    .toBeGreaterThan(0);
+  expect(pageErrors, c.name).toEqual([]);
+  expect(prototypes(), c.name).toBe(before);
+}
+
 describe('hostile shapes in <Transcript>, <SpanTree> and <Swimlane>', () => {
   it.each(cases())('%s (%s)', async (shape, format) => {
-    const c: HostileCase = hostileCase(format, shape, MOUNT_SIZES, SEED)!;
-    const before = prototypes();
-    let events;
-    try {
-      ({ events } = await importAny(c.input, { filename: c.filename }));
-    } catch (e) {
-      // A typed error is an answer; there is nothing to mount.
-      expect(e, c.name).toBeInstanceOf(SkeinError);
-      return;
-    }
-    const stream = EventStream.from(events);
-    const timeline = buildTimeline(stream.latest());
-    const selection = createSelectionStore();
-    render(
-      <div
-        style={{ width: 1200, height: 900, display: 'grid', gridTemplateRows: '300px 300px 300px' }}
-      >
-        <Transcript stream={stream} selection={selection} />
-        <SpanTree stream={stream} selection={selection} toolbar={false} />
-        <Swimlane timeline={timeline} selection={selection} />
-      </div>,
-    );
-    await expect
-      .poll(() => document.querySelectorAll('article[data-event-id]').length, WAIT)
-      .toBeGreaterThan(0);
-    const grid = document.querySelector<HTMLElement>('[role="treegrid"]')!;
-    await expect.poll(() => grid.querySelectorAll('[role="row"]').length, WAIT).toBeGreaterThan(0);
-    expect(document.querySelector('.skein-swimlane')).not.toBeNull();
-    await nextFrame();
+    await mountCase(hostileCase(format, shape, MOUNT_SIZES, SEED)!);
+  });
 
-    // The keyboard still moves: End in the span tree focuses its last row.
-    const first = grid.querySelector<HTMLElement>('[role="row"][data-key]')!;
-    await act(async () => first.focus());
-    await userEvent.keyboard('{End}');
-    const rows = grid.querySelectorAll('[role="row"][data-key]').length;
-    if (rows > 1)
-      await expect
-        .poll(() => document.activeElement?.getAttribute('data-key') ?? null, WAIT)
-        .not.toBe(first.getAttribute('data-key'));
-    // The transcript scrolls to its end and draws the rows there.
-    const scroller = document.querySelector<HTMLElement>('.skein-transcript__scroller')!;
-    await act(async () => {
-      scroller.scrollTop = scroller.scrollHeight;
-      scroller.dispatchEvent(new Event('scroll'));
-    });
-    await nextFrame();
-    await expect
-      .poll(() => document.querySelectorAll('article[data-event-id]').length, WAIT)
-      .toBeGreaterThan(0);
-    expect(pageErrors, c.name).toEqual([]);
-    expect(prototypes(), c.name).toBe(before);
+  it('wide (skein) at 50,000 siblings under one span', async () => {
+    // The corpus's million siblings at a size that keeps the suite fast:
+    // every view draws a window of a list this long.
+    await mountCase(hostileCase('skein', 'wide', { ...HOSTILE_TEST, width: 50_000 }, SEED)!);
   });
 });
 
