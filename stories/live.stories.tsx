@@ -319,8 +319,6 @@ export const Reconnecting: Story = {
  */
 export const ConnectionRefused: Story = {
   args: { player: undefined as never },
-  // The empty transcript's feed: see Views/Transcript EmptyStream.
-  parameters: { a11y: { test: 'todo' } },
   render: () => <FailedFeed fetch={refuse} />,
   play: async ({ canvasElement }) => {
     const status = await statusOf(canvasElement);
@@ -335,8 +333,6 @@ export const ConnectionRefused: Story = {
  */
 export const ServerUnreachable: Story = {
   args: { player: undefined as never },
-  // The empty transcript's feed: see Views/Transcript EmptyStream.
-  parameters: { a11y: { test: 'todo' } },
   render: () => <FailedFeed fetch={unreachable} />,
   play: async ({ canvasElement }) => {
     const status = await statusOf(canvasElement);

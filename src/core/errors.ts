@@ -304,10 +304,8 @@ export class SkeinError extends Error {
   readonly details: readonly unknown[];
 
   constructor(...args: SkeinErrorArgs) {
-    const [code, ...details] = args;
-    super((errorMessages[code] as (...a: unknown[]) => string)(...details));
-    this.code = code;
-    this.details = details;
+    super(messageFor(args));
+    [this.code, ...this.details] = args;
   }
 
   /**
@@ -327,6 +325,11 @@ export class SkeinError extends Error {
 }
 
 /** `error.cause`, set as the engine's own `new Error(m, { cause })` sets it. */
+/** The catalogue's message for a code and its arguments. */
+function messageFor([code, ...details]: SkeinErrorArgs): string {
+  return (errorMessages[code] as (...a: unknown[]) => string)(...details);
+}
+
 function setCause<E extends Error>(error: E, cause: unknown): E {
   Object.defineProperty(error, 'cause', {
     value: cause,
@@ -362,10 +365,8 @@ export class SkeinTypeError extends TypeError {
   readonly details: readonly unknown[];
 
   constructor(...args: SkeinErrorArgs) {
-    const [code, ...details] = args;
-    super((errorMessages[code] as (...a: unknown[]) => string)(...details));
-    this.code = code;
-    this.details = details;
+    super(messageFor(args));
+    [this.code, ...this.details] = args;
   }
 
   /** Records what caused this error (`error.cause`), as {@link SkeinError.causedBy} does. */
