@@ -92,6 +92,7 @@ const preview: Preview = {
           ],
           'Display',
           'Import',
+          'Sources',
           'Foundation',
         ],
       },

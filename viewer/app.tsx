@@ -21,6 +21,7 @@ import { openLog, type LoadSession, type LoadState, type LoaderPort } from './lo
 import type { LoadFailure, LoadSource, SampleRef } from './load/protocol.js';
 import { Split } from './panes.js';
 import { RunView } from './run-view.js';
+import { RunsView, type RunEntry } from './runs.js';
 import { SampleList } from './sample-list.js';
 import { nameOfUrl, readHash, readParams, writeHash } from './url-state.js';
 
@@ -81,6 +82,8 @@ export function ViewerApp({ createPort }: ViewerAppProps) {
   const [showDiagnostics, setShowDiagnostics] = useState(false);
   const [dragging, setDragging] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
+  // The run followed live, in `?runs=` mode (its live URL).
+  const [liveUrl, setLiveUrl] = useState<string | null>(params.live);
 
   const add = useCallback(
     (source: LoadSource | { failed: LoadFailure; name: string }, url: string | null = null) => {
@@ -188,7 +191,19 @@ export function ViewerApp({ createPort }: ViewerAppProps) {
     openFiles(files);
   };
 
+  const openRun = useCallback((run: RunEntry) => {
+    setLiveUrl(run.url);
+    const q = new URLSearchParams(location.search);
+    q.set('live', run.url);
+    history.pushState(history.state, '', `${location.pathname}?${q}`);
+  }, []);
+
   const sidebarParts: { title: string; body: ReactNode }[] = [];
+  if (params.runs)
+    sidebarParts.push({
+      title: 'Runs',
+      body: <RunsView url={params.runs} current={liveUrl} onOpen={openRun} />,
+    });
   if (params.list)
     sidebarParts.push({
       title: 'Folder',
@@ -248,7 +263,18 @@ export function ViewerApp({ createPort }: ViewerAppProps) {
           </button>
         </header>
         <main className="viewer-body">
-          {params.live ? (
+          {params.runs ? (
+            <WithSidebar parts={sidebarParts}>
+              {liveUrl ? (
+                <LiveRun key={liveUrl} url={liveUrl} initialEvent={initialHash.current.event} />
+              ) : (
+                <div className="viewer-landing">
+                  <h2>Runs, live</h2>
+                  <p>Choose a run in the list; new ones appear as your agents export them.</p>
+                </div>
+              )}
+            </WithSidebar>
+          ) : params.live ? (
             <LiveRun url={params.live} initialEvent={initialHash.current.event} />
           ) : current ? (
             <DocView

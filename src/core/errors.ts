@@ -113,6 +113,35 @@ export const errorMessages = {
   cantus_unpaired_observation: (type: string) => `${type} follows no action; kept as its own event`,
   cantus_unanswered_action: (skill: string) =>
     `The call of "${skill}" has no observation; kept without a result`,
+  // --- recorded event streams and live adapters (src/core/import/sse.ts, live.ts) ---
+  invalid_sse_data: (message: number, detail: string) =>
+    `Event-stream message ${message} is not valid JSON (${detail}); skipped`,
+  adapter_ended: (adapter: string) => `${adapter}: push after end(); the adapter has finished`,
+  // --- AG-UI (src/core/import/ag-ui/) ----------------------------------------
+  ag_ui_not_an_event: (got: string) =>
+    `Expected an AG-UI event (an object with a string "type"), got ${got}; kept as an info event`,
+  ag_ui_unknown_event: (type: string) =>
+    `Unknown AG-UI event "${type}"; kept as an info event with source "ag-ui"`,
+  ag_ui_unopened: (what: string) => `${what} was never started; started here`,
+  ag_ui_unclosed: (what: string) => `${what} was still open at the end; closed`,
+  ag_ui_no_run: (type: string) => `"${type}" comes outside any run`,
+  ag_ui_no_id: (type: string) =>
+    `${type} names no id and continues no open stream; given an invented id`,
+  ag_ui_bad_arguments: (id: string, detail: string) =>
+    `The arguments of tool call "${id}" are not a JSON object (${detail}); their text is kept in metadata.ag_ui.arguments_text`,
+  ag_ui_bad_patch: (detail: string) =>
+    `JSON Patch operation not applied (${detail}); kept as given`,
+  ag_ui_unmatched_step: (name: string) =>
+    `STEP_FINISHED "${name}" closes no open step; kept as an info event`,
+  // --- Vercel AI SDK (src/core/import/vercel-ai/) -----------------------------
+  vercel_ai_not_a_chunk: (got: string) =>
+    `Expected a UI message stream chunk (an object with a string "type"), got ${got}; kept as an info event`,
+  vercel_ai_unknown_chunk: (type: string) =>
+    `Unknown UI message stream chunk "${type}"; kept as an info event with source "vercel-ai"`,
+  vercel_ai_not_a_message: (got: string) =>
+    `Expected a UIMessage (an object with "id", "role" and "parts"), got ${got}; kept as an info event`,
+  vercel_ai_unopened: (what: string) => `${what} was never started; started here`,
+  vercel_ai_unclosed: (what: string) => `${what} was still open at the end; closed`,
   // --- canonical events (src/core/events/parse.ts) ----------------------------
   invalid_timestamp: (value: string) => `Not an ISO 8601 date-time: ${JSON.stringify(value)}`,
   invalid_value: (expected: string, got: string) => `Expected one of ${expected}, got ${got}`,

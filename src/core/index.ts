@@ -72,6 +72,7 @@ export * from './transcript/index.js';
 export * from './list/index.js';
 export * from './selection/index.js';
 export * from './live/index.js';
+export * from './otlp-runs/index.js';
 export { replayStream } from './stream/replay.js';
 export type { ReplayStreamOptions, ReplayClock } from './stream/replay.js';
 export {

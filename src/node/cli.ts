@@ -25,6 +25,7 @@ import type { Event } from '../core/events/types.js';
 import { readLogFile } from './files.js';
 import { listLogs } from './log-list.js';
 import { createViewHandler } from './view-server.js';
+import { OTLP_HELP, otlpCommand, type OtlpCliTools } from './otlp/cli-otlp.js';
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -181,6 +182,9 @@ to loopback names and IP addresses only.
 ${HOST_OPTIONS}${SAMPLE_OPTIONS}
 `,
 };
+
+COMMAND_HELP['view'] += OTLP_HELP.view;
+COMMAND_HELP['serve'] += OTLP_HELP.serve;
 
 /** A user error (a `cli_*` code of the catalogue): printed without a stack, exit with `exitCode`. */
 class CliError extends SkeinError {
@@ -657,6 +661,7 @@ function stopped(io: CliIO): Promise<void> {
  * otherwise: the log may hold secrets, and the handler has no auth here.
  */
 async function serveCommand(args: string[], io: CliIO): Promise<number> {
+  if (takeFlag(args, '--otlp')) return otlpCommand('serve', args, otlpTools(io));
   const live = takeFlag(args, '--live');
   const speed = takeNumber(args, '--speed', 1, 0);
   if (speed === 0) throw new UsageError('cli_bad_option', '--speed', 'must be more than 0');
@@ -720,6 +725,7 @@ function openInBrowser(url: string): void {
  * handed to the page, which fetches it itself.
  */
 async function view(args: string[], io: CliIO): Promise<number> {
+  if (takeFlag(args, '--otlp')) return otlpCommand('view', args, otlpTools(io));
   const port = takePort(args, 8790);
   const { host, allowedHosts } = takeHost(args);
   const open = takeFlag(args, '--open');
@@ -778,6 +784,24 @@ async function view(args: string[], io: CliIO): Promise<number> {
   server.closeAllConnections();
   await new Promise<void>((done) => server.close(() => done()));
   return EXIT.ok;
+}
+
+/** What `--otlp` (otlp/cli-otlp.ts) borrows from this command line. */
+function otlpTools(io: CliIO): OtlpCliTools {
+  return {
+    takeOption,
+    takeFlag,
+    takeNumber,
+    takePort,
+    takeHost,
+    listen,
+    stopped: () => stopped(io),
+    usage: (...args) => new UsageError(...args),
+    stdout: io.stdout,
+    stderr: io.stderr,
+    ...(io.viewerDir !== undefined ? { viewerDir: io.viewerDir } : {}),
+    openUrl: io.openUrl ?? openInBrowser,
+  };
 }
 
 // --- dispatch ----------------------------------------------------------------

@@ -15,3 +15,4 @@ export {
 export type { LogEntry } from './log-list.js';
 export { createViewHandler, findViewerDir, VIEWER_CSP } from './view-server.js';
 export type { ViewHandler, ViewHandlerOptions } from './view-server.js';
+export * from './otlp/index.js';

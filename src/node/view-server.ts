@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { SkeinError } from '../core/errors.js';
 import { openRegularFile } from './files.js';
 import { createLimiter } from './limiter.js';
+import { createConnectionCap } from './server/connection-cap.js';
 import { createHostCheck, HOST_REFUSED, type AllowedHosts } from './server/host-check.js';
 import type { FileIdentity } from './files.js';
 import { createFolderListing, type FolderListing, type Listing } from './view-listing.js';
@@ -227,7 +228,7 @@ export function createViewHandler(options: ViewHandlerOptions): ViewHandler {
   const root = options.root === undefined ? null : resolve(options.root);
   const viewerDir = options.viewerDir === undefined ? findViewerDir() : options.viewerDir;
   const hostAllowed = createHostCheck(options.allowedHosts);
-  const maxConnections = options.maxConnections ?? 4096;
+  const cap = createConnectionCap(options.maxConnections ?? 4096);
   const maxWatchBuffer = options.maxWatchBufferBytes ?? 2 ** 20;
   const listing: FolderListing | null =
     root === null
@@ -235,7 +236,6 @@ export function createViewHandler(options: ViewHandlerOptions): ViewHandler {
       : createFolderListing({ root, file: options.file, debounceMs: options.debounceMs ?? 150 });
   const clients = new Set<ServerResponse>();
   const streaming = createLimiter(FILES_AT_ONCE);
-  let open = 0;
   let unsubscribe: (() => void) | null = null;
 
   /** Writes to a watch client, or drops it when it left the last ones unread. */
@@ -395,16 +395,13 @@ export function createViewHandler(options: ViewHandlerOptions): ViewHandler {
 
   const handler = ((req: IncomingMessage, res: ServerResponse) => {
     if (!hostAllowed(req.headers.host)) return send(res, HOST_REFUSED.status, HOST_REFUSED.body);
-    if (open >= maxConnections) {
-      res.setHeader('Retry-After', '5');
-      return send(
-        res,
-        503,
-        `Too many connections (this server serves ${maxConnections} at once); try again later\n`,
-      );
+    const release = cap.take();
+    if (release === null) {
+      const busy = cap.busy();
+      res.setHeader('Retry-After', busy.headers['Retry-After']!);
+      return send(res, busy.status, busy.body);
     }
-    open++;
-    res.once('close', () => open--);
+    res.once('close', release);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
       return send(res, 405, 'Method not allowed\n');

@@ -22,7 +22,9 @@ export type FormatId =
   | 'otlp'
   | 'claude-code'
   | 'openhands'
-  | 'jupyter';
+  | 'jupyter'
+  | 'ag-ui'
+  | 'vercel-ai';
 
 /** One sample of a multi-sample log (inspect), for choosing another with `options.sample`. */
 export interface ImportedSample {

@@ -39,6 +39,9 @@ import {
   type LogSummary,
 } from './summary.js';
 import { openHandsFormat } from './openhands/openhands.js';
+import { agUiFormat } from './ag-ui/ag-ui.js';
+import { vercelAiFormat } from './vercel-ai/vercel-ai.js';
+import { looksLikeSse, readSseRecordsAsync } from './sse.js';
 
 /**
  * Every format skein reads, in detection order.
@@ -56,6 +59,8 @@ export const formats: readonly FormatImporter[] = [
   defectFormat,
   agexFormat,
   cantusFormat,
+  agUiFormat,
+  vercelAiFormat,
   // Generic shapes last.
   skeinEventsFormat,
 ];
@@ -221,6 +226,42 @@ async function readAll(chunks: AsyncIterable<string | Uint8Array>): Promise<stri
 const DETECT_RECORDS = 8;
 
 /**
+ * The first text of a chunk source (at least its first non-blank
+ * characters, when there are any), and the whole source again, unchanged.
+ */
+async function peekText(
+  chunks: ChunkSource,
+): Promise<{ head: string; rest: AsyncIterable<string | Uint8Array> }> {
+  const it = chunksOf(chunks)[Symbol.asyncIterator]();
+  const taken: (string | Uint8Array)[] = [];
+  const decoder = new TextDecoder();
+  let head = '';
+  let done = false;
+  while (head.trim().length < 8) {
+    const next = await it.next();
+    if (next.done === true) {
+      done = true;
+      break;
+    }
+    taken.push(next.value);
+    head +=
+      typeof next.value === 'string' ? next.value : decoder.decode(next.value, { stream: true });
+  }
+  const rest = {
+    async *[Symbol.asyncIterator]() {
+      yield* taken;
+      if (done) return;
+      for (;;) {
+        const next = await it.next();
+        if (next.done === true) return;
+        yield next.value;
+      }
+    },
+  };
+  return { head, rest };
+}
+
+/**
  * Imports a line format while it is read: yields each batch of event versions
  * as soon as its lines are complete (open items as `pending` copies, as a live
  * feed does), and returns the result's format and diagnostics at the end.
@@ -239,7 +280,12 @@ export async function* streamImport(
   options: ImportOptions & { format?: FormatId } = {},
 ): AsyncGenerator<Event[], Omit<ImportResult, 'events'>> {
   const lineCtx = new ImportContext(options);
-  const lines = readJsonLinesAsync(chunks, lineCtx);
+  // Recorded Server-Sent Events (AG-UI's encoder, the AI SDK's UI message
+  // stream response) are read message by message, JSON Lines line by line.
+  const { head: first, rest } = await peekText(chunks);
+  const lines = looksLikeSse(first)
+    ? readSseRecordsAsync(rest, lineCtx)
+    : readJsonLinesAsync(rest, lineCtx);
   const head: { value: unknown; path: string; text?: string }[] = [];
   let format = options.format ? formats.find((f) => f.id === options.format) : undefined;
   let done = false;
@@ -324,3 +370,39 @@ export {
 export type { LogSummary, SampleStatus, SampleSummary } from './summary.js';
 export { describeInput } from './describe-input.js';
 export { openHandsFormat, isOpenHands, importOpenHands } from './openhands/openhands.js';
+export { agUiFormat, isAgUi, importAgUi, fromAgUi } from './ag-ui/ag-ui.js';
+export type {
+  AgUiEvent,
+  AgUiEventInput,
+  AgUiMessage,
+  AgUiContentPart,
+  AgUiRunInput,
+  AgUiRunOutcome,
+  AgUiTokenUsage,
+  AgUiMetadata,
+  AgUiBase,
+  AgUiAttributed,
+  AgUiPartSource,
+  AgUiToolCall,
+  AgUiPatchOperation,
+  AgUiInterrupt,
+} from './ag-ui/types.js';
+export {
+  vercelAiFormat,
+  isVercelAi,
+  importUIMessages,
+  fromUIMessageStream,
+  fromUIMessages,
+} from './vercel-ai/vercel-ai.js';
+export type { UIMessagesAdapter } from './vercel-ai/vercel-ai.js';
+export type {
+  UIMessage,
+  UIMessageChunk,
+  UIMessageChunkInput,
+  UIMessagePart,
+  UIToolPart,
+  UIToolState,
+  VercelProviderMetadata,
+} from './vercel-ai/types.js';
+export { createLiveAdapter } from './live.js';
+export type { LiveAdapter, LiveAdapterOptions } from './live.js';

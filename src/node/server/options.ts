@@ -141,16 +141,23 @@ export function resolveOptions<Req>(options: EventStreamHandlerOptions<Req>): Re
   };
 }
 
-function positive(value: number | undefined, fallback: number, name: string): number {
+/**
+ * An option that must be a positive finite number: `fallback` when absent,
+ * a `SkeinError` (`invalid_argument`, naming `where` and the option) when not.
+ *
+ * @example
+ * import { positive } from './options.js';
+ * const batch = positive(undefined, 512, 'batchSize'); // 512
+ */
+export function positive(
+  value: number | undefined,
+  fallback: number,
+  name: string,
+  where = 'live handler options',
+): number {
   if (value === undefined) return fallback;
   if (!(value > 0) || !Number.isFinite(value))
-    throw new SkeinError(
-      'invalid_argument',
-      'live handler options',
-      name,
-      'a positive number',
-      String(value),
-    );
+    throw new SkeinError('invalid_argument', where, name, 'a positive number', String(value));
   return value;
 }
 

@@ -6,6 +6,7 @@
  * sessions behind a handler's `streamId`, `connections` and `close()`. No
  * Node built-ins: the Fetch handler runs on edge runtimes. Internal.
  */
+import { createConnectionCap } from './connection-cap.js';
 import { createHostCheck, HOST_REFUSED } from './host-check.js';
 import {
   checkAuth,
@@ -96,12 +97,7 @@ export function createSessions<Req>(
   // Slots held: sessions running plus requests admitted and not yet serving
   // (an upgrade in progress), so an `authorize` that awaits cannot let more
   // than `maxConnections` through at once.
-  let held = 0;
-  const busy: Refusal = {
-    status: 503,
-    headers: { 'Content-Type': 'text/plain', 'Retry-After': '5' },
-    body: `Too many connections (this server serves ${resolved.maxConnections} at once); try again later`,
-  };
+  const cap = createConnectionCap(resolved.maxConnections);
   return {
     async admit(view, request) {
       if (!hostAllowed(view.header('host')))
@@ -115,15 +111,11 @@ export function createSessions<Req>(
         return { refusal: { ...denied, headers: { ...cors, ...denied.headers } } };
       const head = view.method === 'HEAD';
       if (head) return { admitted: { cors, head, release: () => {} } };
-      if (held >= resolved.maxConnections)
+      const release = cap.take();
+      if (release === null) {
+        const busy = cap.busy();
         return { refusal: { ...busy, headers: { ...cors, ...busy.headers } } };
-      held++;
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        held--;
-      };
+      }
       return { admitted: { cors, head, release } };
     },
     async serve(view, admitted, sink, signal, ended) {

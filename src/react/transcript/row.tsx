@@ -239,10 +239,10 @@ function RowBodyImpl({
           event={event}
           display={display}
           trust={trust}
-          fallback={defaultBodies(display, trust)}
+          fallback={defaultBodies(display, trust, event)}
         />
       ) : bodiesShown ? (
-        defaultBodies(display, trust)
+        defaultBodies(display, trust, event)
       ) : null}
     </div>
   );
@@ -265,7 +265,14 @@ function CustomBody({
   return <>{custom === undefined ? fallback : custom}</>;
 }
 
-function defaultBodies(display: EventDisplay, trust: Trust): ReactNode {
+/**
+ * An event's bodies. Each is one output of the event across its versions
+ * (`outputId`): a message re-emitted as it streams redraws its body in place,
+ * parsing only what grew, instead of mounting it afresh per version; while
+ * it is in flight (`pending`) its unfinished paragraph is drawn as text.
+ */
+function defaultBodies(display: EventDisplay, trust: Trust, event: Event): ReactNode {
+  const streaming = event.pending === true;
   return display.bodies.map((bundle, i) => {
     const label = bundle.metadata?.['skein'] as { label?: unknown } | undefined;
     return (
@@ -273,7 +280,12 @@ function defaultBodies(display: EventDisplay, trust: Trust): ReactNode {
         {typeof label?.label === 'string' ? (
           <div className="skein-transcript__label">{label.label}</div>
         ) : null}
-        <Display bundle={bundle} trust={trust} />
+        <Display
+          bundle={bundle}
+          trust={trust}
+          outputId={`${event.uuid}\u0000${i}`}
+          streaming={streaming}
+        />
       </div>
     );
   });

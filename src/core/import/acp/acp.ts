@@ -1,3 +1,4 @@
+// Long on purpose (past 600 lines): one JSON-RPC session state (turns, requests and responses, tool upserts, permissions) that every ACP message updates.
 // Agent Client Protocol (ACP) sessions: JSON-RPC 2.0 as JSON Lines, both
 // directions. Spec: https://agentclientprotocol.com/protocol/overview
 // (schema/v1/schema.json; research/formats.md §1, v2 draft shapes §1.4).

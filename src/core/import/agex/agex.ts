@@ -1,3 +1,4 @@
+// Long on purpose (past 600 lines): agex-ts unions, Python class names and mime streams all feed one namespace-and-task state machine.
 // agex events (https://github.com/ashenfad/agex, `agex/agent/events.py`; the TS
 // port's `packages/agex-ts/src/types.ts`; research/formats.md §3) and skein's
 // own mime stream (`mimeStream`/`toMimeStream`, the `mime_stream` design of

@@ -1,3 +1,4 @@
+// Long on purpose (past 600 lines): one record graph (uuid and parentUuid, branches, sidechains, merged message ids) that every record type updates.
 // Claude Code session logs: `~/.claude/projects/<encoded-cwd>/<sessionId>.jsonl`,
 // one record per line, plus `<sessionId>/subagents/agent-<id>.jsonl` for
 // sub-agents in newer versions. There is no published spec; the shapes are

@@ -1,3 +1,4 @@
+// Long on purpose (past 600 lines): V0 and V1 events pair through one state (actions and observations, turns, sub-agents) that splitting would have to export.
 // OpenHands event logs: https://docs.all-hands.dev/ (V0 event stream,
 // `openhands/events/serialization/event.py`) and the V1 software-agent-sdk
 // (`openhands-sdk/openhands/sdk/event/`). Shapes and pairing rules are
