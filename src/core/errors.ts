@@ -32,6 +32,8 @@ export const errorMessages = {
     `Line ${line} is not valid JSON (${detail}); skipped`,
   value_invented: (what: string, count: number) =>
     `${count} ${what} value${count === 1 ? ' was' : 's were'} not in the source and ${count === 1 ? 'was' : 'were'} invented (flagged in each event's metadata.skein_invented)`,
+  value_too_deep: (count: number, limit: number, first: string) =>
+    `${count} value${count === 1 ? ' was' : 's were'} nested more than ${limit} levels deep; cut at that depth and marked "[value_too_deep: …]" (first in event ${first})`,
   unrecognized_format: (tried: string) => `Not a format skein reads (tried: ${tried})`,
   unsupported_input: (format: string, got: string) => `The ${format} importer cannot read ${got}`,
   truncated_input: (detail: string) => `The input ends early: ${detail}`,

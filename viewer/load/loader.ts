@@ -41,6 +41,7 @@ import {
 } from '../../src/core/import/inspect/inspect-log.js';
 import { createSampleResolver } from '../../src/core/import/inspect/inspect-resolve.js';
 import { parseJsonBytes } from '../../src/core/import/json.js';
+import { safeJson } from '../../src/core/import/guards.js';
 import { openEvalMember, type EvalMember, type GrowingSource } from './eval-stream.js';
 import { LoadError, explainFailure, isZipHead } from './explain.js';
 import {
@@ -970,17 +971,19 @@ function scalar(value: unknown): string | number | boolean | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
     return value;
-  return JSON.stringify(value);
+  // A score from the log: any JSON, so possibly nested past JSON.stringify's stack.
+  return safeJson(value);
 }
 
-function textOf(input: unknown): string {
+/** A sample input's text; depth-bounded, since the input is the log's JSON as written. */
+function textOf(input: unknown, depth = 0): string {
   if (typeof input === 'string') return input;
-  if (Array.isArray(input)) {
+  if (Array.isArray(input) && depth < 8) {
     for (let i = input.length - 1; i >= 0; i--) {
       const m = rec(input[i]);
-      if (m?.['role'] === 'user') return textOf(m['content']);
+      if (m?.['role'] === 'user') return textOf(m['content'], depth + 1);
     }
-    return input.map((p) => textOf(rec(p)?.['text'] ?? '')).join(' ');
+    return input.map((p) => textOf(rec(p)?.['text'] ?? '', depth + 1)).join(' ');
   }
   return '';
 }

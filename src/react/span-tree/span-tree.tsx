@@ -9,6 +9,7 @@ import {
   type KeyboardEvent as ReactKeyboardEvent,
   type PointerEvent as ReactPointerEvent,
 } from 'react';
+import { MAX_INDENT } from '../../core/indent.js';
 import {
   buildSpanTreeView,
   sharedEventTreeFeed,
@@ -543,10 +544,11 @@ function TreeRow(p: TreeRowProps) {
         role="gridcell"
         aria-colindex={1}
         className="skein-span-tree__cell skein-span-tree__name"
-        // Deep rows in a narrow tree: the indentation takes at most half the
-        // name column, so the name keeps the rest.
+        // Indented up to MAX_INDENT levels (aria-level keeps the true depth),
+        // and at most half the name column, so the name keeps the rest: a
+        // 100,000-deep row would otherwise start 1.4M px to the right.
         style={{
-          paddingInlineStart: `calc(min(${depth} * var(--skein-span-tree-indent, 14px), 50%) + 4px)`,
+          paddingInlineStart: `calc(min(${Math.min(depth, MAX_INDENT)} * var(--skein-span-tree-indent, 14px), 50%) + 4px)`,
         }}
       >
         {/* The twisty is for the pointer; the keyboard toggles with ← / → on the row. */}

@@ -397,13 +397,33 @@ function placed(events: readonly Event[]): Event[] {
     if (s && !spans.has(s.key)) spans.set(s.key, s);
   }
   const waiting = new Map<string, boolean>();
-  const waits = (key: string): boolean => {
-    const known = waiting.get(key);
-    if (known !== undefined) return known;
-    waiting.set(key, false); // a parent cycle is placed (at the root), as in the whole import
-    const parent = spans.get(key)?.parent ?? null;
-    const result = parent !== null && (!spans.has(parent) || waits(parent));
-    waiting.set(key, result);
+  // Whether a span waits: its chain of parents ends at a parent not read
+  // yet. Walked up with a loop (chains are 100,000 deep in hostile exports),
+  // then every span on the way takes the verdict.
+  const waits = (start: string): boolean => {
+    const chain: string[] = [];
+    let key = start;
+    let result: boolean;
+    for (;;) {
+      const known = waiting.get(key);
+      if (known !== undefined) {
+        result = known;
+        break;
+      }
+      waiting.set(key, false); // a parent cycle is placed (at the root), as in the whole import
+      chain.push(key);
+      const parent = spans.get(key)?.parent ?? null;
+      if (parent === null) {
+        result = false;
+        break;
+      }
+      if (!spans.has(parent)) {
+        result = true;
+        break;
+      }
+      key = parent;
+    }
+    for (const k of chain) waiting.set(k, result);
     return result;
   };
   // Events follow their span (span events right after it; a span_end names

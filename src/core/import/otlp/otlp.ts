@@ -52,6 +52,7 @@
 // so the incremental importer (otlp-stream.ts) drives this whole-file one over
 // the lines read so far, handing out what is placed and holding what waits on
 // a parent not seen yet.
+import { runNested } from '../../nested.js';
 import { ImportError, jsonPath } from '../../errors.js';
 import type {
   ChatMessage,
@@ -68,7 +69,7 @@ import type {
   ToolEvent,
   ToolInfo,
 } from '../../events/types.js';
-import { EMPTY_ARRAY } from '../../events/freeze.js';
+import { EMPTY_ARRAY, MAX_VALUE_DEPTH } from '../../events/freeze.js';
 import { timestampMs } from '../../events/timestamp.js';
 import { ImportContext, isRecord, own, typeName, type ImportOptions, safeJson } from '../guards.js';
 import { sniffer, type FormatImporter, type ImportResult } from '../format.js';
@@ -158,10 +159,21 @@ function field(r: Record<string, unknown>, key: string): unknown {
   return v !== undefined && hasOwn.call(r, key) ? v : undefined;
 }
 
-/** An OTLP `AnyValue` as plain JSON (64-bit ints beyond 2^53 stay strings). */
+/**
+ * What stands for an AnyValue nested past `MAX_VALUE_DEPTH` levels: an
+ * object, so the event's `deepFreeze` (which it is always deeper than) cuts
+ * it and counts the cut for the import's `value_too_deep` diagnostic.
+ */
+const CUT_ANY_VALUE = Object.freeze({ value_too_deep: true });
+
+/**
+ * An OTLP `AnyValue` as plain JSON (64-bit ints beyond 2^53 stay strings).
+ * Depth-bounded: past `MAX_VALUE_DEPTH` levels the rest is the cut marker, as
+ * `deepFreeze` cuts any event's value (and counts it, for `value_too_deep`).
+ */
 function anyValue(v: unknown, depth = 0): unknown {
   if (!isRecord(v)) return v ?? null;
-  if (depth > 64) return null;
+  if (depth > MAX_VALUE_DEPTH) return CUT_ANY_VALUE;
   let x = field(v, 'stringValue');
   if (x !== undefined) return x;
   x = field(v, 'intValue');
@@ -1074,7 +1086,15 @@ class Used {
       if (!key.startsWith(p)) continue;
       this.#read(key);
       root ??= {};
-      const parts = key.slice(p.length).split('.');
+      // At most MAX_VALUE_DEPTH levels: a key's segments past that stay one
+      // dotted key, so a key of 100,000 dots cannot nest that deep (which
+      // `arrays` below and every later walk would have to follow).
+      let parts = key.slice(p.length).split('.');
+      if (parts.length > MAX_VALUE_DEPTH)
+        parts = [
+          ...parts.slice(0, MAX_VALUE_DEPTH - 1),
+          parts.slice(MAX_VALUE_DEPTH - 1).join('.'),
+        ];
       let node: Record<string, unknown> = root;
       for (let i = 0; i < parts.length - 1; i++) {
         const k = parts[i]!;
@@ -1140,7 +1160,10 @@ class Used {
   }
 }
 
-/** Objects whose keys are all indices become arrays (in index order), recursively. */
+/**
+ * Objects whose keys are all indices become arrays (in index order),
+ * recursively: `tree` builds at most MAX_VALUE_DEPTH levels.
+ */
 function arrays(v: unknown): unknown {
   if (!isRecord(v)) return v;
   const keys = Object.keys(v);
@@ -1879,7 +1902,15 @@ const NONE_CONSUMED: ReadonlySet<SpanEventRead> = new Set();
 /** A tool event's empty `events`: one frozen array for all (events are deep-frozen anyway). */
 const NO_EVENTS = Object.freeze([]) as unknown as ToolEvent['events'];
 
-function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
+/**
+ * Emits span `s` and, as yielded calls run by `runNested`, its children: a
+ * parent chain 100,000 deep does not overflow the call stack.
+ */
+function* emitSpan(
+  em: Emit,
+  s: Span,
+  enclosing: string | null,
+): Generator<[Emit, Span, string | null], void, void> {
   const attrs = keyValues(s.attributes);
   const cls = classify(s, attrs);
   // Reused: this span's reads end before its children are emitted.
@@ -2066,7 +2097,7 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
   const children = s.children;
   for (let i = 0; i < children.length; i++) {
     const c = children[i]!;
-    emitSpan(em, c, childEnclosing);
+    yield [em, c, childEnclosing];
     if (tool && !tool.agent_span_id && c.cls!.type === 'agent')
       tool.agent_span_id = em.usedIds?.has(`${c.traceId}:${c.spanId}`)
         ? `${c.traceId}:${c.spanId}`
@@ -2236,7 +2267,7 @@ function importProbe(probe: Probe, options: ImportOptions): ImportResult {
     // Records of their own go among the root spans by time.
     while (next < logs.length && !(logs[next]!.ms >= root.startMs))
       emitLog(sink, logs[next++]!, LOG_READERS, () => clock.next());
-    emitSpan(em, root, null);
+    runNested(emitSpan, em, root, null);
   }
   while (next < logs.length) emitLog(sink, logs[next++]!, LOG_READERS, () => clock.next());
   pairTools(em);
