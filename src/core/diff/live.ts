@@ -44,6 +44,7 @@ const LIVE_RATIO = 5;
  * timer live updates are spaced with.
  *
  * @example
+ * declare const a: Event[], b: EventStream;
  * createRunDiff(a, b, { ignore: [...DEFAULT_DIFF_IGNORE, 'seed'], now: () => performance.now() });
  */
 export interface CreateRunDiffOptions extends RunDiffOptions {
@@ -59,6 +60,7 @@ export interface CreateRunDiffOptions extends RunDiffOptions {
  * changed, `update()` catches up at once.
  *
  * @example
+ * declare const finished: Event[];
  * const live = createRunDiff(finished, stream);
  * const stop = live.subscribe(() => console.log(live.getSnapshot().counts));
  */

@@ -31,6 +31,7 @@
  *   its outcome instead), `$.events` (legacy nested copies).
  *
  * @example
+ * declare const a: Event[], b: Event[];
  * diffRuns(a, b, { ignore: [...DEFAULT_DIFF_IGNORE, 'path'] });
  */
 export const DEFAULT_DIFF_IGNORE: readonly string[] = Object.freeze([

@@ -48,6 +48,7 @@ import type { RunStep } from './types.js';
  * events, anchors, branch markers and checkpoints.
  *
  * @example
+ * declare const a: Event[], b: Event[];
  * diffRuns(a, b, { hide: [...DEFAULT_DIFF_HIDDEN, 'sample_init'] });
  */
 export const DEFAULT_DIFF_HIDDEN: readonly string[] = Object.freeze([

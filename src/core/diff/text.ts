@@ -11,6 +11,7 @@ import type { RunDiff, RunDiffDelta, RunDiffRow, RunDiffTotal, RunStep } from '.
  * Options of {@link renderRunDiffText}.
  *
  * @example
+ * declare const diff: RunDiff;
  * renderRunDiffText(diff, { context: 1, width: 100, color: true });
  */
 export interface RunDiffTextOptions {
@@ -113,6 +114,7 @@ export function runDiffDeltas(diff: RunDiff): string[] {
  * nothing; the caller decides where it goes.
  *
  * @example
+ * declare const a: Event[], b: Event[];
  * const diff = diffRuns(a, b);
  * const text = renderRunDiffText(diff, { context: 1 });
  * // --- a: 40 steps, 12.1k tokens, 1m 05s

@@ -14,6 +14,7 @@ import type { EventTreeFeed } from '../tree/feed.js';
  * feed (shared with the other views of that run, so its tree is built once).
  *
  * @example
+ * declare const events: Event[];
  * const source: RunDiffSource = EventStream.from(events);
  */
 export type RunDiffSource = readonly Event[] | EventStream | EventTreeFeed;
@@ -207,6 +208,7 @@ export interface RunDiffSide {
  * Plain JSON.
  *
  * @example
+ * declare const a: Event[], b: Event[];
  * const diff = diffRuns(a, b);
  * if (!diff.identical) console.log(renderRunDiffText(diff));
  */

@@ -13,6 +13,7 @@ import type { RunDiff } from './types.js';
  * Options of {@link buildRunDiffView}.
  *
  * @example
+ * declare const diff: RunDiff;
  * buildRunDiffView(diff, { context: 3, expanded: new Set(['fold:u12']) });
  */
 export interface RunDiffViewOptions {
@@ -30,6 +31,7 @@ export interface RunDiffViewOptions {
  * diff row `start[v]` on.
  *
  * @example
+ * declare const diff: RunDiff;
  * const view = buildRunDiffView(diff);
  * for (let v = 0; v < view.length; v++)
  *   console.log(view.row[v]! < 0 ? `… ${view.count[v]} identical steps` : diff.rows[view.row[v]!]!.status);
@@ -67,6 +69,7 @@ export function runDiffRowKey(diff: RunDiff, r: number): string {
  * into one row, unless their key is in `expanded`. O(rows).
  *
  * @example
+ * declare const a: Event[], b: Event[];
  * const view = buildRunDiffView(diffRuns(a, b), { context: 1 });
  * view.length; // rows to draw, folds included
  */

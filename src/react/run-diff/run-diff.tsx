@@ -103,6 +103,7 @@ function isFeed(input: RunDiffInput): input is EventTreeFeed {
  * drawn as text, never as HTML.
  *
  * @example
+ * import { RunDiff } from 'skein/react';
  * import 'skein/styles.css';
  * declare const epoch1: { events: Event[] }, epoch2: { events: Event[] };
  * <RunDiff a={epoch1.events} b={epoch2.events} names={['epoch 1', 'epoch 2']} />
