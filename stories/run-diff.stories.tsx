@@ -51,7 +51,7 @@ export const Identical: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await canvas.findByText('Identical step by step');
-    const grid = canvas.getByRole('grid');
+    const grid = canvas.getByRole('treegrid');
     await waitFor(() => expect(rowsOf(grid).length).toBe(1));
     expect(grid.querySelector('[data-fold]')).not.toBeNull();
   },
@@ -67,7 +67,7 @@ export const OneDivergence: Story = {
   ),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    const grid = await canvas.findByRole('grid');
+    const grid = await canvas.findByRole('treegrid');
     await waitFor(() => expect(grid.querySelector('[data-first]')).not.toBeNull());
     await userEvent.click(canvas.getByRole('button', { name: 'First divergence' }));
     await waitFor(() => expect(document.activeElement?.hasAttribute('data-first')).toBe(true));

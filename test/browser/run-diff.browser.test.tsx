@@ -51,7 +51,7 @@ function runB(): Event[] {
 
 function mount(node: ReactNode) {
   const { container } = render(<div style={{ height: 600, width: 1000 }}>{node}</div>);
-  const grid = container.querySelector<HTMLElement>('[role="grid"]')!;
+  const grid = container.querySelector<HTMLElement>('[role="treegrid"]')!;
   const scroller = container.querySelector<HTMLElement>('.skein-run-diff__scroller')!;
   return { container, grid, scroller };
 }

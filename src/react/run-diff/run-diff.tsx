@@ -279,7 +279,7 @@ export function RunDiff(props: RunDiffProps) {
         />
       )}
       <div
-        role="grid"
+        role="treegrid"
         tabIndex={-1}
         aria-label={`${label}: ${names[0]} and ${names[1]}, step by step`}
         aria-busy={loading && hydrated}
