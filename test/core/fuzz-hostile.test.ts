@@ -5,7 +5,7 @@
 // the span tree's views → describe, mimeStream, structured clone. Every case
 // gives a typed error or a result that kept what it must, within its CPU
 // budget, with no prototype touched. `npm test` runs the small sizes (seed 1);
-// `npm run fuzz` the full ones (a new seed each run, printed on failure).
+// `npm run fuzz:hostile` the full ones (a new seed each run, printed on failure).
 // A failure prints the command that replays it.
 import { describe, expect, it } from 'vitest';
 import {

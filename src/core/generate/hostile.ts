@@ -93,7 +93,7 @@ export interface HostileSizes {
 }
 
 /**
- * The sizes the issue names: what `npm run fuzz` (and CI) runs.
+ * The sizes the issue names: what `npm run fuzz:hostile` runs.
  * @example
  * import { HOSTILE_FULL } from 'src/core/generate/hostile.js';
  * HOSTILE_FULL.depth; // 100_000

@@ -13,7 +13,7 @@ import {
 import { SkeinError, type Event, type FormatId, type ImportResult } from '../../../src/index.js';
 
 /**
- * Full size under `npm run fuzz` (`FUZZ_RUNS` ≥ 1,000) or `HOSTILE_SIZE=full`;
+ * Full size under `npm run fuzz:hostile` (`HOSTILE_SIZE=full`) or `FUZZ_RUNS` ≥ 1,000;
  * else the `npm test` size ({@link HOSTILE_TEST}).
  */
 export const HOSTILE_RUN_FULL =
