@@ -26,7 +26,7 @@ export default defineBrowserBench({
     flushSync(() => root.render(<RunDiff a={a} b={b} />));
     await ctx.nextPaint();
     const mount = performance.now() - t0;
-    const grid = el.querySelector<HTMLElement>('[role="grid"]')!;
+    const grid = el.querySelector<HTMLElement>('[role="treegrid"]')!;
     if (grid.querySelector('.skein-run-diff__body [role="row"]') === null)
       throw new Error('run diff painted no rows');
     ctx.record(
