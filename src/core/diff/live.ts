@@ -60,9 +60,10 @@ export interface CreateRunDiffOptions extends RunDiffOptions {
  * changed, `update()` catches up at once.
  *
  * @example
+ * declare function show(...values: unknown[]): void;
  * declare const finished: Event[];
  * const live = createRunDiff(finished, stream);
- * const stop = live.subscribe(() => console.log(live.getSnapshot().counts));
+ * const stop = live.subscribe(() => show(live.getSnapshot().counts));
  */
 export interface RunDiffStore {
   /**
@@ -155,12 +156,13 @@ function sideOf(name: string, source: RunDiffSource): Side {
  * a live run grows, without redoing what did not change (module comment).
  *
  * @example
+ * declare function show(...values: unknown[]): void;
  * const finished = generateRun({ seed: 1, events: 2_000 });
  * const stream = new EventStream(); // run B, arriving live
  * const live = createRunDiff(finished, stream);
  * const stop = live.subscribe(() => {
  *   const { counts, firstDivergence } = live.getSnapshot();
- *   console.log(counts, firstDivergence?.row);
+ *   show(counts, firstDivergence?.row);
  * });
  */
 export function createRunDiff(

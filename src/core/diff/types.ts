@@ -98,8 +98,9 @@ export interface RunDiffDelta {
  * One aligned row: a step of run A beside a step of run B (or a gap).
  *
  * @example
+ * declare function show(...values: unknown[]): void;
  * declare const diff: RunDiff;
- * for (const row of diff.rows) if (row.status === 'changed') console.log(diff.b.steps[row.b!]!.label);
+ * for (const row of diff.rows) if (row.status === 'changed') show(diff.b.steps[row.b!]!.label);
  */
 export interface RunDiffRow {
   readonly status: RunDiffStatus;
@@ -131,9 +132,10 @@ export interface RunDiffRow {
  * differs, past spans and turns that differ only inside.
  *
  * @example
+ * declare function show(...values: unknown[]): void;
  * declare const diff: RunDiff;
  * const at = diff.firstDivergence;
- * if (at) console.log(`diverged at ${at.path.join(' › ')}: row ${at.row}`);
+ * if (at) show(`diverged at ${at.path.join(' › ')}: row ${at.row}`);
  */
 export interface RunDivergence {
   /** Index in `rows`. */
@@ -173,8 +175,9 @@ export interface RunDiffScore {
  * scores, and each run's status (`summarizeEvents`).
  *
  * @example
+ * declare function show(...values: unknown[]): void;
  * declare const diff: RunDiff;
- * console.log(`tokens ${diff.totals.tokens.delta}`);
+ * show(`tokens ${diff.totals.tokens.delta}`);
  */
 export interface RunDiffTotals {
   readonly tokens: RunDiffTotal;
@@ -208,9 +211,10 @@ export interface RunDiffSide {
  * Plain JSON.
  *
  * @example
+ * declare function show(...values: unknown[]): void;
  * declare const a: Event[], b: Event[];
  * const diff = diffRuns(a, b);
- * if (!diff.identical) console.log(renderRunDiffText(diff));
+ * if (!diff.identical) show(renderRunDiffText(diff));
  */
 export interface RunDiff {
   readonly a: RunDiffSide;

@@ -31,10 +31,11 @@ export interface RunDiffViewOptions {
  * diff row `start[v]` on.
  *
  * @example
+ * declare function show(...values: unknown[]): void;
  * declare const diff: RunDiff;
  * const view = buildRunDiffView(diff);
  * for (let v = 0; v < view.length; v++)
- *   console.log(view.row[v]! < 0 ? `… ${view.count[v]} identical steps` : diff.rows[view.row[v]!]!.status);
+ *   show(view.row[v]! < 0 ? `… ${view.count[v]} identical steps` : diff.rows[view.row[v]!]!.status);
  */
 export interface RunDiffView {
   readonly diff: RunDiff;
@@ -146,9 +147,10 @@ function foldKey(diff: RunDiff, r: number): string {
  * or hide a changed row's word diff).
  *
  * @example
+ * declare function show(...values: unknown[]): void;
  * declare const view: RunDiffView;
  * const action = runDiffKeyAction({ key: 'n' }, view, 0, (v, d) => v + 10 * d);
- * if (action.type === 'focus') console.log('go to', action.row);
+ * if (action.type === 'focus') show('go to', action.row);
  */
 export type RunDiffKeyAction =
   | { readonly type: 'focus'; readonly row: number }

@@ -65,10 +65,11 @@ const MiB = 1024 * 1024;
  * one's `stream`. The grouping rule is in run-key.ts and the README.
  *
  * @example
+ * declare function show(...values: unknown[]): void;
  * import { createOtlpRunRegistry } from 'skein';
  * const registry = createOtlpRunRegistry({ maxRuns: 100 });
  * registry.subscribe(() => {
- *   for (const run of registry.getSnapshot().runs) console.log(run.id, run.spans, run.status);
+ *   for (const run of registry.getSnapshot().runs) show(run.id, run.spans, run.status);
  * });
  */
 export function createOtlpRunRegistry(options: OtlpRunRegistryOptions = {}): OtlpRunRegistry {

@@ -57,9 +57,10 @@ export type OtlpRunStatus = 'live' | 'ended' | 'merged' | 'evicted';
  * run changes.
  *
  * @example
+ * declare function show(...values: unknown[]): void;
  * declare const registry: OtlpRunRegistry;
  * const [newest] = registry.getSnapshot().runs;
- * if (newest) console.log(`${newest.name}: ${newest.spans} spans, ${newest.status}`);
+ * if (newest) show(`${newest.name}: ${newest.spans} spans, ${newest.status}`);
  */
 export interface OtlpRunInfo {
   /** `trace:<trace id>`, `conversation:<id>`, `session:<id>`, `service:<name>` or `all`. */
@@ -100,9 +101,10 @@ export interface OtlpRunInfo {
  * A run: its info, its stream and its import diagnostics.
  *
  * @example
+ * declare function show(...values: unknown[]): void;
  * declare const registry: OtlpRunRegistry;
  * const run = registry.get('trace:4bf92f3577b34da6a3ce929d0e0e4736');
- * run?.stream.subscribe(() => console.log(run.stream.length));
+ * run?.stream.subscribe(() => show(run.stream.length));
  */
 export interface OtlpRun {
   readonly info: OtlpRunInfo;
@@ -145,8 +147,9 @@ export interface OtlpIngestResult {
  * {@link createOtlpRunRegistry}.
  *
  * @example
+ * declare function show(...values: unknown[]): void;
  * declare const registry: OtlpRunRegistry;
- * const unsubscribe = registry.subscribe(() => console.log(registry.getSnapshot().runs.length));
+ * const unsubscribe = registry.subscribe(() => show(registry.getSnapshot().runs.length));
  */
 export interface OtlpRunRegistry {
   /** Takes an `ExportTraceServiceRequest` in its OTLP/JSON shape; `bytes`: the body's size. */
