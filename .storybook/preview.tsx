@@ -1,8 +1,14 @@
 import type { Decorator, Preview } from '@storybook/react-vite';
 import { useLayoutEffect } from 'react';
+import { configure } from 'storybook/test';
 import { SkeinTheme } from '../src/react/index.js';
 import { STORY_VIEWPORTS } from './viewports.js';
 import '../src/styles.css';
+
+// `waitFor` and `findBy…` in play functions wait up to 10 s, not 1: CI runs
+// the stories beside the other browser projects on 2 cores, where a story
+// that settles in 200 ms alone can take seconds (stop 39's CI failed so).
+configure({ asyncUtilTimeout: 10_000 });
 
 /**
  * Paints the canvas (the preview's `<body>`) in the story's theme: the body

@@ -136,9 +136,12 @@ export const ReplayWithPlayer: Story = {
     const before = articles();
     await userEvent.click(canvas.getByRole('button', { name: 'Next turn' }));
     await userEvent.click(canvas.getByRole('button', { name: 'Next turn' }));
-    await waitFor(() => expect(articles()).toBeGreaterThan(before));
+    // Generous timeouts: CI runs this beside other browser projects on 2 cores.
+    await waitFor(() => expect(articles()).toBeGreaterThan(before), { timeout: 10_000 });
     // The selected event is the last one shown, in both views.
-    await waitFor(() => expect(feed.querySelector('article[data-selected]')).not.toBeNull());
+    await waitFor(() => expect(feed.querySelector('article[data-selected]')).not.toBeNull(), {
+      timeout: 10_000,
+    });
     // The keyboard: End shows the whole run.
     slider.focus();
     await userEvent.keyboard('{End}');
@@ -146,6 +149,7 @@ export const ReplayWithPlayer: Story = {
       expect(slider.getAttribute('aria-valuetext')).toMatch(
         new RegExp(`event ${replayRun.length.toLocaleString('en-US')} of`),
       ),
+      { timeout: 10_000 },
     );
     await userEvent.keyboard('{Home}');
     expect(slider.getAttribute('aria-valuenow')).toBe('0');
