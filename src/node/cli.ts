@@ -702,9 +702,7 @@ async function convert(args: string[], io: CliIO): Promise<number> {
   if (to !== 'jsonl' && to !== 'json')
     throw new UsageError('cli_bad_option', '--to', 'is jsonl or json');
   const loaded = await loadSample(args, io);
-  io.stdout(
-    to === 'jsonl' ? eventsToJsonLines(loaded.events) : eventsToJsonArray(loaded.events),
-  );
+  io.stdout(to === 'jsonl' ? eventsToJsonLines(loaded.events) : eventsToJsonArray(loaded.events));
   return EXIT.ok;
 }
 

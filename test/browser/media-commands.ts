@@ -12,6 +12,9 @@ export async function emulateColorScheme(
 }
 
 /** Lays the test page out for print (`@media print`), or back for the screen. */
-export async function emulatePrintMedia(context: BrowserCommandContext, print: boolean): Promise<void> {
+export async function emulatePrintMedia(
+  context: BrowserCommandContext,
+  print: boolean,
+): Promise<void> {
   await context.page.emulateMedia({ media: print ? 'print' : 'screen' });
 }

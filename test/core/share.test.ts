@@ -29,7 +29,8 @@ function fencedBlocks(md: string): { fence: string; body: string }[] {
     const body: string[] = [];
     let j = i + 1;
     // A closing fence: backticks only, at least as many as the opening.
-    while (j < lines.length && !new RegExp(`^${fence}\`*\\s*$`).test(lines[j]!)) body.push(lines[j++]!);
+    while (j < lines.length && !new RegExp(`^${fence}\`*\\s*$`).test(lines[j]!))
+      body.push(lines[j++]!);
     out.push({ fence, body: body.join('\n') });
     i = j;
   }
@@ -52,7 +53,15 @@ describe('share: JSON Lines and JSON', () => {
   });
 
   it('a selection of rows reads back as a well-formed run', async () => {
-    const run = [begin('b1', 's1'), info('i1', 's1'), begin('b2', 's2', 's1'), info('i2', 's2'), end('e2', 's2'), end('e1', 's1'), info('i3')];
+    const run = [
+      begin('b1', 's1'),
+      info('i1', 's1'),
+      begin('b2', 's2', 's1'),
+      info('i2', 's2'),
+      end('e2', 's2'),
+      end('e1', 's1'),
+      info('i3'),
+    ];
     const tree = buildEventTree(run);
     const rows = buildTranscriptRows(tree);
     // The outer header and the last event: begin, its end after the subtree, the event.
@@ -74,7 +83,12 @@ describe('share: Markdown', () => {
       [
         events.message({ role: 'user', content: 'What is in **src**?' } as never),
         events.tool({ id: 'c1', function: 'bash', arguments: { cmd: 'ls src' }, result: 'a.ts' }),
-        events.tool({ id: 'c2', function: 'search', arguments: { query: 'fences', limit: 3 }, result: 'none' }),
+        events.tool({
+          id: 'c2',
+          function: 'search',
+          arguments: { query: 'fences', limit: 3 },
+          result: 'none',
+        }),
       ] as Event[],
       { title: 'Two steps' },
     );
@@ -87,7 +101,9 @@ describe('share: Markdown', () => {
     expect(blocks.some((b) => b.body.includes('What is in **src**?'))).toBe(true);
     // A command as its language's block; other tools' arguments as JSON.
     expect(md).toContain('```bash\nls src\n```');
-    expect(blocks.some((b) => b.fence === '```' && b.body.includes('"query": "fences"'))).toBe(true);
+    expect(blocks.some((b) => b.fence === '```' && b.body.includes('"query": "fences"'))).toBe(
+      true,
+    );
     expect(md).toContain('```json');
   });
 
@@ -97,11 +113,18 @@ describe('share: Markdown', () => {
     expect(codeFence('plain')).toBe('```');
     const md = eventsToMarkdown([
       events.message({ role: 'assistant', content: evil } as never),
-      events.tool({ id: 'c2', function: '<b>[x](javascript:alert(1))</b>', arguments: { s: evil }, result: evil }),
+      events.tool({
+        id: 'c2',
+        function: '<b>[x](javascript:alert(1))</b>',
+        arguments: { s: evil },
+        result: evil,
+      }),
     ] as Event[]);
     const blocks = fencedBlocks(md);
     // Every hostile line is inside a block; none opens a heading or HTML outside one.
-    const outside = md.split('\n').filter((line) => !blocks.some((b) => b.body.split('\n').includes(line)));
+    const outside = md
+      .split('\n')
+      .filter((line) => !blocks.some((b) => b.body.split('\n').includes(line)));
     expect(outside.some((l) => l.startsWith('# escaped'))).toBe(false);
     expect(outside.some((l) => l.includes('<img'))).toBe(false);
     expect(outside.some((l) => l.includes('](javascript'))).toBe(false);
@@ -109,9 +132,12 @@ describe('share: Markdown', () => {
   });
 
   it('cuts long bodies and says so', () => {
-    const md = eventsToMarkdown([events.message({ role: 'user', content: 'x'.repeat(500) } as never)] as Event[], {
-      maxBodyLength: 100,
-    });
+    const md = eventsToMarkdown(
+      [events.message({ role: 'user', content: 'x'.repeat(500) } as never)] as Event[],
+      {
+        maxBodyLength: 100,
+      },
+    );
     expect(md).toContain('400 more characters not shown');
     expect(md).not.toContain('x'.repeat(101));
   });
@@ -119,14 +145,26 @@ describe('share: Markdown', () => {
 
 describe('share: selection keys', () => {
   it('extends, selects all and clears only when selectable', () => {
-    expect(transcriptKeyAction({ key: 'ArrowDown', shiftKey: true, selectable: true })).toBe('extend-next');
-    expect(transcriptKeyAction({ key: 'ArrowUp', shiftKey: true, selectable: true })).toBe('extend-previous');
-    expect(transcriptKeyAction({ key: 'End', shiftKey: true, selectable: true })).toBe('extend-last');
+    expect(transcriptKeyAction({ key: 'ArrowDown', shiftKey: true, selectable: true })).toBe(
+      'extend-next',
+    );
+    expect(transcriptKeyAction({ key: 'ArrowUp', shiftKey: true, selectable: true })).toBe(
+      'extend-previous',
+    );
+    expect(transcriptKeyAction({ key: 'End', shiftKey: true, selectable: true })).toBe(
+      'extend-last',
+    );
     expect(transcriptKeyAction({ key: 'a', ctrlKey: true, selectable: true })).toBe('select-all');
     expect(transcriptKeyAction({ key: 'a', ctrlKey: true })).toBe(null);
     expect(transcriptKeyAction({ key: 'ArrowDown', shiftKey: true })).toBe('next');
-    expect(transcriptKeyAction({ key: 'Escape', selectable: true, hasSelection: true })).toBe('clear-selection');
-    expect(transcriptKeyAction({ key: 'Escape', selectable: true, hasSelection: true, findOpen: true })).toBe('close-find');
-    expect(transcriptKeyAction({ key: 'Escape', selectable: true, hasSelection: false })).toBe(null);
+    expect(transcriptKeyAction({ key: 'Escape', selectable: true, hasSelection: true })).toBe(
+      'clear-selection',
+    );
+    expect(
+      transcriptKeyAction({ key: 'Escape', selectable: true, hasSelection: true, findOpen: true }),
+    ).toBe('close-find');
+    expect(transcriptKeyAction({ key: 'Escape', selectable: true, hasSelection: false })).toBe(
+      null,
+    );
   });
 });

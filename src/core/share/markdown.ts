@@ -103,7 +103,8 @@ function bodyText(bundle: MimeBundle): { text: string; info: string } | { note: 
     return { text, info: 'json' };
   }
   const markdown = data['text/markdown'];
-  if (typeof markdown === 'string') return unwrapCodeBlock(markdown) ?? { text: markdown, info: 'markdown' };
+  if (typeof markdown === 'string')
+    return unwrapCodeBlock(markdown) ?? { text: markdown, info: 'markdown' };
   const plain = data['text/plain'];
   if (typeof plain === 'string') return { text: plain, info: 'text' };
   const types = Object.keys(data);

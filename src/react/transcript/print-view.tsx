@@ -41,8 +41,8 @@ export function PrintView(p: PrintViewProps) {
       </h1>
       {cut ? (
         <p className="skein-print__notice" role="note">
-          Printed the first {numberFormat.format(p.events.length)} of{' '}
-          {numberFormat.format(p.total)} events; select the events you want to print them.
+          Printed the first {numberFormat.format(p.events.length)} of {numberFormat.format(p.total)}{' '}
+          events; select the events you want to print them.
         </p>
       ) : null}
       {p.events.map((event, i) => (

@@ -86,6 +86,12 @@ export type TranscriptProps = TranscriptSourceProps & {
   defaultSelectedIds?: Iterable<string>;
   /** Called with the rows selected together; the handle's `selectedEvents()` gives their events. */
   onSelectionChange?: (uuids: ReadonlySet<string>) => void;
+  /**
+   * The most events a print draws (default `PRINT_MAX_EVENTS`, 1,000): the
+   * print view draws them all at once, outside the virtualized list, and
+   * says what it left out.
+   */
+  printLimit?: number;
   /** The downloaded file's name, without `.jsonl` (default `'skein-selection'`). */
   exportName?: string;
   /** Event kinds hidden, controlled. */

@@ -207,16 +207,17 @@ export const Transcript = forwardRef(function Transcript(
     [selectedEvents, exportName, describers],
   );
   const [printJob, setPrintJob] = useState<PrintJob | null>(null);
+  const printLimit = Math.max(1, props.printLimit ?? PRINT_MAX_EVENTS);
   const makePrintJob = useCallback((): PrintJob => {
     if (multi.ids.size > 0) {
       const events = selectedEvents();
-      return { events: events.slice(0, PRINT_MAX_EVENTS), total: events.length, selection: true };
+      return { events: events.slice(0, printLimit), total: events.length, selection: true };
     }
     const events: Event[] = [];
-    for (let r = 0; r < rows.length && r < PRINT_MAX_EVENTS; r++)
+    for (let r = 0; r < rows.length && r < printLimit; r++)
       events.push(tree.events[rows.node[r]!]!);
     return { events, total: rows.length, selection: false };
-  }, [multi.ids, selectedEvents, rows, tree]);
+  }, [multi.ids, selectedEvents, rows, tree, printLimit]);
   const makePrintJobRef = useRef(makePrintJob);
   makePrintJobRef.current = makePrintJob;
   // The browser's own Print (Ctrl/Cmd-P) prints the same as the Print button:
