@@ -1,4 +1,4 @@
-import { runDiffDeltas, runDiffSideFacts, type RunDiff } from '../../core/index.js';
+import { runDiffDeltas, runDiffSideFacts, type RunDiffResult } from '../../core/index.js';
 
 /**
  * The comparison's header: each run's figures, the run-level deltas, the
@@ -7,7 +7,7 @@ import { runDiffDeltas, runDiffSideFacts, type RunDiff } from '../../core/index.
  * `n` keys of the grid).
  */
 export function DiffHeader(p: {
-  diff: RunDiff;
+  diff: RunDiffResult;
   names: readonly [string, string];
   loading: boolean;
   onJump: (key: 'n' | 'p' | 'f') => void;
@@ -91,7 +91,7 @@ export function DiffHeader(p: {
 }
 
 /** The label of row `r`'s step (run B's where it has one). */
-function firstLabel(diff: RunDiff, r: number): string {
+function firstLabel(diff: RunDiffResult, r: number): string {
   const row = diff.rows[r]!;
   if (row.b !== null) return diff.b.steps[row.b]!.label;
   return diff.a.steps[row.a!]!.label;

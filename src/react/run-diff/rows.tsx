@@ -2,7 +2,7 @@ import { memo } from 'react';
 import {
   formatDuration,
   formatTokens,
-  type RunDiff,
+  type RunDiffResult,
   type RunDiffRow,
   type RunStep,
 } from '../../core/index.js';
@@ -71,7 +71,7 @@ const MARK: Record<RunDiffRow['status'], { glyph: string; text: string }> = {
 /** One aligned row: run A's step, the difference mark, run B's step (or gaps). */
 export const DiffRow = memo(function DiffRow(
   p: RowBase & {
-    diff: RunDiff;
+    diff: RunDiffResult;
     r: number;
     names: readonly [string, string];
     /** The first divergence. */

@@ -19,7 +19,7 @@ import {
   sharedEventTreeFeed,
   type Event,
   type EventTreeFeed,
-  type RunDiff as RunDiffResult,
+  type RunDiffResult,
   type RunDiffOptions,
   type RunDiffView,
   type SelectionStore,
