@@ -1,3 +1,4 @@
+// Past 600 lines: the page's state (open logs, the comparison, the sidebar, global keys) lives in this one component; what it draws is in files of its own.
 // The skein viewer (issue 22): open any agent log — a file (picker or drop,
 // several at once), `?src=<url>`, `?live=<url>`, `?list=<url>` — and see it as
 // a span tree and a transcript linked through one selection store.
