@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { runDiffDeltas, runDiffSideFacts, type RunDiffResult } from '../../core/index.js';
 
 /**
@@ -6,7 +7,7 @@ import { runDiffDeltas, runDiffSideFacts, type RunDiffResult } from '../../core/
  * the first divergence and the previous / next difference (the `f`, `p`,
  * `n` keys of the grid).
  */
-export function DiffHeader(p: {
+export const DiffHeader = memo(function DiffHeader(p: {
   diff: RunDiffResult;
   names: readonly [string, string];
   loading: boolean;
@@ -88,7 +89,7 @@ export function DiffHeader(p: {
       </div>
     </header>
   );
-}
+});
 
 /** The label of row `r`'s step (run B's where it has one). */
 function firstLabel(diff: RunDiffResult, r: number): string {

@@ -80,24 +80,33 @@ export function DiffOverview(p: {
 
   return (
     <div className="skein-run-diff__overview">
-      <svg
-        role="img"
-        aria-label={`Where ${p.names[0]} and ${p.names[1]} differ, over ${diff.rows.length.toLocaleString('en-US')} aligned steps`}
-        viewBox={`0 0 ${W} ${height}`}
-        preserveAspectRatio="none"
-        width="100%"
-        height={height * 2}
-        onPointerDown={onPointerDown}
-      >
-        <Drawing diff={diff} lanes={lanes} strip={strip} names={p.names} />
-        <rect
+      <div style={{ position: 'relative' }}>
+        <svg
+          role="img"
+          aria-label={`Where ${p.names[0]} and ${p.names[1]} differ, over ${diff.rows.length.toLocaleString('en-US')} aligned steps`}
+          viewBox={`0 0 ${W} ${height}`}
+          preserveAspectRatio="none"
+          width="100%"
+          height={height * 2}
+          onPointerDown={onPointerDown}
+        >
+          <Drawing diff={diff} lanes={lanes} strip={strip} names={p.names} />
+        </svg>
+        {/* The rows on screen: a box over the drawing, not a shape in it, so
+          scrolling moves one box and never lays the drawing out again. */}
+        <div
           className="skein-run-diff__window"
-          x={x(shownFrom)}
-          y={0.5}
-          width={Math.max(2, x(shownTo) - x(shownFrom))}
-          height={height - 1}
+          aria-hidden="true"
+          style={{
+            position: 'absolute',
+            top: 0,
+            bottom: 0,
+            pointerEvents: 'none',
+            left: `${(x(shownFrom) / W) * 100}%`,
+            width: `max(2px, ${((x(shownTo) - x(shownFrom)) / W) * 100}%)`,
+          }}
         />
-      </svg>
+      </div>
     </div>
   );
 }
