@@ -15,9 +15,6 @@ import type { wordDiff } from './word-diff.js';
  * What the rows do, by display row: one object for the grid's life (its
  * functions read the grid's latest state), so a memoized row whose own
  * props did not change is not drawn again when the list scrolls.
- *
- * @example
- * const on: RowHandlers = { focus() {}, click() {}, toggle() {}, hover() {} };
  */
 export interface RowHandlers {
   focus(v: number): void;
