@@ -1,3 +1,4 @@
+// Past 600 lines: the page's state (open logs, the comparison, the sidebar, global keys) lives in this one component; what it draws is in files of its own.
 // The skein viewer (issue 22): open any agent log — a file (picker or drop,
 // several at once), `?src=<url>`, `?live=<url>`, `?list=<url>` — and see it as
 // a span tree and a transcript linked through one selection store.
@@ -14,6 +15,7 @@ import {
 import { VERSION, formats } from '../src/index.js';
 import { SkeinTheme, useEventStream, useStoreSelector } from '../src/react.js';
 import { DiagnosticsPanel } from './diagnostics.js';
+import { CompareChooser, CompareView, type CompareChoice, type OpenLogChoice } from './compare.js';
 import { formatBytes, formatCount } from './format.js';
 import { RunHeader } from './header.js';
 import { KeyboardHelp } from './keyboard-help.js';
@@ -23,8 +25,9 @@ import type { LoadFailure, LoadSource, SampleRef } from './load/protocol.js';
 import { NARROW, Split, useElementSize } from './panes.js';
 import { RunView } from './run-view.js';
 import { RunsView, type RunEntry } from './runs.js';
+import { PickBar, PickBox, usePickTwo } from './pick-two.js';
 import { SampleList } from './sample-list.js';
-import { nameOfUrl, readHash, readParams, writeHash } from './url-state.js';
+import { nameOfUrl, readHash, readParams, writeHash, type CompareTarget } from './url-state.js';
 
 export interface ViewerAppProps {
   /** The loader to use (default: a Web Worker, or the page itself where there is none). */
@@ -38,7 +41,24 @@ interface Doc {
   readonly session: LoadSession;
   /** The URL it came from (`?src`, a listing), for the listing's current row. */
   readonly url: string | null;
+  /** What was opened (`null`: it failed before it started), to open it again as run B. */
+  readonly source: LoadSource | null;
 }
+
+/** Run A (a doc's run) compared with run B. */
+interface Comparison {
+  readonly aKey: number;
+  readonly b: LoadSession;
+  /** B was opened for the comparison (disposed with it), not an open log. */
+  readonly owned: boolean;
+  /** B is another sample of A's log. */
+  readonly sameLog: boolean;
+  /** B in the URL (`null`: a local file, which a link cannot name). */
+  readonly target: CompareTarget | null;
+}
+
+/** A comparison's run B, as a choice or from a deep link. */
+type CompareRequest = CompareChoice | { kind: 'link'; target: CompareTarget };
 
 let nextKey = 1;
 
@@ -87,6 +107,10 @@ export function ViewerApp({ createPort, open }: ViewerAppProps) {
   const picker = useRef<HTMLInputElement>(null);
   // The run followed live, in `?runs=` mode (its live URL).
   const [liveUrl, setLiveUrl] = useState<string | null>(params.live);
+  const [comparison, setComparison] = useState<Comparison | null>(null);
+  const [choosing, setChoosing] = useState(false);
+  // A run B opened for a comparison ends with it.
+  useEffect(() => () => (comparison?.owned ? comparison.b.dispose() : undefined), [comparison]);
 
   const add = useCallback(
     (source: LoadSource | { failed: LoadFailure; name: string }, url: string | null = null) => {
@@ -98,7 +122,7 @@ export function ViewerApp({ createPort, open }: ViewerAppProps) {
               ...(createPort ? { createPort } : {}),
               ...(first.sample ? { sample: first.sample } : {}),
             });
-      const doc: Doc = { key: nextKey++, session, url };
+      const doc: Doc = { key: nextKey++, session, url, source: 'failed' in source ? null : source };
       setDocs((d) => [...d, doc]);
       setCurrentKey(doc.key);
       return doc;
@@ -114,44 +138,112 @@ export function ViewerApp({ createPort, open }: ViewerAppProps) {
     [add],
   );
 
+  // (Workers end with the page; a session is disposed only when replaced.)
+  const docsRef = useRef(docs);
+  docsRef.current = docs;
+
+  /** Compares `a`'s run with the run `request` names; the URL says so where it can. */
+  const compare = useCallback(
+    (a: Doc, request: CompareRequest) => {
+      setChoosing(false);
+      const port = createPort ? { createPort } : {};
+      const aState = a.session.getSnapshot();
+      let next: Comparison | null = null;
+      const target: CompareTarget | null =
+        request.kind === 'link'
+          ? request.target
+          : request.kind === 'sample'
+            ? { src: null, sample: request.sample }
+            : request.kind === 'url'
+              ? { src: request.url, sample: null }
+              : null;
+      if (request.kind === 'doc') {
+        const b = docsRef.current.find((d) => d.key === request.key);
+        if (!b) return;
+        const bs = b.session.getSnapshot();
+        const sample = bs.samples !== null && bs.samples.length > 1 ? bs.sample : null;
+        next = {
+          aKey: a.key,
+          b: b.session,
+          owned: false,
+          sameLog: false,
+          target: b.url ? { src: b.url, sample } : null,
+        };
+      } else if (request.kind === 'file') {
+        const source = { kind: 'file', file: request.file, name: request.file.name } as const;
+        next = { aKey: a.key, b: openLog(source, port), owned: true, sameLog: false, target };
+      } else if (target?.src) {
+        const source = { kind: 'url', url: target.src, name: nameOfUrl(target.src) } as const;
+        const b = openLog(source, { ...port, ...(target.sample ? { sample: target.sample } : {}) });
+        next = { aKey: a.key, b, owned: true, sameLog: false, target };
+      } else if (target?.sample && a.source) {
+        const b = openLog(a.source, { ...port, sample: target.sample });
+        next = { aKey: a.key, b, owned: true, sameLog: true, target };
+      }
+      if (!next) return;
+      setComparison(next);
+      setCurrentKey(a.key);
+      const multi = aState.samples !== null && aState.samples.length > 1;
+      writeHash({
+        compare: next.target,
+        event: null,
+        ...(multi && aState.sample ? { sample: aState.sample } : {}),
+      });
+    },
+    [createPort],
+  );
+  const closeCompare = useCallback(() => {
+    setComparison(null);
+    writeHash({ compare: null });
+  }, []);
+
   // What the URL asks to open, once.
   const started = useRef(false);
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    if (open) add(open);
+    let doc: Doc | null = null;
+    if (open) doc = add(open);
     else if (params.src)
-      add({ kind: 'url', url: params.src, name: nameOfUrl(params.src) }, params.src);
+      doc = add({ kind: 'url', url: params.src, name: nameOfUrl(params.src) }, params.src);
     else if (params.demo)
       add({ kind: 'demo', events: params.demo, name: `generated run (${params.demo} events)` });
-  }, [params, add, open]);
-
-  // (Workers end with the page; a session is disposed only when replaced.)
-  const docsRef = useRef(docs);
-  docsRef.current = docs;
+    const target = initialHash.current.compare;
+    if (doc && target) compare(doc, { kind: 'link', target });
+  }, [params, add, open, compare]);
 
   const current = docs.find((d) => d.key === currentKey) ?? null;
   const consumeInitial = useCallback(() => {
-    initialHash.current = { sample: null, event: null };
+    initialHash.current = { sample: null, event: null, compare: null };
   }, []);
 
   const openListed = useCallback(
-    (log: ListingLog) => {
-      const existing = docsRef.current.find((d) => d.url === log.url);
-      if (existing) {
-        setCurrentKey(existing.key);
+    (log: ListingLog): Doc => {
+      setComparison(null);
+      let doc = docsRef.current.find((d) => d.url === log.url);
+      if (doc) {
+        setCurrentKey(doc.key);
       } else {
-        initialHash.current = { sample: null, event: null };
-        add({ kind: 'url', url: log.url, name: log.name }, log.url);
+        initialHash.current = { sample: null, event: null, compare: null };
+        doc = add({ kind: 'url', url: log.url, name: log.name }, log.url);
       }
       const q = new URLSearchParams(location.search);
       q.set('src', log.url);
       history.pushState(history.state, '', `${location.pathname}?${q}`);
+      return doc;
     },
     [add],
   );
+  const selectDoc = useCallback(
+    (key: number) => {
+      if (comparison && comparison.aKey !== key) closeCompare();
+      setCurrentKey(key);
+    },
+    [comparison, closeCompare],
+  );
 
-  // Global keys: ? help, o open, d diagnostics (not while typing).
+  // Global keys: ? help, o open, d diagnostics, c compare (not while typing).
+  const canCompare = current !== null && current.source !== null;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
@@ -164,13 +256,16 @@ export function ViewerApp({ createPort, open }: ViewerAppProps) {
       } else if (e.key === 'd') {
         e.preventDefault();
         setShowDiagnostics((s) => !s);
+      } else if (e.key === 'c' && canCompare) {
+        e.preventDefault();
+        setChoosing(true);
       } else if (e.key === 'Escape') {
         setShowDiagnostics(false);
       }
     };
     addEventListener('keydown', onKey);
     return () => removeEventListener('keydown', onKey);
-  }, []);
+  }, [canCompare]);
 
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
@@ -212,12 +307,29 @@ export function ViewerApp({ createPort, open }: ViewerAppProps) {
   if (params.list)
     sidebarParts.push({
       title: 'Folder',
-      body: <ListingView url={params.list} current={current?.url ?? null} onOpen={openListed} />,
+      body: (
+        <ListingView
+          url={params.list}
+          current={current?.url ?? null}
+          onOpen={openListed}
+          onCompare={(a, b) => compare(openListed(a), { kind: 'url', url: b.url, name: b.name })}
+        />
+      ),
     });
   if (docs.length > 1)
     sidebarParts.push({
       title: 'Open logs',
-      body: <DocList docs={docs} current={currentKey} onSelect={setCurrentKey} />,
+      body: (
+        <DocList
+          docs={docs}
+          current={currentKey}
+          onSelect={selectDoc}
+          onCompare={(a, b) => {
+            const doc = docs.find((d) => d.key === a);
+            if (doc) compare(doc, { kind: 'doc', key: b });
+          }}
+        />
+      ),
     });
 
   return (
@@ -281,6 +393,16 @@ export function ViewerApp({ createPort, open }: ViewerAppProps) {
             </WithSidebar>
           ) : params.live ? (
             <LiveRun url={params.live} initialEvent={initialHash.current.event} />
+          ) : current && comparison?.aKey === current.key ? (
+            <WithSidebar parts={sidebarParts} showing="Comparison">
+              <CompareView
+                a={current.session}
+                b={comparison.b}
+                sameLog={comparison.sameLog}
+                onChange={() => setChoosing(true)}
+                onClose={closeCompare}
+              />
+            </WithSidebar>
           ) : current ? (
             <DocView
               key={current.key}
@@ -290,6 +412,7 @@ export function ViewerApp({ createPort, open }: ViewerAppProps) {
               consumeInitial={consumeInitial}
               showDiagnostics={showDiagnostics}
               setShowDiagnostics={setShowDiagnostics}
+              onCompare={canCompare ? () => setChoosing(true) : null}
             />
           ) : (
             <WithSidebar parts={sidebarParts}>
@@ -303,6 +426,15 @@ export function ViewerApp({ createPort, open }: ViewerAppProps) {
           </div>
         ) : null}
         {help ? <KeyboardHelp onClose={() => setHelp(false)} /> : null}
+        {choosing && current ? (
+          <ChooserFor
+            doc={current}
+            docs={docs}
+            listUrl={params.list}
+            onChoose={(choice) => compare(current, choice)}
+            onClose={() => setChoosing(false)}
+          />
+        ) : null}
       </div>
     </SkeinTheme>
   );
@@ -380,21 +512,74 @@ function WithSidebar({
   );
 }
 
+/** The compare chooser for the doc shown (run A). */
+function ChooserFor({
+  doc,
+  docs,
+  listUrl,
+  onChoose,
+  onClose,
+}: {
+  doc: Doc;
+  docs: readonly Doc[];
+  listUrl: string | null;
+  onChoose: (choice: CompareChoice) => void;
+  onClose: () => void;
+}) {
+  const s = useStoreSelector(doc.session, (x) => x);
+  const others: OpenLogChoice[] = docs
+    .filter((d) => d.key !== doc.key && d.source !== null)
+    .map((d) => ({ key: d.key, name: d.session.getSnapshot().name }));
+  return (
+    <CompareChooser
+      samples={s.samples}
+      current={s.samples !== null && s.samples.length > 1 ? s.sample : null}
+      docs={others}
+      listUrl={listUrl}
+      currentUrl={doc.url}
+      onChoose={onChoose}
+      onClose={onClose}
+    />
+  );
+}
+
 function DocList({
   docs,
   current,
   onSelect,
+  onCompare,
 }: {
   docs: readonly Doc[];
   current: number | null;
   onSelect: (key: number) => void;
+  /** Compares two open logs chosen with the checkboxes (A the one chosen first). */
+  onCompare: (a: number, b: number) => void;
 }) {
+  const pick = usePickTwo();
   return (
-    <ul className="viewer-doc-list">
-      {docs.map((d) => (
-        <DocItem key={d.key} doc={d} current={d.key === current} onSelect={onSelect} />
-      ))}
-    </ul>
+    <>
+      <ul className="viewer-doc-list">
+        {docs.map((d) => (
+          <DocItem
+            key={d.key}
+            doc={d}
+            current={d.key === current}
+            onSelect={onSelect}
+            picked={pick.picked.includes(String(d.key))}
+            onPick={d.source ? () => pick.toggle(String(d.key)) : null}
+          />
+        ))}
+      </ul>
+      <PickBar
+        count={pick.picked.length}
+        onCompare={() => {
+          const [a, b] = pick.picked.map(Number);
+          pick.clear();
+          if (a !== undefined && b !== undefined) onCompare(a, b);
+        }}
+        onClear={pick.clear}
+      />
+    </>
   );
 }
 
@@ -402,14 +587,20 @@ function DocItem({
   doc,
   current,
   onSelect,
+  picked,
+  onPick,
 }: {
   doc: Doc;
   current: boolean;
   onSelect: (key: number) => void;
+  picked: boolean;
+  /** Chooses it for a comparison (`null`: it cannot be compared). */
+  onPick: (() => void) | null;
 }) {
   const s = useStoreSelector(doc.session, (x) => x);
   return (
     <li data-current={current ? '' : undefined}>
+      {onPick ? <PickBox name={s.name} checked={picked} onToggle={onPick} /> : null}{' '}
       <button
         type="button"
         className="viewer-link"
@@ -462,6 +653,8 @@ interface DocViewProps {
   consumeInitial: () => void;
   showDiagnostics: boolean;
   setShowDiagnostics: (show: boolean) => void;
+  /** Opens the compare chooser (`null`: this log cannot be compared). */
+  onCompare: (() => void) | null;
 }
 
 function DocView({
@@ -471,6 +664,7 @@ function DocView({
   consumeInitial,
   showDiagnostics,
   setShowDiagnostics,
+  onCompare,
 }: DocViewProps) {
   const { session } = doc;
   const s = useStoreSelector(session, (x) => x);
@@ -521,6 +715,17 @@ function DocView({
             sample={sampleLabel}
           />
           <span className="viewer-spacer" />
+          {s.phase !== 'error' && onCompare ? (
+            <button
+              type="button"
+              className="viewer-button"
+              aria-keyshortcuts="c"
+              onClick={onCompare}
+              data-testid="compare-open"
+            >
+              Compare with…
+            </button>
+          ) : null}
           {s.phase !== 'error' ? (
             <button
               type="button"

@@ -5,6 +5,8 @@ export const KEYS: readonly (readonly [string, string])[] = [
   ['?', 'Show or hide this keyboard map'],
   ['o', 'Open files'],
   ['d', 'Show or hide diagnostics'],
+  ['c', 'Compare this run with another epoch, sample or log'],
+  ['Comparison: n / p, f', 'Next / previous difference, first divergence'],
   ['Esc', 'Close this map, the diagnostics or find'],
   ['Transcript: j / k, ↓ / ↑', 'Next / previous event'],
   ['Transcript: Home / End', 'First / last event'],

@@ -2,6 +2,7 @@
 // size and date, newest first; `<list>/watch` (SSE, `event: list`) updates it
 // when the folder changes. Clicking a log opens it.
 import { useEffect, useState } from 'react';
+import { PickBar, PickBox, usePickTwo } from './pick-two.js';
 import { formatBytes, formatDate, formatShortDate, splitLogName } from './format.js';
 
 /** One log of a listing, as the CLI serves it. */
@@ -45,11 +46,12 @@ export function parseListing(value: unknown): Listing | null {
 
 const mtimeMs = (m: number | string) => (typeof m === 'number' ? m : Date.parse(m));
 
-/** The listing at `url`, kept up to date from `<url>/watch`. */
-export function useListing(url: string): { listing: Listing | null; error: string | null } {
+/** The listing at `url` (none for `null`), kept up to date from `<url>/watch`. */
+export function useListing(url: string | null): { listing: Listing | null; error: string | null } {
   const [listing, setListing] = useState<Listing | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
+    if (url === null) return;
     let stop = false;
     fetch(url)
       .then(async (r) => {
@@ -88,13 +90,22 @@ export interface ListingViewProps {
   /** The URL of the log open now. */
   current: string | null;
   onOpen: (log: ListingLog) => void;
+  /** Compares two logs chosen with the rows' checkboxes (run A is the one chosen first). */
+  onCompare?: (a: ListingLog, b: ListingLog) => void;
 }
 
-export function ListingView({ url, current, onOpen }: ListingViewProps) {
+export function ListingView({ url, current, onOpen, onCompare }: ListingViewProps) {
   const { listing, error } = useListing(url);
+  const pick = usePickTwo();
   if (error) return <p role="alert">{error}</p>;
   if (!listing) return <p className="viewer-muted">Reading the folder…</p>;
   const logs = listing.logs.slice().sort((a, b) => mtimeMs(b.mtime) - mtimeMs(a.mtime));
+  const picking = onCompare !== undefined && logs.length > 1;
+  const compare = () => {
+    const [a, b] = pick.picked.map((u) => logs.find((l) => l.url === u));
+    if (a && b) onCompare?.(a, b);
+    pick.clear();
+  };
   return (
     <div className="viewer-listing">
       <p className="viewer-muted viewer-listing-root" title={listing.root}>
@@ -105,12 +116,18 @@ export function ListingView({ url, current, onOpen }: ListingViewProps) {
             format under the name); size and date keep their widths. */}
         <table className="viewer-table" aria-label="Logs in the folder">
           <colgroup>
+            {picking ? <col data-col="pick" /> : null}
             <col data-col="name" />
             <col data-col="size" />
             <col data-col="modified" />
           </colgroup>
           <thead>
             <tr>
+              {picking ? (
+                <th scope="col">
+                  <span className="skein-visually-hidden">Compare</span>
+                </th>
+              ) : null}
               <th scope="col">Name</th>
               <th scope="col" data-numeric="">
                 Size
@@ -125,6 +142,15 @@ export function ListingView({ url, current, onOpen }: ListingViewProps) {
               const about = l.error ?? [l.format, stamp].filter(Boolean).join(' · ');
               return (
                 <tr key={l.url} data-current={l.url === current ? '' : undefined}>
+                  {picking ? (
+                    <td>
+                      <PickBox
+                        name={l.name}
+                        checked={pick.picked.includes(l.url)}
+                        onToggle={() => pick.toggle(l.url)}
+                      />
+                    </td>
+                  ) : null}
                   <th scope="row">
                     <button
                       type="button"
@@ -154,6 +180,9 @@ export function ListingView({ url, current, onOpen }: ListingViewProps) {
           </tbody>
         </table>
       </div>
+      {picking ? (
+        <PickBar count={pick.picked.length} onCompare={compare} onClear={pick.clear} />
+      ) : null}
     </div>
   );
 }

@@ -7,8 +7,11 @@
 //   ?runs=<url>   an OTLP receiver's runs { runs: [...] }; `<runs>/watch` streams changes
 //   ?demo=<n>     a generated run of n events
 //   #sample=<id>&epoch=<n>&event=<uuid>
+//   #…&compare-src=<url>&compare-sample=<id>&compare-epoch=<n>
 //
-// `epoch` is written only when it is not 1. Other fragment pairs are kept.
+// `epoch` (and `compare-epoch`) is written only when it is not 1. A
+// comparison's run B is another sample of the same log (no `compare-src`)
+// or a log at `compare-src`. Other fragment pairs are kept.
 import type { SampleRef } from './load/protocol.js';
 
 /** What the query asks to open. */
@@ -35,10 +38,21 @@ export function readParams(search: string): ViewerParams {
   };
 }
 
-/** Where the view looks: a sample of a multi-sample log and an event. */
+/**
+ * Run B of a comparison: a log at `src` (`null`: the log open as run A) and
+ * its sample (`null`: the log's first, or a log without samples).
+ */
+export interface CompareTarget {
+  readonly src: string | null;
+  readonly sample: SampleRef | null;
+}
+
+/** Where the view looks: a sample of a multi-sample log, an event, a comparison. */
 export interface ViewerHash {
   readonly sample: SampleRef | null;
   readonly event: string | null;
+  /** Run B, when the view compares run A (the log and sample above) with it. */
+  readonly compare: CompareTarget | null;
 }
 
 function pairs(hash: string): [string, string][] {
@@ -58,49 +72,66 @@ function pairs(hash: string): [string, string][] {
   });
 }
 
-/** Reads `#sample=…&epoch=…&event=…`. */
+function sampleOf(map: Map<string, string>, idKey: string, epochKey: string): SampleRef | null {
+  const id = map.get(idKey);
+  const epoch = Number(map.get(epochKey) ?? '1');
+  return id === undefined || id === ''
+    ? null
+    : { id, epoch: Number.isInteger(epoch) && epoch > 0 ? epoch : 1 };
+}
+
+/** Reads `#sample=…&epoch=…&event=…&compare-src=…&compare-sample=…&compare-epoch=…`. */
 export function readHash(hash: string): ViewerHash {
   const map = new Map(pairs(hash));
-  const id = map.get('sample');
-  const epoch = Number(map.get('epoch') ?? '1');
   const event = map.get('event');
+  const src = map.get('compare-src') || null;
+  const other = sampleOf(map, 'compare-sample', 'compare-epoch');
   return {
-    sample:
-      id === undefined || id === ''
-        ? null
-        : { id, epoch: Number.isInteger(epoch) && epoch > 0 ? epoch : 1 },
+    sample: sampleOf(map, 'sample', 'epoch'),
     event: event === undefined || event === '' ? null : event,
+    compare: src === null && other === null ? null : { src, sample: other },
   };
 }
 
+const COMPARE_KEYS = ['compare-src', 'compare-sample', 'compare-epoch'];
+
+/** What {@link formatHash} sets: a `null` removes, `undefined` (absent) keeps. */
+export interface HashUpdate {
+  sample?: SampleRef | null;
+  event?: string | null;
+  compare?: CompareTarget | null;
+}
+
 /**
- * `hash` with `sample`, `epoch` and `event` set from `state` (a `null`
- * removes the pair; `undefined` leaves it as it is). Returns `''` or a
- * fragment with its `#`.
+ * `hash` with `sample`, `epoch`, `event` and the `compare-*` pairs set from
+ * `state` (a `null` removes the pairs; `undefined` leaves them as they are).
+ * Returns `''` or a fragment with its `#`.
  */
-export function formatHash(
-  hash: string,
-  state: { sample?: SampleRef | null; event?: string | null },
-): string {
-  const owned = new Set<string>();
-  if (state.sample !== undefined) owned.add('sample').add('epoch');
-  if (state.event !== undefined) owned.add('event');
+export function formatHash(hash: string, state: HashUpdate): string {
   const body = hash.startsWith('#') ? hash.slice(1) : hash;
-  const kept = body === '' ? [] : body.split('&').filter((p) => !owned.has(p.split('=', 1)[0]!));
+  const mine = ['sample', 'epoch', 'event', ...COMPARE_KEYS];
+  const kept =
+    body === '' ? [] : body.split('&').filter((p) => !mine.includes(p.split('=', 1)[0]!));
   const current = readHash(hash);
   const sample = state.sample === undefined ? current.sample : state.sample;
   const event = state.event === undefined ? current.event : state.event;
-  const out = [...kept.filter((p) => !['sample', 'epoch', 'event'].includes(p.split('=', 1)[0]!))];
+  const compare = state.compare === undefined ? current.compare : state.compare;
+  const out = [...kept];
   if (sample) {
     out.push(`sample=${encodeURIComponent(String(sample.id))}`);
     if (sample.epoch !== 1) out.push(`epoch=${sample.epoch}`);
   }
   if (event) out.push(`event=${encodeURIComponent(event)}`);
+  if (compare?.src) out.push(`compare-src=${encodeURIComponent(compare.src)}`);
+  if (compare?.sample) {
+    out.push(`compare-sample=${encodeURIComponent(String(compare.sample.id))}`);
+    if (compare.sample.epoch !== 1) out.push(`compare-epoch=${compare.sample.epoch}`);
+  }
   return out.length ? `#${out.join('&')}` : '';
 }
 
 /** Replaces the fragment without a history entry (following a selection must not flood Back). */
-export function writeHash(state: { sample?: SampleRef | null; event?: string | null }): void {
+export function writeHash(state: HashUpdate): void {
   const next = formatHash(location.hash, state);
   if (next === location.hash || (next === '' && location.hash === '')) return;
   history.replaceState(history.state, '', `${location.pathname}${location.search}${next}`);

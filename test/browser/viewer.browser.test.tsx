@@ -145,7 +145,7 @@ describe('viewer page', () => {
     expect(alert.textContent).toContain('skein view <folder>');
     // The log dropped before is still open, one click away.
     const list = document.querySelector('section[aria-label="Open logs"]')!;
-    expect([...list.querySelectorAll('button')].map((b) => b.textContent)).toEqual([
+    expect([...list.querySelectorAll('li button')].map((b) => b.textContent)).toEqual([
       'zstd-zip64.eval',
       'logs',
     ]);

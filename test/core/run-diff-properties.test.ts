@@ -3,7 +3,7 @@
 // the runs swaps the one-sided rows and keeps the divergence point.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffRuns, type RunDiff } from '../../src/core/index.js';
+import { diffRuns, type RunDiffResult } from '../../src/core/index.js';
 import { run, type RunBuilder } from './helpers/run-builder.js';
 
 type Spec =
@@ -62,7 +62,7 @@ const make = (prefix: string, specs: readonly Spec[], start?: number) =>
   run(prefix, (r) => build(r, specs), start);
 
 /** The lowest common ancestor of steps `x` and `y`, or -1. */
-function lca(diff: RunDiff, x: number, y: number): number {
+function lca(diff: RunDiffResult, x: number, y: number): number {
   const steps = diff.b.steps;
   const seen = new Set<number>();
   for (let p = x; p >= 0; p = steps[p]!.parent) seen.add(p);
@@ -133,7 +133,7 @@ describe('diffRuns properties', () => {
         });
         expect(ba.firstDivergence?.row).toBe(ab.firstDivergence?.row);
         // The same pairs, and the same steps on one side only.
-        const key = (d: RunDiff, swap: boolean) =>
+        const key = (d: RunDiffResult, swap: boolean) =>
           d.rows
             .map((r) => {
               const [x, y] = swap ? [r.b, r.a] : [r.a, r.b];

@@ -16,14 +16,14 @@ import {
   runDiffStepAxis,
   runStepText,
   type Event,
-  type RunDiff,
+  type RunDiffResult,
   type RunDiffRow,
 } from '../../src/core/index.js';
 import { header } from './helpers/inspect-fixture.js';
 import { run, type RunBuilder } from './helpers/run-builder.js';
 
 /** `status label-a | label-b` per row, for readable expectations. */
-function lines(diff: RunDiff): string[] {
+function lines(diff: RunDiffResult): string[] {
   return diff.rows.map((r) => {
     const a = r.a === null ? '' : diff.a.steps[r.a]!.label;
     const b = r.b === null ? '' : diff.b.steps[r.b]!.label;
@@ -31,7 +31,7 @@ function lines(diff: RunDiff): string[] {
   });
 }
 
-function rowOf(diff: RunDiff, row: RunDiffRow) {
+function rowOf(diff: RunDiffResult, row: RunDiffRow) {
   return {
     a: row.a === null ? null : diff.a.steps[row.a]!,
     b: row.b === null ? null : diff.b.steps[row.b]!,

@@ -22,12 +22,34 @@ describe('viewer URL', () => {
   it('round-trips #sample, #epoch and #event, keeping other pairs', () => {
     const hash = formatHash('#tab=log', { sample: { id: 'a b', epoch: 2 }, event: 'u/1' });
     expect(hash).toBe('#tab=log&sample=a%20b&epoch=2&event=u%2F1');
-    expect(readHash(hash)).toEqual({ sample: { id: 'a b', epoch: 2 }, event: 'u/1' });
+    expect(readHash(hash)).toEqual({
+      sample: { id: 'a b', epoch: 2 },
+      event: 'u/1',
+      compare: null,
+    });
     // epoch 1 is left out; null removes; undefined keeps.
     expect(formatHash(hash, { sample: { id: 3, epoch: 1 } })).toBe('#tab=log&sample=3&event=u%2F1');
     expect(formatHash(hash, { event: null })).toBe('#tab=log&sample=a%20b&epoch=2');
     expect(formatHash('#sample=1', { sample: null })).toBe('');
-    expect(readHash('#event=%E0%A4%A')).toEqual({ sample: null, event: '%E0%A4%A' });
+    expect(readHash('#event=%E0%A4%A')).toEqual({
+      sample: null,
+      event: '%E0%A4%A',
+      compare: null,
+    });
+  });
+
+  it('round-trips a comparison: another epoch of the sample, or another log', () => {
+    const epochs = formatHash('#sample=7', { compare: { src: null, sample: { id: 7, epoch: 3 } } });
+    expect(epochs).toBe('#sample=7&compare-sample=7&compare-epoch=3');
+    expect(readHash(epochs).compare).toEqual({ src: null, sample: { id: '7', epoch: 3 } });
+    const files = formatHash('', { compare: { src: '/api/file/b c.eval', sample: null } });
+    expect(files).toBe('#compare-src=%2Fapi%2Ffile%2Fb%20c.eval');
+    expect(readHash(files).compare).toEqual({ src: '/api/file/b c.eval', sample: null });
+    // A sample change keeps the comparison; null ends it.
+    expect(formatHash(files, { sample: { id: 'x', epoch: 1 } })).toBe(
+      '#sample=x&compare-src=%2Fapi%2Ffile%2Fb%20c.eval',
+    );
+    expect(formatHash(files, { compare: null })).toBe('');
   });
 
   it('names a URL by its last segment', () => {

@@ -23,7 +23,7 @@ import {
   type StepTable,
 } from './steps.js';
 import type {
-  RunDiff,
+  RunDiffResult,
   RunDiffOptions,
   RunDiffRow,
   RunDiffScore,
@@ -144,7 +144,7 @@ export function diffRuns(
   a: RunDiffSource,
   b: RunDiffSource,
   options: RunDiffOptions = {},
-): RunDiff {
+): RunDiffResult {
   const resolved = resolveDiffOptions('diffRuns', options);
   const sa = snapshotOf('diffRuns', 'a', a);
   const sb = snapshotOf('diffRuns', 'b', b);
@@ -168,7 +168,7 @@ export function computeDiff(
   sb: RunSnapshot,
   options: ResolvedDiffOptions,
   cache: DiffCache = { intern: { ids: new Map(), texts: [], hashes: [] } },
-): RunDiff {
+): RunDiffResult {
   const stepOptions = {
     hidden: options.hidden,
     ignore: options.ignore,
@@ -220,7 +220,7 @@ export function computeDiff(
  * align what is inside it, not a span or turn that differs only inside.
  *
  * @example
- * declare const diff: RunDiff;
+ * declare const diff: RunDiffResult;
  * const differences = diff.rows.filter(isRunDiffDivergence);
  */
 export function isRunDiffDivergence(row: RunDiffRow): boolean {

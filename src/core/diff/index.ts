@@ -16,7 +16,7 @@ export type { RunDiffTextOptions } from './text.js';
 export { DEFAULT_DIFF_IGNORE } from './normalize.js';
 export { DEFAULT_DIFF_HIDDEN } from './steps.js';
 export type {
-  RunDiff,
+  RunDiffResult,
   RunDiffDelta,
   RunDiffOptions,
   RunDiffRow,

@@ -32,7 +32,7 @@ import {
   type DiffCache,
   type RunSnapshot,
 } from './diff-runs.js';
-import type { RunDiff, RunDiffOptions, RunDiffSource } from './types.js';
+import type { RunDiffResult, RunDiffOptions, RunDiffSource } from './types.js';
 
 /** Updates cheaper than this (ms) run at every change. */
 const LIVE_MIN_COST_MS = 4;
@@ -71,14 +71,14 @@ export interface RunDiffStore {
    * them it is the diff they were last told of (updates are spaced). Bound,
    * for `useSyncExternalStore`.
    */
-  readonly getSnapshot: () => RunDiff;
+  readonly getSnapshot: () => RunDiffResult;
   /**
    * Calls `listener` when the diff changed (at most once per microtask).
    * The sources are followed while there is a listener. Bound.
    */
   readonly subscribe: (listener: () => void) => () => void;
   /** Catches up with both sources now and returns the diff. */
-  update(): RunDiff;
+  update(): RunDiffResult;
   /** Stops following the sources. The last diff stays readable. */
   dispose(): void;
 }
@@ -178,7 +178,7 @@ export function createRunDiff(
     leaves: new WeakMap(),
     memo: { levels: new Map(), rows: new Map() },
   };
-  let current: RunDiff | null = null;
+  let current: RunDiffResult | null = null;
   let disposed = false;
   let lastCost = 0;
   let lastEnd = 0;
@@ -196,7 +196,7 @@ export function createRunDiff(
   };
   // A due notification recomputes first and is skipped when the diff is the
   // one listeners last heard of (a read in between may have caught up).
-  let told: RunDiff | null = null;
+  let told: RunDiffResult | null = null;
   const listeners = new Listeners(() => {
     if (disposed) return false;
     compute();
@@ -224,7 +224,7 @@ export function createRunDiff(
   let subscribers = 0;
   let unfollow: (() => void) | null = null;
 
-  const getSnapshot = (): RunDiff => {
+  const getSnapshot = (): RunDiffResult => {
     // Listened to: the diff listeners were told of (updates are spaced).
     // Not listened to: caught up on each read.
     if (current === null || (subscribers === 0 && (sideA.dirty() || sideB.dirty()))) compute();

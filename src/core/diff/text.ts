@@ -5,13 +5,13 @@
  */
 import { formatDuration, formatTokens } from '../tree/row-facts.js';
 import { buildRunDiffView } from './view.js';
-import type { RunDiff, RunDiffDelta, RunDiffRow, RunDiffTotal, RunStep } from './types.js';
+import type { RunDiffResult, RunDiffDelta, RunDiffRow, RunDiffTotal, RunStep } from './types.js';
 
 /**
  * Options of {@link renderRunDiffText}.
  *
  * @example
- * declare const diff: RunDiff;
+ * declare const diff: RunDiffResult;
  * renderRunDiffText(diff, { context: 1, width: 100, color: true });
  */
 export interface RunDiffTextOptions {
@@ -72,10 +72,10 @@ function totalText(name: string, t: RunDiffTotal, format: (n: number) => string)
  * status, and "(still running)" for a live run.
  *
  * @example
- * declare const diff: RunDiff;
+ * declare const diff: RunDiffResult;
  * runDiffSideFacts(diff, 'b'); // '43 steps, 14.0k tokens, 1m 20s, ok (still running)'
  */
-export function runDiffSideFacts(diff: RunDiff, side: 'a' | 'b'): string {
+export function runDiffSideFacts(diff: RunDiffResult, side: 'a' | 'b'): string {
   const t = diff.totals;
   const run = side === 'a' ? diff.a : diff.b;
   const facts = stepsFacts(run.steps, t.tokens[side], t.durationMs[side]);
@@ -88,10 +88,10 @@ export function runDiffSideFacts(diff: RunDiff, side: 'a' | 'b'): string {
  * `score match C → I`; only those that differ.
  *
  * @example
- * declare const diff: RunDiff;
+ * declare const diff: RunDiffResult;
  * runDiffDeltas(diff).join(' · '); // 'tokens +1.2k · failed steps 0 → 1'
  */
-export function runDiffDeltas(diff: RunDiff): string[] {
+export function runDiffDeltas(diff: RunDiffResult): string[] {
   const totals = diff.totals;
   return [
     totalText('tokens', totals.tokens, formatTokens),
@@ -122,7 +122,7 @@ export function runDiffDeltas(diff: RunDiff): string[] {
  * // @@ 37 same · 2 changed · 1 only in a · 4 only in b @@
  * // …
  */
-export function renderRunDiffText(diff: RunDiff, options: RunDiffTextOptions = {}): string {
+export function renderRunDiffText(diff: RunDiffResult, options: RunDiffTextOptions = {}): string {
   const context = Math.max(0, Math.floor(options.context ?? 2));
   const width = Math.max(40, Math.floor(options.width ?? 120));
   const color = options.color === true;
@@ -180,7 +180,7 @@ function indent(step: RunStep): string {
   return '  '.repeat(step.depth);
 }
 
-function rowLines(diff: RunDiff, row: RunDiffRow): string[] {
+function rowLines(diff: RunDiffResult, row: RunDiffRow): string[] {
   const a = row.a === null ? null : diff.a.steps[row.a]!;
   const b = row.b === null ? null : diff.b.steps[row.b]!;
   switch (row.status) {

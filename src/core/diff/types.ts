@@ -1,5 +1,5 @@
 /**
- * The run diff's public shapes. A {@link RunDiff} is plain JSON: numbers,
+ * The run diff's public shapes. A {@link RunDiffResult} is plain JSON: numbers,
  * strings, arrays and plain objects only, so it survives `JSON.stringify`,
  * `structuredClone` and a worker boundary unchanged.
  */
@@ -99,7 +99,7 @@ export interface RunDiffDelta {
  *
  * @example
  * declare function show(...values: unknown[]): void;
- * declare const diff: RunDiff;
+ * declare const diff: RunDiffResult;
  * for (const row of diff.rows) if (row.status === 'changed') show(diff.b.steps[row.b!]!.label);
  */
 export interface RunDiffRow {
@@ -133,7 +133,7 @@ export interface RunDiffRow {
  *
  * @example
  * declare function show(...values: unknown[]): void;
- * declare const diff: RunDiff;
+ * declare const diff: RunDiffResult;
  * const at = diff.firstDivergence;
  * if (at) show(`diverged at ${at.path.join(' › ')}: row ${at.row}`);
  */
@@ -176,7 +176,7 @@ export interface RunDiffScore {
  *
  * @example
  * declare function show(...values: unknown[]): void;
- * declare const diff: RunDiff;
+ * declare const diff: RunDiffResult;
  * show(`tokens ${diff.totals.tokens.delta}`);
  */
 export interface RunDiffTotals {
@@ -194,7 +194,7 @@ export interface RunDiffTotals {
  * One run as the diff saw it.
  *
  * @example
- * declare const diff: RunDiff;
+ * declare const diff: RunDiffResult;
  * const first = diff.a.steps[0];
  */
 export interface RunDiffSide {
@@ -216,7 +216,7 @@ export interface RunDiffSide {
  * const diff = diffRuns(a, b);
  * if (!diff.identical) show(renderRunDiffText(diff));
  */
-export interface RunDiff {
+export interface RunDiffResult {
   readonly a: RunDiffSide;
   readonly b: RunDiffSide;
   readonly rows: readonly RunDiffRow[];

@@ -7,13 +7,13 @@
  */
 import type { Content, Event } from '../events/types.js';
 import { isRunDiffDivergence } from './diff-runs.js';
-import type { RunDiff } from './types.js';
+import type { RunDiffResult } from './types.js';
 
 /**
  * Options of {@link buildRunDiffView}.
  *
  * @example
- * declare const diff: RunDiff;
+ * declare const diff: RunDiffResult;
  * buildRunDiffView(diff, { context: 3, expanded: new Set(['fold:u12']) });
  */
 export interface RunDiffViewOptions {
@@ -32,13 +32,13 @@ export interface RunDiffViewOptions {
  *
  * @example
  * declare function show(...values: unknown[]): void;
- * declare const diff: RunDiff;
+ * declare const diff: RunDiffResult;
  * const view = buildRunDiffView(diff);
  * for (let v = 0; v < view.length; v++)
  *   show(view.row[v]! < 0 ? `… ${view.count[v]} identical steps` : diff.rows[view.row[v]!]!.status);
  */
 export interface RunDiffView {
-  readonly diff: RunDiff;
+  readonly diff: RunDiffResult;
   readonly length: number;
   readonly row: Int32Array;
   readonly start: Int32Array;
@@ -54,10 +54,10 @@ export interface RunDiffView {
  * live run grows.
  *
  * @example
- * declare const diff: RunDiff;
+ * declare const diff: RunDiffResult;
  * runDiffRowKey(diff, 0); // 'e1|f1'
  */
-export function runDiffRowKey(diff: RunDiff, r: number): string {
+export function runDiffRowKey(diff: RunDiffResult, r: number): string {
   const row = diff.rows[r]!;
   const a = row.a === null ? '' : diff.a.steps[row.a]!.uuid;
   const b = row.b === null ? '' : diff.b.steps[row.b]!.uuid;
@@ -74,7 +74,10 @@ export function runDiffRowKey(diff: RunDiff, r: number): string {
  * const view = buildRunDiffView(diffRuns(a, b), { context: 1 });
  * view.length; // rows to draw, folds included
  */
-export function buildRunDiffView(diff: RunDiff, options: RunDiffViewOptions = {}): RunDiffView {
+export function buildRunDiffView(
+  diff: RunDiffResult,
+  options: RunDiffViewOptions = {},
+): RunDiffView {
   const context = Math.max(0, Math.floor(options.context ?? 2));
   const minFold = Math.max(1, Math.floor(options.minFold ?? 4));
   const expanded = options.expanded;
@@ -136,7 +139,7 @@ export function buildRunDiffView(diff: RunDiff, options: RunDiffViewOptions = {}
   };
 }
 
-function foldKey(diff: RunDiff, r: number): string {
+function foldKey(diff: RunDiffResult, r: number): string {
   return `fold:${runDiffRowKey(diff, r)}`;
 }
 
@@ -314,12 +317,12 @@ export function runStepText(event: Event, max = 4000): string {
  * can be drawn on the same axis as the other's.
  *
  * @example
- * declare const diff: RunDiff;
+ * declare const diff: RunDiffResult;
  * const axis = runDiffStepAxis(diff, 'a');
  * axis.toRow(Date.parse('2026-06-10T18:24:00Z')); // a row index in [0, diff.rows.length)
  */
 export function runDiffStepAxis(
-  diff: RunDiff,
+  diff: RunDiffResult,
   side: 'a' | 'b',
 ): { toRow(t: number): number; start: number; end: number } {
   const steps = side === 'a' ? diff.a.steps : diff.b.steps;

@@ -1,4 +1,5 @@
-import { runDiffDeltas, runDiffSideFacts, type RunDiff } from '../../core/index.js';
+import { memo } from 'react';
+import { runDiffDeltas, runDiffSideFacts, type RunDiffResult } from '../../core/index.js';
 
 /**
  * The comparison's header: each run's figures, the run-level deltas, the
@@ -6,8 +7,8 @@ import { runDiffDeltas, runDiffSideFacts, type RunDiff } from '../../core/index.
  * the first divergence and the previous / next difference (the `f`, `p`,
  * `n` keys of the grid).
  */
-export function DiffHeader(p: {
-  diff: RunDiff;
+export const DiffHeader = memo(function DiffHeader(p: {
+  diff: RunDiffResult;
   names: readonly [string, string];
   loading: boolean;
   onJump: (key: 'n' | 'p' | 'f') => void;
@@ -88,10 +89,10 @@ export function DiffHeader(p: {
       </div>
     </header>
   );
-}
+});
 
 /** The label of row `r`'s step (run B's where it has one). */
-function firstLabel(diff: RunDiff, r: number): string {
+function firstLabel(diff: RunDiffResult, r: number): string {
   const row = diff.rows[r]!;
   if (row.b !== null) return diff.b.steps[row.b]!.label;
   return diff.a.steps[row.a!]!.label;

@@ -4,7 +4,7 @@ import {
   layoutSwimlane,
   runDiffStepAxis,
   type EventTreeFeed,
-  type RunDiff,
+  type RunDiffResult,
   type RunDiffView,
 } from '../../core/index.js';
 
@@ -32,7 +32,7 @@ interface Lane {
  * (the keyboard has `n`/`p`/`f` on the grid).
  */
 export function DiffOverview(p: {
-  diff: RunDiff;
+  diff: RunDiffResult;
   feedA: EventTreeFeed;
   feedB: EventTreeFeed;
   names: readonly [string, string];
@@ -80,31 +80,40 @@ export function DiffOverview(p: {
 
   return (
     <div className="skein-run-diff__overview">
-      <svg
-        role="img"
-        aria-label={`Where ${p.names[0]} and ${p.names[1]} differ, over ${diff.rows.length.toLocaleString('en-US')} aligned steps`}
-        viewBox={`0 0 ${W} ${height}`}
-        preserveAspectRatio="none"
-        width="100%"
-        height={height * 2}
-        onPointerDown={onPointerDown}
-      >
-        <Drawing diff={diff} lanes={lanes} strip={strip} names={p.names} />
-        <rect
+      <div style={{ position: 'relative' }}>
+        <svg
+          role="img"
+          aria-label={`Where ${p.names[0]} and ${p.names[1]} differ, over ${diff.rows.length.toLocaleString('en-US')} aligned steps`}
+          viewBox={`0 0 ${W} ${height}`}
+          preserveAspectRatio="none"
+          width="100%"
+          height={height * 2}
+          onPointerDown={onPointerDown}
+        >
+          <Drawing diff={diff} lanes={lanes} strip={strip} names={p.names} />
+        </svg>
+        {/* The rows on screen: a box over the drawing, not a shape in it, so
+          scrolling moves one box and never lays the drawing out again. */}
+        <div
           className="skein-run-diff__window"
-          x={x(shownFrom)}
-          y={0.5}
-          width={Math.max(2, x(shownTo) - x(shownFrom))}
-          height={height - 1}
+          aria-hidden="true"
+          style={{
+            position: 'absolute',
+            top: 0,
+            bottom: 0,
+            pointerEvents: 'none',
+            left: `${(x(shownFrom) / W) * 100}%`,
+            width: `max(2px, ${((x(shownTo) - x(shownFrom)) / W) * 100}%)`,
+          }}
         />
-      </svg>
+      </div>
     </div>
   );
 }
 
 /** The lanes and the strip: drawn again only when the diff or the lanes change (not on scroll). */
 const Drawing = memo(function Drawing(p: {
-  diff: RunDiff;
+  diff: RunDiffResult;
   lanes: { a: Lane[]; b: Lane[] } | null;
   strip: [number, 'changed' | 'only-a' | 'only-b'][];
   names: readonly [string, string];
@@ -164,7 +173,7 @@ const Drawing = memo(function Drawing(p: {
 const RANK = { same: 0, 'only-a': 1, 'only-b': 1, changed: 2 } as const;
 
 /** The buckets of rows that differ, each with its most telling status. */
-function diffStrip(diff: RunDiff): [number, 'changed' | 'only-a' | 'only-b'][] {
+function diffStrip(diff: RunDiffResult): [number, 'changed' | 'only-a' | 'only-b'][] {
   const n = diff.rows.length;
   const worst = new Map<number, 'changed' | 'only-a' | 'only-b'>();
   for (let r = 0; r < n; r++) {
@@ -178,7 +187,7 @@ function diffStrip(diff: RunDiff): [number, 'changed' | 'only-a' | 'only-b'][] {
 }
 
 /** One run's swimlane rows (its agents), laid out in time and mapped onto the row axis. */
-function lanesOf(diff: RunDiff, side: 'a' | 'b', feed: EventTreeFeed): Lane[] {
+function lanesOf(diff: RunDiffResult, side: 'a' | 'b', feed: EventTreeFeed): Lane[] {
   const tree = feed.getSnapshot().tree;
   if (tree.events.length === 0) return [];
   const layout = layoutSwimlane(buildTimeline(tree.events));

@@ -2,13 +2,26 @@ import { memo } from 'react';
 import {
   formatDuration,
   formatTokens,
-  type RunDiff,
+  type RunDiffResult,
   type RunDiffRow,
   type RunStep,
 } from '../../core/index.js';
 import { useLazyModule } from '../display/lazy.js';
 import type { StepTexts } from './run-diff.js';
 import { wordDiffModule } from './loaders.js';
+import type { wordDiff } from './word-diff.js';
+
+/**
+ * What the rows do, by display row: one object for the grid's life (its
+ * functions read the grid's latest state), so a memoized row whose own
+ * props did not change is not drawn again when the list scrolls.
+ */
+export interface RowHandlers {
+  focus(v: number): void;
+  click(v: number): void;
+  toggle(v: number): void;
+  hover(r: number, on: boolean): void;
+}
 
 /** What every row of the grid gets. */
 interface RowBase {
@@ -19,7 +32,7 @@ interface RowBase {
   top: number;
   measureRow: (el: HTMLElement | null) => void;
   focusable: boolean;
-  onFocus: () => void;
+  on: RowHandlers;
 }
 
 function placed(top: number) {
@@ -33,7 +46,7 @@ function placed(top: number) {
 }
 
 /** A run of identical steps, folded: one row that opens them. */
-export const FoldRow = memo(function FoldRow(p: RowBase & { count: number; onOpen: () => void }) {
+export const FoldRow = memo(function FoldRow(p: RowBase & { count: number }) {
   const text = `${p.count.toLocaleString('en-US')} identical step${p.count === 1 ? '' : 's'}`;
   return (
     // Keys are the grid's (one handler for every row); a click opens it too.
@@ -47,9 +60,9 @@ export const FoldRow = memo(function FoldRow(p: RowBase & { count: number; onOpe
       tabIndex={p.focusable ? 0 : -1}
       className="skein-run-diff__row skein-run-diff__row--fold"
       style={p.placed ? placed(p.top) : { position: 'relative' }}
-      onClick={p.onOpen}
+      onClick={() => p.on.toggle(p.v)}
       onFocus={(e) => {
-        if (e.target === e.currentTarget) p.onFocus();
+        if (e.target === e.currentTarget) p.on.focus(p.v);
       }}
     >
       <span role="gridcell" aria-colspan={3} className="skein-run-diff__fold">
@@ -71,7 +84,7 @@ const MARK: Record<RunDiffRow['status'], { glyph: string; text: string }> = {
 /** One aligned row: run A's step, the difference mark, run B's step (or gaps). */
 export const DiffRow = memo(function DiffRow(
   p: RowBase & {
-    diff: RunDiff;
+    diff: RunDiffResult;
     r: number;
     names: readonly [string, string];
     /** The first divergence. */
@@ -79,9 +92,6 @@ export const DiffRow = memo(function DiffRow(
     /** The word diff is shown whole (Enter toggles). */
     open: boolean;
     texts: StepTexts | null;
-    onClick: () => void;
-    onToggle: () => void;
-    onHover: (on: boolean) => void;
   },
 ) {
   const row = p.diff.rows[p.r]!;
@@ -110,12 +120,12 @@ export const DiffRow = memo(function DiffRow(
       tabIndex={p.focusable ? 0 : -1}
       className="skein-run-diff__row"
       style={p.placed ? placed(p.top) : { position: 'relative' }}
-      onClick={p.onClick}
+      onClick={() => p.on.click(p.v)}
       onFocus={(e) => {
-        if (e.target === e.currentTarget) p.onFocus();
+        if (e.target === e.currentTarget) p.on.focus(p.v);
       }}
-      onPointerEnter={() => p.onHover(true)}
-      onPointerLeave={() => p.onHover(false)}
+      onPointerEnter={() => p.on.hover(p.r, true)}
+      onPointerLeave={() => p.on.hover(p.r, false)}
     >
       <Side step={a} other={b} name={p.names[0]} />
       <span role="gridcell" className="skein-run-diff__mark" title={markText}>
@@ -135,7 +145,7 @@ export const DiffRow = memo(function DiffRow(
             words={words}
             open={p.open}
             texts={p.texts}
-            onToggle={p.onToggle}
+            onToggle={() => p.on.toggle(p.v)}
           />
         </span>
       )}
@@ -240,7 +250,7 @@ function ChangeDetail(p: {
  */
 function WordDiff(p: { a: string; b: string; open: boolean; onToggle: () => void }) {
   const mod = useLazyModule(wordDiffModule);
-  const parts = mod === undefined || p.a === p.b ? null : mod.wordDiff(p.a, p.b);
+  const parts = mod === undefined || p.a === p.b ? null : cachedWordDiff(mod.wordDiff, p.a, p.b);
   return (
     <span className="skein-run-diff__words-box">
       <span className="skein-run-diff__words" data-open={p.open ? '' : undefined}>
@@ -273,4 +283,26 @@ function WordDiff(p: { a: string; b: string; open: boolean; onToggle: () => void
       </button>
     </span>
   );
+}
+
+type WordDiffFn = typeof wordDiff;
+type WordParts = ReturnType<WordDiffFn>;
+
+/**
+ * Word diffs computed lately, by their texts: a row scrolled out and back
+ * (a remount) or drawn again does not diff its texts again (a long output's
+ * diff takes milliseconds). Bounded: the oldest go first.
+ */
+const wordDiffs = new Map<string, WordParts>();
+const WORD_DIFFS_KEPT = 256;
+
+function cachedWordDiff(diff: WordDiffFn, a: string, b: string): WordParts {
+  const key = `${a.length}:${a}\u0000${b}`;
+  let parts = wordDiffs.get(key);
+  if (parts === undefined) {
+    parts = diff(a, b);
+    if (wordDiffs.size >= WORD_DIFFS_KEPT) wordDiffs.delete(wordDiffs.keys().next().value!);
+    wordDiffs.set(key, parts);
+  }
+  return parts;
 }

@@ -19,7 +19,7 @@ import {
   sharedEventTreeFeed,
   type Event,
   type EventTreeFeed,
-  type RunDiff as RunDiffResult,
+  type RunDiffResult,
   type RunDiffOptions,
   type RunDiffView,
   type SelectionStore,
@@ -29,7 +29,7 @@ import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.
 import { useHydrated } from '../use-hydrated.js';
 import { DiffHeader } from './header.js';
 import { DiffOverview } from './overview.js';
-import { DiffRow, FoldRow } from './rows.js';
+import { DiffRow, FoldRow, type RowHandlers } from './rows.js';
 
 /**
  * One run to compare: its events (a finished run), an `EventStream` (live or
@@ -118,7 +118,9 @@ export function RunDiff(props: RunDiffProps) {
   const diff = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
   const hydrated = useHydrated();
   const loading = feedA.getSnapshot().loading || feedB.getSnapshot().loading;
-  const names = props.names ?? (['A', 'B'] as const);
+  // One array while the names stay the same: rows and the header are memoized on it.
+  const [nameA = 'A', nameB = 'B'] = props.names ?? [];
+  const names = useMemo(() => [nameA, nameB] as const, [nameA, nameB]);
 
   // --- what is shown -----------------------------------------------------------
   const [folds, setFolds] = useState<ReadonlySet<string>>(() => new Set());
@@ -239,6 +241,33 @@ export function RunDiff(props: RunDiffProps) {
     const action = runDiffKeyAction({ key }, view, focused, (v) => v);
     if (action.type === 'focus') focusRow(action.row);
   };
+  // The rows' and the header's handlers: stable objects reading the latest
+  // render's closures, so memoized rows and the header skip a scroll's render.
+  const latest = useRef({ focused, view, setFocusKey, select, toggle, jump, diff });
+  latest.current = { focused, view, setFocusKey, select, toggle, jump, diff };
+  const handlers = useMemo<RowHandlers>(
+    () => ({
+      focus(v) {
+        const l = latest.current;
+        if (v !== l.focused) l.setFocusKey(l.view.keyOf(v));
+      },
+      click(v) {
+        const l = latest.current;
+        l.setFocusKey(l.view.keyOf(v));
+        l.select(v);
+      },
+      toggle: (v) => latest.current.toggle(v),
+      hover(r, on) {
+        const { diff: d } = latest.current;
+        const row = d.rows[r];
+        if (row === undefined) return;
+        if (row.a !== null) selectionA?.hover(on ? d.a.steps[row.a]!.uuid : null);
+        if (row.b !== null) selectionB?.hover(on ? d.b.steps[row.b]!.uuid : null);
+      },
+    }),
+    [selectionA, selectionB],
+  );
+  const onJump = useCallback((key: 'n' | 'p' | 'f') => latest.current.jump(key), []);
 
   // --- the texts a changed row compares ----------------------------------------
   const words = useWordTexts(diff, feedA, feedB);
@@ -262,7 +291,7 @@ export function RunDiff(props: RunDiffProps) {
         diff={diff}
         names={names}
         loading={loading && hydrated}
-        onJump={jump}
+        onJump={onJump}
         canJump={diff.firstDivergence !== null}
       />
       {props.overview !== false && diff.rows.length > 0 && (
@@ -323,21 +352,19 @@ export function RunDiff(props: RunDiffProps) {
               const v = item.index;
               const r = view.row[v]!;
               const common = {
-                key: item.key,
                 v,
                 placed: list.ready,
                 top: item.top,
                 measureRow: list.measureRow,
                 focusable: v === tabRow,
-                onFocus: () => {
-                  if (v !== focused) setFocusKey(view.keyOf(v));
-                },
+                on: handlers,
               };
               if (r < 0) {
-                return <FoldRow {...common} count={view.count[v]!} onOpen={() => toggle(v)} />;
+                return <FoldRow key={item.key} {...common} count={view.count[v]!} />;
               }
               return (
                 <DiffRow
+                  key={item.key}
                   {...common}
                   diff={diff}
                   r={r}
@@ -345,16 +372,6 @@ export function RunDiff(props: RunDiffProps) {
                   first={diff.firstDivergence?.row === r}
                   open={open.has(item.key)}
                   texts={anyChanged ? words : null}
-                  onClick={() => {
-                    setFocusKey(view.keyOf(v));
-                    select(v);
-                  }}
-                  onToggle={() => toggle(v)}
-                  onHover={(on) => {
-                    const row = diff.rows[r]!;
-                    if (row.a !== null) selectionA?.hover(on ? diff.a.steps[row.a]!.uuid : null);
-                    if (row.b !== null) selectionB?.hover(on ? diff.b.steps[row.b]!.uuid : null);
-                  }}
                 />
               );
             })}
