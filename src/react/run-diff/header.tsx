@@ -1,4 +1,5 @@
 import { runDiffDeltas, runDiffSideFacts, type RunDiff } from '../../core/index.js';
+import { formatCount } from '../../core/format.js';
 
 /**
  * The comparison's header: each run's figures, the run-level deltas, the
@@ -22,10 +23,10 @@ export function DiffHeader(p: {
       ? 'No steps to compare yet'
       : 'Identical step by step'
     : [
-        counts.changed > 0 ? `${counts.changed.toLocaleString('en-US')} changed` : null,
-        counts.onlyA > 0 ? `${counts.onlyA.toLocaleString('en-US')} only in ${names[0]}` : null,
-        counts.onlyB > 0 ? `${counts.onlyB.toLocaleString('en-US')} only in ${names[1]}` : null,
-        `${counts.same.toLocaleString('en-US')} same`,
+        counts.changed > 0 ? `${formatCount(counts.changed)} changed` : null,
+        counts.onlyA > 0 ? `${formatCount(counts.onlyA)} only in ${names[0]}` : null,
+        counts.onlyB > 0 ? `${formatCount(counts.onlyB)} only in ${names[1]}` : null,
+        `${formatCount(counts.same)} same`,
       ]
         .filter((t): t is string => t !== null)
         .join(' · ');
@@ -49,8 +50,8 @@ export function DiffHeader(p: {
       {deltas.length > 0 && <p className="skein-run-diff__deltas">{deltas.join(' · ')}</p>}
       {diff.alignment === 'coarse' && (
         <p className="skein-run-diff__coarse">
-          {diff.coarseSteps.toLocaleString('en-US')} steps too different to align exactly: matched
-          position by position.
+          {formatCount(diff.coarseSteps)} steps too different to align exactly: matched position by
+          position.
         </p>
       )}
       <div className="skein-run-diff__nav">

@@ -7,6 +7,7 @@ import {
   type RunDiff,
   type RunDiffView,
 } from '../../core/index.js';
+import { formatCount } from '../../core/format.js';
 
 /** Width of the drawing in its own units (the SVG stretches to its box). */
 const W = 1000;
@@ -82,7 +83,7 @@ export function DiffOverview(p: {
     <div className="skein-run-diff__overview">
       <svg
         role="img"
-        aria-label={`Where ${p.names[0]} and ${p.names[1]} differ, over ${diff.rows.length.toLocaleString('en-US')} aligned steps`}
+        aria-label={`Where ${p.names[0]} and ${p.names[1]} differ, over ${formatCount(diff.rows.length)} aligned steps`}
         viewBox={`0 0 ${W} ${height}`}
         preserveAspectRatio="none"
         width="100%"

@@ -14,7 +14,6 @@ import {
   eventTreeNodeUuid,
   DEFAULT_HIDDEN_KINDS,
   buildTranscriptRows,
-  sharedEventTreeFeed,
   sectionCounts,
   stepMatch,
   transcriptRowOfEvent,
@@ -29,21 +28,19 @@ import { readEventHash } from './hash.js';
 import { useFindHighlights } from './highlight.js';
 import { layoutStyles, useLayoutWarning } from './layout.js';
 import { useNavigation } from './navigation.js';
-import type { TranscriptHandle, TranscriptProps, TranscriptSourceProps } from './props.js';
+import type { TranscriptHandle, TranscriptProps } from './props.js';
 import { Toolbar } from './toolbar.js';
 import { TranscriptRow } from './transcript-row.js';
 import { useRowEvents } from './use-row-events.js';
 import { useSelectionLink } from './use-selection-link.js';
 import { useTranscriptFind } from './use-transcript-find.js';
 import { useTranscriptList } from './use-transcript-list.js';
+import { formatCount } from '../../core/format.js';
+import { useViewFeed } from '../view-source.js';
 
 export type { TranscriptHandle, TranscriptProps, TranscriptSourceProps } from './props.js';
 
 const EMPTY_SET: ReadonlySet<string> = new Set();
-
-function sourceOf(props: TranscriptSourceProps) {
-  return props.stream ?? props.events ?? props.iterable;
-}
 
 /**
  * The virtualized, live, searchable transcript of a run (issues 6, 16):
@@ -91,18 +88,13 @@ export const Transcript = forwardRef(function Transcript(
   const baseId = useId();
 
   // --- source → feed → tree -------------------------------------------------
-  const source = sourceOf(props);
   // One feed per source object, shared with the other views of the same
-  // source (`sharedEventTreeFeed`). Getting one has no side effects (a render
-  // may run twice or be thrown away): it pulls from an iterable and
-  // schedules work only once subscribed, after commit, and it lets go of its
-  // source (stops its slices, `return()`s an iterator, leaves a stream) when
-  // its last subscriber leaves — on unmount or when the source changes.
-  const givenFeed = props.feed;
-  const feed: TranscriptFeed = useMemo(
-    () => givenFeed ?? sharedEventTreeFeed(source!),
-    [givenFeed, source],
-  );
+  // source. Getting one has no side effects (a render may run twice or be
+  // thrown away): it pulls from an iterable and schedules work only once
+  // subscribed, after commit, and it lets go of its source (stops its
+  // slices, `return()`s an iterator, leaves a stream) when its last
+  // subscriber leaves — on unmount or when the source changes.
+  const feed: TranscriptFeed = useViewFeed(props);
   const { tree, loading, failed, error, complete } = useStoreSelector(feed, (s) => s);
   // The server HTML of a complete array holds its first window as finished
   // rows (issue 16): "still loading" is said only after hydration.
@@ -424,7 +416,7 @@ export const Transcript = forwardRef(function Transcript(
       </div>
       {newEvents > 0 ? (
         <button type="button" className="skein-transcript__new" onClick={jumpToEnd}>
-          {newEvents.toLocaleString('en-US')} new {newEvents === 1 ? 'event' : 'events'} ↓
+          {formatCount(newEvents)} new {newEvents === 1 ? 'event' : 'events'} ↓
         </button>
       ) : null}
     </div>
