@@ -49,6 +49,8 @@ export type ViewSourceProps =
  * and lets go of its source when the last one leaves.
  *
  * @example
+ * import { useViewFeed } from './view-source.js';
+ * declare const props: ViewSourceProps;
  * const feed = useViewFeed(props);
  * const { tree, loading } = useStoreSelector(feed, (s) => s);
  */

@@ -52,6 +52,7 @@ export function typeName(value: unknown): string {
  * optional text field of untrusted JSON.
  *
  * @example
+ * import { stringOf } from './guards.js';
  * stringOf(42); // undefined
  */
 export function stringOf(value: unknown): string | undefined {

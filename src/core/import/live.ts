@@ -21,6 +21,7 @@ import { cloneJson } from '../events/freeze.js';
  * undated events get synthetic times from `baseTime`.
  *
  * @example
+ * import type { LiveImportOptions } from './live.js';
  * const options: LiveImportOptions = { now: Date.now };
  */
 export interface LiveImportOptions extends ImportOptions {

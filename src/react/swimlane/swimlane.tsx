@@ -55,7 +55,8 @@ import { useViewFeed, type ViewSourceProps } from '../view-source.js';
  * result, drawn as it is).
  *
  * @example
- * const source: SwimlaneSourceProps = { timeline: buildTimeline(events) };
+ * declare const run: Event[];
+ * const source: SwimlaneSourceProps = { timeline: buildTimeline(run) };
  */
 export type SwimlaneSourceProps =
   | (ViewSourceProps & { timeline?: never })

@@ -57,6 +57,7 @@ import { applyPatch, jsonEqual, snapshotChanges } from './state.js';
  * Options of the AG-UI importer; `now` makes it live (arrival times for undated events).
  *
  * @example
+ * import type { AgUiImportOptions } from './importer.js';
  * const options: AgUiImportOptions = { now: Date.now };
  */
 export type AgUiImportOptions = LiveImportOptions;

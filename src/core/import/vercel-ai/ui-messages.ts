@@ -16,6 +16,7 @@ import { Messages, type Response } from './response.js';
  * Options of the UI messages importer; `now` makes it live (arrival times).
  *
  * @example
+ * import type { UIMessagesImportOptions } from './ui-messages.js';
  * const options: UIMessagesImportOptions = { now: Date.now };
  */
 export type UIMessagesImportOptions = LiveImportOptions;

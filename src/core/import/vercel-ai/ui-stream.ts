@@ -13,12 +13,19 @@ import { Messages, type Response } from './response.js';
  * Options of the UI message stream importer; `now` makes it live (arrival times).
  *
  * @example
+ * import type { UIStreamImportOptions } from './ui-stream.js';
  * const options: UIStreamImportOptions = { now: Date.now };
  */
 export type UIStreamImportOptions = LiveImportOptions;
 
-/** Chunk types whose `toolCallId` names the call. */
-const TOOL_CHUNKS = new Set([
+/**
+ * Chunk types whose `toolCallId` names the call.
+ *
+ * @example
+ * import { TOOL_CHUNKS } from './ui-stream.js';
+ * TOOL_CHUNKS.has('tool-input-start'); // true
+ */
+export const TOOL_CHUNKS: ReadonlySet<string> = new Set([
   'tool-input-start',
   'tool-input-delta',
   'tool-input-available',
