@@ -61,6 +61,29 @@ describe('views of one source', () => {
     expect(pulled).toBe(run.length);
   });
 
+  it('a span tree takes an iterable as the transcript does, and they read it once', async () => {
+    let pulled = 0;
+    async function* source(): AsyncGenerator<Event> {
+      for (const e of run) {
+        pulled++;
+        await Promise.resolve();
+        yield e;
+      }
+    }
+    const events = source();
+    render(
+      <div style={{ height: 400 }}>
+        <SpanTree iterable={events} />
+        <Transcript iterable={events} />
+      </div>,
+    );
+    await waitFor(() => {
+      expect(treeKeys()).toEqual(['agent', 'planner', 'coder']);
+      expect(screen.getByRole('feed').textContent).toContain('note n3');
+    });
+    expect(pulled).toBe(run.length);
+  });
+
   it('a span tree and a transcript of one stream: one tree, both views whole', () => {
     const stream = EventStream.from(run);
     render(
