@@ -3,7 +3,7 @@ import { HttpAgent } from '@ag-ui/client';
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
 import { useState } from 'react';
-import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { playLiveRun } from './live-run-play.js';
 import { Transcript, useAgUiStream } from '../src/react/index.js';
 
 const meta = {
@@ -143,17 +143,10 @@ function LiveAgUi() {
 export const LiveRun: Story = {
   args: { events: [] },
   render: () => <LiveAgUi />,
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(await canvas.findByRole('button', { name: 'Ask the agent' }));
-    // An empty transcript is a group; it becomes the feed with the first event.
-    const feed = await canvas.findByRole('feed', { name: 'AG-UI run' }, { timeout: 10_000 });
-    await waitFor(() => expect(feed.textContent).toContain('What is the weather in Oslo'), {
-      timeout: 10_000,
-    });
-    await waitFor(() => expect(feed.textContent).toContain('forecast'), { timeout: 10_000 });
-    await waitFor(() => expect(feed.textContent).toContain('walk by the fjord'), {
-      timeout: 15_000,
-    });
-  },
+  play: ({ canvasElement }) =>
+    playLiveRun(canvasElement, {
+      button: 'Ask the agent',
+      feed: 'AG-UI run',
+      texts: ['What is the weather in Oslo', 'forecast', 'walk by the fjord'],
+    }),
 };

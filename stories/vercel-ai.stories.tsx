@@ -10,9 +10,10 @@ import {
 } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { useState, type FormEvent } from 'react';
-import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { expect, waitFor, within } from 'storybook/test';
 import { z } from 'zod';
 import { Transcript, useUIMessagesStream } from '../src/react/index.js';
+import { playLiveRun } from './live-run-play.js';
 
 const meta = {
   title: 'Sources/Vercel AI SDK',
@@ -135,15 +136,12 @@ export const LiveChatRun: Story = {
   args: { events: [] },
   render: () => <LiveChat />,
   play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(await canvas.findByRole('button', { name: 'Send' }));
-    // An empty transcript is a group; it becomes the feed with the first event.
-    const feed = await canvas.findByRole('feed', { name: 'Chat run' }, { timeout: 10_000 });
-    await waitFor(() => expect(feed.textContent).toContain('How is the weather in Oslo'), {
-      timeout: 10_000,
+    await playLiveRun(canvasElement, {
+      button: 'Send',
+      feed: 'Chat run',
+      texts: ['How is the weather in Oslo', 'forecast', 'Enjoy the fjord'],
     });
-    await waitFor(() => expect(feed.textContent).toContain('forecast'), { timeout: 10_000 });
-    await waitFor(() => expect(feed.textContent).toContain('Enjoy the fjord'), { timeout: 15_000 });
-    await waitFor(() => expect(canvas.getByRole('status').textContent).toBe('ready'));
+    const status = within(canvasElement).getByRole('status');
+    await waitFor(() => expect(status.textContent).toBe('ready'));
   },
 };

@@ -1,16 +1,5 @@
-// Number formats of the viewer's chrome; durations and tokens read as in the span tree.
-export { formatBytes, formatDuration, formatTokens } from '../src/index.js';
-
-const counts = new Intl.NumberFormat();
-
-/**
- * A count in the user's locale (`12,345`), through one formatter made once:
- * `toLocaleString()` looks the locale up on every call (a progress line
- * redrawn per slice while a log loads).
- */
-export function formatCount(n: number): string {
-  return counts.format(n);
-}
+// Numbers in the viewer's chrome read as in every view and the CLI (core's format module).
+export { formatBytes, formatCount, formatDuration, formatTokens } from '../src/index.js';
 
 /** A date as `2026-11-25 14:03` in the user's time zone. */
 export function formatDate(ms: number): string {

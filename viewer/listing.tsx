@@ -1,9 +1,9 @@
 // A folder listing from `skein view <dir>` (?list=<url>): the logs with format,
 // size and date, newest first; `<list>/watch` (SSE, `event: list`) updates it
 // when the folder changes. Clicking a log opens it.
-import { useEffect, useState } from 'react';
 import { PickBar, PickBox, usePickTwo } from './pick-two.js';
 import { formatBytes, formatDate, formatShortDate, splitLogName } from './format.js';
+import { useWatchedDocument, type WatchedDocument } from './watched.js';
 
 /** One log of a listing, as the CLI serves it. */
 export interface ListingLog {
@@ -46,43 +46,19 @@ export function parseListing(value: unknown): Listing | null {
 
 const mtimeMs = (m: number | string) => (typeof m === 'number' ? m : Date.parse(m));
 
+const LISTING: WatchedDocument<Listing> = {
+  parse: parseListing,
+  event: 'list',
+  name: 'the listing',
+  shape: 'a listing ({ root, logs: [...] })',
+  // A listing that is a static file (`skein bundle` writes `list.json`) has no watch.
+  watches: (url) => !/\.json(?:$|[?#])/.test(url),
+};
+
 /** The listing at `url` (none for `null`), kept up to date from `<url>/watch`. */
 export function useListing(url: string | null): { listing: Listing | null; error: string | null } {
-  const [listing, setListing] = useState<Listing | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    if (url === null) return;
-    let stop = false;
-    fetch(url)
-      .then(async (r) => {
-        if (!r.ok) throw new Error(`HTTP ${r.status} ${r.statusText}`);
-        const parsed = parseListing(await r.json());
-        if (!parsed) throw new Error('the answer is not a listing ({ root, logs: [...] })');
-        if (!stop) setListing(parsed);
-      })
-      .catch((e: unknown) => {
-        if (!stop)
-          setError(`Could not read the listing at ${url}: ${String((e as Error).message ?? e)}`);
-      });
-    let source: EventSource | null = null;
-    // A listing that is a static file (`skein bundle` writes `list.json`) has no watch.
-    if (typeof EventSource !== 'undefined' && !/\.json(?:$|[?#])/.test(url)) {
-      source = new EventSource(`${url.replace(/\/$/, '')}/watch`);
-      source.addEventListener('list', (e) => {
-        try {
-          const parsed = parseListing(JSON.parse((e as MessageEvent<string>).data));
-          if (parsed && !stop) setListing(parsed);
-        } catch {
-          // a malformed update: keep the last good listing
-        }
-      });
-    }
-    return () => {
-      stop = true;
-      source?.close();
-    };
-  }, [url]);
-  return { listing, error };
+  const { value, error } = useWatchedDocument(url, LISTING);
+  return { listing: value, error };
 }
 
 export interface ListingViewProps {

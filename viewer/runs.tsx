@@ -2,8 +2,8 @@
 // first, with live counts and status; `<url>/watch` (SSE, `event: runs`)
 // keeps the list up to date. Opening a run follows it live (its `url` is a
 // skein live stream). Contract: docs/viewer-api.md, "Runs".
-import { useEffect, useState } from 'react';
 import { formatCount } from './format.js';
+import { useWatchedDocument, type WatchedDocument } from './watched.js';
 
 /** One run, as `GET /api/runs` lists it (fields the page reads). */
 export interface RunEntry {
@@ -54,43 +54,17 @@ export function parseRuns(value: unknown): RunEntry[] | null {
   return out.sort((a, b) => Date.parse(b.firstSeen) - Date.parse(a.firstSeen));
 }
 
+const RUNS: WatchedDocument<RunEntry[]> = {
+  parse: parseRuns,
+  event: 'runs',
+  name: 'the runs',
+  shape: 'a run list ({ runs: [...] })',
+};
+
 /** The run list at `url`, kept up to date from `<url>/watch`. */
 export function useRuns(url: string): { runs: RunEntry[] | null; error: string | null } {
-  const [runs, setRuns] = useState<RunEntry[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let stop = false;
-    fetch(url)
-      .then(async (r) => {
-        if (!r.ok) throw new Error(`HTTP ${r.status} ${r.statusText}`);
-        const parsed = parseRuns(await r.json());
-        if (!parsed) throw new Error('the answer is not a run list ({ runs: [...] })');
-        if (!stop) setRuns((old) => old ?? parsed);
-      })
-      .catch((e: unknown) => {
-        if (!stop) setError(`Could not read the runs at ${url}: ${String((e as Error).message)}`);
-      });
-    let source: EventSource | null = null;
-    if (typeof EventSource !== 'undefined') {
-      source = new EventSource(`${url.replace(/\/$/, '')}/watch`);
-      source.addEventListener('runs', (e) => {
-        try {
-          const parsed = parseRuns(JSON.parse((e as MessageEvent<string>).data));
-          if (parsed && !stop) {
-            setRuns(parsed);
-            setError(null);
-          }
-        } catch {
-          // a malformed update: keep the last good list
-        }
-      });
-    }
-    return () => {
-      stop = true;
-      source?.close();
-    };
-  }, [url]);
-  return { runs, error };
+  const { value, error } = useWatchedDocument(url, RUNS);
+  return { runs: value, error };
 }
 
 export interface RunsViewProps {

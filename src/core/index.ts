@@ -49,6 +49,7 @@ export type { GenerateRunOptions } from './generate/generate-run.js';
 export { generateRunVariant } from './generate/run-variant.js';
 export type { RunVariantOptions } from './generate/run-variant.js';
 export * from './tree/index.js';
+export { formatBytes, formatCount, formatDuration, formatScore, formatTokens } from './format.js';
 export {
   DISPLAY,
   displayOf,

@@ -26,7 +26,7 @@ import { buildTimeline } from '../core/timeline/build.js';
 import { renderSpanTreeText } from '../core/tree/span-tree-text.js';
 import { diffRuns } from '../core/diff/diff-runs.js';
 import { renderRunDiffText } from '../core/diff/text.js';
-import { formatBytes, formatDuration, formatTokens } from '../core/tree/row-facts.js';
+import { formatBytes, formatDuration, formatScore, formatTokens } from '../core/format.js';
 import type { Event } from '../core/events/types.js';
 import { readLogFile } from './files.js';
 import { listLogs } from './log-list.js';
@@ -489,11 +489,7 @@ function scoreText(scores: Readonly<Record<string, unknown>>): string {
   const entries = Object.entries(scores);
   if (entries.length === 0) return '';
   const value = (v: unknown) =>
-    typeof v === 'number'
-      ? String(Math.round(v * 1000) / 1000)
-      : typeof v === 'string'
-        ? v
-        : JSON.stringify(v);
+    typeof v === 'number' ? formatScore(v) : typeof v === 'string' ? v : JSON.stringify(v);
   if (entries.length === 1) return value(entries[0]![1]);
   return entries.map(([k, v]) => `${k}=${value(v)}`).join(' ');
 }

@@ -3,6 +3,7 @@
 export { SkeinTheme } from './theme.js';
 export type { SkeinThemeName, SkeinThemeProps } from './theme.js';
 export { useStoreSelector } from './use-store-selector.js';
+export type { ViewSourceProps } from './view-source.js';
 export type { ExternalStore } from './use-store-selector.js';
 export * from './display/index.js';
 export * from './transcript/index.js';

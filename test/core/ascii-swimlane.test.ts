@@ -2,7 +2,7 @@
 // (research/inspect_ai.md §3.6). The expected strings below are the research
 // notes' output of the unmodified upstream renderer; the rest are rules.
 import { describe, expect, it } from 'vitest';
-import { formatTokenCount, renderTimelineAscii } from '../../src/core/swimlane/ascii.js';
+import { renderTimelineAscii } from '../../src/core/swimlane/ascii.js';
 import { at, model, point, researchExample, span, timeline } from './helpers/hand-timeline.js';
 import type { TimelineItem } from '../../src/core/timeline/types.js';
 
@@ -182,32 +182,5 @@ describe('renderTimelineAscii options', () => {
       expect.objectContaining({ code: 'invalid_option', path: '$.width' }),
     );
     expect(() => renderTimelineAscii(researchExample(), { width: Number.NaN })).toThrow(/width/);
-  });
-});
-
-describe('formatTokenCount', () => {
-  it.each([
-    [0, '0'],
-    [1, '1'],
-    [999, '999'],
-    [1_000, '1.0k'],
-    [1_049, '1.0k'],
-    [1_050, '1.1k'], // 1.05 is not exact in binary: 1.0500000000000000444 rounds up
-    [1_250, '1.2k'], // an exact tie: Python rounds half to even
-    [1_350, '1.4k'],
-    [48_500, '48.5k'],
-    [99_949, '99.9k'],
-    [99_950, '100.0k'], // below 100k, so one decimal even when it rounds up
-    [100_000, '100k'],
-    [100_500, '100k'], // exact tie, to even
-    [101_500, '102k'],
-    [134_000, '134k'],
-    [999_999, '1000k'],
-    [1_000_000, '1.0M'],
-    [1_250_000, '1.2M'],
-    [12_345_678, '12.3M'],
-    [250_000_000, '250M'],
-  ])('%i → %s', (tokens, expected) => {
-    expect(formatTokenCount(tokens)).toBe(expected);
   });
 });

@@ -426,7 +426,7 @@ describe('describeEvent: every other kind', () => {
         duration_ms: 3598,
         size_bytes: 245385,
       },
-      ['checkpoint 3', 'token · turn 2 · 240 kB · 3,598 ms', 'ok'],
+      ['checkpoint 3', 'token · turn 2 · 245 kB · 3.6 s', 'ok'],
       ['Checkpoint: application/json+text/plain'],
     ],
     [

@@ -294,7 +294,7 @@ describe('budgets', () => {
       </DisplayProvider>,
     );
     expect(container.querySelector('svg')).toBeNull();
-    expect(container.textContent).toMatch(/Image hidden: .* is over the 1000 B limit\./);
+    expect(container.textContent).toMatch(/Image hidden: .* is over the 1\.0 kB limit\./);
     fireEvent.click(screen.getByRole('button', { name: 'Show all' }));
     expect(container.querySelector('svg circle')).not.toBeNull();
   });
@@ -307,7 +307,7 @@ describe('budgets', () => {
       </DisplayProvider>,
     );
     expect(container.querySelector('img')).toBeNull();
-    expect(container.textContent).toContain('Image hidden: 2.9 kB is over the 1000 B limit.');
+    expect(container.textContent).toContain('Image hidden: 3.0 kB is over the 1.0 kB limit.');
     fireEvent.click(screen.getByRole('button', { name: 'Show all' }));
     expect(container.querySelector('img')!.getAttribute('alt')).toBe('a chart');
   });

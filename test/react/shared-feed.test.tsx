@@ -34,31 +34,38 @@ const treeKeys = () =>
     .filter((r) => r.hasAttribute('aria-level'))
     .map((r) => r.dataset['key']);
 
-describe('views of one source', () => {
-  it('two transcripts given one async iterable each show the whole run', async () => {
-    let pulled = 0;
-    async function* source(): AsyncGenerator<Event> {
-      for (const e of run) {
-        pulled++;
-        await Promise.resolve();
-        yield e;
-      }
+/** The run as an async iterable (readable once), and how many events were pulled from it. */
+function readOnce(): { events: AsyncGenerator<Event>; pulled: () => number } {
+  let pulled = 0;
+  async function* source(): AsyncGenerator<Event> {
+    for (const e of run) {
+      pulled++;
+      await Promise.resolve();
+      yield e;
     }
-    const events = source();
+  }
+  return { events: source(), pulled: () => pulled };
+}
+
+describe('views of one source', () => {
+  it('two transcripts and a span tree given one async iterable each show the whole run', async () => {
+    const { events, pulled } = readOnce();
     render(
       <div style={{ height: 400 }}>
         <Transcript iterable={events} />
         <Transcript iterable={events} />
+        <SpanTree iterable={events} />
       </div>,
     );
     await waitFor(() => {
+      expect(treeKeys()).toEqual(['agent', 'planner', 'coder']);
       const feeds = screen.getAllByRole('feed');
       expect(feeds).toHaveLength(2);
       for (const feed of feeds) {
         for (const n of ['note n1', 'note n2', 'note n3']) expect(feed.textContent).toContain(n);
       }
     });
-    expect(pulled).toBe(run.length);
+    expect(pulled()).toBe(run.length);
   });
 
   it('a span tree and a transcript of one stream: one tree, both views whole', () => {

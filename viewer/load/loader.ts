@@ -17,6 +17,7 @@ import {
   eventEndTime,
   eventTime,
   eventTotalTokens,
+  formatScore,
   formats,
   generateRun,
   importAny,
@@ -927,7 +928,7 @@ export function headerFacts(header: InspectLogHeader): RunFacts {
     if (!metrics) continue;
     for (const [name, m] of Object.entries(metrics)) {
       const value = num(rec(m)?.['value']);
-      if (value !== null) scores.push(`${name} ${formatNumber(value)}`);
+      if (value !== null) scores.push(`${name} ${formatScore(value)}`);
     }
   }
   if (scores.length) out.scores = scores;
@@ -948,10 +949,6 @@ export function headerFacts(header: InspectLogHeader): RunFacts {
   )
     out.durationMs = completed - started;
   return out;
-}
-
-function formatNumber(n: number): string {
-  return Number.isInteger(n) ? String(n) : n.toFixed(3).replace(/0+$/, '');
 }
 
 /** inspect's `value_to_float`: C/I/P/N letters, yes/no, booleans, numbers. */

@@ -3,7 +3,7 @@
  * terminals and CI logs. Plain text by default (ANSI colours on request),
  * one line per row, indented by nesting, runs of identical steps folded.
  */
-import { formatDuration, formatTokens } from '../tree/row-facts.js';
+import { formatDuration, formatScore, formatTokens } from '../format.js';
 import { buildRunDiffView } from './view.js';
 import type { RunDiffResult, RunDiffDelta, RunDiffRow, RunDiffTotal, RunStep } from './types.js';
 
@@ -55,7 +55,7 @@ function deltaText(delta: RunDiffDelta | undefined): string {
 
 function value(v: unknown): string {
   if (v === null || v === undefined) return '—';
-  if (typeof v === 'number') return String(Math.round(v * 1000) / 1000);
+  if (typeof v === 'number') return formatScore(v);
   if (typeof v === 'string') return v;
   return JSON.stringify(v) ?? String(v);
 }

@@ -13,6 +13,7 @@ import type {
   ToolCallContent,
 } from '../events/types.js';
 import { eventOutcome } from '../events/outcome.js';
+import { formatBytes, formatCount } from '../format.js';
 import { displayNotes, displayOf } from './display-of.js';
 import { markdownToPlainText } from './markdown-text.js';
 import type { DisplayMetadata, DisplayOptions, EventDisplay, EventTokens } from './types.js';
@@ -172,20 +173,6 @@ export function firstLine(text: unknown, max = 120): string {
   const end = text.indexOf('\n', start);
   const line = (end < 0 ? text.slice(start) : text.slice(start, end)).trimEnd();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-/**
- * An integer with thousands separators, independent of the locale.
- * @internal
- * @example
- * import { formatCount } from 'src/core/display/describe-helpers.js';
- * formatCount(16488); // '16,488'
- */
-export function formatCount(n: number): string {
-  if (!Number.isFinite(n)) return String(n);
-  const sign = n < 0 ? '-' : '';
-  const digits = String(Math.round(Math.abs(n)));
-  return sign + digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 /**
@@ -383,7 +370,7 @@ function dataUri(uri: string): { mime: string; base64: string } | undefined {
 function sizeText(chars: number): string {
   // base64: 4 characters per 3 bytes.
   const bytes = Math.round((chars * 3) / 4);
-  return bytes >= 1024 ? `${formatCount(Math.round(bytes / 1024))} kB` : `${bytes} B`;
+  return formatBytes(bytes);
 }
 
 /**

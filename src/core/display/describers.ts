@@ -56,7 +56,6 @@ import {
   contentText,
   fence,
   firstLine,
-  formatCount,
   json,
   markdown,
   messageBodies,
@@ -68,6 +67,7 @@ import {
   valueBody,
 } from './describe-helpers.js';
 import { eventError, eventStatus, eventTokens } from '../events/outcome.js';
+import { formatBytes, formatCount, formatDuration } from '../format.js';
 import type { DescribeContext, EventDisplay, EventDescriber } from './types.js';
 
 // Fields of the envelope (research/inspect_ai.md §1.2): the generic describer
@@ -518,8 +518,8 @@ const checkpoint = describer<CheckpointEvent>((e, ctx, search) => {
   const parts = [
     e.trigger,
     typeof e.turn === 'number' ? `turn ${e.turn}` : '',
-    typeof e.size_bytes === 'number' ? `${formatCount(Math.round(e.size_bytes / 1024))} kB` : '',
-    typeof e.duration_ms === 'number' ? `${formatCount(e.duration_ms)} ms` : '',
+    typeof e.size_bytes === 'number' ? formatBytes(e.size_bytes) : '',
+    typeof e.duration_ms === 'number' ? formatDuration(e.duration_ms) : '',
   ];
   // `duration_ms` is the snapshot's cost, shown in the subtitle; the event
   // itself is an instant, as in inspect's timeline (events/outcome.ts).

@@ -48,6 +48,18 @@ export function typeName(value: unknown): string {
 }
 
 /**
+ * The value when it is a string, else `undefined`: how importers read an
+ * optional text field of untrusted JSON.
+ *
+ * @example
+ * import { stringOf } from './guards.js';
+ * stringOf(42); // undefined
+ */
+export function stringOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
  * Reads an own property without walking the prototype chain, so a JSON key
  * such as `constructor` or `__proto__` reads as data (or as absent), never as
  * `Object.prototype`'s member.

@@ -12,7 +12,7 @@ import { jsonPath } from '../errors.js';
 import type { ImportContext } from './guards.js';
 import { decodeUtf8, parseJsonText } from './json.js';
 import { chunksOf, type ChunkSource } from '../chunks.js';
-import { formatBytes } from '../tree/row-facts.js';
+import { formatBytes } from '../format.js';
 
 /** One parsed line of a JSONL input. */
 export interface JsonLine {

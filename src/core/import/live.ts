@@ -16,6 +16,19 @@ import { SyntheticClock } from './sink.js';
 import { cloneJson } from '../events/freeze.js';
 
 /**
+ * Options of an importer that can follow a live source: `now` is the arrival
+ * clock (epoch ms) for events the source sends without a time; without it,
+ * undated events get synthetic times from `baseTime`.
+ *
+ * @example
+ * import type { LiveImportOptions } from './live.js';
+ * const options: LiveImportOptions = { now: Date.now };
+ */
+export interface LiveImportOptions extends ImportOptions {
+  now?: () => number;
+}
+
+/**
  * Options every live adapter takes (plus the importer's own).
  *
  * @example

@@ -5,7 +5,7 @@
 import { ImportError, jsonPath } from '../errors.js';
 import { isRecord, type ImportContext } from './guards.js';
 import { decodeUtf8, parseJsonText, parseJsonTolerant } from './json.js';
-import { formatBytes } from '../tree/row-facts.js';
+import { formatBytes } from '../format.js';
 import { forEachJsonLine, readJsonLines, type JsonLine } from './lines.js';
 import { isZip } from './zip.js';
 

@@ -7,8 +7,7 @@
 import type { Event, MimeBundle } from '../events/types.js';
 import { describeEvent } from '../display/describe-event.js';
 import type { DescriberRegistry, EventDisplay } from '../display/types.js';
-import { formatDuration } from '../tree/row-facts.js';
-import { formatCount } from '../display/describe-helpers.js';
+import { formatCount, formatDuration } from '../format.js';
 
 /**
  * Options of {@link eventsToMarkdown}.

@@ -19,6 +19,7 @@ import { eventTime } from '../events/event-time.js';
 import type { Timeline, TimelineSpan } from '../timeline/types.js';
 import { createExtentCache, type SpanExtent } from './extent.js';
 import { checkOption } from './options.js';
+import { formatTokens } from '../format.js';
 
 /**
  * Options of {@link renderTimelineAscii}.
@@ -63,46 +64,6 @@ function micros(deltaMs: number): number {
 /** `timedelta.total_seconds()`: whole microseconds divided by 10⁶, as Python does. */
 function totalSeconds(deltaMs: number): number {
   return micros(deltaMs) / 1e6;
-}
-
-/**
- * Python's `f"{x:.{digits}f}"`: like `toFixed`, except that an exact tie
- * rounds to even (Python) rather than up (JavaScript). Ties are rare —
- * `1.25` is exact in binary, `1.05` is not — and detected on the exact
- * decimal expansion of the double, which `toFixed(60)` gives for the values
- * formatted here (≥ 1, so at most 52 fractional digits).
- */
-function pythonFixed(x: number, digits: number): string {
-  const rounded = x.toFixed(digits);
-  const exact = x.toFixed(60);
-  const point = exact.indexOf('.');
-  const rest = exact.slice(point + 1 + digits);
-  if (!/^50*$/.test(rest)) return rounded;
-  // An exact tie: keep the truncated value if its last digit is even.
-  const truncated = exact.slice(0, digits === 0 ? point : point + 1 + digits);
-  const lastDigit = Number(truncated[truncated.length - 1]);
-  return lastDigit % 2 === 0 ? truncated : rounded;
-}
-
-/**
- * Formats a token count the way inspect's swimlane does (research §3.6):
- * `0`, the integer below 1000, one decimal with `k` below a million (`48.5k`)
- * but none from 100k (`134k`), and the same with `M` from a million. Rounding
- * is Python's (half to even on exact ties: 1,250 → `1.2k`).
- *
- * @example
- * formatTokenCount(48_500); // '48.5k'
- * formatTokenCount(134_000); // '134k'
- */
-export function formatTokenCount(tokens: number): string {
-  if (tokens === 0) return '0';
-  if (tokens < 1000) return String(tokens);
-  if (tokens < 1_000_000) {
-    const value = tokens / 1000;
-    return `${pythonFixed(value, value >= 100 ? 0 : 1)}k`;
-  }
-  const value = tokens / 1_000_000;
-  return `${pythonFixed(value, value >= 100 ? 0 : 1)}M`;
 }
 
 /** `_count_glyph`: ⓪…⑨, else the last digit. */
@@ -410,7 +371,7 @@ export function renderTimelineAscii(
     const label = fitLabel(labelOf(row), labelColWidth - 1);
     const padded = label + ' '.repeat(Math.max(0, labelColWidth - codePointLength(label)));
     const bar = renderBar(row.segments, viewStart, viewEnd, barWidth, row.markers);
-    const tokens = formatTokenCount(row.tokens);
+    const tokens = formatTokens(row.tokens);
     lines.push(`${padded}│${bar}│${' '.repeat(Math.max(0, tokenWidth - tokens.length))}${tokens}`);
   }
   return lines.join('\n');

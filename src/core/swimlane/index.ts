@@ -16,7 +16,7 @@ export { canDrillInto, drillTimeline, findSpanPath } from './drill.js';
 export type { SwimlaneCrumb, SwimlaneDrill } from './drill.js';
 export { createTimeScale } from './time-scale.js';
 export type { TimeScale, TimeScaleOptions, TimeScalePiece, TimeTick } from './time-scale.js';
-export { renderTimelineAscii, formatTokenCount } from './ascii.js';
+export { renderTimelineAscii } from './ascii.js';
 export type { AsciiSwimlaneOptions } from './ascii.js';
 export { renderTimelineSvg, SWIMLANE_SVG_THEMES } from './svg.js';
 export type { SwimlaneSvgOptions, SwimlaneSvgTheme } from './svg.js';

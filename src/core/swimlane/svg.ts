@@ -11,7 +11,7 @@
  * measured: label widths use an estimate that callers may replace
  * (`measureText`), as STYLE.md §2 asks of anything platform-like.
  */
-import { formatTokenCount } from './ascii.js';
+import { formatDuration, formatTokens } from '../format.js';
 import {
   layoutSwimlane,
   type SwimlaneBar,
@@ -20,7 +20,7 @@ import {
   type SwimlaneRow,
 } from './layout.js';
 import { checkOption } from './options.js';
-import { createTimeScale, formatRelativeTime } from './time-scale.js';
+import { createTimeScale } from './time-scale.js';
 import type { Timeline } from '../timeline/types.js';
 
 /**
@@ -173,10 +173,6 @@ function truncate(
   return `${chars.slice(0, lo).join('')}…`;
 }
 
-function duration(ms: number): string {
-  return formatRelativeTime(ms, ms < 10_000 ? 100 : 1000);
-}
-
 /**
  * Renders a timeline's swimlane as a standalone SVG document string: an
  * axis of relative times, one row per agent (lanes numbered for parallel
@@ -247,7 +243,7 @@ export function renderTimelineSvg(timeline: Timeline, options: SwimlaneSvgOption
   out.push(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${n(width)}" height="${n(height)}" viewBox="0 0 ${n(width)} ${n(height)}" role="img" aria-labelledby="skein-swimlane-title">`,
     `<title id="skein-swimlane-title">Swimlane: ${name}</title>`,
-    `<desc>${rows.length} rows over ${escapeXml(duration(layout.timeEnd - layout.timeStart))}${layout.idleMs > 0 ? `, ${escapeXml(duration(layout.idleMs))} idle compressed` : ''}</desc>`,
+    `<desc>${rows.length} rows over ${escapeXml(formatDuration(layout.timeEnd - layout.timeStart))}${layout.idleMs > 0 ? `, ${escapeXml(formatDuration(layout.idleMs))} idle compressed` : ''}</desc>`,
     `<rect x="0" y="0" width="${n(width)}" height="${n(height)}" fill="${escapeXml(theme.background)}"/>`,
     `<g font-family="${escapeXml(fontFamily)}" font-size="${n(fontSize)}" fill="${escapeXml(theme.text)}">`,
   );
@@ -265,7 +261,7 @@ export function renderTimelineSvg(timeline: Timeline, options: SwimlaneSvgOption
   for (const piece of scale.pieces) {
     if (!piece.idle) continue;
     out.push(
-      `<rect x="${n(piece.viewStart)}" y="${n(top)}" width="${n(Math.max(1, piece.viewEnd - piece.viewStart))}" height="${n(bottom - top)}" fill="${escapeXml(theme.idle)}"><title>${escapeXml(`Idle ${duration(piece.timeEnd - piece.timeStart)} (compressed)`)}</title></rect>`,
+      `<rect x="${n(piece.viewStart)}" y="${n(top)}" width="${n(Math.max(1, piece.viewEnd - piece.viewStart))}" height="${n(bottom - top)}" fill="${escapeXml(theme.idle)}"><title>${escapeXml(`Idle ${formatDuration(piece.timeEnd - piece.timeStart)} (compressed)`)}</title></rect>`,
     );
   }
 
@@ -292,7 +288,7 @@ export function renderTimelineSvg(timeline: Timeline, options: SwimlaneSvgOption
     for (const bar of row.bars) out.push(barSvg(row, bar));
     for (const marker of row.markers) out.push(markerSvg(marker, mid));
     out.push(
-      `<text x="${n(width - pad)}" y="${n(mid)}" dominant-baseline="central" text-anchor="end" fill="${escapeXml(theme.mutedText)}">${escapeXml(formatTokenCount(row.tokens))}</text>`,
+      `<text x="${n(width - pad)}" y="${n(mid)}" dominant-baseline="central" text-anchor="end" fill="${escapeXml(theme.mutedText)}">${escapeXml(formatTokens(row.tokens))}</text>`,
       '</g>',
     );
 
@@ -309,7 +305,7 @@ export function renderTimelineSvg(timeline: Timeline, options: SwimlaneSvgOption
             : b.utility
               ? theme.utilityBar
               : theme.bar;
-      const tip = `${r.label}: ${duration(b.timeEnd - b.timeStart)}, ${formatTokenCount(b.tokens)} tokens`;
+      const tip = `${r.label}: ${formatDuration(b.timeEnd - b.timeStart)}, ${formatTokens(b.tokens)} tokens`;
       return `<rect x="${n(x0)}" y="${n(mid - barHeight / 2)}" width="${n(w)}" height="${n(barHeight)}" rx="2" fill="${escapeXml(fill)}" data-span-id="${escapeXml(b.spanId)}"><title>${escapeXml(tip)}</title></rect>`;
     }
 

@@ -48,15 +48,7 @@ export { expandSiblings, expandToViewNode, spanTreeRowOf, spanTreeRows } from '.
 export type { SpanTreeRows } from './tree-rows.js';
 export { TREE_TYPEAHEAD_START, treeKeyAction } from './keyboard.js';
 export type { TreeKeyAction, TreeKeyInput, TreeKeyRows, TreeTypeahead } from './keyboard.js';
-export {
-  LIVE_WINDOW_MS,
-  formatBytes,
-  formatDuration,
-  formatTokens,
-  liveEnd,
-  rowFacts,
-  runExtent,
-} from './row-facts.js';
+export { LIVE_WINDOW_MS, liveEnd, rowFacts, runExtent } from './row-facts.js';
 export type { RowFacts } from './row-facts.js';
 export { renderSpanTreeText } from './span-tree-text.js';
 export type { SpanTreeTextOptions } from './span-tree-text.js';

@@ -6,7 +6,8 @@ import { MAX_INDENT } from '../indent.js';
 import type { Event } from '../events/types.js';
 import { buildEventTree } from './event-tree.js';
 import { buildSpanTreeView, type SpanTreeViewOptions } from './outline.js';
-import { formatDuration, formatTokens, rowFacts, runExtent } from './row-facts.js';
+import { formatDuration, formatTokens } from '../format.js';
+import { rowFacts, runExtent } from './row-facts.js';
 
 /**
  * Options of {@link renderSpanTreeText}.

@@ -8,11 +8,10 @@ import {
   admit,
   admitBody,
   connectionsBusy,
+  inflateBody,
   ingest,
   loadCodec,
-  RPC_CODE,
   resolveOtlpOptions,
-  statusAnswer,
   targetRegistry,
   tooLarge,
   type OtlpAccepted,
@@ -129,37 +128,19 @@ export function createOtlpFetchHandler(
         return respond(tooLarge(admitted.encoding, 'body', resolved.maxBodyBytes, admitted.cors));
       throw e; // the client went away: nothing was accepted
     }
-    let body = received;
-    if (admitted.gzip) {
-      try {
-        const inflated = new Blob([received as BlobPart])
-          .stream()
-          .pipeThrough(new DecompressionStream('gzip'));
-        body = await readCapped(inflated, resolved.maxDecompressedBytes);
-      } catch (e) {
-        return respond(
-          e instanceof TooLarge
-            ? tooLarge(
-                admitted.encoding,
-                'gzip body inflated',
-                resolved.maxDecompressedBytes,
-                admitted.cors,
-              )
-            : statusAnswer(
-                400,
-                admitted.encoding,
-                RPC_CODE.INVALID_ARGUMENT,
-                `Could not inflate the gzip body: ${(e as Error).message}`,
-                admitted.cors,
-              ),
-        );
-      }
-    } else if (body.byteLength > resolved.maxDecompressedBytes) {
-      return respond(
-        tooLarge(admitted.encoding, 'body', resolved.maxDecompressedBytes, admitted.cors),
-      );
-    }
-    return respond(ingest(registry, admitted, body, received.byteLength, generic));
+    const inflated = await inflateBody(
+      admitted,
+      received,
+      resolved.maxDecompressedBytes,
+      (gzip, limit) =>
+        readCapped(
+          new Blob([gzip as BlobPart]).stream().pipeThrough(new DecompressionStream('gzip')),
+          limit,
+        ),
+      (e) => e instanceof TooLarge,
+    );
+    if ('refused' in inflated) return respond(inflated.refused);
+    return respond(ingest(registry, admitted, inflated.body, received.byteLength, generic));
   };
   Object.defineProperty(handler, 'registry', { value: registry });
   handler.close = () => registry.close();

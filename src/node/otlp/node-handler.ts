@@ -11,11 +11,10 @@ import {
   admit,
   admitBody,
   connectionsBusy,
+  inflateBody,
   ingest,
   loadCodec,
-  RPC_CODE,
   resolveOtlpOptions,
-  statusAnswer,
   targetRegistry,
   tooLarge,
   type OtlpAnswer,
@@ -146,38 +145,16 @@ export function createOtlpHandler(
       res.on('finish', () => req.destroy());
       return;
     }
-    let body: Buffer = Buffer.concat(chunks, size);
-    if (admitted.gzip) {
-      try {
-        body = await inflate(body, resolved.maxDecompressedBytes);
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        return write(
-          res,
-          code === 'ERR_BUFFER_TOO_LARGE'
-            ? tooLarge(
-                admitted.encoding,
-                'gzip body inflated',
-                resolved.maxDecompressedBytes,
-                admitted.cors,
-              )
-            : statusAnswer(
-                400,
-                admitted.encoding,
-                RPC_CODE.INVALID_ARGUMENT,
-                `Could not inflate the gzip body: ${(e as Error).message}`,
-                admitted.cors,
-              ),
-        );
-      }
-    } else if (body.length > resolved.maxDecompressedBytes) {
-      return write(
-        res,
-        tooLarge(admitted.encoding, 'body', resolved.maxDecompressedBytes, admitted.cors),
-      );
-    }
+    const inflated = await inflateBody(
+      admitted,
+      Buffer.concat(chunks, size),
+      resolved.maxDecompressedBytes,
+      inflate,
+      (e) => (e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE',
+    );
+    if ('refused' in inflated) return write(res, inflated.refused);
     // The Buffer itself: protobufjs reads a Buffer's strings natively.
-    write(res, ingest(registry, admitted, body, size, generic));
+    write(res, ingest(registry, admitted, inflated.body, size, generic));
   };
 
   const handler = ((req: IncomingMessage, res: ServerResponse) => {

@@ -313,6 +313,42 @@ export function tooLarge(
 }
 
 /**
+ * The body to decode: `received` itself, or inflated when the request is
+ * gzip, within the decompressed-size limit; else the answer that refuses it
+ * (413 past the limit, 400 for a gzip stream that does not inflate). The
+ * transport brings its own gunzip (`node:zlib` or `DecompressionStream`), and
+ * says which of its errors means "past the limit".
+ */
+export async function inflateBody<B extends Uint8Array>(
+  admitted: OtlpAccepted,
+  received: B,
+  limit: number,
+  inflate: (body: B, limit: number) => Promise<B>,
+  isTooLarge: (error: unknown) => boolean,
+): Promise<{ body: B } | { refused: OtlpAnswer }> {
+  if (!admitted.gzip) {
+    return received.byteLength > limit
+      ? { refused: tooLarge(admitted.encoding, 'body', limit, admitted.cors) }
+      : { body: received };
+  }
+  try {
+    return { body: await inflate(received, limit) };
+  } catch (e) {
+    return {
+      refused: isTooLarge(e)
+        ? tooLarge(admitted.encoding, 'gzip body inflated', limit, admitted.cors)
+        : statusAnswer(
+            400,
+            admitted.encoding,
+            RPC_CODE.INVALID_ARGUMENT,
+            `Could not inflate the gzip body: ${(e as Error).message}`,
+            admitted.cors,
+          ),
+    };
+  }
+}
+
+/**
  * Decodes a whole body (already inflated) and hands it to the registry: the
  * 200 with its partial success, or a 400.
  */

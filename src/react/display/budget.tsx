@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { formatCount } from '../../core/format.js';
 import type { DisplayBudget } from './types.js';
 
 /**
@@ -14,32 +15,6 @@ export const defaultDisplayBudget: Readonly<DisplayBudget> = Object.freeze({
   bytes: 10_000_000,
   items: 100,
 });
-
-const numberFormat = new Intl.NumberFormat('en-US');
-
-/**
- * A count with thousands separators, in a fixed locale so tests and stories are stable.
- *
- * @example
- * import { formatCount } from './budget.js';
- * formatCount(2345678); // '2,345,678'
- */
-export function formatCount(n: number): string {
-  return numberFormat.format(n);
-}
-
-/**
- * A byte size for budget notices.
- *
- * @example
- * import { formatBytes } from './budget.js';
- * formatBytes(2_500_000); // '2.4 MB'
- */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} kB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
 
 /**
  * State of one budget: how much to show, whether something is hidden, and

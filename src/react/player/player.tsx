@@ -10,6 +10,7 @@ import {
 import type { ReplayPlayer, ReplayTimeline } from '../../core/index.js';
 import { useRovingToolbar } from '../use-roving-toolbar.js';
 import { useStoreSelector } from '../use-store-selector.js';
+import { formatCount } from '../../core/format.js';
 
 /** Props of {@link Player}. */
 export interface PlayerProps {
@@ -59,8 +60,6 @@ export function formatClock(ms: number): string {
   if (h > 0) return `${h}:${String(m).padStart(2, '0')}:${sec}`;
   return `${m}:${sec}.${tenths % 10}`;
 }
-
-const count = (n: number) => n.toLocaleString('en-US');
 
 /**
  * Transport controls for a replayed run (issue 21): play/pause, step one
@@ -264,7 +263,7 @@ export function Player({
           <span className="skein-player__now">{nowText}</span> / {totalText}
         </span>
         <span className="skein-player__count">
-          event {count(s.count)} of {count(s.total)}
+          event {formatCount(s.count)} of {formatCount(s.total)}
         </span>
       </div>
       <div
@@ -275,7 +274,7 @@ export function Player({
         aria-valuemin={0}
         aria-valuemax={Math.round(s.duration)}
         aria-valuenow={Math.round(s.position)}
-        aria-valuetext={`${nowText} of ${totalText}, event ${count(s.count)} of ${count(s.total)}`}
+        aria-valuetext={`${nowText} of ${totalText}, event ${formatCount(s.count)} of ${formatCount(s.total)}`}
         aria-disabled={empty || undefined}
         className="skein-player__scrubber"
         onKeyDown={onKeyDown}

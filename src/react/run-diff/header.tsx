@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { runDiffDeltas, runDiffSideFacts, type RunDiffResult } from '../../core/index.js';
+import { formatCount } from '../../core/format.js';
 
 /**
  * The comparison's header: each run's figures, the run-level deltas, the
@@ -23,10 +24,10 @@ export const DiffHeader = memo(function DiffHeader(p: {
       ? 'No steps to compare yet'
       : 'Identical step by step'
     : [
-        counts.changed > 0 ? `${counts.changed.toLocaleString('en-US')} changed` : null,
-        counts.onlyA > 0 ? `${counts.onlyA.toLocaleString('en-US')} only in ${names[0]}` : null,
-        counts.onlyB > 0 ? `${counts.onlyB.toLocaleString('en-US')} only in ${names[1]}` : null,
-        `${counts.same.toLocaleString('en-US')} same`,
+        counts.changed > 0 ? `${formatCount(counts.changed)} changed` : null,
+        counts.onlyA > 0 ? `${formatCount(counts.onlyA)} only in ${names[0]}` : null,
+        counts.onlyB > 0 ? `${formatCount(counts.onlyB)} only in ${names[1]}` : null,
+        `${formatCount(counts.same)} same`,
       ]
         .filter((t): t is string => t !== null)
         .join(' · ');
@@ -50,8 +51,8 @@ export const DiffHeader = memo(function DiffHeader(p: {
       {deltas.length > 0 && <p className="skein-run-diff__deltas">{deltas.join(' · ')}</p>}
       {diff.alignment === 'coarse' && (
         <p className="skein-run-diff__coarse">
-          {diff.coarseSteps.toLocaleString('en-US')} steps too different to align exactly: matched
-          position by position.
+          {formatCount(diff.coarseSteps)} steps too different to align exactly: matched position by
+          position.
         </p>
       )}
       <div className="skein-run-diff__nav">

@@ -7,6 +7,7 @@ import {
   type RunDiffResult,
   type RunDiffView,
 } from '../../core/index.js';
+import { formatCount } from '../../core/format.js';
 
 /** Width of the drawing in its own units (the SVG stretches to its box). */
 const W = 1000;
@@ -83,7 +84,7 @@ export function DiffOverview(p: {
       <div style={{ position: 'relative' }}>
         <svg
           role="img"
-          aria-label={`Where ${p.names[0]} and ${p.names[1]} differ, over ${diff.rows.length.toLocaleString('en-US')} aligned steps`}
+          aria-label={`Where ${p.names[0]} and ${p.names[1]} differ, over ${formatCount(diff.rows.length)} aligned steps`}
           viewBox={`0 0 ${W} ${height}`}
           preserveAspectRatio="none"
           width="100%"

@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import {
+  formatCount,
   formatDuration,
   formatTokens,
   type RunDiffResult,
@@ -47,7 +48,7 @@ function placed(top: number) {
 
 /** A run of identical steps, folded: one row that opens them. */
 export const FoldRow = memo(function FoldRow(p: RowBase & { count: number }) {
-  const text = `${p.count.toLocaleString('en-US')} identical step${p.count === 1 ? '' : 's'}`;
+  const text = `${formatCount(p.count)} identical step${p.count === 1 ? '' : 's'}`;
   return (
     // Keys are the grid's (one handler for every row); a click opens it too.
     // eslint-disable-next-line jsx-a11y/click-events-have-key-events

@@ -1,11 +1,4 @@
 // The row facts live in core (src/core/tree/row-facts.ts) since the text tree
-// of `skein tree` reads them too (issue 22); <SpanTree> imports them from here.
-export {
-  LIVE_WINDOW_MS,
-  formatDuration,
-  formatTokens,
-  liveEnd,
-  rowFacts,
-  runExtent,
-} from '../../core/tree/row-facts.js';
+// of `skein tree` reads them too; <SpanTree> imports them from here.
+export { LIVE_WINDOW_MS, liveEnd, rowFacts, runExtent } from '../../core/tree/row-facts.js';
 export type { RowFacts } from '../../core/tree/row-facts.js';

@@ -12,7 +12,6 @@ import {
 import { MAX_INDENT } from '../../core/indent.js';
 import {
   buildSpanTreeView,
-  sharedEventTreeFeed,
   createSelectionStore,
   eventTreeIndexOf,
   expandSiblings,
@@ -25,9 +24,6 @@ import {
   spanTreeViewNodeOf,
   treeKeyAction,
   TREE_TYPEAHEAD_START,
-  type Event,
-  type EventStream,
-  type EventTreeFeed,
   type SelectionStore,
   type SpanTreeRows,
   type SpanTreeView,
@@ -39,24 +35,18 @@ import { useControllable } from '../use-controllable.js';
 import { useHydrated } from '../use-hydrated.js';
 import { useRovingToolbar } from '../use-roving-toolbar.js';
 import { useStoreSelector } from '../use-store-selector.js';
-import {
-  LIVE_WINDOW_MS,
-  formatDuration,
-  formatTokens,
-  rowFacts,
-  runExtent,
-  type RowFacts,
-} from './facts.js';
+import { formatDuration, formatTokens } from '../../core/format.js';
+import { useViewFeed, type ViewSourceProps } from '../view-source.js';
+import { LIVE_WINDOW_MS, rowFacts, runExtent, type RowFacts } from './facts.js';
 
 /**
- * Where the tree's events come from: exactly one of `stream` (a live
- * `EventStream`), `events` (an array) or `feed` (an event-tree feed, shared
- * with other views of the same run so the tree is built once).
+ * Where the tree's events come from: the props every view takes
+ * ({@link ViewSourceProps}).
+ *
+ * @example
+ * const source: SpanTreeSourceProps = { stream: new EventStream() };
  */
-export type SpanTreeSourceProps =
-  | { stream: EventStream; events?: never; feed?: never }
-  | { events: readonly Event[]; stream?: never; feed?: never }
-  | { feed: EventTreeFeed; stream?: never; events?: never };
+export type SpanTreeSourceProps = ViewSourceProps;
 
 /** The columns beside the name, in order. */
 export type SpanTreeColumn = 'duration' | 'tokens' | 'start' | 'bar';
@@ -150,12 +140,7 @@ const SSR_VIEWPORT = 600;
  * <SpanTree stream={stream} selection={selection} />
  */
 export function SpanTree(props: SpanTreeProps) {
-  const source = props.stream ?? props.events;
-  const ownFeed = useMemo(
-    () => (props.feed === undefined && source !== undefined ? sharedEventTreeFeed(source) : null),
-    [props.feed, source],
-  );
-  const feed = props.feed ?? ownFeed!;
+  const feed = useViewFeed(props);
   const snapshot = useStoreSelector(feed, (s) => s);
   // As the transcript: the server HTML is not "busy" (see useHydrated).
   const hydrated = useHydrated();

@@ -14,13 +14,11 @@ import {
   buildTimeline,
   canDrillInto,
   createEventTreeFeed,
-  sharedEventTreeFeed,
   drillTimeline,
   findSpanPath,
   createSelectionStore,
   createSwimlaneIndex,
   fitViewport,
-  formatTokenCount,
   hitTestSwimlane,
   isFitted,
   layoutSwimlane,
@@ -31,9 +29,6 @@ import {
   swimlaneTicks,
   windowSwimlane,
   zoomViewport,
-  type Event,
-  type EventStream,
-  type EventTreeFeed,
   type SelectionStore,
   type SwimlaneDrawBar,
   type SwimlaneDrawRow,
@@ -51,18 +46,21 @@ import { useStoreSelector } from '../use-store-selector.js';
 import { useControllable } from '../use-controllable.js';
 import { useHydrated } from '../use-hydrated.js';
 import { useRovingToolbar } from '../use-roving-toolbar.js';
-import { formatDuration } from '../span-tree/facts.js';
+import { formatDuration, formatTokens } from '../../core/format.js';
+import { useViewFeed, type ViewSourceProps } from '../view-source.js';
 
 /**
- * Where the swimlane's run comes from: exactly one of `timeline` (a ready
- * `buildTimeline` result), `events`, `stream` (live) or `feed` (an
- * event-tree feed shared with other views).
+ * Where the swimlane's run comes from: the props every view takes
+ * ({@link ViewSourceProps}), or a ready `timeline` (a `buildTimeline`
+ * result, drawn as it is).
+ *
+ * @example
+ * declare const run: Event[];
+ * const source: SwimlaneSourceProps = { timeline: buildTimeline(run) };
  */
 export type SwimlaneSourceProps =
-  | { timeline: Timeline; events?: never; stream?: never; feed?: never }
-  | { events: readonly Event[]; timeline?: never; stream?: never; feed?: never }
-  | { stream: EventStream; timeline?: never; events?: never; feed?: never }
-  | { feed: EventTreeFeed; timeline?: never; events?: never; stream?: never };
+  | (ViewSourceProps & { timeline?: never })
+  | { timeline: Timeline; stream?: never; events?: never; iterable?: never; feed?: never };
 
 /** A visible time range, epoch ms `[start, end]`. */
 export type SwimlaneRange = readonly [number, number];
@@ -203,12 +201,7 @@ interface ViewState {
 }
 
 function useSourceTimeline(props: SwimlaneSourceProps): { timeline: Timeline; loading: boolean } {
-  const source = props.stream ?? props.events;
-  const ownFeed = useMemo(
-    () => (props.feed === undefined && source !== undefined ? sharedEventTreeFeed(source) : null),
-    [props.feed, source],
-  );
-  const feed = props.feed ?? ownFeed;
+  const feed = useViewFeed(props);
   const snapshot = useStoreSelector(feed ?? NO_FEED, (s) => s);
   const fromFeed = useMemo(
     () => (feed === null ? null : buildTimeline(snapshot.tree.events)),
@@ -973,7 +966,7 @@ function Toolbar({ crumbs, open, showBranches, onDrill, onShowBranches }: Toolba
 /** A bar's accessible name: name, duration, tokens. */
 function barText(bar: SwimlaneDrawBar['bar'], rowLabel: string): string {
   const name = rowLabel === bar.name ? bar.name : `${bar.name} (${rowLabel})`;
-  return `${name}: ${formatDuration(bar.timeEnd - bar.timeStart)}, ${formatTokenCount(bar.tokens)} tokens`;
+  return `${name}: ${formatDuration(bar.timeEnd - bar.timeStart)}, ${formatTokens(bar.tokens)} tokens`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { RefObject } from 'react';
+import { formatCount } from '../../core/format.js';
 
 export interface FindBarProps {
   inputRef: RefObject<HTMLInputElement | null>;
@@ -32,7 +33,7 @@ export function FindBar({
   const status =
     query === ''
       ? ''
-      : `${current > 0 ? `${current.toLocaleString('en-US')} of ` : ''}${count.toLocaleString('en-US')} ${
+      : `${current > 0 ? `${formatCount(current)} of ` : ''}${formatCount(count)} ${
           count === 1 ? 'match' : 'matches'
         }${searching ? ` (searching ${Math.floor((scanned / Math.max(1, total)) * 100)}%)` : ''}`;
   return (

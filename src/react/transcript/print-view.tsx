@@ -1,6 +1,7 @@
 import { createPortal } from 'react-dom';
 import type { DescriberRegistry, Event, Trust } from '../../core/index.js';
 import { RowBody } from './row.js';
+import { formatCount } from '../../core/format.js';
 
 /**
  * The most events a print renders. A virtualized list prints only the rows
@@ -25,8 +26,6 @@ export interface PrintViewProps {
   describers: DescriberRegistry | undefined;
 }
 
-const numberFormat = new Intl.NumberFormat('en-US');
-
 /**
  * The events to print, drawn in full (no virtualization) into a container on
  * `<body>` that only print media shows (`.skein-print`; the page's own
@@ -37,12 +36,12 @@ export function PrintView(p: PrintViewProps) {
   return createPortal(
     <div className="skein-print" data-skein-print="">
       <h1 className="skein-print__title">
-        {p.label}: {p.selection ? 'selected events' : 'events'} ({numberFormat.format(p.total)})
+        {p.label}: {p.selection ? 'selected events' : 'events'} ({formatCount(p.total)})
       </h1>
       {cut ? (
         <p className="skein-print__notice" role="note">
-          Printed the first {numberFormat.format(p.events.length)} of {numberFormat.format(p.total)}{' '}
-          events; select the events you want to print them.
+          Printed the first {formatCount(p.events.length)} of {formatCount(p.total)} events; select
+          the events you want to print them.
         </p>
       ) : null}
       {p.events.map((event, i) => (

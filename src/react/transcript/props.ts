@@ -1,49 +1,19 @@
 import type { CSSProperties } from 'react';
-import type {
-  DescriberRegistry,
-  Event,
-  EventStream,
-  SelectionStore,
-  TranscriptFeed,
-  Trust,
-} from '../../core/index.js';
+import type { DescriberRegistry, Event, SelectionStore, Trust } from '../../core/index.js';
 import type { TranscriptConnection } from './connection-status.js';
 import type { TranscriptWarning } from './layout.js';
 import type { ScrollToEventOptions } from './navigation.js';
 import type { RenderRowBody } from './row.js';
+import type { ViewSourceProps } from '../view-source.js';
 
 /**
- * Where the transcript's events come from: give exactly one of `stream` (a
- * live `EventStream`, followed as it grows), `events` (an array) or
- * `iterable` (a sync or async iterable, taken as it yields).
+ * Where the transcript's events come from: the props every view takes
+ * ({@link ViewSourceProps}).
  *
- * Complete or open (issue 16): an `events` array, a sync iterable and a
- * stream made with `EventStream.from(...)` are complete — the run is
- * finished; a `new EventStream()` is open until its source calls
- * `stream.close()`, an async iterable until it is done.
+ * @example
+ * const source: TranscriptSourceProps = { stream: new EventStream() };
  */
-export type TranscriptSourceProps =
-  | { stream: EventStream; events?: never; iterable?: never; feed?: never }
-  | { events: readonly Event[]; stream?: never; iterable?: never; feed?: never }
-  | {
-      iterable: Iterable<Event> | AsyncIterable<Event>;
-      stream?: never;
-      events?: never;
-      feed?: never;
-    }
-  | {
-      /**
-       * An event-tree feed (`createEventTreeFeed(source)`) shared with other
-       * views (`<SpanTree feed>`): the tree is built once for all of them.
-       * Keep it stable (create it once per source). Views given the same
-       * `stream`, `events` or `iterable` object share one feed without this
-       * (`sharedEventTreeFeed`); pass a feed of your own for other options.
-       */
-      feed: TranscriptFeed;
-      stream?: never;
-      events?: never;
-      iterable?: never;
-    };
+export type TranscriptSourceProps = ViewSourceProps;
 
 /** Props of {@link Transcript}. */
 export type TranscriptProps = TranscriptSourceProps & {

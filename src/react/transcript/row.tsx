@@ -8,6 +8,7 @@ import {
   type Trust,
 } from '../../core/index.js';
 import { Display } from '../display/index.js';
+import { formatCount, formatTokens } from '../../core/format.js';
 
 /**
  * Descriptions of the rows seen lately, by event version. Bounded: scrolling
@@ -95,8 +96,6 @@ export interface RowBodyProps {
   deferBodies?: boolean;
 }
 
-const numberFormat = new Intl.NumberFormat('en-US');
-
 /**
  * One row's content. Memoized on the event version and a few primitives:
  * appending events, scrolling or moving focus never re-renders it, so its
@@ -158,17 +157,17 @@ function RowBodyImpl({
   if (!deferBodies && !bodiesShown) setBodiesShown(true);
   const display = describeCached(event, describers);
   if (span !== null) {
-    const events = `${numberFormat.format(span.events)} ${span.events === 1 ? 'event' : 'events'}`;
+    const events = `${formatCount(span.events)} ${span.events === 1 ? 'event' : 'events'}`;
     const parts = [
       formatDuration(span.durationMs),
-      span.tokens > 0 ? `${numberFormat.format(span.tokens)} tokens` : '',
+      span.tokens > 0 ? `${formatTokens(span.tokens)} tokens` : '',
       // What opening the section shows, and what it hides (issue 16). A
       // section the filter empties says what is in it, not "0 events": the
       // rows beside it are not what it hides.
       span.events > 0 ? events : '',
       span.hidden > 0
         ? span.events > 0
-          ? `${numberFormat.format(span.hidden)} hidden (${span.hiddenKinds})`
+          ? `${formatCount(span.hidden)} hidden (${span.hiddenKinds})`
           : `only hidden events (${span.hiddenKinds})`
         : span.events > 0
           ? ''
@@ -204,8 +203,7 @@ function RowBodyImpl({
     display.endTime !== undefined && Number.isFinite(display.startTime)
       ? formatDuration(display.endTime - display.startTime)
       : '';
-  const tokens =
-    display.tokens !== undefined ? `${numberFormat.format(display.tokens.total)} tokens` : '';
+  const tokens = display.tokens !== undefined ? `${formatTokens(display.tokens.total)} tokens` : '';
   const meta = timing !== '' && tokens !== '' ? `${timing} ${tokens}` : timing || tokens;
   return (
     <div className="skein-transcript__event" data-status={display.status}>

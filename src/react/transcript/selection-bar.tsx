@@ -1,5 +1,6 @@
 import { useRef } from 'react';
 import { useRovingToolbar } from '../use-roving-toolbar.js';
+import { formatCount } from '../../core/format.js';
 
 export interface SelectionBarProps {
   /** Rows selected together. */
@@ -15,8 +16,6 @@ export interface SelectionBarProps {
   message: string;
 }
 
-const numberFormat = new Intl.NumberFormat('en-US');
-
 /**
  * The actions on the rows selected together (`<Transcript selectable>`):
  * copy as Markdown or JSON, download as JSON Lines, print, clear. An APG
@@ -27,7 +26,7 @@ export function SelectionBar(p: SelectionBarProps) {
   const ref = useRef<HTMLDivElement>(null);
   const roving = useRovingToolbar(ref);
   const none = p.count === 0;
-  const what = `${numberFormat.format(p.count)} ${p.count === 1 ? 'event' : 'events'}`;
+  const what = `${formatCount(p.count)} ${p.count === 1 ? 'event' : 'events'}`;
   return (
     <div
       ref={ref}

@@ -3,6 +3,7 @@ import { DEFAULT_HIDDEN_KINDS, type TranscriptRows } from '../../core/index.js';
 import { useRovingToolbar } from '../use-roving-toolbar.js';
 import { ConnectionStatus, type TranscriptConnection } from './connection-status.js';
 import type { TranscriptWarning } from './layout.js';
+import { formatCount } from '../../core/format.js';
 
 /** A thrown value's message, for people (never throws itself). */
 function messageOf(error: unknown): string {
@@ -51,7 +52,7 @@ export function Toolbar({
   const hiddenSummary = [...rows.hiddenByKind].map(([k, n]) => `${n} ${k}`).join(', ');
   const ref = useRef<HTMLDivElement>(null);
   const roving = useRovingToolbar(ref);
-  const hiddenText = `${rows.hiddenCount.toLocaleString('en-US')} hidden (${hiddenSummary})`;
+  const hiddenText = `${formatCount(rows.hiddenCount)} hidden (${hiddenSummary})`;
   return (
     <div
       ref={ref}
@@ -61,12 +62,12 @@ export function Toolbar({
       {...roving}
     >
       <span className="skein-transcript__count">
-        {events.toLocaleString('en-US')} events{loading ? ' (loading…)' : ''}
+        {formatCount(events)} events{loading ? ' (loading…)' : ''}
       </span>
       <ConnectionStatus connection={connection} />
       {failed ? (
         <span role="alert" className="skein-transcript__error">
-          The event source failed: {messageOf(error)}; showing {events.toLocaleString('en-US')}{' '}
+          The event source failed: {messageOf(error)}; showing {formatCount(events)}{' '}
           {events === 1 ? 'event' : 'events'} received before it
         </span>
       ) : null}

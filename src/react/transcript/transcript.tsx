@@ -15,7 +15,6 @@ import {
   eventTreeNodeUuid,
   DEFAULT_HIDDEN_KINDS,
   buildTranscriptRows,
-  sharedEventTreeFeed,
   sectionCounts,
   stepMatch,
   transcriptRowOfEvent,
@@ -36,7 +35,7 @@ import { readEventHash } from './hash.js';
 import { useFindHighlights } from './highlight.js';
 import { layoutStyles, useLayoutWarning } from './layout.js';
 import { useNavigation } from './navigation.js';
-import type { TranscriptHandle, TranscriptProps, TranscriptSourceProps } from './props.js';
+import type { TranscriptHandle, TranscriptProps } from './props.js';
 import { PRINT_MAX_EVENTS, PrintView } from './print-view.js';
 import { SelectionBar } from './selection-bar.js';
 import { copyText, downloadText } from './share-actions.js';
@@ -47,6 +46,8 @@ import { useSelectionLink } from './use-selection-link.js';
 import { useTranscriptFind } from './use-transcript-find.js';
 import { useTranscriptList } from './use-transcript-list.js';
 import { useMultiSelection } from './use-multi-selection.js';
+import { formatCount } from '../../core/format.js';
+import { useViewFeed } from '../view-source.js';
 
 export type { TranscriptHandle, TranscriptProps, TranscriptSourceProps } from './props.js';
 
@@ -57,10 +58,6 @@ interface PrintJob {
   events: readonly Event[];
   total: number;
   selection: boolean;
-}
-
-function sourceOf(props: TranscriptSourceProps) {
-  return props.stream ?? props.events ?? props.iterable;
 }
 
 /**
@@ -116,18 +113,13 @@ export const Transcript = forwardRef(function Transcript(
   const baseId = useId();
 
   // --- source → feed → tree -------------------------------------------------
-  const source = sourceOf(props);
   // One feed per source object, shared with the other views of the same
-  // source (`sharedEventTreeFeed`). Getting one has no side effects (a render
-  // may run twice or be thrown away): it pulls from an iterable and
-  // schedules work only once subscribed, after commit, and it lets go of its
-  // source (stops its slices, `return()`s an iterator, leaves a stream) when
-  // its last subscriber leaves — on unmount or when the source changes.
-  const givenFeed = props.feed;
-  const feed: TranscriptFeed = useMemo(
-    () => givenFeed ?? sharedEventTreeFeed(source!),
-    [givenFeed, source],
-  );
+  // source. Getting one has no side effects (a render may run twice or be
+  // thrown away): it pulls from an iterable and schedules work only once
+  // subscribed, after commit, and it lets go of its source (stops its
+  // slices, `return()`s an iterator, leaves a stream) when its last
+  // subscriber leaves — on unmount or when the source changes.
+  const feed: TranscriptFeed = useViewFeed(props);
   const { tree, loading, failed, error, complete } = useStoreSelector(feed, (s) => s);
   // The server HTML of a complete array holds its first window as finished
   // rows (issue 16): "still loading" is said only after hydration.
@@ -187,7 +179,7 @@ export const Transcript = forwardRef(function Transcript(
   const share = useCallback(
     async (how: 'markdown' | 'json' | 'download') => {
       const events = selectedEvents();
-      const what = `${events.length.toLocaleString('en-US')} ${events.length === 1 ? 'event' : 'events'}`;
+      const what = `${formatCount(events.length)} ${events.length === 1 ? 'event' : 'events'}`;
       if (how === 'download') {
         downloadText(`${exportName}.jsonl`, eventsToJsonLines(events), 'application/jsonl');
         setShareMessage(`Downloaded ${what} as ${exportName}.jsonl`);
@@ -579,7 +571,7 @@ export const Transcript = forwardRef(function Transcript(
       ) : null}
       {newEvents > 0 ? (
         <button type="button" className="skein-transcript__new" onClick={jumpToEnd}>
-          {newEvents.toLocaleString('en-US')} new {newEvents === 1 ? 'event' : 'events'} ↓
+          {formatCount(newEvents)} new {newEvents === 1 ? 'event' : 'events'} ↓
         </button>
       ) : null}
     </div>

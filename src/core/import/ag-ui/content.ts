@@ -6,17 +6,13 @@
 // fetch — and anything unknown are kept whole as a `data` part.
 import type { Content, JsonObject } from '../../events/types.js';
 import { textOrParts } from '../drafts.js';
-import { isRecord } from '../guards.js';
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
+import { isRecord, stringOf } from '../guards.js';
 
 /** A media part's source as a URL or data URI, or `undefined` (a file id, or no source). */
 function sourceUrl(source: unknown): { url: string; mime: string } | undefined {
   if (!isRecord(source)) return undefined;
-  const value = str(source['value']);
-  const mime = str(source['mimeType']) ?? '';
+  const value = stringOf(source['value']);
+  const mime = stringOf(source['mimeType']) ?? '';
   if (value === undefined) return undefined;
   if (source['type'] === 'data') return { url: `data:${mime};base64,${value}`, mime };
   if (source['type'] === 'url') return { url: value, mime };
@@ -60,7 +56,7 @@ export function agUiPart(part: unknown): Content {
       if (format !== undefined) return { type: 'video', video: at.url, format };
     } else if (type === 'document') {
       const metadata = part['metadata'];
-      const filename = isRecord(metadata) ? (str(metadata['filename']) ?? '') : '';
+      const filename = isRecord(metadata) ? (stringOf(metadata['filename']) ?? '') : '';
       return { type: 'document', document: at.url, filename, mime_type: at.mime };
     }
   }

@@ -47,22 +47,20 @@ import type {
 import { markSpanAborted } from '../aborted.js';
 import { OPEN_DRAFT, messageDraft, pendingToolDraft } from '../drafts.js';
 import { importerParts, type IncrementalImporter } from '../format.js';
-import {
-  isRecord,
-  typeName,
-  type ImportContext,
-  type ImportOptions,
-  type JsonRecord,
-} from '../guards.js';
-import { SourceClock } from '../live.js';
+import { isRecord, typeName, type ImportContext, type JsonRecord, stringOf } from '../guards.js';
+import { SourceClock, type LiveImportOptions } from '../live.js';
 import type { EventSink } from '../sink.js';
 import { agUiContent } from './content.js';
 import { applyPatch, jsonEqual, snapshotChanges } from './state.js';
 
-/** Options of the AG-UI importer; `now` makes it live (arrival times for undated events). */
-export interface AgUiImportOptions extends ImportOptions {
-  now?: () => number;
-}
+/**
+ * Options of the AG-UI importer; `now` makes it live (arrival times for undated events).
+ *
+ * @example
+ * import type { AgUiImportOptions } from './importer.js';
+ * const options: AgUiImportOptions = { now: Date.now };
+ */
+export type AgUiImportOptions = LiveImportOptions;
 
 type Kind = 'text' | 'reasoning' | 'tool';
 
@@ -115,10 +113,6 @@ const CLOSES_LANE = new Set([
 
 /** Events that end every open chunk stream. */
 const CLOSES_ALL = new Set(['RUN_STARTED', 'RUN_FINISHED', 'RUN_ERROR', 'MESSAGES_SNAPSHOT']);
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
 
 /**
  * The incremental AG-UI importer behind `importAgUi`, `fromAgUi` and
@@ -190,25 +184,25 @@ export class AgUiImporter implements IncrementalImporter {
   #event(rec: JsonRecord, type: string, path: string): void {
     switch (type) {
       case 'TEXT_MESSAGE_START':
-        this.#openMessage(rec, str(rec['messageId']), 'text', path);
+        this.#openMessage(rec, stringOf(rec['messageId']), 'text', path);
         return;
       case 'TEXT_MESSAGE_CONTENT':
-        this.#append(rec, str(rec['messageId']), 'text', rec['delta'], path);
+        this.#append(rec, stringOf(rec['messageId']), 'text', rec['delta'], path);
         return;
       case 'TEXT_MESSAGE_END':
-        this.#closeMessage(rec, str(rec['messageId']), path);
+        this.#closeMessage(rec, stringOf(rec['messageId']), path);
         return;
       case 'TEXT_MESSAGE_CHUNK':
         this.#chunk(rec, 'text', path);
         return;
       case 'REASONING_MESSAGE_START':
-        this.#openMessage(rec, str(rec['messageId']), 'reasoning', path);
+        this.#openMessage(rec, stringOf(rec['messageId']), 'reasoning', path);
         return;
       case 'REASONING_MESSAGE_CONTENT':
-        this.#append(rec, str(rec['messageId']), 'reasoning', rec['delta'], path);
+        this.#append(rec, stringOf(rec['messageId']), 'reasoning', rec['delta'], path);
         return;
       case 'REASONING_MESSAGE_END':
-        this.#closeMessage(rec, str(rec['messageId']), path);
+        this.#closeMessage(rec, stringOf(rec['messageId']), path);
         return;
       case 'REASONING_MESSAGE_CHUNK':
         this.#chunk(rec, 'reasoning', path);
@@ -234,13 +228,13 @@ export class AgUiImporter implements IncrementalImporter {
         this.#encrypted(rec, path);
         return;
       case 'TOOL_CALL_START':
-        this.#openCall(rec, str(rec['toolCallId']), path);
+        this.#openCall(rec, stringOf(rec['toolCallId']), path);
         return;
       case 'TOOL_CALL_ARGS':
-        this.#args(rec, str(rec['toolCallId']), rec['delta'], path);
+        this.#args(rec, stringOf(rec['toolCallId']), rec['delta'], path);
         return;
       case 'TOOL_CALL_END':
-        this.#endArgs(str(rec['toolCallId']), path);
+        this.#endArgs(stringOf(rec['toolCallId']), path);
         return;
       case 'TOOL_CALL_CHUNK':
         this.#chunk(rec, 'tool', path);
@@ -316,7 +310,7 @@ export class AgUiImporter implements IncrementalImporter {
 
   /** The lane of an event: its subagent, or `''` for the parent agent. */
   #laneOf(rec: JsonRecord): string {
-    return str(rec['subagentRunId']) ?? '';
+    return stringOf(rec['subagentRunId']) ?? '';
   }
 
   /** The span an event of `rec`'s lane goes in: the innermost open step of its owner. */
@@ -382,8 +376,8 @@ export class AgUiImporter implements IncrementalImporter {
    */
   #chunk(rec: JsonRecord, kind: Kind, path: string): void {
     const idKey = kind === 'tool' ? 'toolCallId' : 'messageId';
-    let id = str(rec[idKey]);
-    const tag = str(rec['subagentRunId']);
+    let id = stringOf(rec[idKey]);
+    const tag = stringOf(rec['subagentRunId']);
     let lane: string | undefined;
     if (id !== undefined) {
       // A named stream continues wherever it is open.
@@ -430,7 +424,7 @@ export class AgUiImporter implements IncrementalImporter {
     const known = this.#messages.get(messageId);
     if (known !== undefined) return known;
     const { iso, invented } = this.#time(rec);
-    const rawRole = str(rec['role']);
+    const rawRole = stringOf(rec['role']);
     const role: MessageEvent['role'] =
       kind === 'reasoning'
         ? 'assistant'
@@ -452,7 +446,7 @@ export class AgUiImporter implements IncrementalImporter {
     );
     const extra: JsonObject = {};
     if (rawRole === 'developer') extra['role'] = 'developer';
-    const name = str(rec['name']);
+    const name = stringOf(rec['name']);
     if (name !== undefined) extra['name'] = name;
     const metadata = rec['metadata'];
     if (metadata !== undefined) extra['metadata'] = metadata;
@@ -524,7 +518,7 @@ export class AgUiImporter implements IncrementalImporter {
   }
 
   #encrypted(rec: JsonRecord, path: string): void {
-    const id = str(rec['entityId']);
+    const id = stringOf(rec['entityId']);
     const target =
       id === undefined
         ? undefined
@@ -549,7 +543,7 @@ export class AgUiImporter implements IncrementalImporter {
   #openCall(rec: JsonRecord, id: string | undefined, path: string): Call {
     const callId = id ?? `call-${this.#count('call-id')}`;
     if (id === undefined) this.#ctx.warn(path, 'ag_ui_no_id', String(rec['type']));
-    const name = str(rec['toolCallName']);
+    const name = stringOf(rec['toolCallName']);
     const known = this.#calls.get(callId);
     if (known !== undefined) {
       if (name !== undefined && known.draft.function !== name) {
@@ -561,7 +555,7 @@ export class AgUiImporter implements IncrementalImporter {
     }
     const { iso, invented } = this.#time(rec);
     const extra: JsonObject = {};
-    const parent = str(rec['parentMessageId']);
+    const parent = stringOf(rec['parentMessageId']);
     if (parent !== undefined) extra['parent_message_id'] = parent;
     const metadata = rec['metadata'];
     if (metadata !== undefined) extra['metadata'] = metadata;
@@ -619,7 +613,7 @@ export class AgUiImporter implements IncrementalImporter {
   }
 
   #result(rec: JsonRecord, path: string): void {
-    const id = str(rec['toolCallId']);
+    const id = stringOf(rec['toolCallId']);
     let call = id === undefined ? undefined : this.#calls.get(id);
     if (call === undefined) {
       this.#ctx.info(path, 'ag_ui_unopened', `Tool call ${id ?? '(no id)'}`);
@@ -630,7 +624,7 @@ export class AgUiImporter implements IncrementalImporter {
     const draft = (call.draft = this.#writable(call.draft));
     draft.result = agUiContent(rec['content']) as ToolEvent['result'];
     draft.completed = iso;
-    const messageId = str(rec['messageId']);
+    const messageId = stringOf(rec['messageId']);
     if (messageId !== undefined) draft.message_id = messageId;
     if (invented) this.#sink.invent(draft, 'end', path);
     const raw = rec['rawEvent'];
@@ -645,10 +639,10 @@ export class AgUiImporter implements IncrementalImporter {
       this.#ctx.warn(path, 'ag_ui_unclosed', `Run ${this.#run.runId}`);
       this.#endRun(this.#run, undefined, path);
     }
-    const runId = str(rec['runId']) ?? `run-${this.#runCount + 1}`;
+    const runId = stringOf(rec['runId']) ?? `run-${this.#runCount + 1}`;
     const n = ++this.#runCount;
     const { iso, invented } = this.#time(rec);
-    const parent = str(rec['parentRunId']);
+    const parent = stringOf(rec['parentRunId']);
     const extra: JsonObject = { run_id: runId };
     for (const [key, name] of [
       ['threadId', 'thread_id'],
@@ -687,7 +681,7 @@ export class AgUiImporter implements IncrementalImporter {
   }
 
   #finishRun(rec: JsonRecord, type: string, path: string): void {
-    const runId = str(rec['runId']);
+    const runId = stringOf(rec['runId']);
     let run = this.#run;
     if (runId !== undefined && run?.runId !== runId) {
       const named = this.#runs.get(runId);
@@ -699,13 +693,13 @@ export class AgUiImporter implements IncrementalImporter {
         event: 'error',
         uuid: this.#sink.uuid(`error:${this.#count('error')}`),
         timestamp: iso,
-        error: { message: str(rec['message']) ?? '', traceback: '', traceback_ansi: '' },
+        error: { message: stringOf(rec['message']) ?? '', traceback: '', traceback_ansi: '' },
       };
       const span = this.#spanOf(rec, path);
       if (span !== undefined) draft.span_id = span;
       const meta = this.#meta(
         rec,
-        str(rec['code']) !== undefined ? { code: rec['code'] } : undefined,
+        stringOf(rec['code']) !== undefined ? { code: rec['code'] } : undefined,
       );
       if (meta !== undefined) draft.metadata = meta;
       this.#add(draft, invented, path);
@@ -734,7 +728,7 @@ export class AgUiImporter implements IncrementalImporter {
       if (rec['code'] !== undefined) ag['error_code'] = rec['code'];
     } else {
       const outcome = rec['outcome'];
-      const kind = isRecord(outcome) ? str(outcome['type']) : undefined;
+      const kind = isRecord(outcome) ? stringOf(outcome['type']) : undefined;
       ag['outcome'] = kind ?? 'success';
       if (isRecord(outcome)) {
         if (outcome['interrupts'] !== undefined) ag['interrupts'] = outcome['interrupts'];
@@ -786,7 +780,7 @@ export class AgUiImporter implements IncrementalImporter {
   #startStep(rec: JsonRecord, path: string): void {
     const lane = this.#laneOf(rec);
     const owner: Owner | undefined = lane === '' ? this.#run : this.#agent(lane, path);
-    const name = str(rec['stepName']) ?? '';
+    const name = stringOf(rec['stepName']) ?? '';
     const { iso, invented } = this.#time(rec);
     const k = ++this.#stepCount;
     const begin = this.#sink.openSpan(
@@ -811,7 +805,7 @@ export class AgUiImporter implements IncrementalImporter {
   #finishStep(rec: JsonRecord, path: string): void {
     const lane = this.#laneOf(rec);
     const owner = (lane === '' ? this.#run : this.#agents.get(lane)) ?? this.#orphanSteps;
-    const name = str(rec['stepName']) ?? '';
+    const name = stringOf(rec['stepName']) ?? '';
     let at = owner.steps.length - 1;
     while (at >= 0 && owner.steps[at]!.name !== name) at--;
     if (at < 0) {
@@ -843,7 +837,7 @@ export class AgUiImporter implements IncrementalImporter {
     if (known !== undefined) return known;
     const source = rec ?? {};
     const { iso, invented } = this.#time(source);
-    const parentAgent = str(source['parentSubagentRunId']);
+    const parentAgent = stringOf(source['parentSubagentRunId']);
     const parent =
       parentAgent !== undefined
         ? this.#spanOf({ subagentRunId: parentAgent }, path)
@@ -863,7 +857,7 @@ export class AgUiImporter implements IncrementalImporter {
         timestamp: iso,
         parent_id: parent,
         type: 'agent',
-        name: str(source['name']) ?? id,
+        name: stringOf(source['name']) ?? id,
         metadata: this.#meta(source, extra),
       },
       invented ? { open: true, timeInvented: path } : { open: true },
@@ -871,7 +865,7 @@ export class AgUiImporter implements IncrementalImporter {
     const agent = { begin, steps: [], open: true };
     this.#agents.set(id, agent);
     this.#openAgents.push(agent);
-    const callId = str(source['parentToolCallId']);
+    const callId = stringOf(source['parentToolCallId']);
     const call = callId === undefined ? undefined : this.#calls.get(callId);
     if (call !== undefined) {
       const draft = (call.draft = this.#writable(call.draft));
@@ -883,7 +877,7 @@ export class AgUiImporter implements IncrementalImporter {
   }
 
   #startAgent(rec: JsonRecord, path: string): void {
-    const id = str(rec['subagentRunId']);
+    const id = stringOf(rec['subagentRunId']);
     if (id === undefined) {
       this.#ctx.warn(path, 'missing_field', 'subagentRunId');
       this.#info(rec, path);
@@ -893,7 +887,7 @@ export class AgUiImporter implements IncrementalImporter {
   }
 
   #finishAgent(rec: JsonRecord, type: string, path: string): void {
-    const id = str(rec['subagentRunId']) ?? '';
+    const id = stringOf(rec['subagentRunId']) ?? '';
     this.#closeLane(id);
     const agent = this.#agents.get(id);
     if (agent === undefined || !agent.open) {
@@ -908,7 +902,7 @@ export class AgUiImporter implements IncrementalImporter {
         uuid: this.#sink.uuid(`error:${this.#count('error')}`),
         timestamp: iso,
         span_id: agent.begin.id,
-        error: { message: str(rec['message']) ?? '', traceback: '', traceback_ansi: '' },
+        error: { message: stringOf(rec['message']) ?? '', traceback: '', traceback_ansi: '' },
       };
       const meta = this.#meta(rec, rec['code'] !== undefined ? { code: rec['code'] } : undefined);
       if (meta !== undefined) draft.metadata = meta;
@@ -977,7 +971,7 @@ export class AgUiImporter implements IncrementalImporter {
   }
 
   #activity(rec: JsonRecord, type: string, path: string): void {
-    const id = str(rec['messageId']);
+    const id = stringOf(rec['messageId']);
     if (id === undefined) {
       this.#ctx.warn(path, 'missing_field', 'messageId');
       this.#info(rec, path);
@@ -1120,7 +1114,12 @@ export class AgUiImporter implements IncrementalImporter {
     const id = m['id'] as string;
     const content: string | Content[] =
       kind === 'reasoning'
-        ? [{ type: 'reasoning', reasoning: str(m['content']) ?? '' } satisfies ContentReasoning]
+        ? [
+            {
+              type: 'reasoning',
+              reasoning: stringOf(m['content']) ?? '',
+            } satisfies ContentReasoning,
+          ]
         : agUiContent(m['content']);
     const known = this.#messages.get(id);
     if (known !== undefined) {
@@ -1130,7 +1129,7 @@ export class AgUiImporter implements IncrementalImporter {
       this.#sink.touch(draft);
       return;
     }
-    const role = m['role'] === 'developer' ? 'developer' : str(m['role']);
+    const role = m['role'] === 'developer' ? 'developer' : stringOf(m['role']);
     const message = this.#openMessage(
       { ...at, role, name: m['name'], metadata: m['metadata'] },
       id,
@@ -1166,14 +1165,14 @@ export class AgUiImporter implements IncrementalImporter {
 
   /** A materialised tool message: its call's result. */
   #toolMessage(m: JsonRecord, at: JsonRecord, path: string): void {
-    const id = str(m['toolCallId']);
+    const id = stringOf(m['toolCallId']);
     if (id === undefined) {
       this.#ctx.warn(path, 'missing_field', 'toolCallId');
       return;
     }
     const known = this.#calls.get(id);
     const result = agUiContent(m['content']) as ToolEvent['result'];
-    const error = str(m['error']);
+    const error = stringOf(m['error']);
     if (
       known !== undefined &&
       !this.#sink.isOpen(known.draft) &&

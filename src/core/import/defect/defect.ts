@@ -66,6 +66,7 @@ import {
   type JsonRecord,
   safeJson,
   valueText,
+  stringOf,
 } from '../guards.js';
 import { Probe, type ImportInput } from '../probe.js';
 import {
@@ -134,10 +135,6 @@ function newScope(agent: SpanBeginEvent | undefined, prefix: string): Scope {
   };
 }
 
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
-
 function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
@@ -163,7 +160,7 @@ function modelUsage(usage: unknown): ModelUsage | undefined {
 function resultBodyText(body: unknown): string {
   if (!isRecord(body)) return typeof body === 'string' ? body : (safeJson(body) ?? '');
   const kind = own(body, 'kind');
-  if (kind === 'text') return str(own(body, 'text')) ?? '';
+  if (kind === 'text') return stringOf(own(body, 'text')) ?? '';
   if (kind === 'json') return safeJson(own(body, 'value')) ?? '';
   if (kind === 'content') {
     const blocks = own(body, 'blocks');
@@ -449,7 +446,9 @@ class DefectImporter implements IncrementalImporter {
     const begin = this.#sink.revise(turn);
     const metadata: JsonObject = begin.metadata ?? {};
     const reason = rec ? own(rec, 'reason') : undefined;
-    metadata['stop_reason'] = aborted ? 'aborted' : (str(reason) ?? (rec ? null : 'unfinished'));
+    metadata['stop_reason'] = aborted
+      ? 'aborted'
+      : (stringOf(reason) ?? (rec ? null : 'unfinished'));
     const usage = rec ? own(rec, 'usage') : undefined;
     if (usage !== undefined) metadata['usage'] = usage;
     begin.metadata = metadata;
@@ -538,7 +537,7 @@ class DefectImporter implements IncrementalImporter {
   // --- tools and approvals -----------------------------------------------------
 
   #tool(scope: Scope, rec: JsonRecord, path: string, type: string): void {
-    const id = str(own(rec, 'id'));
+    const id = stringOf(own(rec, 'id'));
     if (!id) {
       this.#ctx.warn(path, 'missing_field', 'id');
       this.#add(
@@ -570,7 +569,7 @@ class DefectImporter implements IncrementalImporter {
       this.#sink.touch(tool);
       if (scope.turn && !scope.turnEvents.includes(tool)) scope.turnEvents.push(tool);
     }
-    const name = str(own(rec, 'name'));
+    const name = stringOf(own(rec, 'name'));
     if (name) tool.function = name;
     const fields = own(rec, 'fields');
     const metadata = (tool.metadata ??= {});
@@ -632,7 +631,7 @@ class DefectImporter implements IncrementalImporter {
   }
 
   #policy(scope: Scope, rec: JsonRecord, path: string): void {
-    const call = this.#callOf(str(own(rec, 'id')) ?? '');
+    const call = this.#callOf(stringOf(own(rec, 'id')) ?? '');
     const decision = own(rec, 'decision');
     const kind = isRecord(decision) ? own(decision, 'kind') : undefined;
     const approval = this.#approval(scope, call, path);
@@ -653,7 +652,7 @@ class DefectImporter implements IncrementalImporter {
   }
 
   #resolved(scope: Scope, rec: JsonRecord, path: string): void {
-    const call = this.#callOf(str(own(rec, 'id')) ?? '');
+    const call = this.#callOf(stringOf(own(rec, 'id')) ?? '');
     const approval = this.#approval(scope, call, path);
     const outcome = own(rec, 'outcome');
     const o = isRecord(outcome) ? outcome : {};
@@ -684,7 +683,7 @@ class DefectImporter implements IncrementalImporter {
   // --- model calls ---------------------------------------------------------------
 
   #llmStarted(scope: Scope, rec: JsonRecord, path: string): void {
-    const model = str(own(rec, 'model')) ?? 'unknown';
+    const model = stringOf(own(rec, 'model')) ?? 'unknown';
     const attempt = num(own(rec, 'attempt')) ?? 1;
     // Attempt 1 starts a call; later attempts are retries of the same one.
     if (attempt <= 1 || scope.calls === 0) scope.calls++;
@@ -766,7 +765,7 @@ class DefectImporter implements IncrementalImporter {
    */
   #subagent(rec: JsonRecord, path: string): void {
     let ancestors = own(rec, 'ancestor_path');
-    let agentType = str(own(rec, 'agent_type'));
+    let agentType = stringOf(own(rec, 'agent_type'));
     let inner = own(rec, 'inner');
     let innerPath = `${path}.inner`;
     for (
@@ -776,11 +775,11 @@ class DefectImporter implements IncrementalImporter {
     ) {
       const p = own(inner, 'ancestor_path');
       if (Array.isArray(p) && p.length) ancestors = p;
-      agentType = str(own(inner, 'agent_type')) ?? agentType;
+      agentType = stringOf(own(inner, 'agent_type')) ?? agentType;
       inner = own(inner, 'inner');
       innerPath += '.inner';
     }
-    const last = Array.isArray(ancestors) ? str(ancestors[ancestors.length - 1]) : undefined;
+    const last = Array.isArray(ancestors) ? stringOf(ancestors[ancestors.length - 1]) : undefined;
     const type = isRecord(inner) ? own(inner, 'type') : undefined;
     if (!last || !isRecord(inner) || typeof type !== 'string') {
       this.#ctx.info(path, 'defect_unknown_event', 'subagent without a path or an inner event');
@@ -882,18 +881,18 @@ class DefectImporter implements IncrementalImporter {
       const ppath = `${path}.message.content[${i}]`;
       const type = isRecord(part) ? own(part, 'type') : undefined;
       if (!isRecord(part)) continue;
-      if (type === 'text') parts.push({ type: 'text', text: str(own(part, 'text')) ?? '' });
+      if (type === 'text') parts.push({ type: 'text', text: stringOf(own(part, 'text')) ?? '' });
       else if (type === 'thinking') {
-        const signature = str(own(part, 'signature'));
+        const signature = stringOf(own(part, 'signature'));
         parts.push({
           type: 'reasoning',
-          reasoning: str(own(part, 'text')) ?? '',
+          reasoning: stringOf(own(part, 'text')) ?? '',
           ...(signature ? { signature } : {}),
         });
       } else if (type === 'image' && typeof own(part, 'data') === 'string')
         parts.push({
           type: 'image',
-          image: `data:${str(own(part, 'mime')) ?? 'image/png'};base64,${own(part, 'data') as string}`,
+          image: `data:${stringOf(own(part, 'mime')) ?? 'image/png'};base64,${own(part, 'data') as string}`,
         });
       else if (type === 'tool_use') {
         const args = own(part, 'args');

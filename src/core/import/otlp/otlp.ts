@@ -71,7 +71,15 @@ import type {
 } from '../../events/types.js';
 import { EMPTY_ARRAY, MAX_VALUE_DEPTH } from '../../events/freeze.js';
 import { timestampMs } from '../../events/timestamp.js';
-import { ImportContext, isRecord, own, typeName, type ImportOptions, safeJson } from '../guards.js';
+import {
+  ImportContext,
+  isRecord,
+  own,
+  typeName,
+  type ImportOptions,
+  safeJson,
+  stringOf,
+} from '../guards.js';
 import { sniffer, type FormatImporter, type ImportResult } from '../format.js';
 import { parseJsonTolerant } from '../json.js';
 import { readJsonLines } from '../lines.js';
@@ -241,10 +249,6 @@ function keyBit(key: string): number {
 
 /** The key mask of the object {@link keyValues} last returned. */
 let keyMask = 0;
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
 
 function num(v: unknown): number | undefined {
   if (typeof v === 'number' && Number.isFinite(v)) return v;
@@ -606,8 +610,8 @@ class Reader {
     let scope: JsonObject | undefined;
     if (isRecord(sc)) {
       scope = {};
-      const name = str(own(sc, 'name'));
-      const version = str(own(sc, 'version'));
+      const name = stringOf(own(sc, 'name'));
+      const version = stringOf(own(sc, 'version'));
       if (name !== undefined) scope.name = name;
       if (version !== undefined) scope.version = version;
       const attributes = own(sc, 'attributes');
@@ -641,7 +645,7 @@ class Reader {
     }
     const traceId = readId(field(r, 'traceId') ?? (ctxRec && field(ctxRec, 'trace_id')));
     const parentSpanId = readId(field(r, 'parentSpanId') ?? field(r, 'parent_id'));
-    const name = str(field(r, 'name')) ?? '';
+    const name = stringOf(field(r, 'name')) ?? '';
     const kind = enumName(field(r, 'kind'), SPAN_KINDS, 'SPAN_KIND_');
     const startNs = readNanos(field(r, 'startTimeUnixNano'));
     const endNs = readNanos(field(r, 'endTimeUnixNano'));
@@ -657,7 +661,8 @@ class Reader {
         STATUS_CODES,
         'STATUS_CODE_',
       );
-      const message = str(field(rawStatus, 'message')) ?? str(field(rawStatus, 'description'));
+      const message =
+        stringOf(field(rawStatus, 'message')) ?? stringOf(field(rawStatus, 'description'));
       if (code !== undefined && code !== 'UNSET') status = message ? { code, message } : { code };
       else if (message) status = { code: 'UNSET', message };
     }
@@ -983,7 +988,7 @@ function classify(s: Span, attrs: Attrs): Classified {
 }
 
 function classifyAttrs(a: Attrs): Classified {
-  const op = str(a['gen_ai.operation.name']);
+  const op = stringOf(a['gen_ai.operation.name']);
   if (op !== undefined) {
     if (MODEL_OPS.has(op)) return GENAI_MODEL;
     if (op === 'execute_tool') return GENAI_TOOL;
@@ -991,19 +996,19 @@ function classifyAttrs(a: Attrs): Classified {
     if (op === 'invoke_workflow') return GENAI_WORKFLOW;
     return { role: 'span', type: op, dialect: 'gen_ai' };
   }
-  const oiKind = str(a['openinference.span.kind'])?.toUpperCase();
+  const oiKind = stringOf(a['openinference.span.kind'])?.toUpperCase();
   if (oiKind !== undefined) {
     if (oiKind === 'LLM') return OI_MODEL;
     if (oiKind === 'TOOL') return OI_TOOL;
     return { role: 'span', type: oiKind.toLowerCase(), dialect: 'openinference' };
   }
-  const aiOp = str(a['ai.operationId']);
+  const aiOp = stringOf(a['ai.operationId']);
   if (aiOp !== undefined) {
     if (/\.do(Generate|Stream)$/.test(aiOp)) return VERCEL_MODEL;
     if (aiOp === 'ai.toolCall') return VERCEL_TOOL;
     return { role: 'span', type: aiOp, dialect: 'vercel' };
   }
-  const tlKind = str(a['traceloop.span.kind']);
+  const tlKind = stringOf(a['traceloop.span.kind']);
   if (tlKind !== undefined) {
     if (tlKind === 'tool') return OPENLLMETRY_TOOL;
     return { role: 'span', type: tlKind, dialect: 'openllmetry' };
@@ -1198,7 +1203,7 @@ function toolCall(id: unknown, name: unknown, args: unknown): ToolCall {
 function contentPart(p: unknown): Content | undefined {
   if (typeof p === 'string') return { type: 'text', text: p };
   if (!isRecord(p)) return undefined;
-  const type = str(p['type']);
+  const type = stringOf(p['type']);
   switch (type) {
     case 'text':
     case 'input_text':
@@ -1210,16 +1215,16 @@ function contentPart(p: unknown): Content | undefined {
     case 'uri':
     case 'image_url':
     case 'image': {
-      const uri = str(p['uri']) ?? str(p['url']) ?? str(p['image']);
-      const url = isRecord(p['image_url']) ? str(p['image_url']['url']) : undefined;
-      const modality = str(p['modality']) ?? 'image';
+      const uri = stringOf(p['uri']) ?? stringOf(p['url']) ?? stringOf(p['image']);
+      const url = isRecord(p['image_url']) ? stringOf(p['image_url']['url']) : undefined;
+      const modality = stringOf(p['modality']) ?? 'image';
       if (modality === 'image' && (uri ?? url)) return { type: 'image', image: (uri ?? url)! };
       return { type: 'data', data: p };
     }
     case 'blob': {
-      const modality = str(p['modality']);
-      const mime = str(p['mime_type']) ?? (modality === 'image' ? 'image/png' : undefined);
-      const content = str(p['content']);
+      const modality = stringOf(p['modality']);
+      const mime = stringOf(p['mime_type']) ?? (modality === 'image' ? 'image/png' : undefined);
+      const content = stringOf(p['content']);
       if (modality === 'image' && content && mime)
         return { type: 'image', image: `data:${mime};base64,${content}` };
       return { type: 'data', data: p };
@@ -1252,7 +1257,7 @@ function chatMessages(list: unknown): { messages: ChatMessage[]; finish: string[
     const m: unknown = list[i];
     if (!isRecord(m)) continue;
     const role = roleOf(m['role']);
-    const fr = str(m['finish_reason']);
+    const fr = stringOf(m['finish_reason']);
     if (fr !== undefined) finish = append(finish, fr);
     const rawParts = Array.isArray(m['parts'])
       ? m['parts']
@@ -1266,7 +1271,7 @@ function chatMessages(list: unknown): { messages: ChatMessage[]; finish: string[
     let responses: ChatMessage[] | undefined;
     for (let j = 0; j < rawParts.length; j++) {
       const p: unknown = rawParts[j];
-      const type = isRecord(p) ? str(p['type']) : undefined;
+      const type = isRecord(p) ? stringOf(p['type']) : undefined;
       if (
         isRecord(p) &&
         (type === 'tool_call' || type === 'tool-call' || type === 'function_call')
@@ -1284,7 +1289,7 @@ function chatMessages(list: unknown): { messages: ChatMessage[]; finish: string[
         (type === 'tool_call_response' || type === 'tool-result' || type === 'function_call_output')
       ) {
         const id = asText(p['id'] ?? p['toolCallId'] ?? p['call_id']);
-        const name = str(p['toolName']) ?? str(p['name']);
+        const name = stringOf(p['toolName']) ?? stringOf(p['name']);
         responses = append<ChatMessage>(responses, {
           role: 'tool',
           content: asText(p['response'] ?? p['result'] ?? p['output']),
@@ -1308,13 +1313,13 @@ function chatMessages(list: unknown): { messages: ChatMessage[]; finish: string[
       continue;
     }
     const content = parts ? messageContent(parts) : '';
-    const name = str(m['name']);
+    const name = stringOf(m['name']);
     if (role === 'assistant') {
       const msg: ChatMessageAssistant = { role, content };
       if (calls) msg.tool_calls = calls;
       messages = append(messages, msg);
     } else if (role === 'tool') {
-      const id = str(m['tool_call_id']) ?? str(m['id']);
+      const id = stringOf(m['tool_call_id']) ?? stringOf(m['id']);
       messages = append<ChatMessage>(messages, {
         role,
         content,
@@ -1560,7 +1565,7 @@ function readSpanEvents(s: Span): SpanEventRead[] {
     if (!isRecord(e)) continue;
     const ns = readNanos(own(e, 'timeUnixNano'));
     out.push({
-      name: str(own(e, 'name')) ?? '',
+      name: stringOf(own(e, 'name')) ?? '',
       time: timeOf(ns !== undefined ? nanosToIso(ns) : isoTime(own(e, 'timestamp'))),
       timeNs: ns,
       attrs: keyValues(own(e, 'attributes')),
@@ -1663,7 +1668,7 @@ function modelParts(u: Used, events: SpanEventRead[]): ModelParts {
   }
   if (tools.length === 0) tools = toolInfos(u.get('ai.prompt.tools'));
   if (output.length === 0) {
-    const text = str(u.get('ai.response.text'));
+    const text = stringOf(u.get('ai.response.text'));
     const calls = jsonish(u.get('ai.response.toolCalls'));
     const parts: unknown[] = text ? [{ type: 'text', text }] : [];
     if (Array.isArray(calls))
@@ -1925,12 +1930,12 @@ function* emitSpan(
   if (cls.role === 'model') {
     const parts = modelParts(used, events);
     consumed = parts.consumedEvents;
-    const requestModel = str(used.first('gen_ai.request.model', 'ai.model.id'));
-    const responseModel = str(
+    const requestModel = stringOf(used.first('gen_ai.request.model', 'ai.model.id'));
+    const responseModel = stringOf(
       used.first('gen_ai.response.model', 'llm.model_name', 'ai.response.model'),
     );
     const model = responseModel ?? requestModel ?? '';
-    const provider = str(
+    const provider = stringOf(
       used.first(
         'gen_ai.provider.name',
         'gen_ai.system',
@@ -1977,7 +1982,7 @@ function* emitSpan(
             .filter((c) => c.type === 'text')
             .map((c) => (c as { text: string }).text)
             .join('');
-    const responseId = str(used.first('gen_ai.response.id', 'ai.response.id'));
+    const responseId = stringOf(used.first('gen_ai.response.id', 'ai.response.id'));
     const config = configOf(used);
     const metadata = callMetadata(
       s,
@@ -2019,8 +2024,8 @@ function* emitSpan(
     em.sink.add(event);
     invent(em.sink, event, s);
   } else if (cls.role === 'tool') {
-    const id = str(used.first('gen_ai.tool.call.id', 'tool_call.id', 'ai.toolCall.id'));
-    const name = str(
+    const id = stringOf(used.first('gen_ai.tool.call.id', 'tool_call.id', 'ai.toolCall.id'));
+    const name = stringOf(
       used.first('gen_ai.tool.name', 'tool.name', 'ai.toolCall.name', 'traceloop.entity.name'),
     );
     const args = used.first(
@@ -2058,7 +2063,7 @@ function* emitSpan(
       const exception = events.find((e) => e.name === 'exception');
       tool.error = {
         type: 'unknown',
-        message: s.status?.message ?? str(exception?.attrs['exception.message']) ?? 'error',
+        message: s.status?.message ?? stringOf(exception?.attrs['exception.message']) ?? 'error',
       };
       tool.failed = true;
     }
@@ -2071,7 +2076,7 @@ function* emitSpan(
       if (em.usedIds.has(id)) id = `${s.traceId}:${s.spanId}`;
       em.usedIds.add(id);
     }
-    const name = str(
+    const name = stringOf(
       used.first(
         'gen_ai.agent.name',
         'agent.name',

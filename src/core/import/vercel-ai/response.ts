@@ -32,24 +32,20 @@ import type {
 import { cloneJson } from '../../events/freeze.js';
 import { markSpanAborted } from '../aborted.js';
 import { OPEN_DRAFT, messageDraft, pendingApprovalDraft, pendingToolDraft } from '../drafts.js';
-import { isRecord, safeJson, type ImportContext, type JsonRecord } from '../guards.js';
+import { isRecord, safeJson, type ImportContext, type JsonRecord, stringOf } from '../guards.js';
 import { jsonEqual } from '../json-equal.js';
 import type { SourceClock } from '../live.js';
 import type { EventSink } from '../sink.js';
 
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
-
 /** A file part's content: an image, or a document of its media type. */
 function fileContent(part: JsonRecord): Content {
-  const url = str(part['url']) ?? '';
-  const mime = str(part['mediaType']) ?? '';
+  const url = stringOf(part['url']) ?? '';
+  const mime = stringOf(part['mediaType']) ?? '';
   if (mime.startsWith('image/')) return { type: 'image', image: url };
   return {
     type: 'document',
     document: url,
-    filename: str(part['filename']) ?? '',
+    filename: stringOf(part['filename']) ?? '',
     mime_type: mime,
   };
 }

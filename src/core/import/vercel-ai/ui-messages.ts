@@ -8,24 +8,18 @@
 // one changed text, never a rebuilt run.
 import type { Content, Event } from '../../events/types.js';
 import { importerParts, type IncrementalImporter } from '../format.js';
-import {
-  isRecord,
-  typeName,
-  type ImportContext,
-  type ImportOptions,
-  type JsonRecord,
-} from '../guards.js';
-import { SourceClock } from '../live.js';
+import { isRecord, typeName, type ImportContext, type JsonRecord, stringOf } from '../guards.js';
+import { SourceClock, type LiveImportOptions } from '../live.js';
 import { Messages, type Response } from './response.js';
 
-/** Options of the UI messages importer; `now` makes it live (arrival times). */
-export interface UIMessagesImportOptions extends ImportOptions {
-  now?: () => number;
-}
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
+/**
+ * Options of the UI messages importer; `now` makes it live (arrival times).
+ *
+ * @example
+ * import type { UIMessagesImportOptions } from './ui-messages.js';
+ * const options: UIMessagesImportOptions = { now: Date.now };
+ */
+export type UIMessagesImportOptions = LiveImportOptions;
 
 /** Tool part states in which the call still waits for something. */
 const TOOL_OPEN = new Set([
@@ -68,7 +62,7 @@ export class UIMessagesImporter implements IncrementalImporter {
     for (let i = 0; i <= last; i++) {
       const m = messages[i];
       const open = i === last && streaming;
-      const id = isRecord(m) ? str(m['id']) : undefined;
+      const id = isRecord(m) ? stringOf(m['id']) : undefined;
       if (id !== undefined && this.#seen.get(id) === m) {
         const r = this.#responses.get(id);
         if (!open && r?.open === true) r.close(`$[${i}]`);
@@ -155,7 +149,7 @@ export class UIMessagesImporter implements IncrementalImporter {
           r.set(
             type,
             type === 'text' ? text++ : reasoning++,
-            str(part['text']) ?? '',
+            stringOf(part['text']) ?? '',
             part['state'] !== 'streaming',
             part['providerMetadata'],
             path,
@@ -171,7 +165,7 @@ export class UIMessagesImporter implements IncrementalImporter {
         default:
           if (type === 'dynamic-tool' || type.startsWith('tool-')) this.#tool(r, part, type, path);
           else if (type.startsWith('data-')) {
-            const id = str(part['id']);
+            const id = stringOf(part['id']);
             const key = id !== undefined ? `data:${type}:${id}` : `data:${data++}`;
             r.info(
               key,
@@ -184,15 +178,15 @@ export class UIMessagesImporter implements IncrementalImporter {
   }
 
   #tool(r: Response, part: JsonRecord, type: string, path: string): void {
-    const id = str(part['toolCallId']);
+    const id = stringOf(part['toolCallId']);
     if (id === undefined) {
       this.#ctx.warn(path, 'missing_field', 'toolCallId');
       r.info(`part:${path}`, { part: part as never }, path);
       return;
     }
-    const name = type === 'dynamic-tool' ? str(part['toolName']) : type.slice('tool-'.length);
+    const name = type === 'dynamic-tool' ? stringOf(part['toolName']) : type.slice('tool-'.length);
     r.tool(id, name, path);
-    const state = str(part['state']) ?? '';
+    const state = stringOf(part['state']) ?? '';
     const input =
       part['input'] !== undefined
         ? part['input']
@@ -203,7 +197,7 @@ export class UIMessagesImporter implements IncrementalImporter {
     const approval = isRecord(part['approval']) ? part['approval'] : undefined;
     if (approval !== undefined) {
       const approved = typeof approval['approved'] === 'boolean' ? approval['approved'] : undefined;
-      r.approval(id, str(approval['id']) ?? id, approved, str(approval['reason']), path);
+      r.approval(id, stringOf(approval['id']) ?? id, approved, stringOf(approval['reason']), path);
     }
     switch (state) {
       case 'output-available':
@@ -213,7 +207,7 @@ export class UIMessagesImporter implements IncrementalImporter {
         r.error(
           id,
           part['input'] === undefined ? 'parsing' : 'unknown',
-          str(part['errorText']) ?? '',
+          stringOf(part['errorText']) ?? '',
           path,
         );
         break;
@@ -237,15 +231,15 @@ function userContent(parts: unknown[]): string | Content[] {
       out.push({ type: 'text', text: p['text'] });
     else if (p['type'] === 'file') {
       onlyText = false;
-      const url = str(p['url']) ?? '';
-      const mime = str(p['mediaType']) ?? '';
+      const url = stringOf(p['url']) ?? '';
+      const mime = stringOf(p['mediaType']) ?? '';
       out.push(
         mime.startsWith('image/')
           ? { type: 'image', image: url }
           : {
               type: 'document',
               document: url,
-              filename: str(p['filename']) ?? '',
+              filename: stringOf(p['filename']) ?? '',
               mime_type: mime,
             },
       );

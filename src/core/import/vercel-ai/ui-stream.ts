@@ -5,27 +5,27 @@
 // `text-start` of a message is its n-th text part, as `useChat` builds it.
 import type { Event } from '../../events/types.js';
 import { importerParts, type IncrementalImporter } from '../format.js';
-import {
-  isRecord,
-  typeName,
-  type ImportContext,
-  type ImportOptions,
-  type JsonRecord,
-} from '../guards.js';
-import { SourceClock } from '../live.js';
+import { isRecord, typeName, type ImportContext, type JsonRecord, stringOf } from '../guards.js';
+import { SourceClock, type LiveImportOptions } from '../live.js';
 import { Messages, type Response } from './response.js';
 
-/** Options of the UI message stream importer; `now` makes it live (arrival times). */
-export interface UIStreamImportOptions extends ImportOptions {
-  now?: () => number;
-}
+/**
+ * Options of the UI message stream importer; `now` makes it live (arrival times).
+ *
+ * @example
+ * import type { UIStreamImportOptions } from './ui-stream.js';
+ * const options: UIStreamImportOptions = { now: Date.now };
+ */
+export type UIStreamImportOptions = LiveImportOptions;
 
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
-
-/** Chunk types whose `toolCallId` names the call. */
-const TOOL_CHUNKS = new Set([
+/**
+ * Chunk types whose `toolCallId` names the call.
+ *
+ * @example
+ * import { TOOL_CHUNKS } from './ui-stream.js';
+ * TOOL_CHUNKS.has('tool-input-start'); // true
+ */
+export const TOOL_CHUNKS: ReadonlySet<string> = new Set([
   'tool-input-start',
   'tool-input-delta',
   'tool-input-available',
@@ -133,7 +133,7 @@ export class UIStreamImporter implements IncrementalImporter {
       return;
     }
     if (type.startsWith('data-')) {
-      const id = str(c['id']);
+      const id = stringOf(c['id']);
       const data = { type, ...(id !== undefined ? { id } : {}), data: c['data'] as never };
       // A transient part is never added to the message (useChat hands it to
       // `onData` only): it is shown, under a key of its own, so the message's
@@ -152,7 +152,7 @@ export class UIStreamImporter implements IncrementalImporter {
     }
     switch (type) {
       case 'start': {
-        const messageId = str(c['messageId']);
+        const messageId = stringOf(c['messageId']);
         const open = this.#response;
         if (open !== undefined && open.open && !this.#started) {
           // Chunks written before the `start` (a data part, as
@@ -190,7 +190,7 @@ export class UIStreamImporter implements IncrementalImporter {
         const kind = type === 'text-start' ? 'text' : 'reasoning';
         const n = this.#ordinal(
           kind === 'text' ? this.#texts : this.#reasoning,
-          str(c['id']),
+          stringOf(c['id']),
           path,
           type,
         );
@@ -202,7 +202,7 @@ export class UIStreamImporter implements IncrementalImporter {
         const kind = type === 'text-delta' ? 'text' : 'reasoning';
         const n = this.#ordinal(
           kind === 'text' ? this.#texts : this.#reasoning,
-          str(c['id']),
+          stringOf(c['id']),
           path,
           type,
         );
@@ -220,7 +220,7 @@ export class UIStreamImporter implements IncrementalImporter {
         const kind = type === 'text-end' ? 'text' : 'reasoning';
         const n = this.#ordinal(
           kind === 'text' ? this.#texts : this.#reasoning,
-          str(c['id']),
+          stringOf(c['id']),
           path,
           type,
         );
@@ -237,7 +237,7 @@ export class UIStreamImporter implements IncrementalImporter {
         return;
       }
       case 'error':
-        this.#r(path).failure(str(c['errorText']) ?? '', this.#errors++, path);
+        this.#r(path).failure(stringOf(c['errorText']) ?? '', this.#errors++, path);
         return;
       case 'finish': {
         const r = this.#r(path);
@@ -248,7 +248,7 @@ export class UIStreamImporter implements IncrementalImporter {
       }
       case 'abort': {
         const r = this.#r(path);
-        const reason = str(c['reason']);
+        const reason = stringOf(c['reason']);
         if (reason !== undefined) r.meta('abort_reason', reason);
         r.close(path, true, reason ?? 'aborted');
         return;
@@ -260,14 +260,14 @@ export class UIStreamImporter implements IncrementalImporter {
   }
 
   #tool(c: JsonRecord, type: string, path: string): void {
-    const id = str(c['toolCallId']);
+    const id = stringOf(c['toolCallId']);
     if (id === undefined) {
       this.#ctx.warn(path, 'missing_field', 'toolCallId');
       this.#r(path).info(`chunk:${++this.#infos}`, { chunk: c as never }, path);
       return;
     }
     const r = this.#r(path);
-    const name = str(c['toolName']);
+    const name = stringOf(c['toolName']);
     switch (type) {
       case 'tool-input-start':
         r.tool(id, name, path);
@@ -282,19 +282,25 @@ export class UIStreamImporter implements IncrementalImporter {
         return;
       case 'tool-input-error':
         r.input(id, name, c['input'], path);
-        r.error(id, 'parsing', str(c['errorText']) ?? '', path);
+        r.error(id, 'parsing', stringOf(c['errorText']) ?? '', path);
         return;
       case 'tool-approval-request':
-        r.approval(id, str(c['approvalId']) ?? id, undefined, undefined, path);
+        r.approval(id, stringOf(c['approvalId']) ?? id, undefined, undefined, path);
         return;
       case 'tool-approval-response':
-        r.approval(id, str(c['approvalId']) ?? id, c['approved'] === true, str(c['reason']), path);
+        r.approval(
+          id,
+          stringOf(c['approvalId']) ?? id,
+          c['approved'] === true,
+          stringOf(c['reason']),
+          path,
+        );
         return;
       case 'tool-output-available':
         r.output(id, c['output'], c['preliminary'] === true, path);
         return;
       case 'tool-output-error':
-        r.error(id, 'unknown', str(c['errorText']) ?? '', path);
+        r.error(id, 'unknown', stringOf(c['errorText']) ?? '', path);
         return;
       case 'tool-output-denied':
         r.error(id, 'approval', 'The tool call was denied', path);

@@ -36,7 +36,7 @@ import { Probe, type ImportInput } from '../probe.js';
 import { eachSseRecord, looksLikeSse } from '../sse.js';
 import type { UIMessage, UIMessageChunkInput } from './types.js';
 import { UIMessagesImporter } from './ui-messages.js';
-import { UIStreamImporter } from './ui-stream.js';
+import { TOOL_CHUNKS, UIStreamImporter } from './ui-stream.js';
 
 /** Chunk types of the UI message stream (5 to 7); `data-*` are matched apart. */
 const CHUNK_TYPES = new Set([
@@ -55,20 +55,12 @@ const CHUNK_TYPES = new Set([
   'reasoning-delta',
   'reasoning-end',
   'reasoning-file',
-  'tool-input-start',
-  'tool-input-delta',
-  'tool-input-available',
-  'tool-input-error',
-  'tool-approval-request',
-  'tool-approval-response',
-  'tool-output-available',
-  'tool-output-error',
-  'tool-output-denied',
   'source-url',
   'source-document',
   'file',
   'custom',
   'steering-message',
+  ...TOOL_CHUNKS,
 ]);
 
 function isChunk(r: unknown): boolean {

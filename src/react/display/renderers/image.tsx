@@ -1,6 +1,7 @@
 import { SkeinError } from '../../../core/errors.js';
 import { useMemo } from 'react';
-import { BudgetNotice, formatBytes, useBudget } from '../budget.js';
+import { formatBytes } from '../../../core/format.js';
+import { BudgetNotice, useBudget } from '../budget.js';
 import { useLazyModule } from '../lazy.js';
 import { sanitizerModule } from '../loaders.js';
 import { expectText, positiveNumber } from '../text.js';

@@ -1,5 +1,6 @@
 import { memo, useMemo, useState, type ReactNode } from 'react';
-import { BudgetNotice, formatBytes, formatCount, useBudget } from '../budget.js';
+import { formatBytes, formatCount } from '../../../core/format.js';
+import { BudgetNotice, useBudget } from '../budget.js';
 import { sliceText } from '../text.js';
 import type { RendererProps } from '../types.js';
 import { PlainText } from './plain-text.js';

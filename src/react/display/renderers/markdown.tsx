@@ -1,5 +1,6 @@
 import { startTransition, useEffect, useMemo, useState } from 'react';
-import { BudgetNotice, formatCount, useBudget } from '../budget.js';
+import { formatCount } from '../../../core/format.js';
+import { BudgetNotice, useBudget } from '../budget.js';
 import { useLazyModule } from '../lazy.js';
 import { markdownModule } from '../loaders.js';
 import { expectText, sliceText } from '../text.js';
