@@ -7,6 +7,8 @@ import { builtinModules } from 'node:module';
 import { chromiumArgs, chromiumPath } from './scripts/chromium.mjs';
 import { renderOnServer } from './test/ssr/commands.js';
 import * as liveServer from './test/browser/live-server-commands.js';
+import { emulateColorScheme } from './test/browser/media-commands.js';
+import { moveMouseAway } from './test/browser/visual-commands.js';
 import pkg from './package.json' with { type: 'json' };
 
 // Library build: dependencies, peers and Node built-ins stay imports.
@@ -26,8 +28,36 @@ const browser = () => ({
   instances: [{ browser: 'chromium' as const }],
   // Server rendering in a real Node process, for the SSR hydration test.
   // A real SSE server for the live transport tests (issue 21).
-  commands: { renderOnServer, ...liveServer },
+  // The system colour scheme, emulated, for `theme="auto"` in dark.
+  // The mouse moved off the page, for the screenshot tests.
+  commands: { renderOnServer, ...liveServer, emulateColorScheme, moveMouseAway },
 });
+
+// Visual regression (test/browser/visual.browser.test.tsx): reference
+// screenshots live in test/visual/ and are committed; a mismatch writes the
+// actual screenshot and the diff image under .vitest-attachments/ and the
+// failure names both paths. `npm run test:visual-update` rewrites the
+// references (`-u` last: it takes an optional value, and would swallow the file).
+const screenshotMatching = {
+  comparatorName: 'pixelmatch' as const,
+  // Per-pixel colour tolerance as pixelmatch's default; up to 0.5% of the
+  // pixels may differ (anti-aliasing of text on a loaded machine), which is
+  // far less than one shifted column or a wrapped title.
+  comparatorOptions: { threshold: 0.1, allowedMismatchedPixelRatio: 0.005 },
+  resolveScreenshotPath: ({
+    arg,
+    ext,
+    root,
+    browserName,
+    platform,
+  }: {
+    arg: string;
+    ext: string;
+    root: string;
+    browserName: string;
+    platform: string;
+  }) => `${root}/test/visual/${arg}-${browserName}-${platform}${ext}`,
+};
 
 // React 18.3 in place of 19 (devDependencies `react-18`, `react-dom-18`): the
 // SSR hydration test runs under both (issue 16).
@@ -59,7 +89,21 @@ export default defineConfig({
     },
     rolldownOptions: {
       external,
-      output: { chunkFileNames: 'chunks/[name]-[hash].js' },
+      // One output file per source module, not shared chunks: an app's
+      // bundler then drops every module it does not use (package.json
+      // `sideEffects`), as it does building from the sources. Merged into
+      // chunks, the unused components beside a used one stayed in apps (a
+      // top-level `forwardRef(…)` call is not known to be pure): the bare
+      // <Transcript> cost 60 kB gzip instead of 50. The bundled markdown
+      // stack goes under dist/vendor/ (npm never packs a node_modules folder).
+      output: {
+        preserveModules: true,
+        preserveModulesRoot: 'src',
+        entryFileNames: (chunk) =>
+          chunk.name.includes('node_modules/')
+            ? `vendor/${chunk.name.slice(chunk.name.lastIndexOf('node_modules/') + 13)}.js`
+            : '[name].js',
+      },
     },
   },
   test: {
@@ -110,7 +154,7 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.browser.test.{ts,tsx}'],
-          browser: browser(),
+          browser: { ...browser(), expect: { toMatchScreenshot: screenshotMatching } },
           testTimeout: 60_000,
         },
       },
@@ -130,6 +174,30 @@ export default defineConfig({
         // Stories render real payloads (100k-character markdown, 1M-event runs);
         // on a loaded 2-core machine a play function can take well over the default.
         test: { name: 'storybook', browser: browser(), testTimeout: 60_000 },
+      },
+      {
+        // The stories again (play function and axe) in the dark theme at 390 px:
+        // contrast is checked on dark colours and layout at a phone's width in
+        // one pass. Stories tagged `light-only` run only in the pass above:
+        // the imports and the bare drop-ins draw the views other stories
+        // check here, and a million events or 10 MB of text would cost
+        // seconds twice (.storybook/preview.tsx).
+        extends: true,
+        plugins: [
+          storybookTest({
+            configDir: '.storybook',
+            tags: { exclude: ['light-only'] },
+            initialGlobals: { theme: 'dark', viewport: { value: 'phone', isRotated: false } },
+          }),
+          // The plugin puts every project of one Storybook in one Vite cache
+          // folder; two projects optimizing dependencies there at once collide.
+          {
+            name: 'skein:storybook-dark-390-cache',
+            enforce: 'post',
+            config: () => ({ cacheDir: 'node_modules/.cache/sb-vitest-dark-390' }),
+          },
+        ],
+        test: { name: 'storybook-dark-390', browser: browser(), testTimeout: 60_000 },
       },
     ],
   },

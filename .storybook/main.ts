@@ -1,11 +1,16 @@
 import type { StorybookConfig } from '@storybook/react-vite';
 
 const config: StorybookConfig = {
-  stories: ['../stories/**/*.stories.@(ts|tsx)'],
-  addons: ['@storybook/addon-vitest', '@storybook/addon-a11y'],
+  // The introduction (an MDX page) first; then one folder per component.
+  stories: ['../stories/**/*.mdx', '../stories/**/*.stories.@(ts|tsx)'],
+  addons: ['@storybook/addon-docs', '@storybook/addon-vitest', '@storybook/addon-a11y'],
   framework: { name: '@storybook/react-vite', options: {} },
+  // Babel-based react-docgen reads the props tables of the autodocs pages
+  // (react-docgen-typescript needs the TypeScript compiler API: toolchain.md §2.3).
   typescript: { reactDocgen: 'react-docgen' },
   core: { disableTelemetry: true, disableWhatsNewNotifications: true },
+  // The sidebar opens on the introduction, without Storybook's own onboarding list.
+  features: { sidebarOnboardingChecklist: false },
 };
 
 export default config;

@@ -12,7 +12,7 @@ export interface Metric {
   /** Dotted name with the size last, e.g. `core.stream.append.1m`. */
   name: string;
   value: number;
-  unit: 'ms' | 'MB' | 'count' | 'events/s' | 'kB' | 'ratio' | 'fps';
+  unit: 'ms' | 'MB' | 'count' | 'events/s' | 'spans/s' | 'kB' | 'ratio' | 'fps';
   /** The baseline's value, in the same unit, measured in this run. */
   baseline?: number;
   /** Name of the baseline metric. */

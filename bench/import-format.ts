@@ -162,6 +162,18 @@ async function measure(ctx: NodeBenchContext, spec: FormatBenchSpec, n: number, 
       baselineName: baseline.name,
       ratio: least.ratio,
     });
+    // The importer against that floor (issue 30's target), next to its ratio
+    // to JSON.parse above: what its own mapping adds to the least it could do.
+    ctx.record({
+      name: `${name}.vs-floor`,
+      value: run.median,
+      unit: 'ms',
+      n,
+      target: '≤ 1.3×',
+      baseline: least.run.median,
+      baselineName: `${name}.floor`,
+      ratio: run.median / least.run.median,
+    });
   }
   return run.median / n;
 }

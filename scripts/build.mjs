@@ -30,6 +30,9 @@ copyFileSync(join(root, 'src/styles.css'), join(root, 'dist/styles.css'));
 // The viewer page (`skein view`, issue 22): a static app in dist/viewer/ with
 // relative asset URLs, its loader in a Web Worker chunk.
 run('npx', ['vite', 'build', '--config', 'viewer/vite.config.ts', '--logLevel', 'warn']);
+// The same viewer as one classic script and one stylesheet in
+// dist/viewer-export/, which `skein export` inlines into a single HTML file.
+run('npx', ['vite', 'build', '--config', 'viewer/vite.export.config.ts', '--logLevel', 'warn']);
 trimSourceMaps();
 writeThirdPartyNotices();
 cleanDeclarationComments();

@@ -16,4 +16,8 @@ export declare function measureApp(options: {
   /** Modules whose id matches `test` go to a chunk `name` of their own (without their dependencies). */
   groups?: Array<{ name: string; test: RegExp }>;
 }): Promise<BundleSize>;
+export declare function measureAppEsbuild(options: {
+  root: string;
+  entry: string;
+}): Promise<BundleSize>;
 export declare const kB: (bytes: number) => number;

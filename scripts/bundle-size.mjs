@@ -1,9 +1,10 @@
 // What an app pays for skein: build a tiny app with Vite (production, minified,
-// as `vite build` does) and sum the gzip size of its chunks. "Initial" is the
+// as `vite build` does), or with esbuild, and sum the gzip size of its chunks. "Initial" is the
 // entry chunk plus every chunk it imports statically — what the browser must
 // load before the page runs; "total" adds the chunks loaded on demand
 // (dynamic `import()`, e.g. the markdown renderer). Used by the bundle bench
 // (bench/bundle.bench.ts) and the packed-tarball test (test/package/).
+import { relative, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 /**
@@ -100,6 +101,58 @@ export async function measureApp({ root, entry, outDir, alias, plugins = [], gro
     else process.env.NODE_ENV = nodeEnv;
   }
   return bundleSize(Array.isArray(result) ? result[0] : result);
+}
+
+/**
+ * The same measure with esbuild, the other bundler apps commonly use (alone,
+ * or inside tsup, Bun's and others' builds): `entry` bundled for the browser
+ * (minified, code split at dynamic `import()`, production React), in memory.
+ * Stylesheets imported from JS are left out (only JS is counted).
+ *
+ * @param {{ root: string, entry: string }} options
+ * @returns {Promise<BundleSize>}
+ */
+export async function measureAppEsbuild({ root, entry }) {
+  const { build } = await import('esbuild');
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: [entry],
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    loader: { '.css': 'empty' },
+    outdir: 'out',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const code = new Map(result.outputFiles.map((f) => [f.path, f.text]));
+  const entryPoint = relative(root, resolve(root, entry)).split(sep).join('/');
+  const outputs = result.metafile.outputs;
+  const byName = new Map(Object.keys(outputs).map((name) => [name, outputs[name]]));
+  const absolute = (name) => resolve(root, name);
+  return bundleSize({
+    output: [...byName].flatMap(([name, out]) =>
+      name.endsWith('.js')
+        ? [
+            {
+              type: 'chunk',
+              fileName: name,
+              // (A chunk split off at a dynamic `import()` names its module
+              // as its entry point too: only the app's entry starts the page.)
+              isEntry: out.entryPoint === entryPoint,
+              imports: out.imports.filter((i) => i.kind === 'import-statement').map((i) => i.path),
+              code: code.get(absolute(name)) ?? '',
+            },
+          ]
+        : [],
+    ),
+  });
 }
 
 /** Bytes as kB with two decimals. */

@@ -16,3 +16,8 @@ export type {
   CorsOptions,
   EventStreamHandlerOptions,
 } from './node/server/options.js';
+export { createHostCheck, hostName, HOST_REFUSED } from './node/server/host-check.js';
+export type { AllowedHosts } from './node/server/host-check.js';
+export { createOtlpFetchHandler } from './node/otlp/fetch-handler.js';
+export type { OtlpFetchHandler } from './node/otlp/fetch-handler.js';
+export type { OtlpExportInfo, OtlpHandlerOptions, OtlpTarget } from './node/otlp/receiver.js';

@@ -11,3 +11,5 @@ export type {
   RedisSource,
   RedisSourceOptions,
 } from './node/server/redis.js';
+export { publishOtlpRuns } from './node/otlp/redis-runs.js';
+export type { OtlpRedisOptions, OtlpRedisPublication } from './node/otlp/redis-runs.js';

@@ -23,7 +23,9 @@ import {
 const meta = {
   title: 'Display/Renderers',
   component: Display,
-  parameters: { layout: 'padded' },
+  tags: ['autodocs'],
+  // The theme decorator pads the canvas (and paints it, in the dark theme).
+  parameters: { layout: 'fullscreen' },
   // The markdown parser and the sanitizer load on first use; these stories
   // show the renderers themselves, so load them before rendering.
   loaders: [() => preloadDisplay()],
@@ -119,7 +121,7 @@ export const Gallery: Story = {
       <Cell title="text/x-diff">
         <Display bundle={b({ 'text/x-diff': SAMPLE_DIFF })} />
       </Cell>
-      <Cell title="text/latex">
+      <Cell title="text/latex (its source: skein has no TeX engine; register one to typeset)">
         <Display bundle={b({ 'text/latex': '$$\\sum_{i=1}^{n} i = \\frac{n(n+1)}{2}$$' })} />
       </Cell>
       <Cell title="a value through the display cascade">
@@ -174,11 +176,26 @@ export const Markdown: Story = {
     const canvas = within(canvasElement);
     await expect(canvas.getByRole('table')).toBeInTheDocument();
     await expect(canvas.getByRole('checkbox', { name: 'Done' })).toBeChecked();
+    await expect(canvas.getByRole('button', { name: 'Copy python code' })).toBeInTheDocument();
+    // Task lists show their boxes, not bullets as well.
+    const task = canvas.getByRole('checkbox', { name: 'Done' }).closest('li')!;
+    await expect(getComputedStyle(task).listStyleType).toBe('none');
+  },
+};
+
+/** (A test, hidden from the sidebar.) Copy puts the code on the clipboard and says so in a status. */
+export const MarkdownCopy: Story = {
+  args: { bundle: b({ 'text/markdown': REPORT_MARKDOWN }) },
+  tags: ['!dev', '!autodocs'],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
     const copy = canvas.getByRole('button', { name: 'Copy python code' });
     await userEvent.click(copy);
     await waitFor(() =>
       expect(canvas.getByRole('status').textContent).toMatch(/Copied|Copy failed/),
     );
+    // The accessible name stays what the button does.
+    await expect(copy).toHaveAccessibleName('Copy python code');
   },
 };
 
@@ -211,8 +228,9 @@ function TrustPair({ bundle }: { bundle: MimeBundle }) {
 }
 
 const HOSTILE_HTML =
-  '<p style="color:#1a7f37">Styled <b>bold</b> text, <a href="https://example.com">a link</a> and ' +
-  '<a href="javascript:window.__xss=1">a bad link</a>.</p>' +
+  // Inline colours bring their own background: readable in either theme.
+  '<p style="color:#116329;background:#eef9f0;padding:2px 4px">Styled <b>bold</b> text.</p>' +
+  '<p><a href="https://example.com">A link</a> and <a href="javascript:window.__xss=1">a bad link</a>.</p>' +
   '<img src=x onerror="window.__xss=2" alt="broken">' +
   '<script>window.__xss = 3</script><style>body{display:none}</style>' +
   '<form action="https://evil.example"><input name=p></form>';
@@ -229,7 +247,7 @@ export const HtmlTrustedVsUntrusted: Story = {
     await expect(frame.getAttribute('sandbox')).toBe('');
     await expect(frame.getAttribute('srcdoc')).toContain("default-src 'none'");
     await expect(within(trusted).getByText('bold').tagName).toBe('B');
-    await expect(within(trusted).getByRole('link', { name: 'a link' })).toHaveAttribute(
+    await expect(within(trusted).getByRole('link', { name: 'A link' })).toHaveAttribute(
       'target',
       '_blank',
     );
@@ -339,6 +357,7 @@ const HUGE_OBJECT = Object.fromEntries(
 
 /** 100,000 keys: one page of 100 is in the DOM; "show more" adds pages. */
 export const JsonHundredThousandKeys: Story = {
+  tags: ['light-only', '!autodocs'],
   args: { bundle: b({ 'application/json': HUGE_OBJECT }) },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -355,6 +374,7 @@ export const JsonHundredThousandKeys: Story = {
 
 /** A 10 MB string: the budget shows 100,000 characters and says what it hid. */
 export const TenMegabyteString: Story = {
+  tags: ['light-only', '!autodocs'],
   args: {
     bundle: b({ 'text/plain': 'log line with some text\n'.repeat(436_907).slice(0, 10_000_000) }),
   },
@@ -380,6 +400,7 @@ export const DeeplyNestedMarkdown: Story = {
 
 /** 100k characters of markdown render in chunks, a few per frame. */
 export const LongMarkdown: Story = {
+  tags: ['light-only', '!autodocs'],
   args: { bundle: b({ 'text/markdown': longMarkdown(100_000) }) },
   play: async ({ canvasElement }) => {
     await waitFor(() => expect(canvasElement.querySelector('[data-skein-pending]')).toBeNull(), {
@@ -426,7 +447,7 @@ export const Diff: Story = {
   },
 };
 
-/** Everything in a custom budget, compact density, dark. */
+/** Everything in a custom budget, compact density, dark: the notice says what it hid. */
 export const SmallBudgetDark: Story = {
   args: { bundle: b({ 'text/markdown': longMarkdown(5_000) }) },
   globals: { theme: 'dark' },
@@ -442,7 +463,31 @@ export const SmallBudgetDark: Story = {
     await expect(canvas.getByRole('note').textContent).toMatch(
       /^Showing \d{3} of 5,\d{3} characters\./,
     );
+    await expect(canvas.getByRole('button', { name: 'Show all' })).toBeInTheDocument();
+  },
+};
+
+/** (A test, hidden from the sidebar.) "Show all" lifts the budget. */
+export const SmallBudgetShowAll: Story = {
+  ...SmallBudgetDark,
+  tags: ['!dev', '!autodocs'],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
     await userEvent.click(canvas.getByRole('button', { name: 'Show all' }));
     await expect(canvas.queryByRole('note')).toBeNull();
+  },
+};
+
+/** The gallery at 390 px: every output keeps to its card (long lines wrap or scroll inside). */
+export const GalleryNarrow: Story = {
+  ...Gallery,
+  globals: { viewport: { value: 'phone', isRotated: false } },
+  play: async (context) => {
+    await Gallery.play!(context);
+    for (const cell of context.canvasElement.querySelectorAll<HTMLElement>('section')) {
+      await expect(cell.scrollWidth, cell.getAttribute('aria-label')!).toBeLessThanOrEqual(
+        cell.clientWidth,
+      );
+    }
   },
 };

@@ -12,6 +12,7 @@ const agentSide = importAcp(agentOnly, { filename: 'agent-only.jsonl' });
 const meta = {
   title: 'Import/ACP',
   component: Transcript,
+  tags: ['light-only'],
   parameters: { layout: 'fullscreen' },
 } satisfies Meta<typeof Transcript>;
 

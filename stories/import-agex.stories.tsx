@@ -12,6 +12,7 @@ const pythonRun = importAgex(pythonEvents).events;
 const meta = {
   title: 'Import/agex',
   component: Transcript,
+  tags: ['light-only'],
   parameters: { layout: 'fullscreen' },
 } satisfies Meta<typeof Transcript>;
 

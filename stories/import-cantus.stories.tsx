@@ -12,6 +12,7 @@ const tagged = importCantus(taggedJsonl, { baseTime: '2026-05-01T09:00:00Z' }).e
 const meta = {
   title: 'Import/cantus',
   component: Transcript,
+  tags: ['light-only'],
   parameters: { layout: 'fullscreen' },
 } satisfies Meta<typeof Transcript>;
 

@@ -13,6 +13,7 @@ const subagentFile = importClaudeCode(withSubagent, { subagents: { f00d: agentFi
 const meta = {
   title: 'Import/Claude Code',
   component: Transcript,
+  tags: ['light-only'],
   parameters: { layout: 'fullscreen' },
 } satisfies Meta<typeof Transcript>;
 

@@ -10,6 +10,7 @@ const imported = importDefect(log, { filename: 'events.jsonl' });
 const meta = {
   title: 'Import/defect',
   component: Transcript,
+  tags: ['light-only'],
   parameters: { layout: 'fullscreen' },
 } satisfies Meta<typeof Transcript>;
 

@@ -8,6 +8,7 @@ import iopub from '../test/fixtures/jupyter/iopub.jsonl?raw';
 const meta = {
   title: 'Import/Jupyter',
   component: Transcript,
+  tags: ['light-only'],
   parameters: { layout: 'fullscreen' },
 } satisfies Meta<typeof Transcript>;
 

@@ -14,6 +14,7 @@ const delegated = importOpenHands(delegateEvents, { filename: 'delegate-v1.jsonl
 const meta = {
   title: 'Import/OpenHands',
   component: Transcript,
+  tags: ['light-only'],
   parameters: { layout: 'fullscreen' },
 } satisfies Meta<typeof Transcript>;
 

@@ -14,6 +14,7 @@ const oi = importOtlp(openInference).events;
 const meta = {
   title: 'Import/OpenTelemetry traces',
   component: Transcript,
+  tags: ['light-only'],
   parameters: { layout: 'fullscreen' },
 } satisfies Meta<typeof Transcript>;
 

@@ -22,8 +22,9 @@ import {
 } from '../src/react/index.js';
 
 const meta = {
-  title: 'Live and replay',
+  title: 'Views/Live and replay',
   component: Player,
+  tags: ['autodocs'],
   parameters: { layout: 'fullscreen' },
 } satisfies Meta<typeof Player>;
 
@@ -39,7 +40,10 @@ const URL_ = 'https://agent.example/run/events';
  * a network error does, so the client's retries show.
  */
 function createMockServer(stream: EventStream) {
-  const handler = createEventStreamFetchHandler(stream, { heartbeatMs: 2000 });
+  const handler = createEventStreamFetchHandler(stream, {
+    heartbeatMs: 2000,
+    allowedHosts: ['agent.example'],
+  });
   const open = new Set<ReadableStreamDefaultController<Uint8Array>>();
   const server = {
     down: false,
@@ -121,6 +125,7 @@ function Replay() {
  * the span tree and the transcript, which show the run as of the playhead.
  */
 export const ReplayWithPlayer: Story = {
+  tags: ['light-only'],
   args: { player: undefined as never },
   render: () => <Replay />,
   play: async ({ canvasElement }) => {
@@ -131,9 +136,12 @@ export const ReplayWithPlayer: Story = {
     const before = articles();
     await userEvent.click(canvas.getByRole('button', { name: 'Next turn' }));
     await userEvent.click(canvas.getByRole('button', { name: 'Next turn' }));
-    await waitFor(() => expect(articles()).toBeGreaterThan(before));
+    // Generous timeouts: CI runs this beside other browser projects on 2 cores.
+    await waitFor(() => expect(articles()).toBeGreaterThan(before), { timeout: 10_000 });
     // The selected event is the last one shown, in both views.
-    await waitFor(() => expect(feed.querySelector('article[data-selected]')).not.toBeNull());
+    await waitFor(() => expect(feed.querySelector('article[data-selected]')).not.toBeNull(), {
+      timeout: 10_000,
+    });
     // The keyboard: End shows the whole run.
     slider.focus();
     await userEvent.keyboard('{End}');
@@ -141,6 +149,7 @@ export const ReplayWithPlayer: Story = {
       expect(slider.getAttribute('aria-valuetext')).toMatch(
         new RegExp(`event ${replayRun.length.toLocaleString('en-US')} of`),
       ),
+      { timeout: 10_000 },
     );
     await userEvent.keyboard('{Home}');
     expect(slider.getAttribute('aria-valuenow')).toBe('0');
@@ -260,6 +269,7 @@ const statusOf = (canvasElement: HTMLElement) =>
  * shows the connection status.
  */
 export const LiveFeedFromServer: Story = {
+  tags: ['light-only'],
   args: { player: undefined as never },
   render: () => <LiveFeed controls={false} />,
   play: async ({ canvasElement }) => {
@@ -279,6 +289,7 @@ export const LiveFeedFromServer: Story = {
  * then Live — and the client has every event the server has, none twice.
  */
 export const Reconnecting: Story = {
+  tags: ['light-only'],
   args: { player: undefined as never },
   render: () => <LiveFeed controls />,
   play: async ({ canvasElement }) => {
@@ -304,3 +315,59 @@ export const Reconnecting: Story = {
     await waitFor(() => expect(client.textContent).toBe(server.textContent), { timeout: 15_000 });
   },
 };
+
+/**
+ * A connection that stays failed: the server refuses the stream (HTTP 401),
+ * which is final (a 4xx is not retried). The status says Disconnected with
+ * the server's error, and the views stay empty.
+ */
+export const ConnectionRefused: Story = {
+  args: { player: undefined as never },
+  render: () => <FailedFeed fetch={refuse} />,
+  play: async ({ canvasElement }) => {
+    const status = await statusOf(canvasElement);
+    await waitFor(() => expect(status.dataset['status']).toBe('closed'), { timeout: 15_000 });
+    await expect(status.textContent).toMatch(/^Disconnected — last error: .*401/);
+  },
+};
+
+/**
+ * A server that cannot be reached: every attempt fails as a network error
+ * does, and the client keeps retrying (with backoff), saying so.
+ */
+export const ServerUnreachable: Story = {
+  args: { player: undefined as never },
+  render: () => <FailedFeed fetch={unreachable} />,
+  play: async ({ canvasElement }) => {
+    const status = await statusOf(canvasElement);
+    await waitFor(() => expect(status.textContent).toMatch(/^Reconnecting… \(attempt [2-9]\)/), {
+      timeout: 15_000,
+    });
+    await expect(status.textContent).toMatch(/last error: .*Failed to fetch/);
+  },
+};
+
+const refuse: FetchLike = async () =>
+  new Response('{"error":"unauthorized"}', {
+    status: 401,
+    headers: { 'content-type': 'application/json' },
+  });
+const unreachable: FetchLike = async () => {
+  throw new TypeError('Failed to fetch (no server at this address)');
+};
+
+function FailedFeed({ fetch }: { fetch: FetchLike }) {
+  const live = useEventStream(URL_, {
+    fetch,
+    // Retries close together, then a long wait: the story settles on a
+    // stable "attempt n" for its accessibility check and its first look.
+    retry: { firstDelayMs: 50, baseDelayMs: 100, maxDelayMs: 60_000 },
+  });
+  return (
+    <div style={{ height: 420 }}>
+      {live === null ? null : (
+        <Transcript stream={live.stream} connection={live} aria-label="Live transcript" />
+      )}
+    </div>
+  );
+}

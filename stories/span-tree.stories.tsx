@@ -13,8 +13,9 @@ import {
 import { SkeinTheme, SpanTree, Transcript, useStoreSelector } from '../src/react/index.js';
 
 const meta = {
-  title: 'SpanTree',
+  title: 'Views/SpanTree',
   component: SpanTree,
+  tags: ['autodocs'],
   parameters: { layout: 'fullscreen' },
 } satisfies Meta<typeof SpanTree>;
 
@@ -92,6 +93,7 @@ function Million() {
 /** 1,000,000 events (200k spans): first rows at once, a bounded DOM, a scaled scroll space. */
 export const MillionEvents: Story = {
   args: { events: [] },
+  tags: ['light-only', '!autodocs'],
   render: () => <Million />,
   play: async ({ canvasElement }) => {
     const grid = await within(canvasElement).findByRole('treegrid', { name: 'A million events' });
@@ -182,9 +184,53 @@ const failing: Event[] = [
   { event: 'span_end', uuid: 'x1', timestamp: at(30_400), id: 'agent', span_id: 'agent' },
 ] as unknown as Event[];
 
-/** Failures: status icons, and a collapsed row counts what failed inside it. */
+function FailingTrees() {
+  // The second tree's own store starts with the agent folded.
+  const [folded] = useState(() => {
+    const store = createSelectionStore();
+    store.toggle('agent', false);
+    return store;
+  });
+  return (
+    <div
+      style={{
+        display: 'grid',
+        gridTemplateColumns: 'repeat(auto-fit, minmax(300px, 1fr))',
+        gap: 8,
+        padding: 8,
+      }}
+    >
+      <div style={{ height: 240 }}>
+        <SpanTree events={failing} defaultMode="events" aria-label="Expanded" />
+      </div>
+      <div style={{ height: 240 }}>
+        <SpanTree events={failing} defaultMode="events" selection={folded} aria-label="Collapsed" />
+      </div>
+    </div>
+  );
+}
+
+/** Failures: status icons, and a collapsed row counts what failed inside it (right). */
 export const Errors: Story = {
   args: { events: failing, defaultMode: 'events' },
+  render: () => <FailingTrees />,
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const open = await canvas.findByRole('treegrid', { name: 'Expanded' });
+    const folded = await canvas.findByRole('treegrid', { name: 'Collapsed' });
+    const agent = await waitFor(() => open.querySelector<HTMLElement>('[data-key="agent"]')!);
+    expect(agent.dataset['status']).toBe('error');
+    await waitFor(() => expect(rowsOf(open).length).toBeGreaterThan(3));
+    const collapsed = await waitFor(() => folded.querySelector<HTMLElement>('[data-key="agent"]')!);
+    expect(collapsed.getAttribute('aria-expanded')).toBe('false');
+    await waitFor(() => expect(within(collapsed).getByText('2 failed')).toBeTruthy());
+  },
+};
+
+/** (A test, hidden from the sidebar.) ← on an expanded row folds it, and the row counts its failures. */
+export const CollapseWithKeyboard: Story = {
+  args: { events: failing, defaultMode: 'events' },
+  tags: ['!dev', '!autodocs'],
   render: (args) => (
     <div style={frame}>
       <SpanTree {...args} />
@@ -193,7 +239,6 @@ export const Errors: Story = {
   play: async ({ canvasElement }) => {
     const grid = await within(canvasElement).findByRole('treegrid');
     const agent = await waitFor(() => grid.querySelector<HTMLElement>('[data-key="agent"]')!);
-    expect(agent.dataset['status']).toBe('error');
     agent.focus();
     await userEvent.keyboard('{ArrowLeft}');
     await waitFor(() => expect(within(agent).getByText('2 failed')).toBeTruthy());
@@ -340,11 +385,65 @@ export const Outline: Story = {
 /** The dark theme (variables only). */
 export const Dark: Story = {
   args: { events: small },
+  globals: { theme: 'dark' },
   render: (args) => (
     <SkeinTheme theme="dark" style={{ ...frame, height: 536 }}>
       <SpanTree {...args} />
     </SkeinTheme>
   ),
+};
+
+/** At 390 px, as a phone shows it: the name column keeps its room, nothing scrolls sideways. */
+export const Narrow: Story = {
+  args: { events: small },
+  globals: { viewport: { value: 'phone', isRotated: false } },
+  render: (args) => (
+    <div style={frame}>
+      <SpanTree {...args} aria-label="Narrow tree" />
+    </div>
+  ),
+  play: async ({ canvasElement }) => {
+    const grid = await within(canvasElement).findByRole('treegrid', { name: 'Narrow tree' });
+    await waitFor(() => expect(rowsOf(grid).length).toBeGreaterThan(3));
+    await expect(grid.getBoundingClientRect().width).toBeLessThanOrEqual(390);
+  },
+};
+
+/**
+ * Keyboard focus: the first row focused from the keyboard shows its focus
+ * ring (the story opens that way, as a keyboard user sees it).
+ */
+export const KeyboardFocus: Story = {
+  args: { events: small },
+  render: (args) => (
+    <div style={frame}>
+      <SpanTree {...args} aria-label="Focused tree" />
+    </div>
+  ),
+  play: async ({ canvasElement }) => {
+    const grid = await within(canvasElement).findByRole('treegrid', { name: 'Focused tree' });
+    await waitFor(() => expect(rowsOf(grid).length).toBeGreaterThan(3));
+    const second = rowsOf(grid)[1]!;
+    rowsOf(grid)[0]!.focus();
+    await userEvent.keyboard('{ArrowDown}');
+    await waitFor(() => expect(document.activeElement).toBe(second));
+    await expect(second.matches(':focus-visible')).toBe(true);
+    await expect(getComputedStyle(second).outlineStyle).not.toBe('none');
+  },
+};
+
+/** An empty run (a stream with no events yet): the tree says so instead of showing a blank box. */
+export const Empty: Story = {
+  args: { events: [] },
+  render: (args) => (
+    <div style={frame}>
+      <SpanTree {...args} aria-label="Empty tree" />
+    </div>
+  ),
+  play: async ({ canvasElement }) => {
+    const grid = await within(canvasElement).findByRole('treegrid', { name: 'Empty tree' });
+    await expect(rowsOf(grid)).toHaveLength(0);
+  },
 };
 
 /**

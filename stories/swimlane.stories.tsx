@@ -16,10 +16,12 @@ import {
 } from '../src/react/index.js';
 import { fanOutEvents, fanOutTimeline, nestedTimeline } from './swimlane-fixtures.js';
 import { useProducedStream } from './producer.js';
+import './stories.css';
 
 const meta = {
-  title: 'Swimlane',
+  title: 'Views/Swimlane',
   component: Swimlane,
+  tags: ['autodocs'],
   parameters: { layout: 'fullscreen' },
 } satisfies Meta<typeof Swimlane>;
 
@@ -48,9 +50,49 @@ export const Small: Story = {
   play: async ({ canvasElement }) => {
     const lane = await findLane(canvasElement, 'Swimlane');
     await waitFor(() => expect(barsOf(lane).length).toBeGreaterThan(2));
+    await expect(lane.hasAttribute('data-fitted')).toBe(true);
+  },
+};
+
+/** (A test, hidden from the sidebar.) `+` zooms in: the view is no longer fitted. */
+export const ZoomWithKeyboard: Story = {
+  args: { timeline: generated },
+  tags: ['!dev', '!autodocs'],
+  render: framed,
+  play: async ({ canvasElement }) => {
+    const lane = await findLane(canvasElement, 'Swimlane');
+    await waitFor(() => expect(barsOf(lane).length).toBeGreaterThan(2));
     lane.focus();
     await userEvent.keyboard('+');
     await waitFor(() => expect(lane.hasAttribute('data-fitted')).toBe(false));
+  },
+};
+
+/** At 390 px: labels narrow, the bars keep the rest of the width; nothing scrolls sideways. */
+export const Narrow: Story = {
+  args: { timeline: generated },
+  globals: { viewport: { value: 'phone', isRotated: false } },
+  render: framed,
+  play: async ({ canvasElement }) => {
+    const lane = await findLane(canvasElement, 'Swimlane');
+    await waitFor(() => expect(barsOf(lane).length).toBeGreaterThan(2));
+    await expect(lane.getBoundingClientRect().width).toBeLessThanOrEqual(390);
+  },
+};
+
+/**
+ * Keyboard focus: Tab from the page lands on the swimlane, whose focus ring
+ * shows (the story opens focused, as a keyboard user sees it).
+ */
+export const KeyboardFocus: Story = {
+  args: { timeline: generated, 'aria-label': 'Focused swimlane' },
+  render: framed,
+  play: async ({ canvasElement }) => {
+    const lane = await findLane(canvasElement, 'Focused swimlane');
+    await waitFor(() => expect(barsOf(lane).length).toBeGreaterThan(2));
+    lane.focus();
+    await expect(lane.matches(':focus-visible')).toBe(true);
+    await expect(getComputedStyle(lane).outlineStyle).not.toBe('none');
   },
 };
 
@@ -84,7 +126,8 @@ function branchTimeline(): Timeline {
 
 /** A branch (an alternative trajectory): on demand (the Branches toggle), its own `↳` row with a fork marker. */
 export const Branches: Story = {
-  args: { timeline: branchTimeline() },
+  // Not the compact tile (below 420 px): it has no toolbar to toggle from.
+  args: { timeline: branchTimeline(), compact: false },
   render: framed,
   play: async ({ canvasElement }) => {
     const lane = await findLane(canvasElement);
@@ -102,7 +145,7 @@ export const Branches: Story = {
  * and press "Open planner"); the breadcrumbs or Backspace lead back out.
  */
 export const DrillIn: Story = {
-  args: { timeline: nestedTimeline(), 'aria-label': 'Nested run' },
+  args: { timeline: nestedTimeline(), 'aria-label': 'Nested run', compact: false },
   render: framed,
   play: async ({ canvasElement }) => {
     const lane = await findLane(canvasElement, 'Nested run');
@@ -146,6 +189,7 @@ function HundredK() {
 /** 100,000 sub-agents: density strips at fit, real bars when zoomed, a bounded DOM. */
 export const HundredThousandSpans: Story = {
   args: { timeline: generated },
+  tags: ['light-only', '!autodocs'],
   render: () => <HundredK />,
   play: async ({ canvasElement }) => {
     const lane = await findLane(canvasElement, '100k spans');
@@ -184,8 +228,9 @@ export const Live_: Story = {
 /** Dark theme through `<SkeinTheme>` (only CSS variables change). */
 export const Dark: Story = {
   args: { timeline: generated },
+  globals: { theme: 'dark' },
   render: (args) => (
-    <SkeinTheme theme="dark" style={{ ...frame, background: '#0f1419' }}>
+    <SkeinTheme theme="dark" style={frame}>
       <Swimlane {...args} />
     </SkeinTheme>
   ),
@@ -210,10 +255,50 @@ export const DashboardTile: Story = {
   },
 };
 
-/** No theme, no wrapper styles: only `skein/styles.css`. */
+const oneAgent = buildTimeline(generateRun({ seed: 2, events: 120, depth: 0, pendingRate: 0 }));
+const tiles = [
+  { label: 'Generated run', timeline: generated },
+  { label: 'One agent', timeline: oneAgent },
+  { label: 'Fan-out', timeline: fanOutTimeline({ agents: 200, parallelism: 5, errorEvery: 20 }) },
+  { label: 'Nested', timeline: nestedTimeline() },
+];
+
+/**
+ * A dashboard of 120 px tiles (compact by size) in a grid that gives each
+ * tile at least 260 px: one column on a phone, two in a pane, four on a
+ * laptop. Each tile must say something at a glance, a one-agent run too.
+ */
+export const DashboardTiles: Story = {
+  args: { timeline: generated },
+  render: () => (
+    <ul className="story-tiles">
+      {tiles.map(({ label, timeline }) => (
+        <li key={label} className="story-tiles__tile">
+          <Swimlane timeline={timeline} aria-label={`${label} tile`} />
+        </li>
+      ))}
+    </ul>
+  ),
+  play: async ({ canvasElement }) => {
+    for (const { label } of tiles) {
+      const lane = await findLane(canvasElement, `${label} tile`);
+      await waitFor(() => expect(lane.hasAttribute('data-compact')).toBe(true));
+      await waitFor(() => expect(barsOf(lane).length).toBeGreaterThan(0));
+    }
+  },
+};
+
+/** No theme, no wrapper styles: only `skein/styles.css`, in an unsized parent. */
 export const Bare: Story = {
   args: { timeline: generated },
+  parameters: { skeinTheme: false },
   render: (args) => <Swimlane {...args} />,
+  play: async ({ canvasElement }) => {
+    const lane = await findLane(canvasElement);
+    await waitFor(() => expect(barsOf(lane).length).toBeGreaterThan(0));
+    // No theme anywhere above it: the story is not wrapped.
+    await expect(canvasElement.querySelector('.skein')).toBeNull();
+  },
 };
 
 function Linked() {

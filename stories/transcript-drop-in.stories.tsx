@@ -17,8 +17,9 @@ import { Transcript, type RowBodyRenderProps } from '../src/react/index.js';
  * decorator off), in each kind of parent.
  */
 const meta = {
-  title: 'Transcript/Drop-in (no theme)',
+  title: 'Views/Transcript (drop-in)',
   component: Transcript,
+  tags: ['light-only'],
   parameters: { layout: 'fullscreen', skeinTheme: false },
 } satisfies Meta<typeof Transcript>;
 

@@ -1,8 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { useProducedStream } from './producer.js';
+import { useState } from 'react';
 import {
   DEFAULT_HIDDEN_KINDS,
+  EventStream,
   generateRun,
   importInspectLog,
   type Event,
@@ -13,8 +15,9 @@ import { SkeinTheme, Transcript } from '../src/react/index.js';
 import { buildInspectLogJson } from './inspect-log-fixture.js';
 
 const meta = {
-  title: 'Transcript',
+  title: 'Views/Transcript',
   component: Transcript,
+  tags: ['autodocs'],
   parameters: { layout: 'fullscreen' },
 } satisfies Meta<typeof Transcript>;
 
@@ -63,6 +66,7 @@ function Live() {
 /** A timer appends events; the view follows the end. */
 export const LiveStreaming: Story = {
   args: { events: [] },
+  tags: ['light-only'],
   render: () => <Live />,
   play: async ({ canvasElement }) => {
     const feed = await within(canvasElement).findByRole('feed', { name: 'Live run' });
@@ -103,6 +107,7 @@ const million: Event[] = Array.from({ length: 1_000_000 }, (_, i) =>
 /** 1,000,000 events: a bounded DOM and a scaled scroll space. */
 export const MillionEvents: Story = {
   args: { events: million },
+  tags: ['light-only', '!autodocs'],
   render: (args) => (
     <div style={frame}>
       <Transcript {...args} />
@@ -143,6 +148,7 @@ deep.push({
 
 /** 10 MB tool result, 500-deep spans (never closed), an unknown kind. */
 export const Pathological: Story = {
+  tags: ['light-only', '!autodocs'],
   args: {
     events: [
       {
@@ -189,21 +195,25 @@ export const Pathological: Story = {
   },
 };
 
-/** Dark theme, compact density, find open. */
+/** Dark theme, compact density, find open on its first match (↓ from the find bar). */
 export const DarkCompactFind: Story = {
   args: { events: sample, findQuery: 'bash' },
+  globals: { theme: 'dark' },
   render: (args) => (
     <SkeinTheme theme="dark" density="compact" style={{ height: 560, padding: 8 }}>
       <Transcript {...args} />
     </SkeinTheme>
   ),
   play: async ({ canvasElement }) => {
-    await within(canvasElement).findByRole('searchbox', { name: 'Find in transcript' });
-    await waitFor(
-      () =>
-        expect(canvasElement.querySelector('output')?.textContent).toMatch(/^[1-9]\d* matches$/),
-      { timeout: 10_000 },
-    );
+    const canvas = within(canvasElement);
+    await canvas.findByRole('searchbox', { name: 'Find in transcript' });
+    const count = () => canvasElement.querySelector('output')?.textContent ?? '';
+    await waitFor(() => expect(count()).toMatch(/^[1-9]\d* matches$/), { timeout: 10_000 });
+    // The count alone leaves the matches out of view: go to the first.
+    await userEvent.click(canvas.getByRole('button', { name: 'Next match' }));
+    await waitFor(() => expect(count()).toMatch(/^1 of [1-9]\d* matches$/));
+    const feed = canvas.getByRole('feed');
+    await waitFor(() => expect(feed.querySelector('[data-current-match]')).not.toBeNull());
   },
 };
 
@@ -430,5 +440,104 @@ export const Compact: Story = {
     await expect(px(compact.fontSize)).toBeLessThan(px(comfortable.fontSize));
     await expect(px(compact.minHeight)).toBeLessThan(px(comfortable.minHeight));
     await expect(px(compact.paddingInlineStart)).toBeLessThan(px(comfortable.paddingInlineStart));
+  },
+};
+
+/** An empty stream (a run that has not produced an event yet). */
+export const EmptyStream: Story = {
+  args: { events: [] },
+  render: () => <EmptyStreamStory />,
+  play: async ({ canvasElement }) => {
+    // No rows and nothing loading: not a feed (which owns articles) but a
+    // group that says it is empty.
+    const empty = await within(canvasElement).findByRole('group', { name: 'Empty run' });
+    await expect(empty.querySelectorAll('article')).toHaveLength(0);
+    await expect(empty).toHaveTextContent('No events yet.');
+    await expect(canvasElement.querySelector('.skein-transcript__count')).toHaveTextContent(
+      /^0 events/,
+    );
+  },
+};
+
+function EmptyStreamStory() {
+  const [stream] = useState(() => new EventStream());
+  return (
+    <div style={frame}>
+      <Transcript stream={stream} aria-label="Empty run" />
+    </div>
+  );
+}
+
+/**
+ * Loading: a log still being read (an async iterable that has yielded its
+ * first 40 events and waits for more). The feed is `aria-busy` and the
+ * toolbar says "loading…".
+ */
+export const Loading: Story = {
+  args: { events: [] },
+  render: () => <LoadingStory />,
+  play: async ({ canvasElement }) => {
+    const feed = await within(canvasElement).findByRole('feed', { name: 'Run being read' });
+    await waitFor(() => expect(feed.querySelectorAll('article').length).toBeGreaterThan(3));
+    await expect(feed.getAttribute('aria-busy')).toBe('true');
+    await expect(canvasElement.querySelector('.skein-transcript__count')).toHaveTextContent(
+      /\(loading…\)/,
+    );
+  },
+};
+
+function LoadingStory() {
+  // One iterable per mount: it can be read once.
+  const [iterable] = useState(() => firstThenWait(sample.slice(0, 40)));
+  return (
+    <div style={frame}>
+      <Transcript iterable={iterable} aria-label="Run being read" />
+    </div>
+  );
+}
+
+/** Yields `events`, then waits for ever (the rest of the log never arrives). */
+async function* firstThenWait(events: readonly Event[]): AsyncGenerator<Event> {
+  yield* events;
+  await new Promise<never>(() => {});
+}
+
+/** At 390 px, as a phone shows it: headers shorten, nothing scrolls sideways. */
+export const Narrow: Story = {
+  args: { events: sample },
+  globals: { viewport: { value: 'phone', isRotated: false } },
+  render: (args) => (
+    <div style={frame}>
+      <Transcript {...args} aria-label="Narrow transcript" />
+    </div>
+  ),
+  play: async ({ canvasElement }) => {
+    const feed = await within(canvasElement).findByRole('feed', { name: 'Narrow transcript' });
+    await waitFor(() => expect(feed.querySelectorAll('article').length).toBeGreaterThan(3));
+    await expect(feed.getBoundingClientRect().width).toBeLessThanOrEqual(390);
+  },
+};
+
+/**
+ * Keyboard focus: an event row reached from the keyboard shows its focus
+ * ring (the story opens that way, as a keyboard user sees it).
+ */
+export const KeyboardFocus: Story = {
+  args: { events: sample },
+  render: (args) => (
+    <div style={frame}>
+      <Transcript {...args} aria-label="Focused transcript" />
+    </div>
+  ),
+  play: async ({ canvasElement }) => {
+    const feed = await within(canvasElement).findByRole('feed', { name: 'Focused transcript' });
+    await waitFor(() => expect(feed.querySelectorAll('article').length).toBeGreaterThan(3));
+    feed.querySelector<HTMLElement>('article')!.focus();
+    await userEvent.keyboard('{ArrowDown}');
+    const focused = document.activeElement as HTMLElement;
+    await expect(focused.tagName).toBe('ARTICLE');
+    await expect(focused.getAttribute('aria-posinset')).toBe('2');
+    await expect(focused.matches(':focus-visible')).toBe(true);
+    await expect(getComputedStyle(focused).outlineStyle).not.toBe('none');
   },
 };

@@ -4,13 +4,14 @@
 import {
   useCallback,
   useEffect,
+  useId,
   useMemo,
   useRef,
   useState,
   type DragEvent,
   type ReactNode,
 } from 'react';
-import { VERSION } from '../src/index.js';
+import { VERSION, formats } from '../src/index.js';
 import { SkeinTheme, useEventStream, useStoreSelector } from '../src/react.js';
 import { DiagnosticsPanel } from './diagnostics.js';
 import { formatBytes, formatCount } from './format.js';
@@ -19,14 +20,17 @@ import { KeyboardHelp } from './keyboard-help.js';
 import { ListingView, type ListingLog } from './listing.js';
 import { openLog, type LoadSession, type LoadState, type LoaderPort } from './load/client.js';
 import type { LoadFailure, LoadSource, SampleRef } from './load/protocol.js';
-import { Split } from './panes.js';
+import { NARROW, Split, useElementSize } from './panes.js';
 import { RunView } from './run-view.js';
+import { RunsView, type RunEntry } from './runs.js';
 import { SampleList } from './sample-list.js';
 import { nameOfUrl, readHash, readParams, writeHash } from './url-state.js';
 
 export interface ViewerAppProps {
   /** The loader to use (default: a Web Worker, or the page itself where there is none). */
   createPort?: () => LoaderPort;
+  /** A log to open at once, instead of what the URL asks for (an exported page's run). */
+  open?: LoadSource;
 }
 
 interface Doc {
@@ -72,7 +76,7 @@ function isTyping(target: EventTarget | null): boolean {
   );
 }
 
-export function ViewerApp({ createPort }: ViewerAppProps) {
+export function ViewerApp({ createPort, open }: ViewerAppProps) {
   const params = useMemo(() => readParams(location.search), []);
   const initialHash = useRef(readHash(location.hash));
   const [docs, setDocs] = useState<readonly Doc[]>([]);
@@ -81,6 +85,8 @@ export function ViewerApp({ createPort }: ViewerAppProps) {
   const [showDiagnostics, setShowDiagnostics] = useState(false);
   const [dragging, setDragging] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
+  // The run followed live, in `?runs=` mode (its live URL).
+  const [liveUrl, setLiveUrl] = useState<string | null>(params.live);
 
   const add = useCallback(
     (source: LoadSource | { failed: LoadFailure; name: string }, url: string | null = null) => {
@@ -113,10 +119,12 @@ export function ViewerApp({ createPort }: ViewerAppProps) {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    if (params.src) add({ kind: 'url', url: params.src, name: nameOfUrl(params.src) }, params.src);
+    if (open) add(open);
+    else if (params.src)
+      add({ kind: 'url', url: params.src, name: nameOfUrl(params.src) }, params.src);
     else if (params.demo)
       add({ kind: 'demo', events: params.demo, name: `generated run (${params.demo} events)` });
-  }, [params, add]);
+  }, [params, add, open]);
 
   // (Workers end with the page; a session is disposed only when replaced.)
   const docsRef = useRef(docs);
@@ -188,7 +196,19 @@ export function ViewerApp({ createPort }: ViewerAppProps) {
     openFiles(files);
   };
 
+  const openRun = useCallback((run: RunEntry) => {
+    setLiveUrl(run.url);
+    const q = new URLSearchParams(location.search);
+    q.set('live', run.url);
+    history.pushState(history.state, '', `${location.pathname}?${q}`);
+  }, []);
+
   const sidebarParts: { title: string; body: ReactNode }[] = [];
+  if (params.runs)
+    sidebarParts.push({
+      title: 'Runs',
+      body: <RunsView url={params.runs} current={liveUrl} onOpen={openRun} />,
+    });
   if (params.list)
     sidebarParts.push({
       title: 'Folder',
@@ -248,7 +268,18 @@ export function ViewerApp({ createPort }: ViewerAppProps) {
           </button>
         </header>
         <main className="viewer-body">
-          {params.live ? (
+          {params.runs ? (
+            <WithSidebar parts={sidebarParts}>
+              {liveUrl ? (
+                <LiveRun key={liveUrl} url={liveUrl} initialEvent={initialHash.current.event} />
+              ) : (
+                <div className="viewer-landing">
+                  <h2>Runs, live</h2>
+                  <p>Choose a run in the list; new ones appear as your agents export them.</p>
+                </div>
+              )}
+            </WithSidebar>
+          ) : params.live ? (
             <LiveRun url={params.live} initialEvent={initialHash.current.event} />
           ) : current ? (
             <DocView
@@ -279,32 +310,73 @@ export function ViewerApp({ createPort }: ViewerAppProps) {
 
 function WithSidebar({
   parts,
+  showing = null,
   children,
 }: {
   parts: { title: string; body: ReactNode }[];
+  /** What the run beside the sidebar shows (`null`: no run; the sidebar is the page's content). */
+  showing?: string | null;
   children: ReactNode;
 }) {
+  // Beside the run where both fit; above it, stacked, on a narrow screen,
+  // where with a run open it folds under a button so the run has the height.
+  const [box, size] = useElementSize<HTMLDivElement>();
+  const [open, setOpen] = useState(false);
+  // A log or sample chosen in the unfolded sidebar folds it again.
+  const [openFor, setOpenFor] = useState(showing);
+  if (openFor !== showing) {
+    setOpenFor(showing);
+    setOpen(false);
+  }
+  const id = useId();
   if (!parts.length) return <>{children}</>;
+  const sidebar = (
+    <nav className="viewer-sidebar" aria-label="Logs and samples" id={id}>
+      {parts.map((p) => (
+        <section key={p.title} className="viewer-sidebar-part" aria-label={p.title}>
+          <h2 className="viewer-sidebar-title">{p.title}</h2>
+          {p.body}
+        </section>
+      ))}
+    </nav>
+  );
+  const narrow = size !== null && size.width < NARROW;
+  const folding = narrow && showing !== null;
   return (
-    <Split
-      id="sidebar"
-      direction="row"
-      defaultSize={340}
-      min={180}
-      max={900}
-      label="Resize the sidebar"
-      first={
-        <nav className="viewer-sidebar" aria-label="Logs and samples">
-          {parts.map((p) => (
-            <section key={p.title} className="viewer-sidebar-part" aria-label={p.title}>
-              <h2 className="viewer-sidebar-title">{p.title}</h2>
-              {p.body}
-            </section>
-          ))}
-        </nav>
-      }
-      second={children}
-    />
+    <div ref={box} className="viewer-with-sidebar">
+      {folding ? (
+        <button
+          type="button"
+          className="viewer-sidebar-toggle"
+          aria-expanded={open}
+          aria-controls={open ? id : undefined}
+          onClick={() => setOpen(!open)}
+          data-testid="sidebar-toggle"
+        >
+          <span aria-hidden="true">{open ? '▾' : '▸'}</span>
+          <span>{parts.map((p) => p.title).join(' · ')}</span>
+          <span className="viewer-muted viewer-sidebar-showing" title={showing}>
+            {showing}
+          </span>
+        </button>
+      ) : null}
+      {size === null ? null : (
+        // One Split whatever the width, so the run is never remounted (its
+        // scroll and selection kept) when the sidebar moves or folds.
+        <Split
+          id={narrow ? 'sidebar-stacked' : 'sidebar'}
+          direction={narrow ? 'column' : 'row'}
+          defaultSize={narrow ? Math.round(size.height * 0.6) : 340}
+          min={narrow ? 72 : 180}
+          max={narrow ? 2000 : 900}
+          minSecond={narrow ? 200 : 360}
+          label="Resize the sidebar"
+          hideFirst={folding && !open}
+          first={sidebar}
+          second={children}
+        />
+      )}
+    </div>
   );
 }
 
@@ -367,11 +439,15 @@ function Landing({ onOpen, listing }: { onOpen: () => void; listing: boolean }) 
           choose files…
         </button>
       </p>
-      <p className="viewer-muted">
-        inspect_ai <code>.eval</code>/<code>.json</code>, OpenTelemetry traces, ACP sessions, Claude
-        Code sessions, Jupyter notebooks and kernel logs, defect, agex, cantus and skein event logs.
-        Files are read in your browser; nothing is uploaded.
+      <p className="viewer-muted" id="viewer-formats-label">
+        Every format skein reads, detected from the content:
       </p>
+      <ul className="viewer-formats" aria-labelledby="viewer-formats-label">
+        {formats.map((f) => (
+          <li key={f.id}>{f.name}</li>
+        ))}
+      </ul>
+      <p className="viewer-muted">Files are read in your browser; nothing is uploaded.</p>
       <p className="viewer-muted">
         Or look at a <a href="?demo=20000">generated run of 20,000 events</a>.
       </p>
@@ -432,7 +508,10 @@ function DocView({
 
   const sampleLabel = multi && s.sample ? String(s.sample.id) : null;
   return (
-    <WithSidebar parts={parts}>
+    <WithSidebar
+      parts={parts}
+      showing={`${s.facts.task ?? s.name}${sampleLabel ? ` · sample ${sampleLabel}` : ''}`}
+    >
       <div className="viewer-doc" data-phase={s.phase}>
         <div className="viewer-doc-head">
           <RunHeader

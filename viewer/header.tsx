@@ -31,7 +31,10 @@ export function RunHeader({ name, format, facts, sample }: RunHeaderProps) {
   const status = facts.status;
   return (
     <div className="viewer-run-header" data-testid="run-header">
-      <h2 className="viewer-run-title">
+      <h2
+        className="viewer-run-title"
+        title={`${facts.task ?? name}${sample ? ` · sample ${sample}` : ''}`}
+      >
         {facts.task ?? name}
         {sample ? <span className="viewer-muted"> · sample {sample}</span> : null}
       </h2>
@@ -48,7 +51,9 @@ export function RunHeader({ name, format, facts, sample }: RunHeaderProps) {
         {items.map(([k, v]) => (
           <div key={k}>
             <dt>{k}</dt>
-            <dd data-fact={k.toLowerCase()}>{v}</dd>
+            <dd data-fact={k.toLowerCase()} title={v}>
+              {v}
+            </dd>
           </div>
         ))}
       </dl>

@@ -18,6 +18,7 @@ export const KEYS: readonly (readonly [string, string])[] = [
   ['Span tree: type letters', 'Jump to a span by name'],
   ['Separator: ← → (↑ ↓)', 'Resize panes (Shift: faster)'],
   ['Separator: Home / End / Enter', 'Smallest / largest / fold the pane'],
+  ['Tabs (narrow screens): ← → / Home / End', 'Show the previous / next / first / last view'],
 ];
 
 export function KeyboardHelp({ onClose }: { onClose: () => void }) {

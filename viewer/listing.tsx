@@ -2,7 +2,7 @@
 // size and date, newest first; `<list>/watch` (SSE, `event: list`) updates it
 // when the folder changes. Clicking a log opens it.
 import { useEffect, useState } from 'react';
-import { formatBytes, formatDate } from './format.js';
+import { formatBytes, formatDate, formatShortDate, splitLogName } from './format.js';
 
 /** One log of a listing, as the CLI serves it. */
 export interface ListingLog {
@@ -63,7 +63,8 @@ export function useListing(url: string): { listing: Listing | null; error: strin
           setError(`Could not read the listing at ${url}: ${String((e as Error).message ?? e)}`);
       });
     let source: EventSource | null = null;
-    if (typeof EventSource !== 'undefined') {
+    // A listing that is a static file (`skein bundle` writes `list.json`) has no watch.
+    if (typeof EventSource !== 'undefined' && !/\.json(?:$|[?#])/.test(url)) {
       source = new EventSource(`${url.replace(/\/$/, '')}/watch`);
       source.addEventListener('list', (e) => {
         try {
@@ -100,11 +101,17 @@ export function ListingView({ url, current, onOpen }: ListingViewProps) {
         {listing.root || 'Logs'} · {logs.length} {logs.length === 1 ? 'log' : 'logs'}
       </p>
       <div className="viewer-scroll">
+        {/* The name column gives way (its cell ends in an ellipsis, the
+            format under the name); size and date keep their widths. */}
         <table className="viewer-table" aria-label="Logs in the folder">
+          <colgroup>
+            <col data-col="name" />
+            <col data-col="size" />
+            <col data-col="modified" />
+          </colgroup>
           <thead>
             <tr>
               <th scope="col">Name</th>
-              <th scope="col">Format</th>
               <th scope="col" data-numeric="">
                 Size
               </th>
@@ -112,24 +119,38 @@ export function ListingView({ url, current, onOpen }: ListingViewProps) {
             </tr>
           </thead>
           <tbody>
-            {logs.map((l) => (
-              <tr key={l.url} data-current={l.url === current ? '' : undefined}>
-                <th scope="row">
-                  <button
-                    type="button"
-                    className="viewer-link"
-                    aria-current={l.url === current ? 'true' : undefined}
-                    onClick={() => onOpen(l)}
-                    title={l.error ?? l.name}
-                  >
-                    {l.name}
-                  </button>
-                </th>
-                <td>{l.error ? <span className="viewer-error-cell">{l.error}</span> : l.format}</td>
-                <td data-numeric="">{formatBytes(l.size)}</td>
-                <td>{formatDate(mtimeMs(l.mtime))}</td>
-              </tr>
-            ))}
+            {logs.map((l) => {
+              const ms = mtimeMs(l.mtime);
+              const { label, stamp } = splitLogName(l.name);
+              const about = l.error ?? [l.format, stamp].filter(Boolean).join(' · ');
+              return (
+                <tr key={l.url} data-current={l.url === current ? '' : undefined}>
+                  <th scope="row">
+                    <button
+                      type="button"
+                      className="viewer-link"
+                      aria-current={l.url === current ? 'true' : undefined}
+                      onClick={() => onOpen(l)}
+                      title={l.error ? `${l.name}: ${l.error}` : l.name}
+                    >
+                      {label}
+                    </button>
+                    <span
+                      className={`viewer-listing-format ${l.error ? 'viewer-error-cell' : 'viewer-muted'}`}
+                      title={about || undefined}
+                    >
+                      {about}
+                    </span>
+                  </th>
+                  <td data-numeric="">{formatBytes(l.size)}</td>
+                  <td title={formatDate(ms)}>
+                    <time dateTime={Number.isFinite(ms) ? new Date(ms).toISOString() : undefined}>
+                      {formatShortDate(ms)}
+                    </time>
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       </div>

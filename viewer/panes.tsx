@@ -4,6 +4,7 @@
 import {
   useCallback,
   useEffect,
+  useLayoutEffect,
   useRef,
   useState,
   type KeyboardEvent,
@@ -14,6 +15,41 @@ import {
 const STORAGE_PREFIX = 'skein-viewer.pane.';
 const STEP = 16;
 const BIG_STEP = 64;
+/** The separator's thickness, px (`--viewer-separator` in viewer.css). */
+const SEPARATOR = 6;
+
+/** Below this width (px) the viewer stacks or tabs what sits side by side above it. */
+export const NARROW = 640;
+
+/** An element's content-box size. */
+export interface Size {
+  readonly width: number;
+  readonly height: number;
+}
+
+/**
+ * The size of an element, kept current by a ResizeObserver: give the element
+ * the returned ref. `null` until measured; the first measure is taken before
+ * the first paint, so a layout chosen from it never paints the wrong one first.
+ */
+export function useElementSize<T extends HTMLElement>(): [(el: T | null) => void, Size | null] {
+  const [el, setEl] = useState<T | null>(null);
+  const [size, setSize] = useState<Size | null>(null);
+  useLayoutEffect(() => {
+    if (el === null) return;
+    const read = () => {
+      const width = el.clientWidth;
+      const height = el.clientHeight;
+      setSize((s) => (s && s.width === width && s.height === height ? s : { width, height }));
+    };
+    read();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(read);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [el]);
+  return [setEl, size];
+}
 
 /** The size remembered for pane `id`, or `fallback`. */
 export function readPaneSize(id: string, fallback: number): number {
@@ -45,6 +81,14 @@ export interface SplitProps {
   max: number;
   /** The separator's accessible name, e.g. "Resize the span tree". */
   label: string;
+  /**
+   * The least the second pane keeps, px: in a box too small for the first
+   * pane's size, the first gives way (down to `min`), so the second is never
+   * squeezed to nothing or pushed off screen.
+   */
+  minSecond?: number;
+  /** The first pane folded away: kept mounted but hidden, with no separator; the second takes the room. */
+  hideFirst?: boolean;
   first: ReactNode;
   second: ReactNode;
   className?: string;
@@ -60,13 +104,30 @@ export function Split({
   direction,
   defaultSize,
   min,
-  max,
+  max: maxSize,
   label,
+  minSecond = 0,
+  hideFirst = false,
   first,
   second,
   className,
 }: SplitProps) {
-  const [size, setSizeState] = useState(() => clamp(readPaneSize(id, defaultSize), min, max));
+  const row = direction === 'row';
+  const [box, measured] = useElementSize<HTMLDivElement>();
+  // The largest first pane that leaves the second its `minSecond`. A box of
+  // no size is not laid out (hidden, or no layout at all): no limit from it.
+  const extent = measured === null ? 0 : row ? measured.width : measured.height;
+  const room = extent > 0 ? extent - SEPARATOR : null;
+  const max = room === null ? maxSize : Math.max(min, Math.min(maxSize, room - minSecond));
+  const [stored, setSizeState] = useState(() => readPaneSize(id, defaultSize));
+  // Another pane in the same place (the sidebar beside the run, then above
+  // it): its own remembered size, not the last one's.
+  const [storedFor, setStoredFor] = useState(id);
+  if (storedFor !== id) {
+    setStoredFor(id);
+    setSizeState(readPaneSize(id, defaultSize));
+  }
+  const size = clamp(stored, min, max);
   const restore = useRef(size);
   const setSize = useCallback(
     (next: number) => {
@@ -77,7 +138,6 @@ export function Split({
     [id, min, max],
   );
   const drag = useRef<{ start: number; size: number } | null>(null);
-  const row = direction === 'row';
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const step = e.shiftKey ? BIG_STEP : STEP;
@@ -118,43 +178,48 @@ export function Split({
     const onStorage = (e: StorageEvent) => {
       if (e.key === STORAGE_PREFIX + id && e.newValue !== null) {
         const n = Number(e.newValue);
-        if (Number.isFinite(n)) setSizeState(clamp(n, min, max));
+        if (Number.isFinite(n) && n > 0) setSizeState(n);
       }
     };
     addEventListener('storage', onStorage);
     return () => removeEventListener('storage', onStorage);
-  }, [id, min, max]);
+  }, [id]);
 
-  const template = `${size}px var(--viewer-separator) minmax(0, 1fr)`;
+  const template = hideFirst
+    ? 'minmax(0, 1fr)'
+    : `${size}px var(--viewer-separator) minmax(0, 1fr)`;
   return (
     <div
+      ref={box}
       className={`viewer-split viewer-split--${direction}${className ? ` ${className}` : ''}`}
       style={row ? { gridTemplateColumns: template } : { gridTemplateRows: template }}
       data-pane={id}
     >
-      <div className="viewer-pane" id={`pane-${id}`}>
+      <div className="viewer-pane" id={`pane-${id}`} hidden={hideFirst}>
         {first}
       </div>
       {/* A focusable separator is a widget (WAI-ARIA window splitter pattern);
           jsx-a11y counts every separator as static. */}
-      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions */}
-      <div
-        role="separator"
-        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
-        tabIndex={0}
-        aria-label={label}
-        aria-controls={`pane-${id}`}
-        aria-orientation={row ? 'vertical' : 'horizontal'}
-        aria-valuenow={Math.round(size)}
-        aria-valuemin={min}
-        aria-valuemax={max}
-        className="viewer-separator"
-        onKeyDown={onKeyDown}
-        onPointerDown={onPointerDown}
-        onPointerMove={onPointerMove}
-        onPointerUp={onPointerUp}
-        onPointerCancel={onPointerUp}
-      />
+      {hideFirst ? null : (
+        // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
+        <div
+          role="separator"
+          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+          tabIndex={0}
+          aria-label={label}
+          aria-controls={`pane-${id}`}
+          aria-orientation={row ? 'vertical' : 'horizontal'}
+          aria-valuenow={Math.round(size)}
+          aria-valuemin={min}
+          aria-valuemax={Math.round(max)}
+          className="viewer-separator"
+          onKeyDown={onKeyDown}
+          onPointerDown={onPointerDown}
+          onPointerMove={onPointerMove}
+          onPointerUp={onPointerUp}
+          onPointerCancel={onPointerUp}
+        />
+      )}
       <div className="viewer-pane">{second}</div>
     </div>
   );

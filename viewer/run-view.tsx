@@ -21,8 +21,9 @@ import {
   useStoreSelector,
   type TranscriptHandle,
 } from '../src/react.js';
-import { Split } from './panes.js';
+import { NARROW, Split, useElementSize } from './panes.js';
 import { TimelineSlot } from './slots.js';
+import { Tabs, type ViewTab } from './tabs.js';
 
 export interface RunViewProps {
   stream: EventStream;
@@ -152,17 +153,40 @@ function LinkedViews({
   const uuid = eventOfKey(tree, selected);
   const onSelect = useCallback((id: string | null) => selection.select(id), [selection]);
 
+  // The layout follows the run's own width (a sidebar beside it counts):
+  // side by side where the views fit, one tab each where they do not. Views
+  // mount once it is measured, before the first paint.
+  const [box, size] = useElementSize<HTMLDivElement>();
+  const narrow = size !== null && size.width < NARROW;
+  const [tab, setTab] = useState<string>('transcript');
+
   const transcript = useRef<TranscriptHandle>(null);
+  const opened = useRef(false);
   useEffect(() => {
+    // Once per run, when the transcript is first there: later selections
+    // come from the views.
+    if (opened.current || size === null) return;
+    opened.current = true;
     if (initialEvent && !replay)
       void transcript.current?.scrollToEvent(initialEvent, { focus: false });
-    // Once per run, at mount: later selections come from the views.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  }, [size, initialEvent, replay]);
 
   useEffect(() => {
     if (navigate) void transcript.current?.scrollToEvent(navigate.uuid);
   }, [navigate]);
+
+  // On a narrow screen a span or bar chosen in the tree or the timeline is
+  // shown where it can be read: the transcript's tab opens on it.
+  useEffect(() => {
+    if (!narrow) return;
+    let last = selection.getSnapshot().selected;
+    return selection.subscribe(() => {
+      const now = selection.getSnapshot().selected;
+      if (now === last) return;
+      last = now;
+      if (now !== null) setTab('transcript');
+    });
+  }, [narrow, selection]);
 
   const report = useRef(onEventChange);
   report.current = onEventChange;
@@ -175,67 +199,90 @@ function LinkedViews({
     report.current?.(uuid);
   }, [uuid]);
 
-  const views = (
-    <Split
-      id="tree"
-      direction="row"
-      defaultSize={460}
-      min={160}
-      max={1200}
-      label="Resize the span tree"
-      first={
-        <section className="viewer-view" aria-label="Span tree">
-          <SpanTree feed={feed} selection={selection} aria-label="Span tree" />
-        </section>
-      }
-      second={
-        <section className="viewer-view" aria-label="Transcript">
-          <Transcript
-            ref={transcript}
-            stream={stream}
-            selectedId={uuid}
-            onSelect={onSelect}
-            openAt={live || replay ? 'auto' : 'start'}
-            aria-label="Transcript"
-          />
-        </section>
-      }
-    />
+  const treeView = (
+    <section className="viewer-view" aria-label="Span tree">
+      <SpanTree feed={feed} selection={selection} aria-label="Span tree" />
+    </section>
   );
-  if (TimelineSlot === null) return <div className="viewer-run">{views}</div>;
-  const Slot = TimelineSlot;
-  return (
-    <div className="viewer-run">
-      <Split
-        id="timeline"
-        direction="column"
-        defaultSize={520}
-        min={120}
-        max={2000}
-        label="Resize the timeline"
-        first={views}
-        second={
-          <div className="viewer-timeline">
-            {controls}
-            {loading || (timeline === 'pending' && !replay) ? (
-              <section className="viewer-view viewer-timeline-wait" aria-label="Timeline">
-                <p className="viewer-note">
-                  {loading
-                    ? 'The timeline is drawn when the log has loaded.'
-                    : 'Building the timeline…'}
-                </p>
-              </section>
-            ) : (
-              <Slot
-                stream={stream}
-                feed={feed}
-                selection={selection}
-                timeline={replay || timeline === 'pending' ? null : timeline}
-              />
-            )}
-          </div>
-        }
+  const transcriptView = (
+    <section className="viewer-view" aria-label="Transcript">
+      <Transcript
+        ref={transcript}
+        feed={feed}
+        selectedId={uuid}
+        onSelect={onSelect}
+        openAt={live || replay ? 'auto' : 'start'}
+        aria-label="Transcript"
       />
+    </section>
+  );
+  const Slot = TimelineSlot;
+  const timelineView =
+    Slot === null ? null : (
+      <div className="viewer-timeline">
+        {controls}
+        {loading || (timeline === 'pending' && !replay) ? (
+          <section className="viewer-view viewer-timeline-wait" aria-label="Timeline">
+            <p className="viewer-note">
+              {loading
+                ? 'The timeline is drawn when the log has loaded.'
+                : 'Building the timeline…'}
+            </p>
+          </section>
+        ) : (
+          <Slot
+            stream={stream}
+            feed={feed}
+            selection={selection}
+            timeline={replay || timeline === 'pending' ? null : timeline}
+          />
+        )}
+      </div>
+    );
+
+  let body: ReactNode = null;
+  if (size === null) body = null;
+  else if (narrow) {
+    const tabs: ViewTab[] = [
+      { id: 'tree', label: 'Tree', panel: treeView },
+      { id: 'transcript', label: 'Transcript', panel: transcriptView },
+      ...(timelineView ? [{ id: 'timeline', label: 'Timeline', panel: timelineView }] : []),
+    ];
+    body = <Tabs label="Views" tabs={tabs} active={tab} onChange={setTab} />;
+  } else {
+    const views = (
+      <Split
+        id="tree"
+        direction="row"
+        defaultSize={Math.min(460, Math.round(size.width * 0.4))}
+        min={160}
+        max={1200}
+        minSecond={320}
+        label="Resize the span tree"
+        first={treeView}
+        second={transcriptView}
+      />
+    );
+    body =
+      timelineView === null ? (
+        views
+      ) : (
+        <Split
+          id="timeline"
+          direction="column"
+          defaultSize={520}
+          min={120}
+          max={2000}
+          minSecond={120}
+          label="Resize the timeline"
+          first={views}
+          second={timelineView}
+        />
+      );
+  }
+  return (
+    <div ref={box} className="viewer-run" data-layout={narrow ? 'tabs' : 'split'}>
+      {body}
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { compareSamples, type SampleSummary } from '../src/index.js';
 import type { SampleRow } from './load/protocol.js';
 
 /** The sample list's sortable columns. */
-export type SampleSortKey = 'id' | 'epoch' | 'score' | 'tokens' | 'duration' | 'error';
+export type SampleSortKey = 'id' | 'input' | 'epoch' | 'score' | 'tokens' | 'duration' | 'error';
 
 export interface SampleSort {
   readonly key: SampleSortKey;
@@ -39,6 +39,7 @@ export function sortSamples(rows: readonly SampleRow[], sort: SampleSort): Sampl
   const tie = (a: SampleRow, b: SampleRow) => compareId(a, b) || a.epoch - b.epoch;
   const by: (a: SampleRow, b: SampleRow) => number = {
     id: (a: SampleRow, b: SampleRow) => compareId(a, b) * dir || (a.epoch - b.epoch) * dir,
+    input: (a: SampleRow, b: SampleRow) => a.input.localeCompare(b.input) * dir,
     epoch: (a: SampleRow, b: SampleRow) => (a.epoch - b.epoch) * dir,
     score: (a: SampleRow, b: SampleRow) => compareNullable(a.scoreValue, b.scoreValue, dir),
     tokens: (a: SampleRow, b: SampleRow) => compareNullable(a.tokens, b.tokens, dir),

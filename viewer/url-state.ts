@@ -4,6 +4,7 @@
 //   ?src=<url>    fetch a log file of any format
 //   ?live=<url>   follow a live run (skein/server SSE endpoint)
 //   ?list=<url>   a folder listing { root, logs: [...] }; `<list>/watch` streams changes
+//   ?runs=<url>   an OTLP receiver's runs { runs: [...] }; `<runs>/watch` streams changes
 //   ?demo=<n>     a generated run of n events
 //   #sample=<id>&epoch=<n>&event=<uuid>
 //
@@ -15,6 +16,8 @@ export interface ViewerParams {
   readonly src: string | null;
   readonly live: string | null;
   readonly list: string | null;
+  /** An OTLP receiver's run list (`skein view --otlp`). */
+  readonly runs: string | null;
   readonly demo: number | null;
 }
 
@@ -27,6 +30,7 @@ export function readParams(search: string): ViewerParams {
     src: q.get('src') || null,
     live: q.get('live') || null,
     list: q.get('list') || null,
+    runs: q.get('runs') || null,
     demo: Number.isInteger(n) && n > 0 ? Math.min(n, 2_000_000) : null,
   };
 }

@@ -32,6 +32,8 @@ export const errorMessages = {
     `Line ${line} is not valid JSON (${detail}); skipped`,
   value_invented: (what: string, count: number) =>
     `${count} ${what} value${count === 1 ? ' was' : 's were'} not in the source and ${count === 1 ? 'was' : 'were'} invented (flagged in each event's metadata.skein_invented)`,
+  value_too_deep: (count: number, limit: number, first: string) =>
+    `${count} value${count === 1 ? ' was' : 's were'} nested more than ${limit} levels deep; cut at that depth and marked "[value_too_deep: …]" (first in event ${first})`,
   unrecognized_format: (tried: string) => `Not a format skein reads (tried: ${tried})`,
   unsupported_input: (format: string, got: string) => `The ${format} importer cannot read ${got}`,
   truncated_input: (detail: string) => `The input ends early: ${detail}`,
@@ -111,6 +113,35 @@ export const errorMessages = {
   cantus_unpaired_observation: (type: string) => `${type} follows no action; kept as its own event`,
   cantus_unanswered_action: (skill: string) =>
     `The call of "${skill}" has no observation; kept without a result`,
+  // --- recorded event streams and live adapters (src/core/import/sse.ts, live.ts) ---
+  invalid_sse_data: (message: number, detail: string) =>
+    `Event-stream message ${message} is not valid JSON (${detail}); skipped`,
+  adapter_ended: (adapter: string) => `${adapter}: push after end(); the adapter has finished`,
+  // --- AG-UI (src/core/import/ag-ui/) ----------------------------------------
+  ag_ui_not_an_event: (got: string) =>
+    `Expected an AG-UI event (an object with a string "type"), got ${got}; kept as an info event`,
+  ag_ui_unknown_event: (type: string) =>
+    `Unknown AG-UI event "${type}"; kept as an info event with source "ag-ui"`,
+  ag_ui_unopened: (what: string) => `${what} was never started; started here`,
+  ag_ui_unclosed: (what: string) => `${what} was still open at the end; closed`,
+  ag_ui_no_run: (type: string) => `"${type}" comes outside any run`,
+  ag_ui_no_id: (type: string) =>
+    `${type} names no id and continues no open stream; given an invented id`,
+  ag_ui_bad_arguments: (id: string, detail: string) =>
+    `The arguments of tool call "${id}" are not a JSON object (${detail}); their text is kept in metadata.ag_ui.arguments_text`,
+  ag_ui_bad_patch: (detail: string) =>
+    `JSON Patch operation not applied (${detail}); kept as given`,
+  ag_ui_unmatched_step: (name: string) =>
+    `STEP_FINISHED "${name}" closes no open step; kept as an info event`,
+  // --- Vercel AI SDK (src/core/import/vercel-ai/) -----------------------------
+  vercel_ai_not_a_chunk: (got: string) =>
+    `Expected a UI message stream chunk (an object with a string "type"), got ${got}; kept as an info event`,
+  vercel_ai_unknown_chunk: (type: string) =>
+    `Unknown UI message stream chunk "${type}"; kept as an info event with source "vercel-ai"`,
+  vercel_ai_not_a_message: (got: string) =>
+    `Expected a UIMessage (an object with "id", "role" and "parts"), got ${got}; kept as an info event`,
+  vercel_ai_unopened: (what: string) => `${what} was never started; started here`,
+  vercel_ai_unclosed: (what: string) => `${what} was still open at the end; closed`,
   // --- canonical events (src/core/events/parse.ts) ----------------------------
   invalid_timestamp: (value: string) => `Not an ISO 8601 date-time: ${JSON.stringify(value)}`,
   invalid_value: (expected: string, got: string) => `Expected one of ${expected}, got ${got}`,
@@ -148,6 +179,14 @@ export const errorMessages = {
     `step end "${name}" has no open step of that name; kept as a plain event`,
   step_unclosed: (name: string, outer: string) =>
     `step "${name}" was still open when the outer step "${outer}" ended; left without an end`,
+  // --- OpenAI Agents SDK traces (src/core/import/openai-agents/) -------------
+  openai_agents_not_a_record: (got: string) =>
+    `Expected an OpenAI Agents trace or span record, got ${got}; skipped`,
+  openai_agents_orphan_span: (id: string, parent: string) =>
+    `Span "${id}" names parent "${parent}", which was not seen; placed at its trace's root`,
+  openai_agents_unclosed: (what: string) => `${what} was still open when the trace ended; closed`,
+  openai_agents_processor_failed: (hook: string, detail: string) =>
+    `skeinTracingProcessor ${hook} failed (${detail}); the agent run goes on`,
   // --- swimlane (src/core/swimlane/) -----------------------------------------
   invalid_option: (option: string, expected: string, got: string) =>
     `Option "${option}" must be ${expected}, got ${got}`,
@@ -180,6 +219,10 @@ export const errorMessages = {
     `Cannot read after ${JSON.stringify(after)}: ${why}`,
   redis_no_blocking_client: () =>
     'createRedisSource needs blockingClient, or a client with duplicate()',
+  // --- files a server opens (src/node/files.ts) ---------------------------------
+  file_not_regular: (path: string, what: string) =>
+    `${path} is ${what}, not a regular file; not opened`,
+  file_replaced: (path: string) => `${path} is no longer the file that was listed; not opened`,
   // --- command line (src/node/cli.ts): printed as `skein: <message>` ----------
   cli_unknown_command: (command: string) => `unknown command '${command}'`,
   cli_no_such_command: (topic: string) => `no command '${topic}'`,
@@ -205,10 +248,18 @@ export const errorMessages = {
   cli_not_file_or_folder: (path: string) => `${path} is neither a file nor a folder`,
   cli_no_samples: (name: string) => `${name}: the log has no samples`,
   cli_input_error: (name: string, message: string, code: string) => `${name}: ${message} [${code}]`,
+  cli_sample_not_found: (name: string, message: string, code: string, samples: string) =>
+    `${name}: ${message} [${code}]. ${samples}`,
   cli_not_a_log: (name: string, what: string, supported: string) =>
     `${name}: not a log skein can read: it is ${what}. Expected one of: ${supported}.`,
   cli_zip_unreadable: (name: string, message: string, code: string) =>
     `${name}: a zip archive (an inspect_ai .eval?) that cannot be opened: ${message} [${code}]. The file may have been cut short while it was written or copied.`,
+  // --- single-file export (src/node/export.ts) ----------------------------------
+  export_too_big: (name: string, size: number, limit: number) =>
+    `${name}: the page would be ${(size / 2 ** 20).toFixed(1)} MiB, more than one file should hold (${(limit / 2 ** 20).toFixed(1)} MiB). Share it as a static site with 'skein bundle', export one sample (--sample), or raise the limit (--max-size).`,
+  export_no_viewer: (file: string) =>
+    `The viewer is not built (${file} is missing); run 'npm run build'`,
+  export_not_a_page: () => 'Not a page written by skein export (no embedded run)',
   // --- display renderers (src/react/display/) --------------------------------
   display_no_renderer: (mimeType: string) => `No component registered for ${mimeType}`,
   display_not_text: (mimeType: string, got: string) =>
@@ -298,10 +349,8 @@ export class SkeinError extends Error {
   readonly details: readonly unknown[];
 
   constructor(...args: SkeinErrorArgs) {
-    const [code, ...details] = args;
-    super((errorMessages[code] as (...a: unknown[]) => string)(...details));
-    this.code = code;
-    this.details = details;
+    super(messageFor(args));
+    [this.code, ...this.details] = args;
   }
 
   /**
@@ -321,6 +370,11 @@ export class SkeinError extends Error {
 }
 
 /** `error.cause`, set as the engine's own `new Error(m, { cause })` sets it. */
+/** The catalogue's message for a code and its arguments. */
+function messageFor([code, ...details]: SkeinErrorArgs): string {
+  return (errorMessages[code] as (...a: unknown[]) => string)(...details);
+}
+
 function setCause<E extends Error>(error: E, cause: unknown): E {
   Object.defineProperty(error, 'cause', {
     value: cause,
@@ -345,7 +399,7 @@ function setCause<E extends Error>(error: E, cause: unknown): E {
  *   stream.append(untrusted as never);
  * } catch (e) {
  *   // Either check holds: e instanceof TypeError, e instanceof SkeinError.
- *   if (e instanceof SkeinError && e.code === 'not_an_event') stream.append(parseEvent(untrusted));
+ *   if (e instanceof SkeinError && e.code === 'not_an_event') stream.append(parseEvent(untrusted).event);
  * }
  */
 export class SkeinTypeError extends TypeError {
@@ -356,10 +410,8 @@ export class SkeinTypeError extends TypeError {
   readonly details: readonly unknown[];
 
   constructor(...args: SkeinErrorArgs) {
-    const [code, ...details] = args;
-    super((errorMessages[code] as (...a: unknown[]) => string)(...details));
-    this.code = code;
-    this.details = details;
+    super(messageFor(args));
+    [this.code, ...this.details] = args;
   }
 
   /** Records what caused this error (`error.cause`), as {@link SkeinError.causedBy} does. */

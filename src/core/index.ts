@@ -14,6 +14,22 @@ export {
 export type { Diagnostic, ErrorCode, ImportErrorArgs, SkeinErrorArgs } from './errors.js';
 export * from './events/index.js';
 export * from './import/index.js';
+export {
+  skeinTracingProcessor,
+  type SkeinTracingProcessor,
+  type SkeinTracingProcessorOptions,
+  type SkeinTracingTarget,
+} from './import/openai-agents/processor.js';
+export {
+  OpenAiAgentsImporter,
+  type OpenAiAgentsImportOptions,
+} from './import/openai-agents/importer.js';
+export type {
+  OpenAiAgentsSpan,
+  OpenAiAgentsSpanRecord,
+  OpenAiAgentsTrace,
+  OpenAiAgentsTraceRecord,
+} from './import/openai-agents/types.js';
 export { chunksOf, isAsyncIterable, isChunkSource, isReadableStreamLike } from './chunks.js';
 export type { ChunkSource, ReadableStreamLike } from './chunks.js';
 export type {
@@ -30,6 +46,8 @@ export { EventStream } from './stream/event-stream.js';
 export type { EventStreamSnapshot, EventStreamListener } from './stream/event-stream.js';
 export { generateRun } from './generate/generate-run.js';
 export type { GenerateRunOptions } from './generate/generate-run.js';
+export { generateRunVariant } from './generate/run-variant.js';
+export type { RunVariantOptions } from './generate/run-variant.js';
 export * from './tree/index.js';
 export {
   DISPLAY,
@@ -72,6 +90,7 @@ export * from './transcript/index.js';
 export * from './list/index.js';
 export * from './selection/index.js';
 export * from './live/index.js';
+export * from './otlp-runs/index.js';
 export { replayStream } from './stream/replay.js';
 export type { ReplayStreamOptions, ReplayClock } from './stream/replay.js';
 export {
@@ -89,3 +108,4 @@ export type {
   ReplayTimeline,
   ReplayTimelineOptions,
 } from './stream/replay-player.js';
+export * from './diff/index.js';

@@ -9,29 +9,38 @@ import {
 import {
   formats,
   importAny,
+  compareSamples,
+  summarizeInspectSample,
   summarizeLog,
   type FormatId,
   type LogSummary,
   type SampleSummary,
 } from '../core/import/index.js';
 import { describeInput } from '../core/import/describe-input.js';
+import { importInspectLog } from '../core/import/inspect/inspect-log.js';
 import { VERSION } from '../core/version.js';
 import { renderTimelineAscii } from '../core/swimlane/ascii.js';
 import { renderTimelineSvg } from '../core/swimlane/svg.js';
 import { buildTimeline } from '../core/timeline/build.js';
 import { renderSpanTreeText } from '../core/tree/span-tree-text.js';
-import { formatDuration, formatTokens } from '../core/tree/row-facts.js';
+import { diffRuns } from '../core/diff/diff-runs.js';
+import { renderRunDiffText } from '../core/diff/text.js';
+import { formatBytes, formatDuration, formatTokens } from '../core/tree/row-facts.js';
 import type { Event } from '../core/events/types.js';
 import { readLogFile } from './files.js';
 import { listLogs } from './log-list.js';
 import { createViewHandler } from './view-server.js';
+import { OTLP_HELP, otlpCommand, type OtlpCliTools } from './otlp/cli-otlp.js';
+import { EXPORT_MAX_BYTES, exportRunHtml } from './export.js';
+import { bundleSite } from './bundle.js';
 import { spawn } from 'node:child_process';
-import { stat } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname, resolve } from 'node:path';
 import { replayStream } from '../core/stream/replay.js';
 import { createEventStreamHandler } from './server/sse.js';
+import type { AllowedHosts } from './server/host-check.js';
 
 /** Where the CLI writes; injected so tests capture output without a process. */
 export interface CliIO {
@@ -47,10 +56,12 @@ export interface CliIO {
   viewerDir?: string | null;
   /** Opens a URL in the system browser (`view --open`); default: `xdg-open`, `open` or `start`. */
   openUrl?: (url: string) => void;
+  /** The built single-file viewer's folder for `export`; default: found next to the CLI. */
+  exportViewerDir?: string;
 }
 
 /** Exit codes, as `--help` and the README state them. */
-const EXIT = { ok: 0, usage: 1, input: 2, notFound: 3 } as const;
+const EXIT = { ok: 0, usage: 1, input: 2, notFound: 3, differ: 1 } as const;
 
 const SUPPORTED = formats.map((f) => f.name).join(', ');
 
@@ -69,7 +80,11 @@ Commands:
   ascii <log>        Print a sample's swimlane timeline as text
   svg <log>          Print a sample's swimlane as a standalone SVG
   convert <log>      Print a sample's canonical events (--to jsonl|json)
+  diff <a> <b>       Compare two runs step by step: where they diverge, and by
+                     how much (tokens, time, cost, failures, scores)
   view [log|dir|url] Open the viewer in a browser: a local server on 127.0.0.1
+  export <log>       Write one self-contained HTML page of a log (-o run.html)
+  bundle <dir>       Write a folder of logs as a static site (-o site/)
   serve <log>        Serve a sample's events as Server-Sent Events (skein/server)
   help [command]     Show this help, or a command's
   version            Print the version
@@ -84,6 +99,7 @@ Exit codes:
   2  unreadable or invalid input: not a log, a truncated archive, a directory
      where a file was expected, a file that cannot be read
   3  not found: no such file, sample or epoch
+  (skein diff --exit-code also exits 1 when the two runs differ)
 
 Options:
   -h, --help         Show help
@@ -93,6 +109,15 @@ Options:
 const SAMPLE_OPTIONS = `  --sample ID        The sample of a multi-sample log (inspect_ai); default the first
   --epoch N          Its epoch; default 1 (the first sample's epoch without --sample)
   --verbose          List every repair made while reading (default: counted by kind)`;
+
+const HOST_OPTIONS = `  --host H           Address to bind (default 127.0.0.1; 0.0.0.0: every interface).
+                     Only use another on a network you trust: there is no auth
+  --allowed-host NAMES
+                     Host names to answer to besides loopback names and IP
+                     addresses, comma-separated (.example.com: it and every
+                     name under it; *: any); --host's name is added. Others
+                     get 421, so a DNS-rebinding page cannot read the server
+`;
 
 const COMMAND_HELP: Record<string, string> = {
   info: `Usage: skein info <log|dir|-> [--json] [--verbose]
@@ -146,30 +171,83 @@ opens): jsonl — one event per line; json — a JSON array.
   --to F             jsonl (default) or json
 ${SAMPLE_OPTIONS}
 `,
-  view: `Usage: skein view [log|dir|url] [--port N] [--host H] [--open] [--live]
+  diff: `Usage: skein diff <a|-> <b> [--sample ID] [--epoch N] [--sample-b ID] [--epoch-b N]
+                  [--json] [--exit-code] [--context N] [--width N] [--color] [--verbose]
+
+Aligns the two runs step by step (spans, turns, model and tool calls,
+messages, errors) and prints a unified-diff-like report: ' ' same, '~'
+changed, '-' only in a, '+' only in b, runs of identical steps folded, the
+first divergence marked '>>>', and the deltas in tokens, time, cost, failed
+steps and scores. Any two formats can be compared; ids and times are ignored.
+
+  --sample ID        The sample of a multi-sample log (inspect_ai), for both
+  --epoch N          Its epoch, for both; default 1
+  --sample-b ID      b's sample, when it differs (two samples of one log)
+  --epoch-b N        b's epoch, when it differs (two epochs of one sample)
+  --json             Print the diff as JSON (rows, steps, totals) instead
+  --exit-code        Exit 1 when the runs differ, 0 when they are the same
+                     (as git diff --exit-code)
+  --context N        Identical steps shown around each difference (default 2)
+  --width N          Longest line (default: the terminal's, else 120)
+  --color            Colour the lines (red: only in a, green: only in b)
+  --verbose          List every repair made while reading
+`,
+  view: `Usage: skein view [log|dir|url] [--port N] [--host H] [--allowed-host NAMES]
+                  [--open] [--live]
 
 Serves the viewer page and prints its URL. A log opens straight in it; a
 folder (default: the current one) lists its logs, newest first, and watches
-for new ones; a URL is opened by the page itself (--live: as a live stream).
-The server answers on 127.0.0.1 only, to loopback host names only, and reads
-nothing but the given log or folder. Stop it with Ctrl-C.
+for new ones; a URL is opened by the page itself (--live: as a live stream),
+and the server then serves no file at all. The server answers on 127.0.0.1
+only, to loopback names and IP addresses only, and reads nothing but the
+given log or folder. Stop it with Ctrl-C.
 
   --port N           Port (default 8790; 0 picks a free one)
-  --host H           Address to bind (default 127.0.0.1); any Host header is
-                     then accepted, so only use it on a network you trust
-  --open             Open the URL in the system browser
+${HOST_OPTIONS}  --open             Open the URL in the system browser
   --live             The URL is a live event stream (skein/server), not a file
 `,
+  export: `Usage: skein export <log|-> -o FILE [--title T] [--redact REGEX]...
+                    [--sample ID] [--epoch N] [--max-size MB]
+
+Writes one HTML file that shows the log in the viewer anywhere: opened from
+disk, an email attachment or a chat upload, with no server and no network
+(its Content-Security-Policy allows no connection, so nothing in the log can
+reach one). Deep links work: run.html#event=<uuid>. Every sample of the log
+is in it, unless --sample picks one.
+
+  -o, --output FILE  Where to write the page (- : standard output)
+  --title T          The page's title and the run's name (default: the file name)
+  --redact REGEX     Replace what matches with [redacted] in every string of the
+                     log before it is embedded (repeatable; JavaScript syntax,
+                     e.g. 'sk-[A-Za-z0-9]{20,}'; /…/flags for flags)
+  --sample ID        Only this sample of a multi-sample log (inspect_ai)
+  --epoch N          Its epoch (default 1)
+  --max-size MB      Refuse a page larger than this (default 50)
+`,
+  bundle: `Usage: skein bundle <dir> -o DIR
+
+Writes the logs in a folder (and its direct subfolders, as 'skein view' lists
+them) as a static site: the viewer page, the logs and their listing. Any static
+host serves it (object storage, GitHub Pages, a plain web server), and its
+index.html opens like 'skein view <dir>', with no skein process running.
+Files no format reads are left out (and named on stderr).
+
+  -o, --output DIR   Where to write the site (created; files in it are replaced)
+`,
   serve: `Usage: skein serve <log|-> [--live] [--speed N] [--max-gap MS] [--port N] [--host H]
-                   [--sample ID] [--epoch N]
+                   [--allowed-host NAMES] [--sample ID] [--epoch N]
 
 Serves a sample's events as Server-Sent Events (skein/server). --live plays
 them at recorded speed (scaled by --speed, idle gaps capped at --max-gap ms,
-default 5000). Listens on 127.0.0.1:8787 unless told otherwise.
+default 5000). Listens on 127.0.0.1:8787 unless told otherwise, and answers
+to loopback names and IP addresses only.
 
-${SAMPLE_OPTIONS}
+${HOST_OPTIONS}${SAMPLE_OPTIONS}
 `,
 };
+
+COMMAND_HELP['view'] += OTLP_HELP.view;
+COMMAND_HELP['serve'] += OTLP_HELP.serve;
 
 /** A user error (a `cli_*` code of the catalogue): printed without a stack, exit with `exitCode`. */
 class CliError extends SkeinError {
@@ -286,12 +364,56 @@ async function readInput(source: string, io: CliIO): Promise<Input> {
   }
 }
 
+/** Most sample ids an error lists; `skein info` lists them all. */
+const MAX_LISTED_SAMPLES = 20;
+
+/**
+ * The samples a log holds, as an error names them: each id with its epochs,
+ * the first {@link MAX_LISTED_SAMPLES} ids and a count of the rest.
+ */
+async function sampleListing(input: Input): Promise<string> {
+  let samples: SampleSummary[];
+  try {
+    const log = await importInspectLog(input.bytes);
+    samples = log.samples.map(summarizeInspectSample).sort(compareSamples);
+  } catch {
+    return '';
+  }
+  if (samples.length === 0) return 'The log has no samples.';
+  const epochs = new Map<string, number[]>();
+  for (const s of samples) {
+    const id = typeof s.id === 'string' ? JSON.stringify(s.id) : String(s.id);
+    const list = epochs.get(id);
+    if (list) list.push(s.epoch);
+    else epochs.set(id, [s.epoch]);
+  }
+  const oneEpoch = [...epochs.values()].every((e) => e.length === 1 && e[0] === 1);
+  const ids = [...epochs]
+    .slice(0, MAX_LISTED_SAMPLES)
+    .map(([id, e]) => (oneEpoch ? id : `${id} (epoch${e.length > 1 ? 's' : ''} ${e.join(', ')})`));
+  const rest = epochs.size - ids.length;
+  const more = rest > 0 ? `, … and ${rest} more ('skein info ${input.name}' lists every one)` : '';
+  const count = `${epochs.size} sample${epochs.size === 1 ? '' : 's'}`;
+  return `The log has ${count}: ${ids.join(', ')}${more}.`;
+}
+
 /** An importer's error as a user error that says what the input is and what was expected. */
-function importFailure(input: Input, error: ImportError): CliError {
+async function importFailure(input: Input, error: ImportError): Promise<CliError> {
   const failure = (exit: number, ...args: SkeinErrorArgs) =>
     new CliError(exit, ...args).causedBy(error);
-  if (error.code === 'sample_not_found')
-    return failure(EXIT.notFound, 'cli_input_error', input.name, error.message, error.code);
+  if (error.code === 'sample_not_found') {
+    const listing = await sampleListing(input);
+    return listing === ''
+      ? failure(EXIT.notFound, 'cli_input_error', input.name, error.message, error.code)
+      : failure(
+          EXIT.notFound,
+          'cli_sample_not_found',
+          input.name,
+          error.message,
+          error.code,
+          listing,
+        );
+  }
   if (error.code === 'unrecognized_format')
     return failure(EXIT.input, 'cli_not_a_log', input.name, describeInput(input.bytes), SUPPORTED);
   if (error.code === 'zip_truncated' || error.code === 'zip_corrupt')
@@ -303,7 +425,7 @@ async function guarded<T>(input: Input, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (e) {
-    if (e instanceof ImportError) throw importFailure(input, e);
+    if (e instanceof ImportError) throw await importFailure(input, e);
     throw e;
   }
 }
@@ -409,7 +531,7 @@ function diagnosticCounts(diagnostics: readonly Diagnostic[]): Record<string, nu
 
 async function infoFile(input: Input, json: boolean, verbose: boolean, io: CliIO): Promise<number> {
   const log: LogSummary = await guarded(input, () =>
-    summarizeLog(input.bytes, { filename: input.name }),
+    summarizeLog(input.bytes, { filename: input.name, readSamples: true }),
   );
   if (json) {
     io.stdout(
@@ -585,6 +707,57 @@ async function convert(args: string[], io: CliIO): Promise<number> {
   return EXIT.ok;
 }
 
+// --- diff --------------------------------------------------------------------
+
+/**
+ * `skein diff`: two runs (any formats; two samples or two epochs of one log)
+ * as `renderRunDiffText` prints them, or the `diffRuns` JSON. Exit code 1
+ * with `--exit-code` when they differ.
+ */
+async function diff(args: string[], io: CliIO): Promise<number> {
+  const json = takeFlag(args, '--json');
+  const exitCode = takeFlag(args, '--exit-code');
+  const color = takeFlag(args, '--color');
+  const verbose = takeFlag(args, '--verbose');
+  const contextArg = takeOption(args, '--context');
+  const context = contextArg === undefined ? 2 : Number(contextArg);
+  if (!Number.isInteger(context) || context < 0)
+    throw new UsageError('cli_bad_option', '--context', 'takes a whole number');
+  const width = takeWidth(args, terminalWidth(io));
+  const sample = takeOption(args, '--sample');
+  const epoch = takeOption(args, '--epoch');
+  const sampleB = takeOption(args, '--sample-b') ?? sample;
+  const epochB = takeOption(args, '--epoch-b') ?? epoch;
+  const unknown = args.find((a) => a.startsWith('-') && a !== '-');
+  if (unknown !== undefined) throw new UsageError('cli_unknown_option', unknown);
+  if (args.length < 2)
+    throw new UsageError(
+      'cli_missing_argument',
+      args.length === 0 ? 'the two logs' : 'the second log',
+    );
+  if (args.length > 2) throw new UsageError('cli_unexpected_argument', args[2]!);
+  const [sourceA, sourceB] = args as [string, string];
+  if (sourceA === '-' && sourceB === '-')
+    throw new UsageError('cli_bad_option', '-', 'can stand for one of the two logs only');
+  const side = (source: string, s: string | undefined, e: string | undefined) => [
+    source,
+    ...(s !== undefined ? ['--sample', s] : []),
+    ...(e !== undefined ? ['--epoch', e] : []),
+    ...(verbose ? ['--verbose'] : []),
+  ];
+  const a = await loadSample(side(sourceA, sample, epoch), io);
+  const b = await loadSample(side(sourceB, sampleB, epochB), io);
+  const result = diffRuns(a.events, b.events);
+  if (json) io.stdout(`${JSON.stringify(result)}\n`);
+  else {
+    const name = (loaded: Loaded, s: string | undefined, e: string | undefined) =>
+      `${loaded.name}${s !== undefined ? ` sample ${s}` : ''}${e !== undefined ? ` epoch ${e}` : ''}`;
+    const names: [string, string] = [name(a, sample, epoch), name(b, sampleB, epochB)];
+    io.stdout(renderRunDiffText(result, { names, context, width, color }));
+  }
+  return exitCode && !result.identical ? EXIT.differ : EXIT.ok;
+}
+
 // --- serve, view -------------------------------------------------------------
 
 function takeNumber(args: string[], name: string, fallback: number, min: number): number {
@@ -618,6 +791,21 @@ async function listen(server: Server, port: number, host: string): Promise<strin
   return `http://${shown}:${address.port}`;
 }
 
+/**
+ * `--host` and `--allowed-host`: the address to bind and the Host names to
+ * answer to (`createHostCheck`). A name given to `--host` is allowed too:
+ * whoever binds a name means to be reached by it.
+ */
+function takeHost(args: string[]): { host: string; allowedHosts: AllowedHosts } {
+  const host = takeOption(args, '--host') ?? '127.0.0.1';
+  const names = (takeOption(args, '--allowed-host') ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  if (names.includes('*')) return { host, allowedHosts: true };
+  return { host, allowedHosts: [...names, host] };
+}
+
 function stopped(io: CliIO): Promise<void> {
   return new Promise<void>((done) => {
     if (io.signal?.aborted) done();
@@ -631,15 +819,16 @@ function stopped(io: CliIO): Promise<void> {
  * otherwise: the log may hold secrets, and the handler has no auth here.
  */
 async function serveCommand(args: string[], io: CliIO): Promise<number> {
+  if (takeFlag(args, '--otlp')) return otlpCommand('serve', args, otlpTools(io));
   const live = takeFlag(args, '--live');
   const speed = takeNumber(args, '--speed', 1, 0);
   if (speed === 0) throw new UsageError('cli_bad_option', '--speed', 'must be more than 0');
   const maxGap = takeNumber(args, '--max-gap', 5000, 0);
   const port = takePort(args, 8787);
-  const host = takeOption(args, '--host') ?? '127.0.0.1';
+  const { host, allowedHosts } = takeHost(args);
   const loaded = await loadSample(args, io);
   const stream = live ? new EventStream() : EventStream.from(loaded.events);
-  const handler = createEventStreamHandler(stream);
+  const handler = createEventStreamHandler(stream, { allowedHosts });
   const server = createServer(handler);
   const url = await listen(server, port, host);
   io.stdout(
@@ -694,9 +883,9 @@ function openInBrowser(url: string): void {
  * handed to the page, which fetches it itself.
  */
 async function view(args: string[], io: CliIO): Promise<number> {
+  if (takeFlag(args, '--otlp')) return otlpCommand('view', args, otlpTools(io));
   const port = takePort(args, 8790);
-  const hostArg = takeOption(args, '--host');
-  const host = hostArg ?? '127.0.0.1';
+  const { host, allowedHosts } = takeHost(args);
   const open = takeFlag(args, '--open');
   const live = takeFlag(args, '--live');
   const unknown = args.find((a) => a.startsWith('-') && a !== '-');
@@ -704,13 +893,12 @@ async function view(args: string[], io: CliIO): Promise<number> {
   if (args.length > 1) throw new UsageError('cli_unexpected_argument', args[1]!);
   const source = args[0] ?? '.';
   if (source === '-') throw new UsageError('cli_view_stdin');
-  let root: string;
+  // A URL is fetched by the page itself: the server then serves no folder.
+  let root: string | undefined;
   let file: string | undefined;
   let query: string;
   let what: string;
   if (/^https?:\/\//i.test(source)) {
-    root = process.cwd();
-    file = undefined;
     query = `?${live ? 'live' : 'src'}=${queryValue(source)}`;
     what = source;
   } else {
@@ -733,10 +921,10 @@ async function view(args: string[], io: CliIO): Promise<number> {
     } else throw new CliError(EXIT.input, 'cli_not_file_or_folder', source);
   }
   const handler = createViewHandler({
-    root,
+    ...(root !== undefined ? { root } : {}),
     ...(file !== undefined ? { file } : {}),
     ...(io.viewerDir !== undefined ? { viewerDir: io.viewerDir } : {}),
-    anyHost: hostArg !== undefined,
+    allowedHosts,
   });
   const server = createServer(handler);
   let base: string;
@@ -756,6 +944,114 @@ async function view(args: string[], io: CliIO): Promise<number> {
   return EXIT.ok;
 }
 
+/** What `--otlp` (otlp/cli-otlp.ts) borrows from this command line. */
+function otlpTools(io: CliIO): OtlpCliTools {
+  return {
+    takeOption,
+    takeFlag,
+    takeNumber,
+    takePort,
+    takeHost,
+    listen,
+    stopped: () => stopped(io),
+    usage: (...args) => new UsageError(...args),
+    stdout: io.stdout,
+    stderr: io.stderr,
+    ...(io.viewerDir !== undefined ? { viewerDir: io.viewerDir } : {}),
+    openUrl: io.openUrl ?? openInBrowser,
+  };
+}
+
+// --- export -----------------------------------------------------------------
+
+/** `--redact` values: `/source/flags`, or a source alone. */
+function redactPattern(text: string): RegExp {
+  const literal = /^\/(.*)\/([a-z]*)$/s.exec(text);
+  try {
+    return literal ? new RegExp(literal[1]!, literal[2]) : new RegExp(text);
+  } catch (e) {
+    throw new UsageError(
+      'cli_bad_option',
+      '--redact',
+      `takes a regular expression: ${(e as Error).message}`,
+    );
+  }
+}
+
+async function exportCommand(args: string[], io: CliIO): Promise<number> {
+  const output = takeOption(args, '-o') ?? takeOption(args, '--output');
+  if (output === undefined)
+    throw new UsageError('cli_missing_argument', 'the output file (-o run.html)');
+  const title = takeOption(args, '--title');
+  const redact: RegExp[] = [];
+  for (let r = takeOption(args, '--redact'); r !== undefined; r = takeOption(args, '--redact'))
+    redact.push(redactPattern(r));
+  const sample = takeOption(args, '--sample');
+  const epochArg = takeOption(args, '--epoch');
+  const epoch = epochArg === undefined ? undefined : Number(epochArg);
+  if (epoch !== undefined && (!Number.isInteger(epoch) || epoch < 1))
+    throw new UsageError('cli_bad_option', '--epoch', 'takes a whole number of at least 1');
+  const maxMb = takeNumber(args, '--max-size', EXPORT_MAX_BYTES / 2 ** 20, 1);
+  const input = await readInput(takeSource(args), io);
+  const result = await guarded(input, async () => {
+    try {
+      return await exportRunHtml(input.bytes, {
+        filename: input.name,
+        redact,
+        maxBytes: Math.round(maxMb * 2 ** 20),
+        ...(title !== undefined ? { title } : {}),
+        ...(sample !== undefined
+          ? { sample, epoch: epoch ?? 1 }
+          : epoch !== undefined
+            ? { epoch }
+            : {}),
+        ...(io.exportViewerDir !== undefined ? { viewerDir: io.exportViewerDir } : {}),
+      });
+    } catch (e) {
+      if (e instanceof SkeinError && e.code === 'cli_one_run')
+        throw new UsageError(e.code, ...(e.details as [string, string]));
+      throw e;
+    }
+  });
+  if (output === '-') {
+    io.stdout(result.html);
+    return EXIT.ok;
+  }
+  try {
+    await writeFile(output, result.html);
+  } catch (e) {
+    throw new CliError(EXIT.input, 'cli_unreadable', output, (e as Error).message);
+  }
+  const samples = result.samples > 1 ? `${result.samples} samples, ` : '';
+  const redactions = redact.length ? `, ${result.redactions} redactions` : '';
+  io.stderr(
+    `skein: wrote ${output} (${formatBytes(Buffer.byteLength(result.html))}; ${samples}${result.events} events${redactions})\n`,
+  );
+  return EXIT.ok;
+}
+
+async function bundleCommand(args: string[], io: CliIO): Promise<number> {
+  const output = takeOption(args, '-o') ?? takeOption(args, '--output');
+  if (output === undefined)
+    throw new UsageError('cli_missing_argument', 'the output folder (-o site/)');
+  const source = takeSource(args, 'the folder of logs');
+  let info;
+  try {
+    info = await stat(source);
+  } catch (e) {
+    throw fileError(source, e);
+  }
+  if (!info.isDirectory()) throw new CliError(EXIT.input, 'cli_not_file_or_folder', source);
+  const result = await bundleSite(source, output, {
+    ...(io.viewerDir ? { viewerDir: io.viewerDir } : {}),
+  });
+  for (const name of result.skipped) io.stderr(`skein: left out ${name}: not a log skein reads\n`);
+  io.stderr(
+    `skein: wrote ${output} (${result.logs} ${result.logs === 1 ? 'log' : 'logs'}); serve it with any static web server and open its index.html\n`,
+  );
+  return EXIT.ok;
+}
+
 // --- dispatch ----------------------------------------------------------------
 
 const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> = {
@@ -765,8 +1061,11 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
   ascii,
   svg,
   convert,
+  diff,
   serve: serveCommand,
   view,
+  export: exportCommand,
+  bundle: bundleCommand,
 };
 
 /**

@@ -4,11 +4,12 @@
 // dirs nest by task), not hidden, with an extension some format is usually
 // saved with; the format of each is detected from its bytes (a name never
 // decides alone), so a `.json` that is no log is listed with an error.
-import { open, readdir, stat, type FileHandle } from 'node:fs/promises';
+import { lstat, readdir, type FileHandle } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { detectFormat, formats, type FormatId } from '../core/import/index.js';
 import { describeInput } from '../core/import/describe-input.js';
-import { readLogFile } from './files.js';
+import { openRegularFile, type FileIdentity } from './files.js';
+import { createLimiter } from './limiter.js';
 
 /** Extensions of the files a folder listing looks at (every format's usual ones). */
 export const LOG_EXTENSIONS: readonly string[] = [...new Set(formats.flatMap((f) => f.extensions))];
@@ -31,12 +32,12 @@ export interface LogEntry {
 }
 
 interface Cached {
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly entry: LogEntry;
+  /** Device, inode, size and mtime of the file described. */
+  readonly version: string;
+  readonly entry: Omit<LogEntry, 'name'>;
 }
 
-/** Detected formats by path, kept while a file's size and mtime stay the same. */
+/** Detected formats by path, kept while the file stays the same (same inode, size and mtime). */
 const cache = new Map<string, Cached>();
 
 function hasLogExtension(name: string): boolean {
@@ -71,6 +72,18 @@ const HEAD_BYTES = 64 * 1024;
 const TAIL_BYTES = 22 + 0xffff + 20;
 /** A central directory bigger than this is not read for a listing (the file is read whole instead). */
 const MAX_DIRECTORY = 16 * 2 ** 20;
+/**
+ * The largest file read whole to detect its format, when its head (or a
+ * zip's directory) does not tell: 16 MiB. A bigger one is listed as not
+ * recognised; the viewer still opens it (its loader reads the whole file).
+ *
+ * @example
+ * import { MAX_WHOLE_DETECTION_BYTES } from 'skein/server';
+ * MAX_WHOLE_DETECTION_BYTES / 2 ** 20; // 16
+ */
+export const MAX_WHOLE_DETECTION_BYTES = 16 * 2 ** 20;
+/** Whole-file detections running at once (each holds its file in memory). */
+const WHOLE_DETECTIONS_AT_ONCE = 2;
 
 async function readAt(file: FileHandle, position: number, length: number): Promise<Uint8Array> {
   const out = new Uint8Array(length);
@@ -130,26 +143,97 @@ async function zipDirectory(file: FileHandle, size: number): Promise<Uint8Array 
  * (every sniff looks there; cut at the last line end so a line format sees
  * whole records) and, for a zip, its central directory from the end — not
  * the whole file (a folder of 100 MB `.eval` logs is listed in
- * milliseconds). `whole` says whether that is the file itself.
+ * milliseconds). `whole` says whether that is the file itself; `null`
+ * bytes: a zip whose directory cannot be read from its end.
  */
 async function detectionBytes(
+  file: FileHandle,
+  size: number,
+): Promise<{ bytes: Uint8Array | null; whole: boolean }> {
+  const head = await readAt(file, 0, Math.min(size, HEAD_BYTES));
+  if (head.length >= size) return { bytes: head, whole: true };
+  const isZip = u32(head, 0) === 0x04034b50;
+  if (isZip) return { bytes: await zipDirectory(file, size), whole: false };
+  const lastLine = head.lastIndexOf(0x0a);
+  return { bytes: lastLine > 0 ? head.subarray(0, lastLine + 1) : head, whole: false };
+}
+
+const wholeDetection = createLimiter(WHOLE_DETECTIONS_AT_ONCE);
+
+/** One listed file: its entry, and which file it was (`null`: it could not be opened). */
+export interface ListedLog {
+  readonly entry: LogEntry;
+  readonly id: FileIdentity | null;
+}
+
+/** Detections in progress, by path and file version: concurrent askers share one. */
+const inflight = new Map<string, Promise<Omit<LogEntry, 'name'>>>();
+
+async function detect(
+  file: FileHandle,
   path: string,
   size: number,
-): Promise<{ bytes: Uint8Array; whole: boolean }> {
-  const file = await open(path, 'r');
+  mtime: Date,
+): Promise<Omit<LogEntry, 'name'>> {
   try {
-    const head = await readAt(file, 0, Math.min(size, HEAD_BYTES));
-    if (head.length >= size) return { bytes: head, whole: true };
-    const isZip = u32(head, 0) === 0x04034b50;
-    if (isZip) {
-      const directory = await zipDirectory(file, size);
-      if (directory !== null) return { bytes: directory, whole: false };
-      return { bytes: await readLogFile(path), whole: true };
+    const read = await detectionBytes(file, size);
+    let bytes = read.bytes;
+    let detected = bytes === null ? { format: null } : detectFormat(bytes, { filename: path });
+    if (detected.format === null && !read.whole) {
+      if (size > MAX_WHOLE_DETECTION_BYTES) {
+        const what =
+          bytes === null ? 'a zip archive whose directory is not at its end' : describeInput(bytes);
+        return {
+          format: null,
+          size,
+          mtime,
+          error: `not recognised from its first 64 KiB (${what}); files over ${MAX_WHOLE_DETECTION_BYTES / 2 ** 20} MiB are not read whole to tell`,
+        };
+      }
+      bytes = await wholeDetection(() => readAt(file, 0, size));
+      detected = detectFormat(bytes, { filename: path });
     }
-    const lastLine = head.lastIndexOf(0x0a);
-    return { bytes: lastLine > 0 ? head.subarray(0, lastLine + 1) : head, whole: false };
+    return detected.format !== null
+      ? { format: detected.format, size, mtime }
+      : { format: null, size, mtime, error: `not a log skein can read: ${describeInput(bytes!)}` };
+  } catch (e) {
+    return { format: null, size, mtime, error: (e as Error).message };
+  }
+}
+
+/**
+ * Describes one file as a listing does (see {@link describeLogFile}), with
+ * the identity of the file it read, so a server can later open that same
+ * file and no other (`openRegularFile(path, id)`).
+ */
+export async function describeListedLog(root: string, path: string): Promise<ListedLog> {
+  const name = relative(root, path).split(sep).join('/');
+  let opened;
+  try {
+    opened = await openRegularFile(path);
+  } catch (e) {
+    const entry = { name, format: null, size: 0, mtime: new Date(0), error: (e as Error).message };
+    return { entry, id: null };
+  }
+  const { handle, stats } = opened;
+  try {
+    const id = { dev: stats.dev, ino: stats.ino };
+    const version = `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`;
+    const hit = cache.get(path);
+    if (hit && hit.version === version) return { entry: { ...hit.entry, name }, id };
+    const key = `${path}\0${version}`;
+    let pending = inflight.get(key);
+    if (pending === undefined) {
+      pending = detect(handle, path, Number(stats.size), stats.mtime).finally(() =>
+        inflight.delete(key),
+      );
+      inflight.set(key, pending);
+    }
+    const described = await pending;
+    cache.set(path, { version, entry: described });
+    return { entry: { ...described, name }, id };
   } finally {
-    await file.close();
+    await handle.close();
   }
 }
 
@@ -157,47 +241,67 @@ async function detectionBytes(
  * Detects one file's format from what it needs of the file (see
  * `detectionBytes`: the first 64 KiB, a zip's central directory), reading
  * it whole only when that does not tell (a JSON document whose format shows
- * only when it is parsed whole, a damaged zip), cached by size and mtime so
- * a folder watched for changes is not read again and again.
+ * only when it is parsed whole, a damaged zip) and it is at most
+ * {@link MAX_WHOLE_DETECTION_BYTES}; cached by file and version (inode,
+ * size, mtime) so a folder watched for changes is not read again and again,
+ * and shared while in progress. The file is opened as `openRegularFile`
+ * opens it: a link, a pipe or a device is described, never read.
  *
  * @example
  * import { describeLogFile } from 'skein/server';
  * const { format, error } = await describeLogFile('logs', 'logs/run.eval');
  */
 export async function describeLogFile(root: string, path: string): Promise<LogEntry> {
-  const name = relative(root, path).split(sep).join('/');
-  let info;
-  try {
-    info = await stat(path);
-  } catch (e) {
-    return { name, format: null, size: 0, mtime: new Date(0), error: (e as Error).message };
-  }
-  const hit = cache.get(path);
-  if (hit && hit.size === info.size && hit.mtimeMs === info.mtimeMs) return { ...hit.entry, name };
-  let entry: LogEntry;
-  try {
-    const read = await detectionBytes(path, info.size);
-    let bytes = read.bytes;
-    let detected = detectFormat(bytes, { filename: path });
-    if (detected.format === null && !read.whole) {
-      bytes = await readLogFile(path);
-      detected = detectFormat(bytes, { filename: path });
-    }
-    entry =
-      detected.format !== null
-        ? { name, format: detected.format, size: info.size, mtime: info.mtime }
-        : {
-            name,
-            format: null,
-            size: info.size,
-            mtime: info.mtime,
-            error: `not a log skein can read: ${describeInput(bytes)}`,
-          };
-  } catch (e) {
-    entry = { name, format: null, size: info.size, mtime: info.mtime, error: (e as Error).message };
-  }
-  cache.set(path, { size: info.size, mtimeMs: info.mtimeMs, entry });
-  return entry;
+  return (await describeListedLog(root, path)).entry;
+}
+
+/** Files described at once while listing a folder. */
+const DESCRIBED_AT_ONCE = 16;
+
+/**
+ * The files a listing of `root` holds (or only `file` of it), by name, with
+ * the identity of each as `lstat` sees it: what a server needs to serve them
+ * (a name to look up, the file it must be), without reading any. The same
+ * files as {@link listLogFiles}, in a fraction of its time; a name that is no
+ * longer a regular file is left out.
+ */
+export async function listLogNames(
+  root: string,
+  file?: string,
+): Promise<Map<string, FileIdentity>> {
+  const paths = file !== undefined ? [join(root, file)] : await candidates(root);
+  if (file === undefined) await readdir(root); // the folder itself must be readable
+  const check = createLimiter(DESCRIBED_AT_ONCE * 4);
+  const out = new Map<string, FileIdentity>();
+  await Promise.all(
+    paths.map((path) =>
+      check(async () => {
+        try {
+          const info = await lstat(path, { bigint: true });
+          if (info.isFile())
+            out.set(relative(root, path).split(sep).join('/'), { dev: info.dev, ino: info.ino });
+        } catch {
+          // gone since the folder was read
+        }
+      }),
+    ),
+  );
+  return out;
+}
+
+/**
+ * The logs of a folder with the identity of each file (see
+ * {@link describeListedLog}), newest first (then by name).
+ */
+export async function listLogFiles(root: string): Promise<ListedLog[]> {
+  await readdir(root); // the folder itself must be readable: let that error through
+  const paths = await candidates(root);
+  const describe = createLimiter(DESCRIBED_AT_ONCE);
+  const listed = await Promise.all(paths.map((p) => describe(() => describeListedLog(root, p))));
+  return listed.sort(
+    (a, b) =>
+      b.entry.mtime.getTime() - a.entry.mtime.getTime() || a.entry.name.localeCompare(b.entry.name),
+  );
 }
 
 /**
@@ -210,10 +314,5 @@ export async function describeLogFile(root: string, path: string): Promise<LogEn
  * const lines = (await listLogs('logs')).map((log) => `${log.name} ${log.format ?? log.error}`);
  */
 export async function listLogs(root: string): Promise<LogEntry[]> {
-  await readdir(root); // the folder itself must be readable: let that error through
-  const paths = await candidates(root);
-  const entries = await Promise.all(paths.map((p) => describeLogFile(root, p)));
-  return entries.sort(
-    (a, b) => b.mtime.getTime() - a.mtime.getTime() || a.name.localeCompare(b.name),
-  );
+  return (await listLogFiles(root)).map((l) => l.entry);
 }

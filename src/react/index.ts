@@ -12,3 +12,8 @@ export { useControllable } from './use-controllable.js';
 export { useEventStream } from './use-event-stream.js';
 export * from './player/index.js';
 export * from './swimlane/index.js';
+export * from './run-diff/index.js';
+export { useAgUiStream } from './live/use-ag-ui-stream.js';
+export type { AgUiAgentLike, UseAgUiStreamOptions } from './live/use-ag-ui-stream.js';
+export { useUIMessagesStream } from './live/use-ui-messages-stream.js';
+export type { UseUIMessagesStreamOptions } from './live/use-ui-messages-stream.js';

@@ -239,7 +239,10 @@ describe('<Swimlane> in Chromium', () => {
       // Nothing visible spills out of the tile (SVG shapes clip at the root).
       expect(r.left).toBeGreaterThanOrEqual(tile.left - 3);
     }
-    expect(root.querySelector('.skein-swimlane__label')).toBeNull();
+    // A tile's lane labels are a narrow column (a fifth of it), with a legend below.
+    for (const label of root.querySelectorAll('.skein-swimlane__label'))
+      expect(label.getBoundingClientRect().width).toBeLessThanOrEqual(96);
+    expect(root.querySelector('.skein-swimlane__legend')).not.toBeNull();
     expect(root.querySelector('.skein-swimlane__minimap')).toBeNull();
     expect(bars(root).length).toBeGreaterThan(0);
 
@@ -252,6 +255,107 @@ describe('<Swimlane> in Chromium', () => {
     act(() => root.focus());
     expect(wheel(lane, { deltaY: -100, clientX: g.left + 50, clientY: g.y }).defaultPrevented).toBe(
       true,
+    );
+  });
+
+  it('does not flip between tile and full view when its container wobbles around the threshold', async () => {
+    const { root, getByTestId } = mount(small());
+    const box = getByTestId('box');
+    const settle = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50)));
+    box.style.width = '900px';
+    box.style.height = '170px';
+    await settle();
+    // Above 420×160: full.
+    expect(root.hasAttribute('data-compact')).toBe(false);
+    // A header above it wraps: 20 px less, below 160 → a tile.
+    box.style.height = '150px';
+    await expect.poll(() => root.hasAttribute('data-compact')).toBe(true);
+    // It unwraps: back to 170 px, the tile stays (no flip back and forth)…
+    box.style.height = '170px';
+    await settle();
+    await settle();
+    expect(root.hasAttribute('data-compact')).toBe(true);
+    // …until there is clearly room for the full view (460×200).
+    box.style.height = '220px';
+    await expect.poll(() => root.hasAttribute('data-compact')).toBe(false);
+    box.style.height = '170px';
+    await settle();
+    expect(root.hasAttribute('data-compact')).toBe(false);
+  });
+
+  it('keeps every axis label inside the axis, at any width (the last one too)', async () => {
+    const { root, getByTestId } = mount(buildTimeline(generateRun({ seed: 3, events: 400 })));
+    const box = getByTestId('box');
+    const settle = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 30)));
+    let checked = 0;
+    for (let width = 300; width <= 1300; width += 37) {
+      box.style.width = `${width}px`;
+      await settle();
+      const right = root.getBoundingClientRect().right - 1;
+      const labels = [...root.querySelectorAll<SVGTextElement>('.skein-swimlane__tick text')];
+      expect(labels.length).toBeGreaterThan(1);
+      for (const text of labels) {
+        expect(
+          text.getBoundingClientRect().right,
+          `${text.textContent} at ${width}px`,
+        ).toBeLessThanOrEqual(right);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
+  });
+
+  it('draws no marker over a bar label', async () => {
+    const { root } = mount(buildTimeline(generateRun({ seed: 3, events: 400, errorRate: 0.3 })), {
+      width: 1000,
+      height: 400,
+    });
+    await expect
+      .poll(() => root.querySelectorAll('.skein-swimlane__marker').length)
+      .toBeGreaterThan(10);
+    let pairs = 0;
+    for (const row of root.querySelectorAll('.skein-swimlane__row')) {
+      const labels = [...row.querySelectorAll('.skein-swimlane__bar-label')].map((t) =>
+        t.getBoundingClientRect(),
+      );
+      for (const marker of row.querySelectorAll('.skein-swimlane__marker')) {
+        const m = marker.getBoundingClientRect();
+        for (const l of labels) {
+          // Markers in the label's x range are the ones that could cover it.
+          if (m.right < l.left || m.left > l.right) continue;
+          pairs++;
+          expect(m.bottom <= l.top + 0.5 || m.top >= l.bottom - 0.5).toBe(true);
+        }
+      }
+    }
+    expect(pairs).toBeGreaterThan(0);
+  });
+
+  it('a tile of a one-agent run shows its lanes, its model and tool calls and a legend', async () => {
+    const run = generateRun({ seed: 5, events: 120, agents: 0, pendingRate: 0 });
+    const { root } = mount(buildTimeline(run), { width: 390, height: 120 });
+    await expect.poll(() => root.hasAttribute('data-compact')).toBe(true);
+    const main = root.querySelector<HTMLElement>('.skein-swimlane__row[data-key="main"]')!;
+    expect(main.querySelector('.skein-swimlane__label')!.textContent).toBe('main');
+    const activity = (kind: string) =>
+      main.querySelectorAll(`.skein-swimlane__activity[data-kind="${kind}"]`).length;
+    expect(activity('model')).toBeGreaterThan(1);
+    expect(activity('tool')).toBeGreaterThan(1);
+    // Calls sit inside the bar, coloured apart from it.
+    const bar = main.querySelector('rect.skein-swimlane__bar')!.getBoundingClientRect();
+    for (const a of main.querySelectorAll('.skein-swimlane__activity')) {
+      const r = a.getBoundingClientRect();
+      expect(r.top).toBeGreaterThanOrEqual(bar.top - 0.5);
+      expect(r.bottom).toBeLessThanOrEqual(bar.bottom + 0.5);
+    }
+    const fill = (sel: string) => getComputedStyle(main.querySelector(sel)!).fill;
+    expect(fill('.skein-swimlane__activity[data-kind="model"]')).not.toBe(
+      fill('.skein-swimlane__activity[data-kind="tool"]'),
+    );
+    const legend = root.querySelector('.skein-swimlane__legend')!;
+    expect(legend.textContent).toMatch(/model.*tool/);
+    expect(legend.getBoundingClientRect().bottom).toBeLessThanOrEqual(
+      root.getBoundingClientRect().bottom,
     );
   });
 

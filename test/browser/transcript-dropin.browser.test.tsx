@@ -234,8 +234,13 @@ describe('<Transcript> bare, in each layout, with 100k events', () => {
     const header = (uuid: string) =>
       view.container.querySelector(`[data-event-id="${uuid}"] .skein-transcript__meta`)!
         .textContent;
-    await expect.poll(() => header('b-init')).toContain('0 events');
-    expect(header('b-init')).toContain('1 hidden (1 sample_init)');
+    // A section the filter empties says so, not "0 events · 1 hidden" (which
+    // reads as if it hid the row beside it), and has nothing to open.
+    await expect.poll(() => header('b-init')).toContain('only hidden events (1 sample_init)');
+    expect(header('b-init')).not.toMatch(/\b0 events|\d hidden/);
+    expect(
+      view.container.querySelector('[data-event-id="b-init"] [data-toggle]')!.textContent,
+    ).toBe('·');
     expect(header('b-a')).toMatch(/1 event(?!s).*1 hidden \(1 store\)/);
     // Opening "agent" shows exactly the one event it counts.
     const shown = [...view.container.querySelectorAll('article')].map((a) => a.dataset['eventId']);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cloneJson, deepFreeze } from '../../src/index.js';
+import { MAX_VALUE_DEPTH, VALUE_CUT_MARKER, cloneJson, deepFreeze } from '../../src/index.js';
 
 describe('deepFreeze', () => {
   it('freezes every nested object and array and returns its argument', () => {
@@ -31,7 +31,7 @@ describe('deepFreeze', () => {
     expect(Object.isFrozen(value.bytes)).toBe(false);
   });
 
-  it('handles nesting deeper than the call stack', () => {
+  it('cuts nesting deeper than MAX_VALUE_DEPTH with a marker, without overflowing the stack', () => {
     let deep: Record<string, unknown> = {};
     const root = deep;
     for (let i = 0; i < 100_000; i++) {
@@ -40,7 +40,41 @@ describe('deepFreeze', () => {
       deep = next;
     }
     deepFreeze(root);
-    expect(Object.isFrozen(deep)).toBe(true);
+    let node: unknown = root;
+    let levels = 0;
+    while (typeof node === 'object' && node !== null) {
+      expect(Object.isFrozen(node)).toBe(true);
+      node = (node as Record<string, unknown>).next;
+      levels++;
+    }
+    // Levels 0…MAX_VALUE_DEPTH kept, the next one cut.
+    expect(levels).toBe(MAX_VALUE_DEPTH + 1);
+    expect(node).toBe(VALUE_CUT_MARKER);
+    expect(JSON.stringify(root).length).toBeGreaterThan(0);
+    expect(() => structuredClone(root)).not.toThrow();
+  });
+
+  it('keeps a value exactly MAX_VALUE_DEPTH deep whole, and an own "__proto__" key as data', () => {
+    // root (0) → arrays (1…998) → the object (999) → its array (1000): kept.
+    const nested = (arrays: number) => {
+      let value: unknown = JSON.parse('{"__proto__": [1]}');
+      for (let i = 0; i < arrays; i++) value = [value];
+      return value;
+    };
+    const root = { v: nested(MAX_VALUE_DEPTH - 2) };
+    deepFreeze(root);
+    let node: unknown = root.v;
+    for (let i = 0; i < MAX_VALUE_DEPTH - 2; i++) node = (node as unknown[])[0];
+    expect(Object.getPrototypeOf(node)).toBe(Object.prototype);
+    expect((node as Record<string, unknown>)['__proto__']).toEqual([1]);
+    // One level more: the own "__proto__" key itself is cut, and stays data.
+    const deeper = { v: nested(MAX_VALUE_DEPTH - 1) };
+    deepFreeze(deeper);
+    node = deeper.v;
+    for (let i = 0; i < MAX_VALUE_DEPTH - 1; i++) node = (node as unknown[])[0];
+    expect(Object.isFrozen(node)).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(node, '__proto__')?.value).toBe(VALUE_CUT_MARKER);
+    expect(Object.getPrototypeOf(node)).toBe(Object.prototype);
   });
 });
 

@@ -324,6 +324,26 @@ describe('otlp: inputs in the wild', () => {
     expect(other.diagnostics.map((d) => d.code)).toContain('otlp_not_a_span');
   });
 
+  it('a flattened attribute key of 20,000 segments nests no deeper than the value limit', () => {
+    // OpenInference flattens messages into dotted keys; the importer rebuilds
+    // them as objects, one level per segment.
+    const deep = `llm.input_messages.0.message.extra.${'0.a.'.repeat(10_000)}x`;
+    const attr = (key: string, v: string) => ({ key, value: { stringValue: v } });
+    const { events } = importOtlp([
+      span({
+        attributes: [
+          attr('openinference.span.kind', 'LLM'),
+          attr('llm.input_messages.0.message.role', 'user'),
+          attr('llm.input_messages.0.message.content', 'hello'),
+          attr(deep, 'leaf'),
+        ],
+      }),
+    ]);
+    const [model] = of(events, 'model');
+    expect(model!.input[0]).toMatchObject({ role: 'user', content: 'hello' });
+    expect(() => structuredClone(events)).not.toThrow();
+  });
+
   it('invalid JSON is an ImportError', async () => {
     await expect(importAny('{"resourceSpans": [', { format: 'otlp' })).rejects.toBeInstanceOf(
       ImportError,

@@ -221,12 +221,20 @@ describe('skein view <dir>', () => {
     }
   });
 
-  it('with --host, any Host header is accepted', async () => {
-    const s = await view([logFolder(), '--host', '127.0.0.1']);
+  it('--allowed-host adds names to answer to; * answers any', async () => {
+    const named = await view([logFolder(), '--allowed-host', 'my-box.lan,.example.test']);
     try {
-      expect((await get(s.port, '/api/list', { host: 'my-box.lan' })).status).toBe(200);
+      for (const host of ['my-box.lan', 'a.example.test:8790', '192.168.1.9'])
+        expect((await get(named.port, '/api/list', { host })).status, host).toBe(200);
+      expect((await get(named.port, '/api/list', { host: 'other.lan' })).status).toBe(421);
     } finally {
-      await s.stop();
+      await named.stop();
+    }
+    const any = await view([logFolder(), '--host', '127.0.0.1', '--allowed-host', '*']);
+    try {
+      expect((await get(any.port, '/api/list', { host: 'other.lan' })).status).toBe(200);
+    } finally {
+      await any.stop();
     }
   });
 

@@ -333,10 +333,10 @@ describe('createEventStreamFetchHandler', () => {
     const handler = createEventStreamFetchHandler(stream, {
       authorize: (request) => request.headers.get('authorization') === 'Bearer t' || 401,
     });
-    expect((await handler(new Request('http://x/events'))).status).toBe(401);
+    expect((await handler(new Request('http://127.0.0.1/events'))).status).toBe(401);
     const abort = new AbortController();
     const response = await handler(
-      new Request('http://x/events?from=' + encodeURIComponent(`${handler.streamId}:5`), {
+      new Request('http://127.0.0.1/events?from=' + encodeURIComponent(`${handler.streamId}:5`), {
         headers: { Authorization: 'Bearer t' },
         signal: abort.signal,
       }),
@@ -359,7 +359,7 @@ describe('createEventStreamFetchHandler', () => {
   it('feeds connectEventStream through an injected fetch', async () => {
     const stream = EventStream.from(liveEvents(300));
     const handler = createEventStreamFetchHandler(stream, { batchSize: 32 });
-    const client = connectEventStream('http://x/events', {
+    const client = connectEventStream('http://127.0.0.1/events', {
       // A Fetch handler's Request → Response fits FetchLike with no cast.
       fetch: (url, init) => handler(new Request(url, init)),
     });

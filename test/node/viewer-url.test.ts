@@ -13,6 +13,7 @@ describe('viewer URL', () => {
       live: null,
       list: null,
       demo: null,
+      runs: null,
     });
     expect(readParams('?list=/api/list&demo=500')).toMatchObject({ list: '/api/list', demo: 500 });
     expect(readParams('?demo=abc').demo).toBeNull();

@@ -5,6 +5,8 @@
 //     core and the CLI run;
 //   - a Vite + React app mounting the bare <Transcript>: it builds, shows rows
 //     in Chromium, loads markdown on demand, and what it adds to the bundle;
+//     the bench's one-component apps built with Vite and with esbuild, their
+//     sizes checked against the README's table;
 //   - tsc over the shipped .d.ts with `skipLibCheck: false`, against React 18
 //     and React 19 types.
 import { execFileSync } from 'node:child_process';
@@ -18,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kB, measureApp } from '../../scripts/bundle-size.mjs';
+import { kB, measureApp, measureAppEsbuild } from '../../scripts/bundle-size.mjs';
 import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -90,13 +92,15 @@ afterAll(() => {
 });
 
 describe('the tarball', () => {
-  it('ships dist, the licence notices and the README image, and nothing of the workspace', () => {
+  it('ships dist, the licence notices, the docs and image the README links, and nothing of the workspace', () => {
     const paths = files.map((f) => f.path);
     for (const path of paths) {
       expect(path).toMatch(
-        /^(dist\/|docs\/screenshot\.png$|README\.md$|CHANGELOG\.md$|LICENSE$|package\.json$)/,
+        /^(dist\/|docs\/screenshot\.png$|docs\/[\w-]+\.md$|README\.md$|CHANGELOG\.md$|LICENSE$|package\.json$)/,
       );
     }
+    // No folder named node_modules: npm would leave it out of the tarball.
+    expect(paths.some((p) => p.includes('node_modules/'))).toBe(false);
     expect(paths).not.toContain('dist/size-report.json');
     expect(paths).toContain('dist/THIRD-PARTY-LICENSES.md');
     // The README's images resolve on the npm page: absolute URLs to this
@@ -109,6 +113,15 @@ describe('the tarball', () => {
       expect(url.startsWith(prefix), url).toBe(true);
       expect(paths).toContain(url.slice(prefix.length));
     }
+    // Every document the README links is shipped and linked the same way; no
+    // relative link (the npm page has nothing to resolve one against).
+    const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
+    for (const url of links) {
+      expect(/^(https?:|#)/.test(url), `README links ${url} relatively`).toBe(true);
+      if (url.startsWith(prefix)) expect(paths).toContain(url.slice(prefix.length));
+    }
+    for (const path of paths.filter((p) => p.startsWith('docs/') && p.endsWith('.md')))
+      expect(readme).toContain(`${prefix}${path}`);
   });
 
   it('ships source maps that name the sources without carrying them', () => {
@@ -230,6 +243,45 @@ describe('a fresh Vite + React app', () => {
     }
   });
 
+  it('what a bare component adds, built by Vite and by esbuild, is what the README states', async () => {
+    // The bench's apps (bench/bundle-app/), built here against the installed
+    // tarball: what users get, not the sources.
+    for (const name of ['blank', 'transcript', 'display'])
+      copyFileSync(
+        join(root, 'bench', 'bundle-app', `${name}.tsx`),
+        join(app, 'src', `${name}.tsx`),
+      );
+    const measured: Record<string, number> = {};
+    for (const bundler of ['Vite 8', 'esbuild'] as const) {
+      const measure = (name: string) => {
+        const entry = join(app, 'src', `${name}.tsx`);
+        return bundler === 'esbuild'
+          ? measureAppEsbuild({ root: app, entry })
+          : measureApp({ root: app, entry, plugins: [react()] });
+      };
+      const blank = await measure('blank');
+      for (const [name, row] of [
+        ['transcript', 'bare `<Transcript>`'],
+        ['display', '`<Display>` alone'],
+      ] as const) {
+        const size = await measure(name);
+        measured[`${row} | ${bundler}`] = kB(size.initial - blank.initial);
+        log(
+          `${bundler}: ${name} adds ${kB(size.initial - blank.initial)} kB initially, ` +
+            `${kB(size.total - size.initial)} kB on demand (React alone ${kB(blank.initial)} kB)`,
+        );
+      }
+    }
+    const stated = readmeBundleSizes();
+    expect(Object.keys(stated).sort()).toEqual(Object.keys(measured).sort());
+    for (const [key, value] of Object.entries(measured)) {
+      expect(
+        Math.abs(value - stated[key]!),
+        `README says ${stated[key]} kB for ${key}; measured ${value} kB`,
+      ).toBeLessThanOrEqual(README_TOLERANCE_KB);
+    }
+  });
+
   it('its tsc accepts the shipped .d.ts with skipLibCheck off, on React 19 types', () => {
     expect(typecheck(app)).toBe('');
   });
@@ -249,6 +301,38 @@ describe('a fresh Vite + React app', () => {
     expect(typecheck(dir)).toBe('');
   });
 });
+
+/** How far the README's bundle sizes may be from what this test measures. */
+const README_TOLERANCE_KB = 2;
+
+/**
+ * The README's table of bundle sizes ("| what the app mounts | Vite 8 |
+ * esbuild |"), as `{ "<row> | <bundler>": kB }`.
+ */
+function readmeBundleSizes(): Record<string, number> {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  // (The table may sit indented inside a list item.)
+  const lines = readme.split('\n').map((l) => l.trim());
+  const head = lines.findIndex((l) => /^\| what the app mounts \|/.test(l));
+  expect(head, 'the README has no table of bundle sizes').toBeGreaterThanOrEqual(0);
+  const columns = lines[head]!.split('|')
+    .slice(2, -1)
+    .map((c) => c.trim());
+  const out: Record<string, number> = {};
+  for (const line of lines.slice(head + 2)) {
+    if (!line.startsWith('|')) break;
+    const [row, ...cells] = line
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
+    cells.forEach((cell, i) => {
+      const kb = /^([\d.]+) kB$/.exec(cell);
+      expect(kb, `README bundle table cell "${cell}"`).not.toBeNull();
+      out[`${row} | ${columns[i]}`] = Number(kb![1]);
+    });
+  }
+  return out;
+}
 
 /**
  * Runs the repo's tsc over `dir/src` with the strictest settings users have,

@@ -147,14 +147,19 @@ describe('<SpanTree> (jsdom)', () => {
     expect(rows()).toHaveLength(4);
   });
 
-  it('hides columns and resizes them from the keyboard', () => {
+  it('hides columns and sets their widths from the Columns menu (a slider each)', () => {
     const onWidths = vi.fn();
     render(<SpanTree events={run} onColumnWidthsChange={onWidths} />);
     fireEvent.click(screen.getByRole('checkbox', { name: 'Tokens' }));
     expect(screen.getAllByRole('columnheader')).toHaveLength(4);
-    const handle = screen.getByRole('separator', { name: 'Resize Duration' });
-    fireEvent.keyDown(handle, { key: 'ArrowLeft' });
+    // A hidden column's width cannot be set.
+    expect(screen.getByRole('slider', { name: 'Tokens width' })).toHaveProperty('disabled', true);
+    const duration = screen.getByRole('slider', { name: 'Duration width' });
+    expect(duration.getAttribute('aria-valuetext')).toBe('80 px');
+    fireEvent.change(duration, { target: { value: '90' } });
     expect(onWidths).toHaveBeenLastCalledWith(expect.objectContaining({ duration: 90 }));
+    // The header's handles are for the pointer: no Tab stops, not in the a11y tree.
+    expect(screen.queryAllByRole('separator')).toHaveLength(0);
   });
 
   it('live appends keep expansion and focus; aria-busy while building', async () => {

@@ -106,7 +106,13 @@ export function inThreadPort(): LoaderPort {
 /**
  * Opens `source` and returns its session.
  */
-export function openLog(source: LoadSource, options: LoadSessionOptions = {}): LoadSession {
+export function openLog(given: LoadSource, options: LoadSessionOptions = {}): LoadSession {
+  // A relative URL (a static site's listing: `logs/run.eval`) is the page's:
+  // the worker would resolve it against its own script's URL.
+  const source: LoadSource =
+    given.kind === 'url' && typeof location !== 'undefined'
+      ? { ...given, url: new URL(given.url, location.href).href }
+      : given;
   const port = (options.createPort ?? defaultPort)();
   const sliceMs = options.sliceMs ?? 8;
   let expected = 0;

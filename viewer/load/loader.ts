@@ -41,6 +41,7 @@ import {
 } from '../../src/core/import/inspect/inspect-log.js';
 import { createSampleResolver } from '../../src/core/import/inspect/inspect-resolve.js';
 import { parseJsonBytes } from '../../src/core/import/json.js';
+import { safeJson } from '../../src/core/import/guards.js';
 import { openEvalMember, type EvalMember, type GrowingSource } from './eval-stream.js';
 import { LoadError, explainFailure, isZipHead } from './explain.js';
 import {
@@ -932,9 +933,19 @@ export function headerFacts(header: InspectLogHeader): RunFacts {
   if (scores.length) out.scores = scores;
   const tokens = usageTokens(header.stats?.['model_usage']);
   if (tokens !== null) out.tokens = tokens;
-  const started = Date.parse(String(header.stats?.['started_at'] ?? ''));
-  const completed = Date.parse(String(header.stats?.['completed_at'] ?? ''));
-  if (Number.isFinite(started) && Number.isFinite(completed) && completed >= started)
+  const startedAt = String(header.stats?.['started_at'] ?? '');
+  const completedAt = String(header.stats?.['completed_at'] ?? '');
+  const started = Date.parse(startedAt);
+  const completed = Date.parse(completedAt);
+  // Older logs stamp whole seconds: two stamps in the same second say the
+  // run took under a second, not 0 ms (the sample's events say how long).
+  const wholeSeconds = !/\.\d/.test(startedAt) && !/\.\d/.test(completedAt);
+  if (
+    Number.isFinite(started) &&
+    Number.isFinite(completed) &&
+    completed >= started &&
+    !(wholeSeconds && completed - started < 1000)
+  )
     out.durationMs = completed - started;
   return out;
 }
@@ -960,17 +971,19 @@ function scalar(value: unknown): string | number | boolean | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
     return value;
-  return JSON.stringify(value);
+  // A score from the log: any JSON, so possibly nested past JSON.stringify's stack.
+  return safeJson(value);
 }
 
-function textOf(input: unknown): string {
+/** A sample input's text; depth-bounded, since the input is the log's JSON as written. */
+function textOf(input: unknown, depth = 0): string {
   if (typeof input === 'string') return input;
-  if (Array.isArray(input)) {
+  if (Array.isArray(input) && depth < 8) {
     for (let i = input.length - 1; i >= 0; i--) {
       const m = rec(input[i]);
-      if (m?.['role'] === 'user') return textOf(m['content']);
+      if (m?.['role'] === 'user') return textOf(m['content'], depth + 1);
     }
-    return input.map((p) => textOf(rec(p)?.['text'] ?? '')).join(' ');
+    return input.map((p) => textOf(rec(p)?.['text'] ?? '', depth + 1)).join(' ');
   }
   return '';
 }
@@ -998,7 +1011,12 @@ export function sampleRow(s: InspectSampleSummary): SampleRow {
   };
 }
 
-/** A sample's `done` facts: its events', the log's, and its summary's scores and error. */
+/**
+ * A sample's `done` facts: the log's (task, model, status), its summary's
+ * scores and error, and its own tokens and duration — its summary's, else
+ * its events' — beside its name in the header; the log's totals only when
+ * the sample says neither.
+ */
 function sampleFacts(
   facts: FactsTracker,
   log: RunFacts,
@@ -1006,9 +1024,14 @@ function sampleFacts(
   ref: SampleRef,
 ): RunFacts {
   const row = samples.find((s) => sameSample(s, ref));
+  const own = facts.facts();
+  const tokens = row?.tokens ?? own.tokens;
+  const durationMs = row?.duration != null ? row.duration * 1000 : own.durationMs;
   return {
-    ...facts.facts(),
+    ...own,
     ...log,
+    ...(tokens !== undefined ? { tokens } : {}),
+    ...(durationMs !== undefined ? { durationMs } : {}),
     ...(row?.scores ? { scores: row.scores.split(', ') } : {}),
     ...(row?.error ? { status: 'error' } : {}),
   };

@@ -16,6 +16,8 @@ const SETEXT = /^\s{0,3}(?:=+|-+)\s*$/;
 const RULE = /^\s{0,3}(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$/;
 const QUOTE = /^\s{0,3}>\s?/;
 const BULLET = /^(\s*)(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/;
+/** Lines longer than this skip the inline rules (see `markdownToPlainText`). */
+const MAX_INLINE = 20_000;
 const TABLE_RULE = /^\s*\|?\s*:?-{1,}:?\s*(?:\|\s*:?-{1,}:?\s*)+\|?\s*$/;
 
 /** Inline syntax → its visible text. Order matters: code spans first (their content is literal). */
@@ -23,7 +25,7 @@ function inline(line: string): string {
   const codes: string[] = [];
   // Code spans: keep their text verbatim, shielded from the other rules
   // behind NUL-delimited placeholders (NULs were removed from the input).
-  let out = line.replace(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g, (_m, _t, code: string) => {
+  let out = line.replace(/(`+)([^`]|[^`][\s\S]{0,2000}?[^`])\1(?!`)/g, (_m, _t, code: string) => {
     codes.push(code.trim());
     return `\u0000${codes.length - 1}\u0000`;
   });
@@ -34,15 +36,19 @@ function inline(line: string): string {
   });
   out = out
     // Images, then links: the alt text / the link text.
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
+    // No bracket inside a bracketed text: from each `[` a match scans to the
+    // next bracket at most, so a line of 100k `[` (minified JSON) stays linear.
+    .replace(/!\[([^[\]]*)\]\([^()]*\)/g, '$1')
+    .replace(/\[([^[\]]+)\]\((?:[^()]|\([^()]*\))*\)/g, '$1')
+    .replace(/\[([^[\]]+)\]\[[^[\]]*\]/g, '$1')
     // Autolinks: the URL.
-    .replace(/<((?:https?|mailto):[^>\s]+)>/g, '$1')
+    .replace(/<((?:https?|mailto):[^<>\s]+)>/g, '$1')
     .replace(/<br\s*\/?>/gi, ' ')
     // Emphasis and strikethrough (the markers must hug the text, as CommonMark wants).
-    .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '$2')
-    .replace(/~~(?=\S)([\s\S]*?\S)~~/g, '$1')
+    // A span never holds its own marker: an opener with no closer scans to
+    // the next marker, not to the end of the line (linear on hostile lines).
+    .replace(/(\*\*|__)(?=\S)((?:(?!\1)[\s\S])*?\S)\1/g, '$2')
+    .replace(/~~(?=\S)((?:(?!~~)[\s\S])*?\S)~~/g, '$1')
     .replace(/(^|[^\w*])\*(?=[^\s*])([^*]*?[^\s*])\*(?![\w*])/g, '$1$2')
     .replace(/(^|[^\w])_(?=[^\s_])([^_]*?[^\s_])_(?!\w)/g, '$1$2');
   // eslint-disable-next-line no-control-regex -- the placeholders' own NULs
@@ -93,7 +99,9 @@ export function markdownToPlainText(markdown: string): string {
         .map((cell) => cell.trim())
         .join('  ');
     }
-    out.push(inline(line));
+    // A line longer than any prose (a minified JSON dump) is kept as it is:
+    // the inline rules cost more than linear on some hostile lines.
+    out.push(line.length > MAX_INLINE ? line : inline(line));
   }
   return out.join('\n');
 }

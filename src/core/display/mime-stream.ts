@@ -16,10 +16,13 @@
  *   throws becomes the string `"[toJSON threw: <message>]"` (a getter that
  *   throws, `"[getter threw: <message>]"`), so no key goes missing silently;
  * - a cycle → the string `"[Circular]"` (`JSON.stringify` throws on it);
+ * - an object or array nested deeper than `MAX_VALUE_DEPTH` → the string
+ *   `VALUE_CUT_MARKER` (`JSON.stringify` and structured clone overflow on it);
  * - symbol-keyed properties (skein's cached event times) are not data: dropped.
  * A value (not an event) is first shown through `displayOf`, so a bigint value
  * becomes `{'text/plain': '12n'}` and a Map a shape summary, not `{}`.
  */
+import { MAX_VALUE_DEPTH, VALUE_CUT_MARKER } from '../events/freeze.js';
 import type { Event } from '../events/types.js';
 import { displayOf } from './display-of.js';
 import type { DisplayOptions } from './types.js';
@@ -119,7 +122,10 @@ function threw(what: string, err: unknown): string {
  */
 export function toJsonSafe(value: unknown): JsonSafe {
   const path = new Set<object>();
-  const walk = (v: unknown): JsonSafe | undefined => {
+  // Depth-bounded: past MAX_VALUE_DEPTH a value is cut, as deepFreeze cuts
+  // an event's, so a raw 100,000-deep object neither overflows this walk
+  // nor the JSON.stringify that follows.
+  const walk = (v: unknown, depth = 0): JsonSafe | undefined => {
     switch (typeof v) {
       case 'string':
       case 'boolean':
@@ -136,6 +142,7 @@ export function toJsonSafe(value: unknown): JsonSafe {
     if (v === null) return null;
     const obj = v as object;
     if (path.has(obj)) return '[Circular]';
+    if (depth > MAX_VALUE_DEPTH) return VALUE_CUT_MARKER;
     let toJSON: unknown;
     try {
       toJSON = (obj as { toJSON?: unknown }).toJSON;
@@ -153,7 +160,7 @@ export function toJsonSafe(value: unknown): JsonSafe {
       if (replaced !== obj) {
         path.add(obj);
         try {
-          return walk(replaced);
+          return walk(replaced, depth);
         } finally {
           path.delete(obj);
         }
@@ -163,7 +170,7 @@ export function toJsonSafe(value: unknown): JsonSafe {
     try {
       if (Array.isArray(obj)) {
         const out: JsonSafe[] = [];
-        for (let i = 0; i < obj.length; i++) out.push(walk(obj[i]) ?? null);
+        for (let i = 0; i < obj.length; i++) out.push(walk(obj[i], depth + 1) ?? null);
         return out;
       }
       const out: { [key: string]: JsonSafe } = {};
@@ -174,7 +181,7 @@ export function toJsonSafe(value: unknown): JsonSafe {
         } catch (err) {
           item = threw('getter', err);
         }
-        const safe = walk(item);
+        const safe = walk(item, depth + 1);
         // `__proto__` as an own key must stay data, not become the prototype.
         if (safe !== undefined)
           Object.defineProperty(out, key, {

@@ -2,12 +2,52 @@
  * Deep-freezing for canonical events. Events are immutable once parsed or
  * appended (ARCHITECTURE.md "Canonical events"), so history cannot be patched
  * behind a view's back.
+ *
+ * Freezing is also where a value's depth is bounded: every event enters
+ * skein through it (importers seal their drafts with it, `parseEvent` ends
+ * with it, `EventStream.append` runs it), so a value nested deeper than
+ * {@link MAX_VALUE_DEPTH} is cut here, once, and every later walk (the views,
+ * `JSON.stringify`, `postMessage`'s structured clone, all recursive in the
+ * engines) meets a bounded value.
  */
+
+/**
+ * How deep a value may nest inside an event: objects and arrays more than
+ * this many levels below the event (or below the value given to
+ * {@link deepFreeze}) are replaced by {@link VALUE_CUT_MARKER}. Importers
+ * report each file's cuts in one `value_too_deep` diagnostic.
+ *
+ * Why 1,000: structured clone (`postMessage` to and from a worker) is
+ * recursive in every engine and overflows from about 1,850 levels in a
+ * Chromium worker and 1,950 in Node; `JSON.stringify` in Node from about
+ * 4,000. A thousand levels is far beyond any real log (inspect_ai events nest
+ * a few levels; a tool result's JSON a few tens) and leaves room for the
+ * envelopes events travel in. Span nesting is not a value's depth: spans are
+ * separate events, and 100,000-deep span trees are shown in full.
+ *
+ * @example
+ * let value: unknown = 'leaf';
+ * for (let i = 0; i < 5000; i++) value = [value];
+ * deepFreeze({ event: 'info', data: value }); // data is cut at MAX_VALUE_DEPTH levels
+ */
+export const MAX_VALUE_DEPTH = 1000;
+
+/**
+ * What stands where {@link deepFreeze} cut a value nested deeper than
+ * {@link MAX_VALUE_DEPTH}: a string, so it shows in every view (and survives
+ * JSON) as it is.
+ *
+ * @example
+ * const isCut = (v: unknown) => v === VALUE_CUT_MARKER;
+ */
+export const VALUE_CUT_MARKER = `[value_too_deep: nested more than ${MAX_VALUE_DEPTH} levels; cut here]`;
 
 /**
  * Freezes `value` and everything reachable from it through own enumerable
  * properties and array elements, in place, and returns it.
  *
+ * - An object or array more than {@link MAX_VALUE_DEPTH} levels below `value`
+ *   is replaced, in its (still unfrozen) parent, by {@link VALUE_CUT_MARKER}.
  * - An object that is already frozen is taken to be deep-frozen and not
  *   walked again: shared sub-trees (pooled messages referenced by many model
  *   events) are frozen once, and a second `deepFreeze` of a parsed event is
@@ -16,8 +56,8 @@
  *   throws on views with elements); JSON never contains them.
  * - Recursive for the first {@link RECURSION_LIMIT} levels (events are a few
  *   levels deep, and a call is cheaper than an explicit stack), iterative
- *   below, so 100k-deep nesting cannot overflow the call stack. Safe on
- *   cycles: an object is frozen before its children are visited.
+ *   below, so deep nesting cannot overflow the call stack. Safe on cycles: an
+ *   object is frozen before its children are visited.
  *
  * @example
  * const event = deepFreeze({ event: 'info', data: { rows: [1, 2] } });
@@ -29,6 +69,23 @@ export function deepFreeze<T>(value: T): T {
   freezeTree(value, 0);
   return value;
 }
+
+/**
+ * {@link deepFreeze}, returning how many values it cut (0 nearly always), for
+ * callers that report them (`value_too_deep`).
+ * @internal
+ * @example
+ * import { deepFreezeCounting } from 'src/core/events/freeze.js';
+ * const cuts = deepFreezeCounting({ a: [1] }); // 0
+ */
+export function deepFreezeCounting(value: unknown): number {
+  const before = cutCount;
+  deepFreeze(value);
+  return cutCount - before;
+}
+
+/** Values cut so far by this module (a counter, read as a difference: one thread). */
+let cutCount = 0;
 
 /**
  * One frozen empty array, shared by every event field that is empty (a model
@@ -73,7 +130,7 @@ function freezeTree(node: object, depth: number): void {
       const child: unknown = node[i];
       if (needsFreeze(child)) {
         if (next < RECURSION_LIMIT) freezeTree(child, next);
-        else freezeWithStack(child);
+        else freezeWithStack(child, next);
       }
     }
   } else {
@@ -84,31 +141,71 @@ function freezeTree(node: object, depth: number): void {
       const child = obj[key];
       if (needsFreeze(child)) {
         if (next < RECURSION_LIMIT) freezeTree(child, next);
-        else freezeWithStack(child);
+        else freezeWithStack(child, next);
       }
     }
   }
 }
 
-/** {@link freezeTree} with an explicit stack, for arbitrarily deep nesting. */
-function freezeWithStack(root: object): void {
+/**
+ * {@link freezeTree} with an explicit stack, for deep nesting: `root` sits
+ * `rootDepth` levels below the value frozen. A child more than
+ * {@link MAX_VALUE_DEPTH} levels down is cut before its parent is frozen.
+ */
+function freezeWithStack(root: object, rootDepth: number): void {
   const stack: object[] = [root];
+  const depths: number[] = [rootDepth];
   while (stack.length > 0) {
     const current = stack.pop() as Record<string, unknown>;
+    const depth = depths.pop()!;
     // A node can be pushed twice before it is frozen (two parents in one
     // sub-tree, or a cycle): freeze and walk it once.
     if (Object.isFrozen(current)) continue;
+    if (depth === MAX_VALUE_DEPTH) cutChildren(current);
     Object.freeze(current);
+    if (depth === MAX_VALUE_DEPTH) continue;
     if (Array.isArray(current)) {
       for (let i = 0; i < current.length; i++) {
         const child: unknown = current[i];
-        if (needsFreeze(child)) stack.push(child);
+        if (needsFreeze(child)) {
+          stack.push(child);
+          depths.push(depth + 1);
+        }
       }
     } else {
       for (const key in current) {
         const child = current[key];
-        if (needsFreeze(child)) stack.push(child);
+        if (needsFreeze(child)) {
+          stack.push(child);
+          depths.push(depth + 1);
+        }
       }
+    }
+  }
+}
+
+/** Replaces every object or array child of `node` (not yet frozen) by the marker. */
+function cutChildren(node: Record<string, unknown>): void {
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const child: unknown = node[i];
+      if (typeof child === 'object' && child !== null) {
+        node[i] = VALUE_CUT_MARKER;
+        cutCount++;
+      }
+    }
+    return;
+  }
+  for (const key in node) {
+    const child = node[key];
+    if (typeof child === 'object' && child !== null) {
+      // A property that cannot be written (a getter, a non-writable one on a
+      // caller's object) keeps its value: it is frozen as it is below.
+      const d = Object.getOwnPropertyDescriptor(node, key);
+      if (d === undefined || !('value' in d) || d.writable !== true) continue;
+      // Defined, not assigned: an own "__proto__" key stays data.
+      Object.defineProperty(node, key, { value: VALUE_CUT_MARKER });
+      cutCount++;
     }
   }
 }

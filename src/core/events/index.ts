@@ -4,7 +4,7 @@ export * from './types.js';
 export { parseEvent, parseEvents, KNOWN_EVENT_FIELDS } from './parse.js';
 export type { ParseEventOptions, ParseEventResult, ParseEventsResult } from './parse.js';
 export { eventTime, eventCompletedTime } from './event-time.js';
-export { deepFreeze, cloneJson } from './freeze.js';
+export { deepFreeze, cloneJson, MAX_VALUE_DEPTH, VALUE_CUT_MARKER } from './freeze.js';
 export { parseTimestamp, timestampMs } from './timestamp.js';
 export type { ParsedTimestamp } from './timestamp.js';
 export { deriveEventUuid } from './uuid.js';
@@ -17,6 +17,7 @@ export {
   eventTokens,
   eventTotalTokens,
   eventCountedTokens,
+  eventCost,
   isAbortedEvent,
   hasEndTime,
   isFailedEvent,

@@ -360,6 +360,20 @@ export function eventTokens(event: Event): EventTokens | undefined {
 }
 
 /**
+ * The cost of one event in the provider's currency, when its source says:
+ * a model call's `usage.total_cost` (inspect's `ModelUsage`). `undefined`
+ * for every other event and for a call without a cost; skein never prices
+ * tokens itself.
+ *
+ * @example
+ * eventCost(modelEvent); // 0.0123, or undefined when the log has no cost
+ */
+export function eventCost(event: Event): number | undefined {
+  const usage = usageOf(event);
+  return usage === undefined ? undefined : count(usage.total_cost);
+}
+
+/**
  * Whether an event belongs to an aborted turn — rolled back, or stopped
  * before it finished (the rule at the top of this module):
  * `metadata.aborted === true`, set by the importers. Shown, marked, and left

@@ -35,7 +35,7 @@ import {
   type ErrorCode,
 } from '../errors.js';
 import { stampEventTime } from './event-time.js';
-import { cloneJson, deepFreeze } from './freeze.js';
+import { cloneJson, deepFreeze, deepFreezeCounting, MAX_VALUE_DEPTH } from './freeze.js';
 import { parseTimestampMs, timestampHadOffset } from './timestamp.js';
 import type { Event, EventKind } from './types.js';
 import { isEventKind } from './types.js';
@@ -404,7 +404,7 @@ const EPOCH = '1970-01-01T00:00:00Z';
 
 interface Context {
   readonly diagnostics: Diagnostic[];
-  readonly counts: Map<ErrorCode, number>;
+  counts: Map<ErrorCode, number>;
   readonly max: number;
   readonly seed: string;
   readonly copy: boolean;
@@ -422,6 +422,17 @@ interface Context {
   base: string;
   /** Index of the event being parsed, or -1 when `base` is the event's own path. */
   index: number;
+  /** Values cut for nesting deeper than `MAX_VALUE_DEPTH`: counted here, reported once. */
+  cut: CutTally;
+  /** Whether `finish` adds the totals (cuts, truncations): not for one record of many. */
+  owner: boolean;
+}
+
+/** Values cut for depth (`deepFreeze`) and where the first was: one `value_too_deep`. */
+interface CutTally {
+  count: number;
+  path: string;
+  uuid: string;
 }
 
 /**
@@ -448,6 +459,8 @@ function makeContext(options: ParseEventOptions | undefined): Context {
     shortLookAhead: false,
     base: options?.path ?? '$',
     index: -1,
+    cut: { count: 0, path: '$', uuid: '' },
+    owner: true,
   };
 }
 
@@ -473,6 +486,17 @@ function note(
 }
 
 function finish(ctx: Context): Diagnostic[] {
+  if (!ctx.owner) return ctx.diagnostics;
+  if (ctx.cut.count > 0) {
+    const { count, path, uuid } = ctx.cut;
+    ctx.diagnostics.push({
+      code: 'value_too_deep',
+      severity: 'warning',
+      message: errorMessage('value_too_deep', count, MAX_VALUE_DEPTH, JSON.stringify(uuid)),
+      path,
+    });
+    ctx.cut = { count: 0, path: '$', uuid: '' };
+  }
   for (const [code, n] of ctx.counts) {
     if (n > ctx.max) {
       ctx.diagnostics.push(truncatedDiagnostic(code, n - ctx.max));
@@ -929,7 +953,15 @@ function parseOne(ctx: Context, raw: unknown): Event {
   if (known) applyKindRules(ctx, kind, draft);
 
   stampEventTime(draft, ms);
-  return deepFreeze(draft) as unknown as Event;
+  const cuts = deepFreezeCounting(draft);
+  if (cuts > 0) {
+    if (ctx.cut.count === 0) {
+      ctx.cut.path = locate(ctx);
+      ctx.cut.uuid = draft.uuid as string;
+    }
+    ctx.cut.count += cuts;
+  }
+  return draft as unknown as Event;
 }
 
 // ---------------------------------------------------------------------------
@@ -956,6 +988,39 @@ export function parseEvent(json: unknown, options?: ParseEventOptions): ParseEve
   const ctx = makeContext(options);
   const event = parseOne(ctx, json);
   return { event, diagnostics: finish(ctx) };
+}
+
+/**
+ * {@link parseEvent} for records read one at a time (JSON Lines, a stream):
+ * each at its own path, as `parseEvent` parses it alone, but with one count
+ * per diagnostic code over all of them (the cap applies to the whole file,
+ * and nothing is built past it) and one `value_too_deep` for all the values
+ * cut. `finish` gives the totals: the cuts and one `diagnostics_truncated`
+ * per code over the cap.
+ * @internal
+ * @example
+ * import { createRecordParser } from 'src/core/events/parse.js';
+ * declare const records: unknown[];
+ * const parser = createRecordParser({ uuidSeed: 'run-7' });
+ * const events = records.map((r, i) => parser.parse(r, `$[${i}]`).event);
+ * const totals = parser.finish();
+ */
+export function createRecordParser(options?: Omit<ParseEventOptions, 'path'>): {
+  parse(json: unknown, path: string): ParseEventResult;
+  finish(): Diagnostic[];
+} {
+  const shared = makeContext(options);
+  return {
+    parse(json, path) {
+      const ctx = makeContext({ ...options, path });
+      ctx.counts = shared.counts;
+      ctx.cut = shared.cut;
+      ctx.owner = false;
+      const event = parseOne(ctx, json);
+      return { event, diagnostics: ctx.diagnostics };
+    },
+    finish: () => finish(shared),
+  };
 }
 
 /**

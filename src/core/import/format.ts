@@ -22,7 +22,10 @@ export type FormatId =
   | 'otlp'
   | 'claude-code'
   | 'openhands'
-  | 'jupyter';
+  | 'jupyter'
+  | 'openai-agents'
+  | 'ag-ui'
+  | 'vercel-ai';
 
 /** One sample of a multi-sample log (inspect), for choosing another with `options.sample`. */
 export interface ImportedSample {

@@ -20,6 +20,7 @@ import {
   type ErrorCode,
   type errorMessages,
 } from '../errors.js';
+import { MAX_VALUE_DEPTH } from '../events/freeze.js';
 
 /** A JSON object as parsed: string keys, unknown values. */
 export type JsonRecord = Record<string, unknown>;
@@ -103,6 +104,7 @@ export class ImportContext {
   readonly #counts = new Map<ErrorCode, number>();
   readonly #invented = new Map<InventedValue, { count: number; path: string }>();
   readonly #max: number;
+  #cut: { count: number; first: string } | undefined;
   #finished: Diagnostic[] | null = null;
 
   constructor(options: ImportOptions = {}) {
@@ -153,6 +155,17 @@ export class ImportContext {
     this.#finished = null;
   }
 
+  /**
+   * Notes that `count` values of event `uuid` were cut for nesting deeper
+   * than `MAX_VALUE_DEPTH` (`deepFreeze`). One `value_too_deep` diagnostic per
+   * file comes out of {@link finish}, naming the count and the first event.
+   */
+  cut(count: number, uuid: string): void {
+    if (this.#cut) this.#cut.count += count;
+    else this.#cut = { count, first: uuid };
+    this.#finished = null;
+  }
+
   /** How many values of this kind were invented so far. */
   inventedCount(what: InventedValue): number {
     return this.#invented.get(what)?.count ?? 0;
@@ -172,6 +185,15 @@ export class ImportContext {
         severity: 'info',
         message: errorMessage('value_invented', what, count),
         path,
+      });
+    }
+    if (this.#cut) {
+      const { count, first } = this.#cut;
+      out.push({
+        code: 'value_too_deep',
+        severity: 'warning',
+        message: errorMessage('value_too_deep', count, MAX_VALUE_DEPTH, JSON.stringify(first)),
+        path: '$',
       });
     }
     for (const [code, n] of this.#counts) {

@@ -37,8 +37,13 @@ import {
   summarizeEvents,
   summarizeInspectSample,
   type LogSummary,
+  type SampleSummary,
 } from './summary.js';
 import { openHandsFormat } from './openhands/openhands.js';
+import { openAiAgentsFormat } from './openai-agents/openai-agents.js';
+import { agUiFormat } from './ag-ui/ag-ui.js';
+import { vercelAiFormat } from './vercel-ai/vercel-ai.js';
+import { looksLikeSse, readSseRecordsAsync } from './sse.js';
 
 /**
  * Every format skein reads, in detection order.
@@ -52,10 +57,13 @@ export const formats: readonly FormatImporter[] = [
   jupyterFormat,
   claudeCodeFormat,
   openHandsFormat,
+  openAiAgentsFormat,
   acpFormat,
   defectFormat,
   agexFormat,
   cantusFormat,
+  agUiFormat,
+  vercelAiFormat,
   // Generic shapes last.
   skeinEventsFormat,
 ];
@@ -136,11 +144,31 @@ export async function importAny(
 }
 
 /**
+ * Options of {@link summarizeLog}.
+ *
+ * @example
+ * const options: SummarizeLogOptions = { filename: 'run.eval', readSamples: true };
+ */
+export interface SummarizeLogOptions {
+  /** The file's name, a hint for detection. */
+  filename?: string;
+  /**
+   * inspect logs: read the events of each sample whose summary lacks its
+   * tokens or duration, and take them from there (older inspect_ai `.eval`
+   * files list only id, epoch, input, target and scores in `summaries.json`,
+   * though every sample records its usage and times). Costs a read of those
+   * samples; default `false` (the summaries alone).
+   */
+  readSamples?: boolean;
+}
+
+/**
  * A log's summary without showing it (issue 22): its format, task, model,
  * status and one `SampleSummary` per sample, sorted. An inspect log is
- * summarised from its sample summaries (no sample's events are read); any
- * other format is one run, imported and summarised from its events. Rejects
- * as {@link importAny} does for input it cannot read.
+ * summarised from its sample summaries (no sample's events are read, unless
+ * `readSamples` asks for what they lack); any other format is one run,
+ * imported and summarised from its events. Rejects as {@link importAny} does
+ * for input it cannot read.
  *
  * @example
  * declare const bytes: Uint8Array;
@@ -149,7 +177,7 @@ export async function importAny(
  */
 export async function summarizeLog(
   input: ImportInput,
-  options: { filename?: string } = {},
+  options: SummarizeLogOptions = {},
 ): Promise<LogSummary> {
   const probe = new Probe(input, options.filename);
   const found = detectProbe(probe);
@@ -158,7 +186,26 @@ export async function summarizeLog(
       probe.bytes ??
       new TextEncoder().encode(probe.isRaw ? (probe.text() ?? '') : JSON.stringify(probe.json()));
     const log = await importInspectLog(bytes);
-    const samples = log.samples.map(summarizeInspectSample).sort(compareSamples);
+    const diagnostics = [...log.diagnostics];
+    const samples: SampleSummary[] = [];
+    for (const raw of log.samples) {
+      const summary = summarizeInspectSample(raw);
+      if (!options.readSamples || (summary.tokens !== null && summary.durationMs !== null)) {
+        samples.push(summary);
+        continue;
+      }
+      // The sample's own record of what its summary lacks: the usage its
+      // model calls report and the time from its first event to its last end.
+      const read = await log.sample(raw.id, raw.epoch);
+      diagnostics.push(...read.diagnostics);
+      const fromEvents = summarizeEvents(read.events);
+      samples.push({
+        ...summary,
+        tokens: summary.tokens ?? fromEvents.tokens,
+        durationMs: summary.durationMs ?? fromEvents.durationMs,
+      });
+    }
+    samples.sort(compareSamples);
     const { header } = log;
     return {
       format: 'inspect',
@@ -167,7 +214,7 @@ export async function summarizeLog(
       model: typeof header.eval.model === 'string' ? header.eval.model : null,
       status: typeof header.status === 'string' ? header.status : overallStatus(samples),
       samples,
-      diagnostics: [...log.diagnostics],
+      diagnostics,
     };
   }
   const result = await importAny(input, {
@@ -221,6 +268,42 @@ async function readAll(chunks: AsyncIterable<string | Uint8Array>): Promise<stri
 const DETECT_RECORDS = 8;
 
 /**
+ * The first text of a chunk source (at least its first non-blank
+ * characters, when there are any), and the whole source again, unchanged.
+ */
+async function peekText(
+  chunks: ChunkSource,
+): Promise<{ head: string; rest: AsyncIterable<string | Uint8Array> }> {
+  const it = chunksOf(chunks)[Symbol.asyncIterator]();
+  const taken: (string | Uint8Array)[] = [];
+  const decoder = new TextDecoder();
+  let head = '';
+  let done = false;
+  while (head.trim().length < 8) {
+    const next = await it.next();
+    if (next.done === true) {
+      done = true;
+      break;
+    }
+    taken.push(next.value);
+    head +=
+      typeof next.value === 'string' ? next.value : decoder.decode(next.value, { stream: true });
+  }
+  const rest = {
+    async *[Symbol.asyncIterator]() {
+      yield* taken;
+      if (done) return;
+      for (;;) {
+        const next = await it.next();
+        if (next.done === true) return;
+        yield next.value;
+      }
+    },
+  };
+  return { head, rest };
+}
+
+/**
  * Imports a line format while it is read: yields each batch of event versions
  * as soon as its lines are complete (open items as `pending` copies, as a live
  * feed does), and returns the result's format and diagnostics at the end.
@@ -239,7 +322,12 @@ export async function* streamImport(
   options: ImportOptions & { format?: FormatId } = {},
 ): AsyncGenerator<Event[], Omit<ImportResult, 'events'>> {
   const lineCtx = new ImportContext(options);
-  const lines = readJsonLinesAsync(chunks, lineCtx);
+  // Recorded Server-Sent Events (AG-UI's encoder, the AI SDK's UI message
+  // stream response) are read message by message, JSON Lines line by line.
+  const { head: first, rest } = await peekText(chunks);
+  const lines = looksLikeSse(first)
+    ? readSseRecordsAsync(rest, lineCtx)
+    : readJsonLinesAsync(rest, lineCtx);
   const head: { value: unknown; path: string; text?: string }[] = [];
   let format = options.format ? formats.find((f) => f.id === options.format) : undefined;
   let done = false;
@@ -324,3 +412,44 @@ export {
 export type { LogSummary, SampleStatus, SampleSummary } from './summary.js';
 export { describeInput } from './describe-input.js';
 export { openHandsFormat, isOpenHands, importOpenHands } from './openhands/openhands.js';
+export {
+  openAiAgentsFormat,
+  isOpenAiAgentsTrace,
+  importOpenAiAgentsTrace,
+} from './openai-agents/openai-agents.js';
+export { agUiFormat, isAgUi, importAgUi, fromAgUi } from './ag-ui/ag-ui.js';
+export type {
+  AgUiEvent,
+  AgUiEventInput,
+  AgUiMessage,
+  AgUiContentPart,
+  AgUiRunInput,
+  AgUiRunOutcome,
+  AgUiTokenUsage,
+  AgUiMetadata,
+  AgUiBase,
+  AgUiAttributed,
+  AgUiPartSource,
+  AgUiToolCall,
+  AgUiPatchOperation,
+  AgUiInterrupt,
+} from './ag-ui/types.js';
+export {
+  vercelAiFormat,
+  isVercelAi,
+  importUIMessages,
+  fromUIMessageStream,
+  fromUIMessages,
+} from './vercel-ai/vercel-ai.js';
+export type { UIMessagesAdapter } from './vercel-ai/vercel-ai.js';
+export type {
+  UIMessage,
+  UIMessageChunk,
+  UIMessageChunkInput,
+  UIMessagePart,
+  UIToolPart,
+  UIToolState,
+  VercelProviderMetadata,
+} from './vercel-ai/types.js';
+export { createLiveAdapter } from './live.js';
+export type { LiveAdapter, LiveAdapterOptions } from './live.js';

@@ -92,6 +92,23 @@ function rewriteNonFinite(text: string): string | undefined {
  */
 export function parseJsonTolerant(text: string, path: string): unknown {
   try {
+    return parseJsonText(text);
+  } catch (first) {
+    const detail = first instanceof Error ? first.message : String(first);
+    throw new ImportError('invalid_json', path, detail).causedBy(first);
+  }
+}
+
+/**
+ * {@link parseJsonTolerant} that throws `JSON.parse`'s own error (of the
+ * original text), for callers that report it their way (a JSON line).
+ *
+ * @example
+ * import { parseJsonText } from 'src/core/import/json.js';
+ * parseJsonText('[1, Infinity]'); // [1, Infinity]
+ */
+export function parseJsonText(text: string): unknown {
+  try {
     return JSON.parse(text) as unknown;
   } catch (first) {
     const rewritten = rewriteNonFinite(text);
@@ -102,8 +119,7 @@ export function parseJsonTolerant(text: string, path: string): unknown {
         // Report the error of the original text: its positions are the user's.
       }
     }
-    const detail = first instanceof Error ? first.message : String(first);
-    throw new ImportError('invalid_json', path, detail).causedBy(first);
+    throw first;
   }
 }
 

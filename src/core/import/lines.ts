@@ -10,7 +10,7 @@
 // index (blank lines count), so `$[12]` is line 13 in an editor.
 import { jsonPath } from '../errors.js';
 import type { ImportContext } from './guards.js';
-import { decodeUtf8 } from './json.js';
+import { decodeUtf8, parseJsonText } from './json.js';
 import { chunksOf, type ChunkSource } from '../chunks.js';
 import { formatBytes } from '../tree/row-facts.js';
 
@@ -35,7 +35,7 @@ function parseLine(text: string, line: number, ctx: ImportContext): JsonLine | u
   if (start === end) return undefined;
   const body = start === 0 && end === text.length ? text : text.slice(start, end);
   try {
-    return { value: JSON.parse(body) as unknown, line, path: jsonPath('$', line - 1), text: body };
+    return { value: parseJsonText(body), line, path: jsonPath('$', line - 1), text: body };
   } catch (e) {
     ctx.warn(
       jsonPath('$', line - 1),
@@ -160,7 +160,7 @@ function eachLineIn(
     let value: unknown;
     try {
       const body = text.slice(start, end);
-      value = JSON.parse(prepare === undefined ? body : prepare(body)) as unknown;
+      value = parseJsonText(prepare === undefined ? body : prepare(body));
     } catch (e) {
       ctx.warn(
         jsonPath('$', line - 1),

@@ -4,7 +4,7 @@
 // importer reuses the parse the sniff already paid for.
 import { ImportError, jsonPath } from '../errors.js';
 import { isRecord, type ImportContext } from './guards.js';
-import { decodeUtf8, parseJsonTolerant } from './json.js';
+import { decodeUtf8, parseJsonText, parseJsonTolerant } from './json.js';
 import { formatBytes } from '../tree/row-facts.js';
 import { forEachJsonLine, readJsonLines, type JsonLine } from './lines.js';
 import { isZip } from './zip.js';
@@ -265,7 +265,7 @@ function headRecords(text: string, max: number): { records: unknown[]; complete:
     at = nl + 1;
     if (line === '' || line === '\uFEFF') continue;
     try {
-      out.push(JSON.parse(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line) as unknown);
+      out.push(parseJsonText(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line));
     } catch {
       if (out.length === 0) return { records: out, complete: true }; // the first record must parse
     }
@@ -285,7 +285,7 @@ function firstLineEndsValueBytes(bytes: Uint8Array): boolean {
   while (rest < bytes.length && isBlank(bytes[rest]!)) rest++;
   if (rest === bytes.length) return false;
   try {
-    JSON.parse(decodeUtf8(bytes.subarray(0, nl)));
+    parseJsonText(decodeUtf8(bytes.subarray(0, nl)));
     return true;
   } catch {
     return false;
@@ -306,7 +306,7 @@ function firstLineEndsValue(text: string): boolean {
   while (rest < text.length && isBlank(text.charCodeAt(rest))) rest++;
   if (rest === text.length) return false;
   try {
-    JSON.parse(text.slice(0, nl));
+    parseJsonText(text.slice(0, nl));
     return true;
   } catch {
     return false;

@@ -15,7 +15,7 @@
 // emit a second event for the same thing.
 import type { Event, JsonObject, SpanBeginEvent, SpanEndEvent } from '../events/types.js';
 import { ReturnsTarget, stampEventTime } from '../events/event-time.js';
-import { cloneJson, deepFreeze } from '../events/freeze.js';
+import { cloneJson, deepFreezeCounting } from '../events/freeze.js';
 import { timestampMs } from '../events/timestamp.js';
 import { uuidDeriver } from '../events/uuid.js';
 import type { ImportContext, InventedValue } from './guards.js';
@@ -377,7 +377,7 @@ export class EventSink {
   finish(): Event[] {
     const total = this.#drafts.length;
     const out = new Array<Event>(total);
-    for (let i = 0; i < total; i++) out[i] = sealEvent(this.#drafts[i]!);
+    for (let i = 0; i < total; i++) out[i] = sealEvent(this.#drafts[i]!, this.#ctx);
     this.#drained = total;
     this.#dirty.length = 0;
     return out;
@@ -398,7 +398,7 @@ export class EventSink {
     const flags = this.#flags[index]!;
     this.#flags[index] = flags & ~DIRTY;
     const draft = this.#drafts[index]!;
-    if (!(flags & OPEN)) return sealEvent(draft);
+    if (!(flags & OPEN)) return sealEvent(draft, this.#ctx);
     const copy = cloneJson(draft);
     copy.pending = true;
     return sealEvent(copy);
@@ -413,8 +413,10 @@ let lastMs = Number.NaN;
 
 /**
  * Seals a finished draft: stamps its time (what `eventTime` reads) and
- * deep-freezes it, once. A frozen event is returned as it is. For importers
- * that collect their own drafts (OTLP builds a tree first).
+ * deep-freezes it, once, cutting values nested deeper than `MAX_VALUE_DEPTH`
+ * (counted in `ctx`'s one `value_too_deep` diagnostic; a `pending` copy is
+ * not counted, its final version is). A frozen event is returned as it is.
+ * For importers that collect their own drafts.
  *
  * @example
  * import { sealEvent } from 'src/core/import/sink.js';
@@ -422,7 +424,7 @@ let lastMs = Number.NaN;
  * const sealed = sealEvent(draft);
  * Object.isFrozen(sealed); // true
  */
-export function sealEvent(event: Event): Event {
+export function sealEvent(event: Event, ctx?: ImportContext): Event {
   if (Object.isFrozen(event)) return event;
   const iso = event.timestamp;
   if (iso !== lastIso) {
@@ -430,7 +432,9 @@ export function sealEvent(event: Event): Event {
     lastIso = iso;
   }
   stampEventTime(event, lastMs);
-  return deepFreeze(event);
+  const cuts = deepFreezeCounting(event);
+  if (cuts > 0 && ctx !== undefined && event.pending !== true) ctx.cut(cuts, event.uuid);
+  return event;
 }
 
 /**

@@ -6,6 +6,7 @@
  * (research/inspect_ai.md §1.1, "the types lie"), and a replay of a damaged log
  * should still print every line rather than throw.
  */
+import { cappedIndent } from '../indent.js';
 import { SkeinError } from '../errors.js';
 import { eventTime } from '../events/event-time.js';
 import type { Event } from '../events/types.js';
@@ -44,6 +45,7 @@ export function replayEvents(events: readonly Event[]): string {
     // Walk up iteratively; the guard stops self or cyclic parent ids, which
     // event_tree does not defend against (§2) but a replay must survive.
     const chain: string[] = [];
+    const onChain = new Set<string>();
     let cursor: string | null | undefined = id;
     let base = -1;
     while (cursor !== null && cursor !== undefined && parentOf.has(cursor)) {
@@ -52,8 +54,9 @@ export function replayEvents(events: readonly Event[]): string {
         base = memo;
         break;
       }
-      if (chain.includes(cursor) || chain.length > 10_000) break;
+      if (onChain.has(cursor)) break;
       chain.push(cursor);
+      onChain.add(cursor);
       cursor = parentOf.get(cursor);
     }
     for (let i = chain.length - 1; i >= 0; i--) depthMemo.set(chain[i]!, ++base);
@@ -89,7 +92,7 @@ export function replayEvents(events: readonly Event[]): string {
     }
     const summary = clip(summarize(e, nameOf));
     const pending = e.pending === true ? ' (pending)' : '';
-    const head = `${offsets[i]!.padStart(width)}  ${'  '.repeat(depth)}${e.event}`;
+    const head = `${offsets[i]!.padStart(width)}  ${cappedIndent(depth, '  ')}${e.event}`;
     lines.push(`${summary === '' ? head : `${head} ${summary}`}${pending}`);
   }
   return lines.join('\n');
@@ -352,7 +355,10 @@ function summarizeModel(e: Event): string {
   const choices = field(output, 'choices');
   const message = Array.isArray(choices) ? field(choices[0], 'message') : undefined;
   const parts: string[] = [model];
-  const text = str(field(output, 'completion')) ?? contentText(field(message, 'content'));
+  // `completion` is often written empty (inspect fills it only for some
+  // providers; importers default it to ''): the answer is then the message's.
+  const completion = str(field(output, 'completion'));
+  const text = completion ? completion : contentText(field(message, 'content'));
   if (text !== '') parts.push(quote(text));
   const calls = field(message, 'tool_calls');
   if (Array.isArray(calls) && calls.length > 0) {

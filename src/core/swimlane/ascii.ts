@@ -13,6 +13,8 @@
  * once (see extent.ts) and overlap clustering is O(1) per span, so a
  * million-event timeline renders in one linear pass.
  */
+import { runNested } from '../nested.js';
+import { cappedIndent } from '../indent.js';
 import { eventTime } from '../events/event-time.js';
 import type { Timeline, TimelineSpan } from '../timeline/types.js';
 import { createExtentCache, type SpanExtent } from './extent.js';
@@ -110,6 +112,14 @@ function countGlyph(n: number): string {
   return s[s.length - 1]!;
 }
 
+/** `label` cut to `max` code points, its last one an ellipsis when cut. */
+function fitLabel(label: string, max: number): string {
+  if (codePointLength(label) <= max) return label;
+  return `${Array.from(label)
+    .slice(0, Math.max(0, max - 1))
+    .join('')}…`;
+}
+
 /** Python's `len()`: code points, not UTF-16 units. */
 function codePointLength(s: string): number {
   let n = 0;
@@ -195,14 +205,38 @@ function clusterSpans(
   return clusters;
 }
 
+/**
+ * A call of {@link rowsStep}: `_collect_rows` of a span (`flag`: include its
+ * own row, 1 or 0) or `_emit_branch_rows` of a branch (`flag`: its index).
+ */
+type RowsCall = [
+  kind: 'rows' | 'branch',
+  span: TimelineSpan,
+  depth: number,
+  flag: number,
+  extentOf: (span: TimelineSpan) => SpanExtent,
+  rows: Row[],
+];
+
+/**
+ * inspect's two mutually recursive row collectors as one `runNested` step:
+ * each call they make to each other is yielded, so a 100,000-deep run does
+ * not overflow the call stack.
+ */
+function* rowsStep(...call: RowsCall): Generator<RowsCall, void, void> {
+  const [kind, span, depth, flag, extentOf, rows] = call;
+  if (kind === 'rows') yield* collectRows(span, depth, extentOf, rows, flag === 1);
+  else yield* emitBranchRows(span, flag, depth, extentOf, rows);
+}
+
 /** `_collect_rows`: the span's own row, then its child groups, then its branches. */
-function collectRows(
+function* collectRows(
   span: TimelineSpan,
   depth: number,
   extentOf: (span: TimelineSpan) => SpanExtent,
   rows: Row[],
   includeOwnRow: boolean,
-): void {
+): Generator<RowsCall, void, void> {
   if (includeOwnRow) {
     const extent = extentOf(span);
     rows.push({
@@ -243,7 +277,7 @@ function collectRows(
         tokens: extent.tokensAll,
         markers: collectMarkers(child),
       });
-      collectRows(child, depth + 1, extentOf, rows, false);
+      yield ['rows', child, depth + 1, 0, extentOf, rows];
       continue;
     }
     // Several spans with one name: one row, a segment per overlap cluster;
@@ -273,21 +307,22 @@ function collectRows(
     rows.push({ depth: depth + 1, name: displayName, segments, tokens, markers });
     // Only singleton clusters are recursed into (a parallel envelope hides its children).
     for (const cluster of clusters) {
-      if (cluster.length === 1) collectRows(cluster[0]!, depth + 1, extentOf, rows, false);
+      if (cluster.length === 1) yield ['rows', cluster[0]!, depth + 1, 0, extentOf, rows];
     }
   }
 
-  span.branches.forEach((branch, index) => emitBranchRows(branch, index, depth, extentOf, rows));
+  for (let index = 0; index < span.branches.length; index++)
+    yield ['branch', span.branches[index]!, depth, index, extentOf, rows];
 }
 
 /** `_emit_branch_rows`: a `↳` row, then the branch's child rows, then nested branches. */
-function emitBranchRows(
+function* emitBranchRows(
   branch: TimelineSpan,
   index: number,
   depth: number,
   extentOf: (span: TimelineSpan) => SpanExtent,
   rows: Row[],
-): void {
+): Generator<RowsCall, void, void> {
   // The label counts utility spans too (inspect filters them only when recursing).
   const childSpans: TimelineSpan[] = [];
   for (const item of branch.content) if (item.type === 'span') childSpans.push(item);
@@ -304,9 +339,28 @@ function emitBranchRows(
   for (const child of childSpans) {
     if (child.utility) continue;
     // A lone child's own row is already the branch row.
-    collectRows(child, depth + 1, extentOf, rows, childSpans.length !== 1);
+    yield ['rows', child, depth + 1, childSpans.length !== 1 ? 1 : 0, extentOf, rows];
   }
-  branch.branches.forEach((sub, i) => emitBranchRows(sub, i, depth + 1, extentOf, rows));
+  for (let i = 0; i < branch.branches.length; i++)
+    yield ['branch', branch.branches[i]!, depth + 1, i, extentOf, rows];
+}
+
+/** Names longer than this many code points are cut (`…`): every row is padded to the widest. */
+const MAX_NAME = 200;
+
+/** A row's label: its name, indented by its depth (`cappedIndent`). */
+function labelOf(row: Row): string {
+  let name = row.name;
+  if (name.length > MAX_NAME) {
+    const points: string[] = [];
+    for (const ch of name) {
+      if (points.length > MAX_NAME) break;
+      points.push(ch);
+    }
+    if (points.length > MAX_NAME) name = `${points.slice(0, MAX_NAME - 1).join('')}…`;
+  }
+  // Indented up to MAX_INDENT levels (inspect has no limit).
+  return cappedIndent(row.depth, '  ') + name;
 }
 
 /**
@@ -334,19 +388,26 @@ export function renderTimelineAscii(
   const extentOf = createExtentCache();
   const { timeStartAll: viewStart, timeEndAll: viewEnd } = extentOf(root);
   const rows: Row[] = [];
-  collectRows(root, 0, extentOf, rows, true);
+  runNested(rowsStep, 'rows', root, 0, 1, extentOf, rows);
 
   const tokenWidth = 6; // " 48.5k"
   const separatorChars = 4; // inspect budgets " │" + "│ " but draws only the bars
   const minLabelWidth = 10; // len("  Explore") + 1
   let widest = 0;
-  for (const row of rows) widest = Math.max(widest, row.depth * 2 + codePointLength(row.name));
-  const labelColWidth = Math.max(widest + 1, minLabelWidth);
+  for (const row of rows) widest = Math.max(widest, codePointLength(labelOf(row)));
+  // inspect sizes the label column to the widest label and clamps the bar to
+  // 4 cells, so long names in a narrow terminal leave no timeline. Here the
+  // labels give way instead: the bar keeps at least half of what the label
+  // and bar share, and a label too long for the rest ends in "…". Where the
+  // labels fit (the usual case) this is inspect's layout, unchanged.
+  const shared = width - separatorChars - tokenWidth;
+  const labelRoom = Math.max(Math.floor(shared / 2), Math.min(minLabelWidth, shared - 4));
+  const labelColWidth = Math.min(Math.max(widest + 1, minLabelWidth), Math.max(2, labelRoom));
   const barWidth = Math.max(4, width - labelColWidth - separatorChars - tokenWidth);
 
   const lines: string[] = [];
   for (const row of rows) {
-    const label = '  '.repeat(row.depth) + row.name;
+    const label = fitLabel(labelOf(row), labelColWidth - 1);
     const padded = label + ' '.repeat(Math.max(0, labelColWidth - codePointLength(label)));
     const bar = renderBar(row.segments, viewStart, viewEnd, barWidth, row.markers);
     const tokens = formatTokenCount(row.tokens);

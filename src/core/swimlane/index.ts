@@ -10,6 +10,8 @@ export type {
   SwimlaneMarkerKind,
   TimeSegment,
 } from './layout.js';
+export { swimlaneRowActivity } from './activity.js';
+export type { SwimlaneActivity, SwimlaneActivityKind } from './activity.js';
 export { canDrillInto, drillTimeline, findSpanPath } from './drill.js';
 export type { SwimlaneCrumb, SwimlaneDrill } from './drill.js';
 export { createTimeScale } from './time-scale.js';
@@ -45,6 +47,7 @@ export {
   windowSwimlane,
 } from './visible.js';
 export type {
+  SwimlaneDrawActivity,
   SwimlaneDrawBar,
   SwimlaneDrawMarker,
   SwimlaneDrawRow,

@@ -10,6 +10,8 @@
  * fewest numbered lanes (`explore 1`, `explore 2`), so every agent run stays
  * visible; children of all spans of a row are merged one level down.
  */
+import { runNested } from '../nested.js';
+import { deriveEventUuid } from '../events/uuid.js';
 import { eventTime } from '../events/event-time.js';
 import { eventEnd, eventError, isFailedEvent } from '../events/outcome.js';
 import { isEventKind } from '../events/types.js';
@@ -393,6 +395,19 @@ export function rowBarTimes(
   return rowSources.get(row) ?? null;
 }
 
+/**
+ * The spans a row's bars stand for (bar order), or `null` for a row not
+ * made by {@link layoutSwimlane}.
+ * @internal
+ * @example
+ * import { rowSpans } from 'src/core/swimlane/layout.js';
+ * declare const row: SwimlaneRow;
+ * rowSpans(row)?.length; // the row's bar count
+ */
+export function rowSpans(row: SwimlaneRow): readonly TimelineSpan[] | null {
+  return rowSources.get(row)?.spans ?? null;
+}
+
 const CONTENT_ONLY = { includeBranches: false } as const;
 
 /**
@@ -415,13 +430,20 @@ const statusCache = new WeakMap<TimelineSpan, { running: boolean; errors: number
 
 /** Pending and failed events of a span's content, nested spans included (cached per span). */
 function spanStatus(span: TimelineSpan): { running: boolean; errors: number } {
+  return statusCache.get(span) ?? runNested(spanStatusStep, span);
+}
+
+type SpanStatus = { running: boolean; errors: number };
+
+/** {@link spanStatus} as a `runNested` step: nested spans are yielded, not recursed into. */
+function* spanStatusStep(span: TimelineSpan): Generator<[TimelineSpan], SpanStatus, SpanStatus> {
   let known = statusCache.get(span);
   if (known === undefined) {
     let running = false;
     let errors = 0;
     for (const item of span.content) {
       if (item.type === 'span') {
-        const inner = spanStatus(item);
+        const inner = statusCache.get(item) ?? (yield [item]);
         running ||= inner.running;
         errors += inner.errors;
       } else {
@@ -552,14 +574,20 @@ export function layoutSwimlane(
     }
   };
 
-  const collectEventMarkers = (span: TimelineSpan, level: number, out: SwimlaneMarker[]): void => {
+  // A `runNested` step: nested spans (`markerDepth: 'recursive'`) are
+  // yielded, not recursed into.
+  const collectEventMarkers = function* (
+    span: TimelineSpan,
+    level: number,
+    out: SwimlaneMarker[],
+  ): Generator<[TimelineSpan, number, SwimlaneMarker[]], void, void> {
     // Index loop: the visible rows of a 100k-span run scan every event once.
     const content = span.content;
     for (let i = 0; i < content.length; i++) {
       const item = content[i]!;
       if (item.type === 'event') eventMarker(span, item.event, out);
       else if (markerDepth === 'recursive' || (markerDepth === 'children' && level === 0)) {
-        collectEventMarkers(item, level + 1, out);
+        yield [item, level + 1, out];
       }
     }
   };
@@ -590,7 +618,7 @@ export function layoutSwimlane(
     const out: SwimlaneMarker[] = [];
     for (let k = 0; k < spans.length; k++) {
       const span = spans[k]!;
-      if (wantEventMarkers) collectEventMarkers(span, 0, out);
+      if (wantEventMarkers) runNested(collectEventMarkers, span, 0, out);
       if (wantBranches && span.branches.length > 0) {
         for (const branch of span.branches) {
           const extent = extentOf(branch);
@@ -673,12 +701,27 @@ export function layoutSwimlane(
     nodes: boolean;
   }
 
-  const flatten = (
+  type FlattenCall = [
     nodes: readonly TimelineSpan[],
     parentDepth: number,
     parentKey: string,
     branchPrefix: string,
-  ): void => {
+  ];
+  // A generator run by `runNested`: each `yield` is a call to itself, so a
+  // 100,000-deep span tree does not overflow the call stack.
+  // A row's key is its parent's key and its name: a path, O(depth) long. Past
+  // 200 characters the parent's part becomes its hash (`~` + 22 characters),
+  // so keys stay short at any depth (a 100,000-deep run's paths would add up
+  // to gigabytes) and still name the same row in every layout of a run.
+  const keyUnder = (parentKey: string, part: string): string =>
+    `${parentKey.length > 200 ? `~${deriveEventUuid(parentKey)}` : parentKey}/${part}`;
+
+  const flatten = function* (
+    nodes: readonly TimelineSpan[],
+    parentDepth: number,
+    parentKey: string,
+    branchPrefix: string,
+  ): Generator<FlattenCall, void, void> {
     const depth = parentDepth + 1;
     const groups = new Map<string, Group>();
     const byName = new Map<string, Group>();
@@ -755,7 +798,7 @@ export function layoutSwimlane(
         }
         entries.push({
           head: {
-            key: count > 1 ? `${parentKey}/${lowerName}-${lane + 1}` : `${parentKey}/${lowerName}`,
+            key: keyUnder(parentKey, count > 1 ? `${lowerName}-${lane + 1}` : lowerName),
             label: count > 1 ? `${name} ${lane + 1}` : name,
             name,
             depth,
@@ -784,7 +827,7 @@ export function layoutSwimlane(
       addRow(entry.head, entry.source);
       // Leaf spans (events only, no branches) have no rows below them: a
       // fan-out run's 100k sub-agents are not visited a second time.
-      if (entry.nodes) flatten(entry.source.spans, depth, entry.head.key, branchPrefix);
+      if (entry.nodes) yield [entry.source.spans, depth, entry.head.key, branchPrefix];
     }
 
     if (!showBranches) return;
@@ -796,7 +839,8 @@ export function layoutSwimlane(
         .filter((b) => Number.isFinite(extentOf(b).timeStart))
         .map((branch) => ({ branch, fork: forkTime(node, branch) }))
         .sort((a, b) => b.fork - a.fork);
-      ordered.forEach(({ branch }, i) => {
+      for (let i = 0; i < ordered.length; i++) {
+        const { branch } = ordered[i]!;
         const number = `${branchPrefix}${i + 1}`;
         const firstChild = branch.content.find(
           (item): item is TimelineSpan => item.type === 'span',
@@ -804,7 +848,7 @@ export function layoutSwimlane(
         const label = !GENERIC_BRANCH_NAMES.has(branch.name.toLowerCase())
           ? branch.name
           : (firstChild?.name ?? `Branch ${number}`);
-        const key = `${parentKey}/branch-${branch.branchedFrom ?? ''}-${i + 1}`;
+        const key = keyUnder(parentKey, `branch-${branch.branchedFrom ?? ''}-${i + 1}`);
         const extent = extentOf(branch);
         addRow(
           {
@@ -821,8 +865,8 @@ export function layoutSwimlane(
           },
           sourceOf([branch]),
         );
-        flatten([branch], depth, key, `${number}.`);
-      });
+        yield [[branch], depth, key, `${number}.`];
+      }
     }
   };
 
@@ -842,7 +886,7 @@ export function layoutSwimlane(
     },
     sourceOf(Number.isFinite(rootExtent.timeStart) ? [root] : []),
   );
-  flatten([root], 0, rootKey, '');
+  runNested(flatten, [root], 0, rootKey, '');
 
   // The view range is the envelope of the bars (markers lie on them).
   let timeStart = Infinity;

@@ -10,6 +10,7 @@
  * walk jumps over the rest of the pixel by binary search too, so even the
  * fitted view of 100k bars costs O(pixels · log n) per row.
  */
+import { ACTIVITY_KINDS, swimlaneRowActivity, type SwimlaneActivityKind } from './activity.js';
 import type { SwimlaneBar, SwimlaneLayout, SwimlaneMarker, SwimlaneRow } from './layout.js';
 import { rowBar, rowBarTimes } from './layout.js';
 import type { SwimlaneAxis, SwimlaneProjection } from './viewport.js';
@@ -42,6 +43,16 @@ export interface SwimlaneIndex {
    * drawn: the layout collects a row's markers only then). @internal
    */
   readonly markerTimes: (r: number) => Float64Array;
+  /** Row `r`'s activity (model and tool calls), relative ms, built on first use. @internal */
+  readonly activity: (r: number) => RowActivity;
+}
+
+/** A row's activity in relative ms, with a running maximum of the ends. */
+interface RowActivity {
+  readonly kinds: Uint8Array;
+  readonly starts: Float64Array;
+  readonly ends: Float64Array;
+  readonly maxEnd: Float64Array;
 }
 
 /**
@@ -98,7 +109,30 @@ export function createSwimlaneIndex(layout: SwimlaneLayout): SwimlaneIndex {
     }
     return times;
   };
-  return { layout, axis, row, markerTimes };
+  const activityCache: (RowActivity | undefined)[] = new Array<RowActivity | undefined>(
+    layout.rows.length,
+  );
+  const activity = (r: number): RowActivity => {
+    let known = activityCache[r];
+    if (known === undefined) {
+      const a = swimlaneRowActivity(layout.rows[r]!);
+      const n = a.kinds.length;
+      const starts = new Float64Array(n);
+      const ends = new Float64Array(n);
+      const maxEnd = new Float64Array(n);
+      let max = -Infinity;
+      for (let i = 0; i < n; i++) {
+        starts[i] = a.starts[i]! - origin;
+        ends[i] = a.ends[i]! - origin;
+        if (ends[i]! > max) max = ends[i]!;
+        maxEnd[i] = max;
+      }
+      known = { kinds: a.kinds, starts, ends, maxEnd };
+      activityCache[r] = known;
+    }
+    return known;
+  };
+  return { layout, axis, row, markerTimes, activity };
 }
 
 const NO_TIMES = new Float64Array(0);
@@ -181,6 +215,23 @@ export interface SwimlaneDrawMarker {
 }
 
 /**
+ * A stretch of a row where the agent was calling a model (or a tool):
+ * `count` calls merged between `x0` and `x1` (px, at least 1 px wide).
+ * Calls closer than a pixel merge; where calls of both kinds share a pixel,
+ * the segment has the kind of the first.
+ *
+ * @example
+ * const a: SwimlaneDrawActivity = { row: 0, kind: 'tool', x0: 40, x1: 52, count: 3 };
+ */
+export interface SwimlaneDrawActivity {
+  readonly row: number;
+  readonly kind: SwimlaneActivityKind;
+  readonly x0: number;
+  readonly x1: number;
+  readonly count: number;
+}
+
+/**
  * The drawing of one row in a window.
  *
  * @example
@@ -194,6 +245,8 @@ export interface SwimlaneDrawRow {
   readonly bars: readonly SwimlaneDrawBar[];
   readonly strips: readonly SwimlaneDrawStrip[];
   readonly markers: readonly SwimlaneDrawMarker[];
+  /** Model and tool calls in the window (empty unless asked for with `activity`). */
+  readonly activity: readonly SwimlaneDrawActivity[];
 }
 
 /**
@@ -225,6 +278,11 @@ export interface SwimlaneWindowOptions {
    * its spans' events, which a first paint of a big run can leave for later.
    */
   readonly markers?: boolean;
+  /**
+   * Draw each row's model and tool calls (default `false`): at most about
+   * two segments per pixel per row, whatever the number of calls.
+   */
+  readonly activity?: boolean;
 }
 
 /**
@@ -306,9 +364,63 @@ export function windowSwimlane(
       }
       markers.push({ row: r, index: m, marker, x, count: 1 });
     }
-    out.push({ row: r, data, bars, strips, markers });
+    const activity = options.activity === true ? windowActivity(index.activity(r), r, p) : [];
+    out.push({ row: r, data, bars, strips, markers, activity });
   }
   return { rows: out };
+}
+
+/** Calls starting in one pixel past which they are merged without looking at each. */
+const DENSE_PIXEL = 8;
+
+interface OpenSegment {
+  row: number;
+  kind: SwimlaneActivityKind;
+  x0: number;
+  x1: number;
+  count: number;
+}
+
+/**
+ * A row's activity inside the projection's window, merged per pixel. Calls
+ * thinner than a pixel are taken a pixel at a time (binary search to the
+ * first call past it), so a row of 100k calls costs O(pixels · log n).
+ */
+function windowActivity(a: RowActivity, r: number, p: SwimlaneProjection): SwimlaneDrawActivity[] {
+  const { start, end } = p.viewport;
+  const out: OpenSegment[] = [];
+  // The open segment of each kind, extended while the next call touches it.
+  const open: (OpenSegment | undefined)[] = [undefined, undefined];
+  const n = a.starts.length;
+  let i = lowerBound(a.maxEnd, start);
+  while (i < n && a.starts[i]! <= end) {
+    if (a.ends[i]! < start) {
+      i++;
+      continue;
+    }
+    const code = a.kinds[i]!;
+    const x0 = p.x(a.starts[i]!);
+    let x1 = p.x(a.ends[i]!);
+    let j = i + 1;
+    if (x1 - x0 < 1) {
+      x1 = x0 + 1;
+      // Many calls starting within this pixel: they join it at once (a long
+      // one among them is cut to the pixel; with a few, each counts).
+      const k = upperBound(a.starts, p.invert(Math.floor(x0) + 1), i);
+      if (k - i > DENSE_PIXEL) j = k;
+    }
+    const last = open[code];
+    if (last !== undefined && x0 <= last.x1 + 0.5) {
+      last.x1 = Math.max(last.x1, x1);
+      last.count += j - i;
+    } else {
+      const segment = { row: r, kind: ACTIVITY_KINDS[code]!, x0, x1, count: j - i };
+      open[code] = segment;
+      out.push(segment);
+    }
+    i = j;
+  }
+  return out;
 }
 
 /**

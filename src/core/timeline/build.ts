@@ -348,8 +348,39 @@ function findBranchEvent(span: TreeSpan): BranchEvent | undefined {
   return undefined;
 }
 
+const NO_ITEMS: readonly TreeItem[] = [];
+
+/**
+ * A span begun more than once is one node under each begin (inspect's rule,
+ * §2), so its contents show under every copy, and copies of copies grow
+ * exponentially with nesting. As the event tree does (`span_copies_capped`,
+ * tree/links.ts), once the timeline holds more than 4 × the events + 100k
+ * items, a span already shown is shown again without its contents.
+ */
+class CopyBudget {
+  readonly #shown = new Set<TreeSpan>();
+  readonly #limit: number;
+  #used = 0;
+
+  constructor(events: number) {
+    this.#limit = 4 * events + 100_000;
+  }
+
+  /** Counts one item placed. */
+  use(): void {
+    this.#used++;
+  }
+
+  /** The children to place under this copy of `span`. */
+  children(span: TreeSpan): readonly TreeItem[] {
+    if (this.#used > this.#limit && this.#shown.has(span)) return NO_ITEMS;
+    this.#shown.add(span);
+    return span.children;
+  }
+}
+
 /** `event_sequence` (research §2): begin, children depth-first, end if present. */
-function eventSequence(items: readonly TreeItem[]): Event[] {
+function eventSequence(items: readonly TreeItem[], budget: CopyBudget): Event[] {
   const out: Event[] = [];
   const stack: { items: readonly TreeItem[]; i: number; end: Event | null }[] = [
     { items, i: 0, end: null },
@@ -362,9 +393,10 @@ function eventSequence(items: readonly TreeItem[]): Event[] {
       continue;
     }
     const item = top.items[top.i++]!;
+    budget.use();
     if (item instanceof TreeSpan) {
       out.push(item.begin);
-      stack.push({ items: item.children, i: 0, end: item.end });
+      stack.push({ items: budget.children(item), i: 0, end: item.end });
     } else out.push(item);
   }
   return out;
@@ -403,6 +435,7 @@ interface Meta {
 
 class AgentBuilder {
   private readonly stack: Frame[] = [];
+  constructor(readonly budget: CopyBudget) {}
   /** Every span created, in creation order (children after their parents). */
   private readonly created: MSpan[] = [];
   private readonly meta = new Map<MSpan, Meta>();
@@ -446,11 +479,13 @@ class AgentBuilder {
   }
 
   private emitItem(frame: Frame, item: TreeItem): void {
+    this.budget.use();
     if (item instanceof TreeSpan) {
       if (!isAgentSpan(item)) {
         // Unroll: begin marker, children (recursively), end marker (§3.3).
         frame.out.push(makeEvent(item.begin));
-        this.pushFlat(item.children, frame.out, frame.owner, item.type === 'tool', item.end);
+        const children = this.budget.children(item);
+        this.pushFlat(children, frame.out, frame.owner, item.type === 'tool', item.end);
         return;
       }
       const node = this.agentNode(item);
@@ -460,7 +495,7 @@ class AgentBuilder {
       frame.out.push(node);
       // Empty agent spans are skipped — known only once built, so counted.
       this.register(node, frame.out, frame.owner, true);
-      this.pushChildren(item.children, node.content, node, node.branches);
+      this.pushChildren(this.budget.children(item), node.content, node, node.branches);
       return;
     }
     frame.out.push(this.eventNode(item));
@@ -543,7 +578,7 @@ class AgentBuilder {
         // No BranchEvent: dissolved into the parent's content, and — unlike
         // unrolling — without its own begin/end markers (§3.3).
         pending.push({
-          items: span.children,
+          items: this.budget.children(span),
           i: 0,
           out: frame.out,
           owner: frame.owner,
@@ -560,7 +595,7 @@ class AgentBuilder {
       // An empty branch is dropped.
       this.register(node, branches, null, true);
       pending.push({
-        items: span.children,
+        items: this.budget.children(span),
         i: 0,
         out: node.content,
         owner: node,
@@ -982,11 +1017,16 @@ function buildFromSolvers(builder: AgentBuilder, solvers: TreeSpan): MSpan | nul
   return node;
 }
 
-function flatPhase(span: TreeSpan | undefined, name: string, spanType: string): MSpan | null {
+function flatPhase(
+  span: TreeSpan | undefined,
+  name: string,
+  spanType: string,
+  budget: CopyBudget,
+): MSpan | null {
   if (span === undefined) return null;
   // Nested begin/end events are included, flat (Python's choice; the TS port
   // keeps leaf events only — research §3.7).
-  const events = eventSequence(span.children);
+  const events = eventSequence(span.children, budget);
   if (events.length === 0) return null;
   const node = makeSpan(span.id, name, spanType);
   for (const e of events) node.content.push(makeEvent(e));
@@ -1033,7 +1073,7 @@ export function buildTimeline(
     else if (item.name === 'solvers') solversTree = item;
     else if (item.name === 'scorers') scorersTree = item;
   }
-  const builder = new AgentBuilder();
+  const builder = new AgentBuilder(new CopyBudget(events.length));
 
   if (initTree === undefined && solversTree === undefined && scorersTree === undefined) {
     const root = builder.register(makeSpan('main', 'main', 'agent'), [], null, false);
@@ -1044,8 +1084,8 @@ export function buildTimeline(
     return { name, description, root, init: null, scorers: null };
   }
 
-  const init = flatPhase(initTree, 'init', 'init');
-  const scoring = flatPhase(scorersTree, 'scoring', 'scorers');
+  const init = flatPhase(initTree, 'init', 'init', builder.budget);
+  const scoring = flatPhase(scorersTree, 'scoring', 'scorers', builder.budget);
   const agent = solversTree === undefined ? null : buildFromSolvers(builder, solversTree);
 
   // Everything else at the root (e.g. a `sample_limit` with span_id null).

@@ -15,6 +15,7 @@
  * - Folded nodes (turn groups, turns, scoring) stay collapsed until they are
  *   expanded by id: "expand all" does not open them (`Expansion`).
  */
+import { runNested } from '../nested.js';
 import { eventTreeNodeKey, type EventTree } from './event-tree.js';
 import { changedSince } from './links.js';
 
@@ -312,16 +313,20 @@ function buildOutline(tree: EventTree): SpanTreeView {
     }
     return list;
   };
-  // Recursion depth is the nesting depth: V8 holds ~10k frames of this
-  // size, far past a 500-level tree (tested).
-  const visit = (start: number, end: number, depth: number): void => {
+  // A `runNested` step: a span's children are a yielded call, so depth is
+  // bounded by memory, not by the call stack.
+  const visit = function* (
+    start: number,
+    end: number,
+    depth: number,
+  ): Generator<[number, number, number], void, void> {
     const kids = childrenOf(start, end);
     let k = 0;
     while (k < kids.length) {
       const c = kids[k]!;
       if (spanIndex[c]! >= 0) {
         out.emit(c, VIEW_NODE, depth, isScoring(tree, c));
-        visit(c + 1, subtreeEnd[c]!, depth + 1);
+        yield [c + 1, subtreeEnd[c]!, depth + 1];
         k++;
         continue;
       }
@@ -353,7 +358,7 @@ function buildOutline(tree: EventTree): SpanTreeView {
       }
     }
   };
-  visit(0, tree.length, 0);
+  runNested(visit, 0, tree.length, 0);
   return out.finish(tree);
 }
 

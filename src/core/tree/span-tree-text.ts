@@ -2,6 +2,7 @@
 // (`buildSpanTreeView`) and the same row facts (`rowFacts`) as <SpanTree>,
 // fully expanded, drawn with box-drawing guides and right-hand columns for
 // status, duration and tokens.
+import { MAX_INDENT } from '../indent.js';
 import type { Event } from '../events/types.js';
 import { buildEventTree } from './event-tree.js';
 import { buildSpanTreeView, type SpanTreeViewOptions } from './outline.js';
@@ -30,9 +31,25 @@ const STATUS: Record<string, string> = {
 };
 
 function cut(text: string, max: number): string {
-  const chars = [...text];
+  if (text.length <= max) return text; // code points ≤ UTF-16 units
+  const chars = codePoints(text, max + 1);
   if (chars.length <= max) return text;
   return max <= 1 ? '…'.slice(0, max) : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+/** The first `limit` code points of `text` (never the whole of a 50 MB name). */
+function codePoints(text: string, limit: number): string[] {
+  const out: string[] = [];
+  for (const ch of text) {
+    if (out.length === limit) break;
+    out.push(ch);
+  }
+  return out;
+}
+
+/** `text`'s length in code points, counted up to `limit`. */
+function textWidth(text: string, limit: number): number {
+  return text.length <= limit ? [...text].length : codePoints(text, limit).length;
 }
 
 /**
@@ -64,7 +81,10 @@ export function renderSpanTreeText(
     const last = view.posInSet[v]! === siblingCount(view, v);
     more.length = depth;
     let guide = '';
-    for (let d = 1; d < depth; d++) guide += more[d] ? '│  ' : '   ';
+    // Guides for the nearest MAX_INDENT ancestors; deeper rows start with their depth.
+    const from = Math.max(1, depth - MAX_INDENT);
+    if (from > 1) guide += `⋯${depth} `;
+    for (let d = from; d < depth; d++) guide += more[d] ? '│  ' : '   ';
     if (depth > 0) guide += last ? '└─ ' : '├─ ';
     more[depth] = !last;
     const f = rowFacts(view, v, extent, now);
@@ -79,7 +99,7 @@ export function renderSpanTreeText(
     });
   }
   const col = (key: 'status' | 'duration' | 'tokens') =>
-    rows.reduce((w, r) => Math.max(w, [...r[key]].length), 0);
+    rows.reduce((w, r) => Math.max(w, textWidth(r[key], 1000)), 0);
   const ws = col('status');
   const wd = col('duration');
   const wt = col('tokens');
@@ -87,11 +107,11 @@ export function renderSpanTreeText(
   const labelMax = Math.max(10, width - right);
   const wl = Math.min(
     labelMax,
-    rows.reduce((w, r) => Math.max(w, [...r.label].length), 0),
+    rows.reduce((w, r) => Math.max(w, textWidth(r.label, labelMax)), 0),
   );
   const lines = rows.map((r) => {
     const label = cut(r.label, wl);
-    let line = label + ' '.repeat(wl - [...label].length);
+    let line = label + ' '.repeat(wl - textWidth(label, wl));
     if (ws) line += `  ${r.status.padEnd(ws)}`;
     if (wd) line += `  ${r.duration.padStart(wd)}`;
     if (wt) line += `  ${r.tokens.padStart(wt)}`;

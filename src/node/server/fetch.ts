@@ -12,7 +12,7 @@ import {
 } from './options.js';
 import { toSource, type LiveSourceInput } from './resolve-source.js';
 import { SSE_HEADERS, sse } from './sse-text.js';
-import { admitRequest, createSessions, sseSink } from './sse-serve.js';
+import { createSessions, sseSink } from './sse-serve.js';
 
 /**
  * A Fetch handler serving a live stream, with the same controls as the Node
@@ -20,7 +20,9 @@ import { admitRequest, createSessions, sseSink } from './sse-serve.js';
  *
  * @example
  * import { createEventStreamFetchHandler, type EventStreamFetchHandler } from 'skein/server';
- * const GET: EventStreamFetchHandler = createEventStreamFetchHandler(stream);
+ * const GET: EventStreamFetchHandler = createEventStreamFetchHandler(stream, {
+ *   allowedHosts: ['example.com'], // the name it is reached by (loopback names need none)
+ * });
  * const response = await GET(new Request('https://example.com/run', { headers: { 'Last-Event-ID': '41' } }));
  */
 export interface EventStreamFetchHandler {
@@ -39,8 +41,9 @@ function respond(refusal: Refusal): Response {
 
 /**
  * Serves `source` as Server-Sent Events through the Fetch API: the same
- * protocol, resume, heartbeats, slow-client bound, auth and CORS as
- * `createEventStreamHandler` (which see), minus compression. The request's
+ * protocol, resume, heartbeats, slow-client bound, `Host` check, connection
+ * cap, auth and CORS as `createEventStreamHandler` (which see), minus
+ * compression. The `Host` is the request's header, else its URL's host. The request's
  * `signal` (aborted by the runtime when the client leaves) ends the session.
  *
  * @example
@@ -62,11 +65,14 @@ export function createEventStreamFetchHandler(
     const view: RequestView = {
       method: request.method,
       url: url.pathname + url.search,
-      header: (name) => request.headers.get(name) ?? undefined,
+      // Runtimes build `request.url` from the Host header; some drop the
+      // header itself from `request.headers`.
+      header: (name) => request.headers.get(name) ?? (name === 'host' ? url.host : undefined),
     };
-    const admission = await admitRequest(view, request, options);
+    const admission = await sessions.admit(view, request);
     if ('refusal' in admission) return respond(admission.refusal);
-    const { cors, head } = admission.admitted;
+    const admitted = admission.admitted;
+    const { cors, head } = admitted;
     if (head) return new Response(null, { headers: { ...SSE_HEADERS, ...cors } });
 
     const abort = new AbortController();
@@ -110,7 +116,7 @@ export function createEventStreamFetchHandler(
       },
       closed: () => closed,
     });
-    void sessions.serve(view, sink, abort.signal, () => {
+    void sessions.serve(view, admitted, sink, abort.signal, () => {
       if (!closed) {
         closed = true;
         controller.close();

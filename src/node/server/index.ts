@@ -13,3 +13,5 @@ export type {
   CorsOptions,
   EventStreamHandlerOptions,
 } from './options.js';
+export { createHostCheck, hostName, HOST_REFUSED } from './host-check.js';
+export type { AllowedHosts } from './host-check.js';

@@ -6,6 +6,7 @@
 import { SkeinError } from '../../core/errors.js';
 import { parseEventId } from '../../core/live/sequence.js';
 import type { LiveCloseReason } from '../../core/live/wire.js';
+import type { AllowedHosts } from './host-check.js';
 
 /**
  * What an `authorize` hook returns: `true` lets the request through; `false`
@@ -81,6 +82,18 @@ export interface ConnectionCloseInfo {
  * });
  */
 export interface EventStreamHandlerOptions<Req> {
+  /**
+   * `Host` names answered besides the loopback names and IP addresses
+   * (`createHostCheck`): a request for any other name is refused with 421,
+   * so a DNS-rebinding page cannot read the stream. A deployment behind a
+   * real name lists it here (`['runs.example.com']`); `true` answers any.
+   */
+  allowedHosts?: AllowedHosts;
+  /**
+   * Connections served at once; one more is refused with 503 and
+   * `Retry-After` before anything is read. Default 1000.
+   */
+  maxConnections?: number;
   /** Decides whether a request may read the stream. Default: everyone may. */
   authorize?: (request: Req) => AuthDecision | Promise<AuthDecision>;
   /** Cross-origin access; closed when absent. */
@@ -113,6 +126,7 @@ export interface ResolvedOptions {
   slowClientTimeoutMs: number;
   compression: boolean;
   retryMs: number;
+  maxConnections: number;
 }
 
 export function resolveOptions<Req>(options: EventStreamHandlerOptions<Req>): ResolvedOptions {
@@ -123,19 +137,27 @@ export function resolveOptions<Req>(options: EventStreamHandlerOptions<Req>): Re
     slowClientTimeoutMs: positive(options.slowClientTimeoutMs, 10_000, 'slowClientTimeoutMs'),
     compression: options.compression ?? true,
     retryMs: positive(options.retryMs, 1000, 'retryMs'),
+    maxConnections: positive(options.maxConnections, 1000, 'maxConnections'),
   };
 }
 
-function positive(value: number | undefined, fallback: number, name: string): number {
+/**
+ * An option that must be a positive finite number: `fallback` when absent,
+ * a `SkeinError` (`invalid_argument`, naming `where` and the option) when not.
+ *
+ * @example
+ * import { positive } from './options.js';
+ * const batch = positive(undefined, 512, 'batchSize'); // 512
+ */
+export function positive(
+  value: number | undefined,
+  fallback: number,
+  name: string,
+  where = 'live handler options',
+): number {
   if (value === undefined) return fallback;
   if (!(value > 0) || !Number.isFinite(value))
-    throw new SkeinError(
-      'invalid_argument',
-      'live handler options',
-      name,
-      'a positive number',
-      String(value),
-    );
+    throw new SkeinError('invalid_argument', where, name, 'a positive number', String(value));
   return value;
 }
 

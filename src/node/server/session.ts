@@ -4,13 +4,12 @@
  * follow the tail; heartbeats; stop reading for a client whose buffer is full
  * and close it with `slow_client` if it does not drain in time. Memory per
  * connection is bounded by `maxBufferedBytes` plus one batch: entries are
- * pulled from the source only when the client has room.
+ * pulled from the source only when the client has room. The entries' text is
+ * made once per source and shared by every connection (`entry-text.ts`).
  */
 import { SkeinError } from '../../core/errors.js';
-import { formatEventId } from '../../core/live/sequence.js';
 import type { SequencedEntry, SequencedSource } from '../../core/live/source.js';
 import {
-  entryJson,
   LIVE_PROTOCOL,
   type LiveClose,
   type LiveCloseReason,
@@ -18,6 +17,7 @@ import {
 } from '../../core/live/wire.js';
 import type { ConnectionCloseInfo, ResolvedOptions } from './options.js';
 import { resumePoint } from './options.js';
+import { entryTexts } from './entry-text.js';
 
 /** How a transport writes messages. Every method but `drained` is synchronous. */
 export interface SessionSink {
@@ -97,11 +97,7 @@ export function startSession(
   );
 
   const write = (entries: readonly SequencedEntry[]): void => {
-    const batch = entries.map((e) => ({
-      id: formatEventId(streamId, e.seq),
-      json: entryJson(e, streamId),
-    }));
-    sink.entries(batch);
+    sink.entries(entryTexts(source, entries));
     sink.flush();
     sent += entries.length;
     lastSeq = entries[entries.length - 1]!.seq;

@@ -6,6 +6,8 @@
  * sessions behind a handler's `streamId`, `connections` and `close()`. No
  * Node built-ins: the Fetch handler runs on edge runtimes. Internal.
  */
+import { createConnectionCap } from './connection-cap.js';
+import { createHostCheck, HOST_REFUSED } from './host-check.js';
 import {
   checkAuth,
   corsHeaders,
@@ -21,10 +23,15 @@ import type { SequencedSource } from '../../core/live/source.js';
 import { sse } from './sse-text.js';
 import { startSession, type Session, type SessionSink } from './session.js';
 
-/** A request let in: its CORS headers, and whether it is a `HEAD`. */
+/**
+ * A request let in: its CORS headers, whether it is a `HEAD`, and the
+ * connection slot it holds (a `GET`): `serve` gives it back when the session
+ * ends; a handler that does not serve must `release()` it.
+ */
 export interface Admitted {
   readonly cors: Record<string, string>;
   readonly head: boolean;
+  release(): void;
 }
 
 const METHOD_NOT_ALLOWED: Refusal = {
@@ -32,26 +39,6 @@ const METHOD_NOT_ALLOWED: Refusal = {
   headers: { Allow: 'GET, HEAD, OPTIONS', 'Content-Type': 'text/plain' },
   body: 'Method not allowed',
 };
-
-/**
- * Answers a preflight, refuses other methods than `GET`/`HEAD`, a
- * cross-origin request CORS does not allow, and what `authorize` refuses
- * (with the CORS headers, so the browser lets the page read the status).
- * A `Refusal` is the whole response; otherwise the request is served.
- */
-export async function admitRequest<Req>(
-  view: RequestView,
-  request: Req,
-  options: EventStreamHandlerOptions<Req>,
-): Promise<{ refusal: Refusal } | { admitted: Admitted }> {
-  if (view.method === 'OPTIONS') return { refusal: preflight(view, options.cors) };
-  if (view.method !== 'GET' && view.method !== 'HEAD') return { refusal: METHOD_NOT_ALLOWED };
-  const cors = corsHeaders(view, options.cors);
-  if (isRefusal(cors)) return { refusal: cors };
-  const denied = await checkAuth(request, options.authorize);
-  if (denied !== null) return { refusal: { ...denied, headers: { ...cors, ...denied.headers } } };
-  return { admitted: { cors, head: view.method === 'HEAD' } };
-}
 
 /**
  * A session sink that writes each message as SSE text through `write`; the
@@ -72,7 +59,15 @@ export function sseSink(
 }
 
 /** The sessions one handler runs. */
-export interface Sessions {
+export interface Sessions<Req> {
+  /**
+   * Checks a request in this order: its `Host` (421), a preflight (answered),
+   * the method (405), CORS (403), `authorize` (401/403, with the CORS
+   * headers, so the browser lets the page read the status), and for a `GET`
+   * a free connection slot (503 with `Retry-After`). A `Refusal` is the whole
+   * response; otherwise the request is served.
+   */
+  admit(view: RequestView, request: Req): Promise<{ refusal: Refusal } | { admitted: Admitted }>;
   /**
    * Serves one admitted request over `sink` until `signal` aborts or the
    * session ends; `ended` runs first when it does, then
@@ -80,6 +75,7 @@ export interface Sessions {
    */
   serve(
     view: RequestView,
+    admitted: Admitted,
     sink: SessionSink,
     signal: AbortSignal,
     ended?: () => void,
@@ -95,16 +91,44 @@ export function createSessions<Req>(
   source: SequencedSource,
   resolved: ResolvedOptions,
   options: EventStreamHandlerOptions<Req>,
-): Sessions {
+): Sessions<Req> {
   const sessions = new Set<Session>();
+  const hostAllowed = createHostCheck(options.allowedHosts);
+  // Slots held: sessions running plus requests admitted and not yet serving
+  // (an upgrade in progress), so an `authorize` that awaits cannot let more
+  // than `maxConnections` through at once.
+  const cap = createConnectionCap(resolved.maxConnections);
   return {
-    async serve(view, sink, signal, ended) {
+    async admit(view, request) {
+      if (!hostAllowed(view.header('host')))
+        return { refusal: { ...HOST_REFUSED, headers: { ...HOST_REFUSED.headers } } };
+      if (view.method === 'OPTIONS') return { refusal: preflight(view, options.cors) };
+      if (view.method !== 'GET' && view.method !== 'HEAD') return { refusal: METHOD_NOT_ALLOWED };
+      const cors = corsHeaders(view, options.cors);
+      if (isRefusal(cors)) return { refusal: cors };
+      const denied = await checkAuth(request, options.authorize);
+      if (denied !== null)
+        return { refusal: { ...denied, headers: { ...cors, ...denied.headers } } };
+      const head = view.method === 'HEAD';
+      if (head) return { admitted: { cors, head, release: () => {} } };
+      const release = cap.take();
+      if (release === null) {
+        const busy = cap.busy();
+        return { refusal: { ...busy, headers: { ...cors, ...busy.headers } } };
+      }
+      return { admitted: { cors, head, release } };
+    },
+    async serve(view, admitted, sink, signal, ended) {
       const session = startSession(source, requestedResume(view), sink, resolved, signal);
       sessions.add(session);
-      const info = await session.done;
-      sessions.delete(session);
-      ended?.();
-      options.onConnectionClose?.(info);
+      try {
+        const info = await session.done;
+        ended?.();
+        options.onConnectionClose?.(info);
+      } finally {
+        sessions.delete(session);
+        admitted.release();
+      }
     },
     expose(handler) {
       Object.defineProperties(handler, {
@@ -120,7 +144,7 @@ export function createSessions<Req>(
           writable: true,
         },
       });
-      return handler as ReturnType<Sessions['expose']> & typeof handler;
+      return handler as ReturnType<Sessions<Req>['expose']> & typeof handler;
     },
   };
 }

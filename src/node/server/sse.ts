@@ -5,11 +5,16 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { constants, createGzip, type Gzip } from 'node:zlib';
-import { resolveOptions, type EventStreamHandlerOptions, type Refusal } from './options.js';
+import {
+  resolveOptions,
+  type EventStreamHandlerOptions,
+  type Refusal,
+  type RequestView,
+} from './options.js';
 import { nodeRequestView } from './node-request.js';
 import { SSE_HEADERS, sse } from './sse-text.js';
 import { toSource, type LiveSourceInput } from './resolve-source.js';
-import { admitRequest, createSessions, sseSink } from './sse-serve.js';
+import { createSessions, sseSink, type Admitted } from './sse-serve.js';
 
 /**
  * A Node request listener serving a live stream, with a few controls.
@@ -58,8 +63,11 @@ function acceptsGzip(req: IncomingMessage): boolean {
  * it; each connection holds at most `maxBufferedBytes` unsent and a client
  * that does not read is closed with `event: close` `{"reason":"slow_client"}`.
  * Values that are not canonical events are sent as `display` events
- * (`mimeStream`'s portable form). `authorize` refuses with 401/403; CORS is
- * closed unless `cors` is given.
+ * (`mimeStream`'s portable form); each entry's text is made once and shared
+ * by every connection. A `Host` that is not a loopback name, an IP address
+ * or one of `allowedHosts` is refused with 421 (DNS rebinding); more than
+ * `maxConnections` at once with 503; `authorize` refuses with 401/403; CORS
+ * is closed unless `cors` is given.
  *
  * @example
  * import http from 'node:http';
@@ -82,9 +90,23 @@ export function createEventStreamHandler(
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const view = nodeRequestView(req);
-    const admission = await admitRequest(view, req, options);
+    const admission = await sessions.admit(view, req);
     if ('refusal' in admission) return refuse(res, admission.refusal);
-    const { cors, head } = admission.admitted;
+    const admitted = admission.admitted;
+    try {
+      await stream(req, res, view, admitted);
+    } finally {
+      admitted.release();
+    }
+  };
+
+  const stream = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    view: RequestView,
+    admitted: Admitted,
+  ): Promise<void> => {
+    const { cors, head } = admitted;
     if (res.destroyed) return;
 
     const gzip = resolved.compression && acceptsGzip(req);
@@ -145,7 +167,7 @@ export function createEventStreamHandler(
       },
       closed: () => closed || res.destroyed,
     });
-    await sessions.serve(view, sink, abort.signal);
+    await sessions.serve(view, admitted, sink, abort.signal);
   };
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {

@@ -43,7 +43,7 @@ import {
 import { nodeRequestView } from './node-request.js';
 import { toSource, type LiveSourceInput } from './resolve-source.js';
 import type { SessionSink } from './session.js';
-import { admitRequest, createSessions } from './sse-serve.js';
+import { createSessions, type Admitted } from './sse-serve.js';
 
 /**
  * Options of {@link createEventStreamWebSocketHandler}: the handler options,
@@ -79,7 +79,9 @@ const STATUS_TEXT: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   405: 'Method Not Allowed',
+  421: 'Misdirected Request',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 function refuseUpgrade(socket: Duplex, refusal: Refusal): void {
@@ -124,14 +126,20 @@ export function createEventStreamWebSocketHandler(
 
   const upgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
     const view = nodeRequestView(req);
-    const admission = await admitRequest(view, req, options);
+    const admission = await sessions.admit(view, req);
     if ('refusal' in admission) return refuseUpgrade(socket, admission.refusal);
-    const ws = await server();
-    if (socket.destroyed) return;
-    ws.handleUpgrade(req, socket, head, (client) => serve(client, view));
+    const admitted = admission.admitted;
+    try {
+      const ws = await server();
+      if (socket.destroyed) return admitted.release();
+      ws.handleUpgrade(req, socket, head, (client) => serve(client, view, admitted));
+    } catch (error) {
+      admitted.release();
+      throw error;
+    }
   };
 
-  const serve = (client: WebSocket, view: RequestView): void => {
+  const serve = (client: WebSocket, view: RequestView, admitted: Admitted): void => {
     const abort = new AbortController();
     let closed = false;
     const onGone = () => {
@@ -168,7 +176,7 @@ export function createEventStreamWebSocketHandler(
       },
       closed: () => closed,
     };
-    void sessions.serve(view, sink, abort.signal, () => {
+    void sessions.serve(view, admitted, sink, abort.signal, () => {
       if (!closed) client.close(1000);
     });
   };

@@ -179,6 +179,15 @@ export type DisplayProps = (
   /** Default: the provider's trust, `'untrusted'` at the top. */
   trust?: Trust;
   className?: string;
+  /**
+   * An identity shared by the versions of one output (the body of a message
+   * streamed token by token): a new bundle with the same `outputId` updates
+   * its renderer in place — it keeps what it drew and its "show all" — where
+   * any other new bundle mounts the renderer afresh.
+   */
+  outputId?: string;
+  /** The output is still being written (see `RendererProps.streaming`). */
+  streaming?: boolean;
 };
 
 const allEntries = <T,>(entries: T): T => entries;
@@ -258,8 +267,9 @@ export function Display(props: DisplayProps) {
   return (
     <div className={className} data-mime={mimeType} data-trust={trust}>
       <RendererErrorBoundary
-        // A new bundle (or type) remounts: budgets reset, a failed renderer retries.
-        key={`${mimeType}\u0000${bundleKey(bundle)}`}
+        // A new bundle (or type) remounts: budgets reset, a failed renderer
+        // retries. A new version of the same output (`outputId`) does not.
+        key={`${mimeType}\u0000${props.outputId ?? bundleKey(bundle)}`}
         mimeType={mimeType}
         raw={data}
         limit={budget.chars}
@@ -272,6 +282,7 @@ export function Display(props: DisplayProps) {
           bundle={bundle}
           trust={trust}
           budget={budget}
+          streaming={props.streaming === true}
         />
       </RendererErrorBoundary>
     </div>

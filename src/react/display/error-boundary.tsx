@@ -46,6 +46,13 @@ export class RendererErrorBoundary extends Component<RendererErrorBoundaryProps,
     this.props.onError?.(error, this.props.mimeType);
   }
 
+  // New data (the next version of a streamed output, drawn in place) gets
+  // another try.
+  override componentDidUpdate(previous: RendererErrorBoundaryProps) {
+    if (this.state.error !== undefined && previous.raw !== this.props.raw)
+      this.setState({ error: undefined });
+  }
+
   // Annotated: an inferred type would be written out in the d.ts as React 19's ReactNode
   // union (with bigint), which React 18's Component.render rejects (TS2416, issue 16).
   override render(): ReactNode {

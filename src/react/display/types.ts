@@ -43,6 +43,12 @@ export interface RendererProps {
   bundle: MimeBundle;
   trust: Trust;
   budget: DisplayBudget;
+  /**
+   * The output is still being written (a message in flight, re-drawn as it
+   * grows): a renderer may draw its unfinished end cheaply — markdown shows
+   * the paragraph being written as text until it is complete.
+   */
+  streaming?: boolean;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   type PointerEvent as ReactPointerEvent,
 } from 'react';
 import type { ReplayPlayer, ReplayTimeline } from '../../core/index.js';
+import { useRovingToolbar } from '../use-roving-toolbar.js';
 import { useStoreSelector } from '../use-store-selector.js';
 
 /** Props of {@link Player}. */
@@ -113,6 +114,10 @@ export function Player({
   // Where each turn begins, so a scrub can land on one (the ◀◀ ▶▶ steps).
   const ticks = useMemo(() => turnTickPath(timeline), [timeline]);
 
+  // The buttons and the speed are one Tab stop (APG toolbar), the scrubber the next.
+  const controlsRef = useRef<HTMLDivElement>(null);
+  const roving = useRovingToolbar(controlsRef);
+
   // --- scrubber ---------------------------------------------------------------
   const trackRef = useRef<HTMLDivElement>(null);
   // One seek per frame while dragging: moving back rebuilds the stream.
@@ -192,7 +197,13 @@ export function Player({
       style={style}
       data-status={s.status}
     >
-      <div className="skein-player__controls">
+      <div
+        ref={controlsRef}
+        role="toolbar"
+        aria-label="Playback"
+        className="skein-player__controls"
+        {...roving}
+      >
         <button
           type="button"
           aria-label="Previous turn"

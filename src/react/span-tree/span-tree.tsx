@@ -9,6 +9,7 @@ import {
   type KeyboardEvent as ReactKeyboardEvent,
   type PointerEvent as ReactPointerEvent,
 } from 'react';
+import { MAX_INDENT } from '../../core/indent.js';
 import {
   buildSpanTreeView,
   sharedEventTreeFeed,
@@ -36,6 +37,7 @@ import { useListVirtualizer } from '../list/use-list-virtualizer.js';
 import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.js';
 import { useControllable } from '../use-controllable.js';
 import { useHydrated } from '../use-hydrated.js';
+import { useRovingToolbar } from '../use-roving-toolbar.js';
 import { useStoreSelector } from '../use-store-selector.js';
 import {
   LIVE_WINDOW_MS,
@@ -350,7 +352,7 @@ export function SpanTree(props: SpanTreeProps) {
   }, [anyRunning, clock, replaying]);
 
   // --- layout ------------------------------------------------------------------------
-  const template = ['minmax(10rem, 1fr)', ...columns.map((c) => `${widths[c]}px`)].join(' ');
+  const template = columnTemplate(columns, widths);
   const tabRow = focusedRow >= 0 ? focusedRow : (list.items[0]?.index ?? -1);
   const id = useId();
   const label = props['aria-label'] ?? 'Span tree';
@@ -359,7 +361,7 @@ export function SpanTree(props: SpanTreeProps) {
     <div
       className={`skein-span-tree${props.className ? ` ${props.className}` : ''}`}
       dir={props.dir}
-      style={{ ...props.style, ['--skein-span-tree-columns' as string]: template }}
+      style={props.style}
     >
       {props.toolbar !== false && (
         <Toolbar
@@ -369,6 +371,8 @@ export function SpanTree(props: SpanTreeProps) {
           setMode={setMode}
           columns={columns}
           setColumns={setColumns}
+          widths={widths}
+          setWidth={(c, w) => setWidths((prev) => ({ ...prev, [c]: w }))}
           onExpandAll={() => store.expandAll()}
           onCollapseAll={() => store.collapseAll()}
           onExpandToSelection={() => {
@@ -391,6 +395,9 @@ export function SpanTree(props: SpanTreeProps) {
         aria-colcount={columns.length + 1}
         aria-multiselectable={false}
         className="skein-span-tree__grid"
+        // The tracks read the container-query variables on this element
+        // (styles.css), so the columns give way by the tree's width.
+        style={{ ['--skein-span-tree-columns' as string]: template }}
         onKeyDown={onKeyDown}
       >
         <div role="rowgroup" className="skein-span-tree__head">
@@ -399,18 +406,20 @@ export function SpanTree(props: SpanTreeProps) {
             aria-rowindex={1}
             className="skein-span-tree__row skein-span-tree__row--head"
           >
-            <span role="columnheader" className="skein-span-tree__cell">
+            <span role="columnheader" aria-colindex={1} className="skein-span-tree__cell">
               Name
             </span>
-            {columns.map((c) => (
+            {columns.map((c, k) => (
               <span
                 role="columnheader"
                 key={c}
-                className="skein-span-tree__cell skein-span-tree__cell--num"
+                aria-colindex={k + 2}
+                className={`skein-span-tree__cell skein-span-tree__cell--num skein-span-tree__col--${c}`}
+                style={{ gridColumn: k + 2 }}
+                title={COLUMN_LABELS[c]}
               >
                 {COLUMN_LABELS[c]}
                 <ResizeHandle
-                  label={`Resize ${COLUMN_LABELS[c]}`}
                   width={widths[c]}
                   onResize={(w) => setWidths((prev) => ({ ...prev, [c]: w }))}
                 />
@@ -533,8 +542,14 @@ function TreeRow(p: TreeRowProps) {
     >
       <span
         role="gridcell"
+        aria-colindex={1}
         className="skein-span-tree__cell skein-span-tree__name"
-        style={{ paddingInlineStart: `calc(${depth} * var(--skein-span-tree-indent, 14px) + 4px)` }}
+        // Indented up to MAX_INDENT levels (aria-level keeps the true depth),
+        // and at most half the name column, so the name keeps the rest: a
+        // 100,000-deep row would otherwise start 1.4M px to the right.
+        style={{
+          paddingInlineStart: `calc(min(${Math.min(depth, MAX_INDENT)} * var(--skein-span-tree-indent, 14px), 50%) + 4px)`,
+        }}
       >
         {/* The twisty is for the pointer; the keyboard toggles with ← / → on the row. */}
         <span
@@ -552,7 +567,11 @@ function TreeRow(p: TreeRowProps) {
         <span className="skein-span-tree__label" title={facts.name}>
           {facts.name}
         </span>
-        {facts.detail !== '' && <span className="skein-span-tree__detail">{facts.detail}</span>}
+        {facts.detail !== '' && (
+          <span className="skein-span-tree__detail" title={facts.detail}>
+            {facts.detail}
+          </span>
+        )}
         {facts.aborted && (
           <span
             className="skein-span-tree__aborted"
@@ -564,17 +583,15 @@ function TreeRow(p: TreeRowProps) {
         {collapsedHint && facts.errors > 0 && (
           <span className="skein-span-tree__failed">{facts.errors} failed</span>
         )}
-        {collapsedHint && (
-          <span className="skein-span-tree__holds">
-            {facts.events} events{facts.tokens > 0 ? ` · ${formatTokens(facts.tokens)} tokens` : ''}
-          </span>
-        )}
+        {collapsedHint && <Holds facts={facts} />}
       </span>
-      {p.columns.map((c) => (
+      {p.columns.map((c, k) => (
         <span
           role="gridcell"
           key={c}
-          className={`skein-span-tree__cell skein-span-tree__cell--${c === 'bar' ? 'bar' : 'num'}`}
+          aria-colindex={k + 2}
+          className={`skein-span-tree__cell skein-span-tree__cell--${c === 'bar' ? 'bar' : 'num'} skein-span-tree__col--${c}`}
+          style={{ gridColumn: k + 2 }}
         >
           {c === 'duration' &&
             (facts.status === 'running'
@@ -590,6 +607,35 @@ function TreeRow(p: TreeRowProps) {
       ))}
     </div>
   );
+}
+
+/** What a collapsed row holds. */
+function Holds({ facts }: { facts: RowFacts }) {
+  const text = `${facts.events} events${facts.tokens > 0 ? ` · ${formatTokens(facts.tokens)} tokens` : ''}`;
+  return (
+    <span className="skein-span-tree__holds" title={text}>
+      {text}
+    </span>
+  );
+}
+
+/**
+ * The grid's tracks: the name, then each column at its width. Each column's
+ * track goes through `--skein-span-tree-<column>-track`, which the
+ * stylesheet's container queries set to `0px` (with the column's cells
+ * hidden) when the tree is too narrow for it: the timeline first (after
+ * narrowing with the tree), then start, tokens and duration. The name never
+ * goes.
+ */
+function columnTemplate(
+  columns: readonly SpanTreeColumn[],
+  widths: Readonly<Record<SpanTreeColumn, number>>,
+): string {
+  const tracks = columns.map((c) => {
+    const width = c === 'bar' ? `min(${widths[c]}px, 25cqi)` : `${widths[c]}px`;
+    return `var(--skein-span-tree-${c}-track, ${width})`;
+  });
+  return ['minmax(min(8rem, 100%), 1fr)', ...tracks].join(' ');
 }
 
 function StatusIcon({ status }: { status: RowFacts['status'] }) {
@@ -621,8 +667,12 @@ function TimeBar({ facts, extent }: { facts: RowFacts; extent: { start: number; 
   );
 }
 
-function ResizeHandle(p: { label: string; width: number; onResize: (width: number) => void }) {
-  const clamp = (w: number) => Math.max(40, Math.min(600, Math.round(w)));
+/**
+ * A column's resize handle, for the pointer. The keyboard sets widths in
+ * the Columns menu (a slider per column): a focusable handle per column
+ * would put four Tab stops between the toolbar and the first row.
+ */
+function ResizeHandle(p: { width: number; onResize: (width: number) => void }) {
   const onPointerDown = (e: ReactPointerEvent<HTMLSpanElement>) => {
     e.preventDefault();
     const startX = e.clientX;
@@ -631,7 +681,7 @@ function ResizeHandle(p: { label: string; width: number; onResize: (width: numbe
     target.setPointerCapture?.(e.pointerId);
     const rtl = getComputedStyle(target).direction === 'rtl';
     const move = (ev: PointerEvent) =>
-      p.onResize(clamp(startW + (rtl ? 1 : -1) * (ev.clientX - startX)));
+      p.onResize(clampWidth(startW + (rtl ? 1 : -1) * (ev.clientX - startX)));
     const up = () => {
       target.removeEventListener('pointermove', move);
       target.removeEventListener('pointerup', up);
@@ -639,32 +689,14 @@ function ResizeHandle(p: { label: string; width: number; onResize: (width: numbe
     target.addEventListener('pointermove', move);
     target.addEventListener('pointerup', up);
   };
-  // A focusable separator is a widget (ARIA window splitter), which
-  // jsx-a11y does not know.
   return (
-    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
-    <span
-      role="separator"
-      aria-orientation="vertical"
-      aria-label={p.label}
-      aria-valuenow={p.width}
-      aria-valuemin={40}
-      aria-valuemax={600}
-      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
-      tabIndex={0}
-      className="skein-span-tree__resize"
-      onPointerDown={onPointerDown}
-      onKeyDown={(e) => {
-        // A column grows to its start (columns sit at the row's end).
-        if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
-          e.preventDefault();
-          e.stopPropagation();
-          p.onResize(clamp(p.width + (e.key === 'ArrowLeft' ? 10 : -10)));
-        }
-      }}
-    />
+    <span className="skein-span-tree__resize" aria-hidden="true" onPointerDown={onPointerDown} />
   );
 }
+
+const MIN_WIDTH = 40;
+const MAX_WIDTH = 600;
+const clampWidth = (w: number) => Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, Math.round(w)));
 
 interface ToolbarProps {
   filter: SpanTreeFilterState;
@@ -673,6 +705,8 @@ interface ToolbarProps {
   setMode: (m: 'spans' | 'events' | 'outline') => void;
   columns: readonly SpanTreeColumn[];
   setColumns: (c: readonly SpanTreeColumn[]) => void;
+  widths: Readonly<Record<SpanTreeColumn, number>>;
+  setWidth: (c: SpanTreeColumn, width: number) => void;
   onExpandAll: () => void;
   onCollapseAll: () => void;
   onExpandToSelection: () => void;
@@ -680,9 +714,22 @@ interface ToolbarProps {
   shownCount: number;
 }
 
+/**
+ * Filter, modes, expand/collapse and the Columns menu: one Tab stop (APG
+ * toolbar: ← / → between its controls), so the first row is the second stop
+ * into the tree.
+ */
 function Toolbar(p: ToolbarProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  const roving = useRovingToolbar(ref);
   return (
-    <div className="skein-span-tree__toolbar" role="toolbar" aria-label="Span tree controls">
+    <div
+      ref={ref}
+      className="skein-span-tree__toolbar"
+      role="toolbar"
+      aria-label="Span tree controls"
+      {...roving}
+    >
       <input
         type="search"
         className="skein-span-tree__filter"
@@ -719,23 +766,38 @@ function Toolbar(p: ToolbarProps) {
       </button>
       <details className="skein-span-tree__columns">
         <summary>Columns</summary>
-        <fieldset>
-          <legend className="skein-span-tree__visually-hidden">Columns shown</legend>
+        <fieldset data-toolbar-popup="">
+          <legend className="skein-span-tree__visually-hidden">
+            Columns shown and their widths
+          </legend>
           {ALL_COLUMNS.map((c) => (
-            <label key={c}>
+            <div key={c} className="skein-span-tree__column-choice">
+              <label>
+                <input
+                  type="checkbox"
+                  checked={p.columns.includes(c)}
+                  onChange={(e) =>
+                    p.setColumns(
+                      e.target.checked
+                        ? ALL_COLUMNS.filter((x) => x === c || p.columns.includes(x))
+                        : p.columns.filter((x) => x !== c),
+                    )
+                  }
+                />
+                {COLUMN_LABELS[c]}
+              </label>
               <input
-                type="checkbox"
-                checked={p.columns.includes(c)}
-                onChange={(e) =>
-                  p.setColumns(
-                    e.target.checked
-                      ? ALL_COLUMNS.filter((x) => x === c || p.columns.includes(x))
-                      : p.columns.filter((x) => x !== c),
-                  )
-                }
+                type="range"
+                aria-label={`${COLUMN_LABELS[c]} width`}
+                aria-valuetext={`${p.widths[c]} px`}
+                min={MIN_WIDTH}
+                max={MAX_WIDTH}
+                step={10}
+                value={p.widths[c]}
+                disabled={!p.columns.includes(c)}
+                onChange={(e) => p.setWidth(c, clampWidth(Number(e.target.value)))}
               />
-              {COLUMN_LABELS[c]}
-            </label>
+            </div>
           ))}
         </fieldset>
       </details>

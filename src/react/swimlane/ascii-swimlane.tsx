@@ -34,6 +34,35 @@ export interface AsciiSwimlaneProps {
 /** `renderTimelineAscii` lines are `width − 2` long (inspect's quirk). */
 const LINE_SLACK = 2;
 
+/** The label column takes at most this share of a line; the bars keep the rest. */
+const LABEL_SHARE = 0.3;
+
+/**
+ * `renderTimelineAscii` at `width`, its label column cut to a share of the
+ * line: inspect's renderer sizes that column to the longest label, so long
+ * agent names would leave a few cells of bar (or push the lines past the
+ * box). Rendered wider by what the labels give up, then each label is cut
+ * with an ellipsis: the bars keep the cells of the width asked for.
+ */
+function fitLabels(timeline: Timeline, width: number): { lines: string[]; full: string[] } {
+  const first = renderTimelineAscii(timeline, { width }).split('\n');
+  let column = 0;
+  for (const line of first) column = Math.max(column, [...line].indexOf('│'));
+  const cap = Math.max(8, Math.floor(width * LABEL_SHARE));
+  if (column <= cap) return { lines: first, full: first };
+  const full = renderTimelineAscii(timeline, { width: width + column - cap }).split('\n');
+  const lines = full.map((line) => {
+    const chars = [...line];
+    const open = chars.indexOf('│');
+    if (open < 0) return line;
+    let label = chars.slice(0, open).join('').trimEnd();
+    const length = [...label].length;
+    if (length > cap - 1) label = [...label].slice(0, cap - 2).join('') + '…';
+    return label + ' '.repeat(Math.max(0, cap - [...label].length)) + chars.slice(open).join('');
+  });
+  return { lines, full };
+}
+
 /**
  * The ASCII swimlane (issue 18): `renderTimelineAscii` in a `<pre>` that
  * refits to its container's width (it measures a character cell of its own
@@ -74,11 +103,9 @@ export function AsciiSwimlane(props: AsciiSwimlaneProps) {
     return () => observer.disconnect();
   }, []);
   const width = props.width ?? measured?.columns ?? props.initialWidth ?? 100;
-  const text = useMemo(
-    () => renderTimelineAscii(props.timeline, { width }),
-    [props.timeline, width],
-  );
-  const lines = text.split('\n');
+  // `full`: the rendered lines with whole labels (what a line's runs are
+  // found by); `lines`: what is shown, labels cut to fit.
+  const { lines, full } = useMemo(() => fitLabels(props.timeline, width), [props.timeline, width]);
   const layout = useMemo(() => layoutSwimlane(props.timeline), [props.timeline]);
 
   const [ownStore] = useState(() => createSelectionStore());
@@ -95,11 +122,11 @@ export function AsciiSwimlane(props: AsciiSwimlaneProps) {
         list.push(bar);
         byName.set(key, list);
       }
-    return lines.map((line) => {
+    return full.map((line) => {
       const name = line.slice(0, line.indexOf('│')).trim().replace(/^↳ /, '').toLowerCase();
       return byName.get(name) ?? [];
     });
-  }, [layout, lines]);
+  }, [layout, full]);
 
   const select = (key: string | null) => {
     store.focus(key);
@@ -154,10 +181,12 @@ export function AsciiSwimlane(props: AsciiSwimlaneProps) {
       {lines.map((line, i) => {
         const runs = runsOfLine[i]!;
         const isSelected = selected !== null && runs.some((r) => r.spanId === selected);
+        const cut = line !== full[i];
         return (
           <span
             key={i}
             className="skein-ascii-swimlane__line"
+            title={cut ? full[i]!.slice(0, full[i]!.indexOf('│')).trim() : undefined}
             role="button"
             tabIndex={runs.length > 0 ? 0 : -1}
             aria-pressed={isSelected}

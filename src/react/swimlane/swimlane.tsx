@@ -50,6 +50,7 @@ import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.
 import { useStoreSelector } from '../use-store-selector.js';
 import { useControllable } from '../use-controllable.js';
 import { useHydrated } from '../use-hydrated.js';
+import { useRovingToolbar } from '../use-roving-toolbar.js';
 import { formatDuration } from '../span-tree/facts.js';
 
 /**
@@ -82,9 +83,12 @@ export type SwimlaneProps = SwimlaneSourceProps & {
   /** Called with the new range after every zoom, pan, brush or fit (`null`: the whole run). */
   onRangeChange?: (range: SwimlaneRange | null) => void;
   /**
-   * Compact tile mode (no labels, no minimap, rows squeezed to fit, the
-   * wheel left to the page until the tile is clicked or focused).
-   * Default `'auto'`: compact below 420×160 px.
+   * Compact tile mode (no toolbar, no minimap, rows squeezed to fit with
+   * short lane labels, each agent's model and tool calls drawn in its bars,
+   * a legend, the wheel left to the page until the tile is clicked or
+   * focused). Default `'auto'`: compact below 420×160 px; once compact, it
+   * stays so until 460×200 px, so a container that shrinks and grows by a
+   * few pixels (a header that wraps) does not flip it back and forth.
    */
   compact?: boolean | 'auto';
   /** Layout options (`includeUtility`, `idleThresholdMs`, …; `showBranches` is the prop below). */
@@ -125,6 +129,24 @@ const AXIS_HEIGHT = 22;
 const TOOLBAR_HEIGHT = 26;
 const MINIMAP_HEIGHT = 22;
 const COMPACT_AXIS = 14;
+const LEGEND_HEIGHT = 16;
+/** Tick labels: px per character of the axis font, to keep the last one inside. */
+const TICK_CHAR_WIDTH = 6.6;
+/** `'auto'` turns compact below this size… */
+const COMPACT_BELOW = { width: 420, height: 160 };
+/** …and back to full from this size on (the gap keeps a jittering container stable). */
+const FULL_FROM = { width: 460, height: 200 };
+
+/**
+ * Whether `'auto'` shows a compact tile at `size`, given what it showed
+ * before: with hysteresis, so a container whose size wobbles around one
+ * threshold does not flip the mode.
+ */
+function autoCompact(size: { width: number; height: number }, wasCompact: boolean): boolean {
+  if (size.width < COMPACT_BELOW.width || size.height < COMPACT_BELOW.height) return true;
+  if (!wasCompact) return false;
+  return size.width < FULL_FROM.width || size.height < FULL_FROM.height;
+}
 const LABEL_FONT = 11;
 const ZOOM_STEP = 1.5;
 const MIN_BAR = 6;
@@ -276,6 +298,7 @@ export function Swimlane(props: SwimlaneProps) {
   const rootRef = useRef<HTMLDivElement | null>(null);
   const initial = props.initialSize ?? { width: 800, height: 320 };
   const [size, setSize] = useState(initial);
+  const [autoCompactNow, setAutoCompact] = useState(() => autoCompact(initial, false));
   // A tree mounted on the client (not hydrating) draws no rows until the
   // element is measured: the layout effect below measures before the first
   // paint, so drawing rows at `initialSize` first would only be thrown away
@@ -289,12 +312,13 @@ export function Swimlane(props: SwimlaneProps) {
     setMeasured(true);
     const measure = () => {
       const rect = el.getBoundingClientRect();
-      if (rect.width > 0)
-        setSize((s) =>
-          s.width === rect.width && s.height === rect.height
-            ? s
-            : { width: rect.width, height: rect.height },
-        );
+      if (!(rect.width > 0)) return;
+      setSize((s) =>
+        s.width === rect.width && s.height === rect.height
+          ? s
+          : { width: rect.width, height: rect.height },
+      );
+      setAutoCompact((was) => autoCompact(rect, was));
     };
     measure();
     if (typeof ResizeObserver === 'undefined') return;
@@ -303,19 +327,29 @@ export function Swimlane(props: SwimlaneProps) {
     return () => observer.disconnect();
   }, []);
   const compact =
-    props.compact === true ||
-    ((props.compact ?? 'auto') === 'auto' && (size.width < 420 || size.height < 160));
+    props.compact === true || ((props.compact ?? 'auto') === 'auto' && autoCompactNow);
 
-  const labelWidth = compact ? 0 : Math.round(Math.min(180, Math.max(72, size.width * 0.2)));
-  const barWidth = Math.max(40, size.width - labelWidth - 2);
   const axisHeight = compact ? COMPACT_AXIS : AXIS_HEIGHT;
   const minimapHeight = compact ? 0 : MINIMAP_HEIGHT;
   const toolbarHeight = compact ? 0 : TOOLBAR_HEIGHT;
-  const bodyHeight = Math.max(8, size.height - toolbarHeight - axisHeight - minimapHeight - 2);
+  // A tile's legend, where it leaves room for rows.
+  const legendHeight = compact && size.height >= 64 ? LEGEND_HEIGHT : 0;
+  const bodyHeight = Math.max(
+    8,
+    size.height - toolbarHeight - axisHeight - minimapHeight - legendHeight - 2,
+  );
   const rows = layout.rows;
   const rowHeight = compact
     ? Math.max(4, Math.min(16, Math.floor(bodyHeight / Math.max(1, rows.length))))
     : (props.rowHeight ?? 24);
+  // Lane labels: a column of a fifth of the width; a tile's is narrower,
+  // and only where its rows are tall enough to read and it is wide enough.
+  const labelWidth = !compact
+    ? Math.round(Math.min(180, Math.max(72, size.width * 0.2)))
+    : rowHeight >= 9 && size.width >= 200
+      ? Math.round(Math.min(96, Math.max(48, size.width * 0.2)))
+      : 0;
+  const barWidth = Math.max(40, size.width - labelWidth - 2);
   const viewOptions = useMemo(
     () => ({ width: barWidth, idleWidth: props.idleWidth ?? 10 }),
     [barWidth, props.idleWidth],
@@ -446,6 +480,9 @@ export function Swimlane(props: SwimlaneProps) {
         // (≤ one element per MIN_BAR px per row, strips one path per density).
         minBarWidth: compact ? 2 : MIN_BAR,
         markers: !deferMarkers,
+        // A tile shows what each agent did inside its bars (after the first
+        // paint of a big run, with the markers: it reads the rows' events too).
+        activity: compact && !deferMarkers,
       }).rows,
     [index, p, first, last, compact, deferMarkers],
   );
@@ -756,7 +793,10 @@ export function Swimlane(props: SwimlaneProps) {
           overflowY: compact ? 'hidden' : 'auto',
           overflowX: 'hidden',
           contain: 'size',
-          flex: '1 1 0',
+          // The rows fill what the swimlane's box leaves them; in a parent
+          // with no height, the whole swimlane takes
+          // --skein-swimlane-min-height (12rem): never more than its box.
+          flex: `1 1 calc(var(--skein-swimlane-min-height, 12rem) - ${toolbarHeight + axisHeight + minimapHeight + legendHeight + 2}px)`,
           minHeight: 0,
           position: 'relative',
         }}
@@ -784,6 +824,7 @@ export function Swimlane(props: SwimlaneProps) {
                 labelWidth={labelWidth}
                 width={barWidth}
                 compact={compact}
+                labelled={labelWidth > 0}
                 selected={selectedKey}
                 focused={sel.focused}
                 breaks={ticks.breaks}
@@ -817,7 +858,16 @@ export function Swimlane(props: SwimlaneProps) {
           <Minimap density={density} fitted={fittedProjection} p={p} height={minimapHeight} />
         </div>
       )}
-      {hiddenRows > 0 && (
+      {legendHeight > 0 && (
+        <Legend
+          height={legendHeight}
+          rows={drawn}
+          duration={axis.duration}
+          more={hiddenRows}
+          labels={labelWidth > 0}
+        />
+      )}
+      {hiddenRows > 0 && legendHeight === 0 && (
         <span className="skein-swimlane__more" aria-hidden="true">
           +{hiddenRows}
         </span>
@@ -862,11 +912,21 @@ interface ToolbarProps {
 /**
  * Breadcrumbs of the drill (the run's root first, the current view last,
  * `aria-current`), a button to open the selected span, and the branches
- * toggle. Plain buttons: Tab reaches them, Enter and Space press them.
+ * toggle: one Tab stop (APG toolbar: ← / → between the buttons), Enter
+ * and Space press them.
  */
 function Toolbar({ crumbs, open, showBranches, onDrill, onShowBranches }: ToolbarProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  const roving = useRovingToolbar(ref);
   return (
-    <div className="skein-swimlane__toolbar" style={{ height: TOOLBAR_HEIGHT }}>
+    <div
+      ref={ref}
+      role="toolbar"
+      aria-label="Swimlane controls"
+      className="skein-swimlane__toolbar"
+      style={{ height: TOOLBAR_HEIGHT }}
+      {...roving}
+    >
       <nav aria-label="Drill path" className="skein-swimlane__crumbs">
         <ol>
           {crumbs.map((crumb, i) => (
@@ -948,11 +1008,11 @@ function Axis({ p, ticks, height, compact, playheadX, brush }: AxisProps) {
           <title>{b.label}</title>
         </g>
       ))}
-      {ticks.ticks.map((t) => (
+      {tickLabels(ticks.ticks, p.width, compact).map(({ tick: t, x, anchor }) => (
         <g key={t.time} className="skein-swimlane__tick">
           <line x1={t.viewX} x2={t.viewX} y1={height - 4} y2={height} />
-          {!compact || t.viewX < p.width - 30 ? (
-            <text x={t.viewX + 3} y={height - 6}>
+          {x !== null ? (
+            <text x={x} y={height - 6} textAnchor={anchor}>
               {t.label}
             </text>
           ) : null}
@@ -980,6 +1040,85 @@ function Axis({ p, ticks, height, compact, playheadX, brush }: AxisProps) {
   );
 }
 
+/**
+ * Where each tick's label goes: after its tick, or before it where the
+ * label would run past the axis's end (so the last one is never cut off),
+ * or nowhere where it would run into the previous label.
+ */
+function tickLabels(
+  ticks: ReturnType<typeof swimlaneTicks>['ticks'],
+  width: number,
+  compact: boolean,
+): { tick: (typeof ticks)[number]; x: number | null; anchor: 'start' | 'end' }[] {
+  const charWidth = compact ? (TICK_CHAR_WIDTH * 9) / 11 : TICK_CHAR_WIDTH;
+  let previousEnd = -Infinity;
+  return ticks.map((tick) => {
+    const w = tick.label.length * charWidth;
+    let x0 = tick.viewX + 3;
+    let anchor: 'start' | 'end' = 'start';
+    if (x0 + w > width - 1) {
+      x0 = tick.viewX - 3 - w;
+      anchor = 'end';
+    }
+    if (x0 < previousEnd + 6 || x0 < 0) return { tick, x: null, anchor };
+    previousEnd = x0 + w;
+    return { tick, x: anchor === 'start' ? x0 : tick.viewX - 3, anchor };
+  });
+}
+
+/** Legend of a tile: what its colours mean, its length, the rows it has no room for. */
+function Legend({
+  height,
+  rows,
+  duration,
+  more,
+  labels,
+}: {
+  height: number;
+  rows: readonly SwimlaneDrawRow[];
+  duration: number;
+  more: number;
+  labels: boolean;
+}) {
+  let model = false;
+  let tool = false;
+  let error = false;
+  for (const row of rows) {
+    for (const a of row.activity) {
+      if (a.kind === 'model') model = true;
+      else tool = true;
+    }
+    if (!error) error = row.markers.some((m) => m.marker.kind === 'error');
+  }
+  const agents = rows.length + more;
+  return (
+    <div className="skein-swimlane__legend" style={{ height }}>
+      {model && (
+        <span className="skein-swimlane__key" data-kind="model">
+          model
+        </span>
+      )}
+      {tool && (
+        <span className="skein-swimlane__key" data-kind="tool">
+          tool
+        </span>
+      )}
+      {error && (
+        <span className="skein-swimlane__key" data-kind="error">
+          error
+        </span>
+      )}
+      <span className="skein-swimlane__legend-end">
+        {labels && more === 0 ? '' : `${agents} ${agents === 1 ? 'lane' : 'lanes'} · `}
+        {formatDuration(duration)}
+      </span>
+    </div>
+  );
+}
+
+/** Rows drawn this tall and up keep a band above their bars for markers, so no marker covers a bar's label. */
+const MARKER_BAND_FROM = 10;
+
 interface RowProps {
   row: SwimlaneDrawRow;
   top: number;
@@ -987,6 +1126,8 @@ interface RowProps {
   labelWidth: number;
   width: number;
   compact: boolean;
+  /** Draw the lane's label at its start (`labelWidth` px). */
+  labelled: boolean;
   selected: string | null;
   focused: string | null;
   breaks: ReturnType<typeof swimlaneTicks>['breaks'];
@@ -1005,6 +1146,7 @@ const Row = memo(function Row({
   labelWidth,
   width,
   compact,
+  labelled,
   selected,
   focused,
   breaks,
@@ -1012,8 +1154,13 @@ const Row = memo(function Row({
   onSelectBar,
 }: RowProps) {
   const data = row.data;
-  const barHeight = Math.max(2, Math.min(height - (compact ? 1 : 8), 16));
-  const y = (height - barHeight) / 2;
+  // Markers sit in a band above the bar (never over its label or its
+  // activity) in rows tall enough for one; in thinner tile rows, on the bar.
+  const band = height >= MARKER_BAND_FROM ? (compact ? 4 : 7) : 0;
+  const barHeight = Math.max(2, Math.min(height - band - (compact ? 1 : 3), 16));
+  const y = band > 0 ? band : (height - barHeight) / 2;
+  const markerY = band > 0 ? band / 2 : height / 2;
+  const markerR = band > 0 ? band / 2 - 0.5 : Math.max(1.5, barHeight / 3);
   return (
     <div
       className="skein-swimlane__row"
@@ -1029,10 +1176,14 @@ const Row = memo(function Row({
         display: 'flex',
       }}
     >
-      {!compact && (
+      {labelled && (
         <div
           className="skein-swimlane__label"
-          style={{ width: labelWidth, paddingLeft: 4 + data.depth * 10 }}
+          style={{
+            width: labelWidth,
+            // Nesting shows in the indent, up to a third of the label column.
+            paddingLeft: 4 + Math.min(data.depth * (compact ? 6 : 10), labelWidth / 3),
+          }}
           title={data.label}
         >
           {data.kind === 'branch' ? `\u21b3 ${data.label}` : data.label}
@@ -1090,7 +1241,7 @@ const Row = memo(function Row({
                 <text
                   className="skein-swimlane__bar-label"
                   x={Math.max(x0, 0) + 4}
-                  y={height / 2}
+                  y={y + barHeight / 2}
                   dominantBaseline="central"
                   aria-hidden="true"
                 >
@@ -1100,11 +1251,23 @@ const Row = memo(function Row({
             </Fragment>
           );
         })}
+        {row.activity.map((a, k) => (
+          <rect
+            key={`a${k}`}
+            className="skein-swimlane__activity"
+            data-kind={a.kind}
+            x={Math.max(-2, a.x0)}
+            y={y}
+            width={Math.max(1, Math.min(width + 2, a.x1) - Math.max(-2, a.x0))}
+            height={barHeight}
+          />
+        ))}
         {row.markers.map((m) => {
           // One element per marker (no wrapper, no <title>: the tooltip
           // comes from hit-testing), so a dense row stays cheap.
           const cx = m.x;
-          const r = Math.max(2, barHeight / 3);
+          const r = markerR;
+          const cy = markerY;
           const kind = m.marker.kind;
           const key = `m${m.index}`;
           const common = {
@@ -1113,14 +1276,21 @@ const Row = memo(function Row({
             'data-count': m.count,
           };
           return kind === 'error' ? (
-            <circle key={key} {...common} cx={cx} cy={height / 2} r={r} />
+            <circle key={key} {...common} cx={cx} cy={cy} r={r} />
           ) : kind === 'compaction' ? (
-            <line key={key} {...common} x1={cx} x2={cx} y1={y - 1} y2={y + barHeight + 1} />
+            <line
+              key={key}
+              {...common}
+              x1={cx}
+              x2={cx}
+              y1={band > 0 ? 0.5 : y - 1}
+              y2={band > 0 ? band : y + barHeight + 1}
+            />
           ) : (
             <path
               key={key}
               {...common}
-              d={`M${cx} ${height / 2 - r}L${cx + r} ${height / 2}L${cx} ${height / 2 + r}L${cx - r} ${height / 2}Z`}
+              d={`M${cx} ${cy - r}L${cx + r} ${cy}L${cx} ${cy + r}L${cx - r} ${cy}Z`}
             />
           );
         })}

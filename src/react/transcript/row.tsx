@@ -158,25 +158,41 @@ function RowBodyImpl({
   if (!deferBodies && !bodiesShown) setBodiesShown(true);
   const display = describeCached(event, describers);
   if (span !== null) {
+    const events = `${numberFormat.format(span.events)} ${span.events === 1 ? 'event' : 'events'}`;
     const parts = [
       formatDuration(span.durationMs),
       span.tokens > 0 ? `${numberFormat.format(span.tokens)} tokens` : '',
-      // What opening the section shows, and what it hides (issue 16).
-      `${numberFormat.format(span.events)} ${span.events === 1 ? 'event' : 'events'}`,
-      span.hidden > 0 ? `${numberFormat.format(span.hidden)} hidden (${span.hiddenKinds})` : '',
+      // What opening the section shows, and what it hides (issue 16). A
+      // section the filter empties says what is in it, not "0 events": the
+      // rows beside it are not what it hides.
+      span.events > 0 ? events : '',
+      span.hidden > 0
+        ? span.events > 0
+          ? `${numberFormat.format(span.hidden)} hidden (${span.hiddenKinds})`
+          : `only hidden events (${span.hiddenKinds})`
+        : span.events > 0
+          ? ''
+          : 'empty',
     ].filter((p) => p !== '');
+    const meta = parts.join(' · ');
+    const title = span.type !== null && span.type !== '' && span.type !== span.name;
     return (
       <div className="skein-transcript__span" data-status={span.status}>
-        <span className="skein-transcript__twisty" aria-hidden="true">
-          {hasChildren ? (expanded ? '▾' : '▸') : '·'}
+        {/* The twisty toggles the section; the rest of the header selects the span. */}
+        <span className="skein-transcript__twisty" data-toggle="" aria-hidden="true">
+          {hasChildren && span.events > 0 ? (expanded ? '▾' : '▸') : '·'}
         </span>
+        {/* The kind is part of the row's name (aria-labelledby), but only
+            the span's name truncates. */}
         <span className="skein-transcript__title" id={titleId}>
-          {span.type !== null && span.type !== '' && span.type !== span.name ? (
-            <span className="skein-transcript__kind">{span.type}</span>
-          ) : null}
-          {span.name}
+          {title ? <span className="skein-transcript__kind">{span.type}</span> : null}
+          <span className="skein-transcript__name" title={span.name}>
+            {span.name}
+          </span>
         </span>
-        <span className="skein-transcript__meta">{parts.join(' · ')}</span>
+        <span className="skein-transcript__meta" title={meta}>
+          {meta}
+        </span>
         {span.aborted ? <AbortedBadge /> : null}
         <span className="skein-transcript__status" data-status={span.status}>
           {span.status}
@@ -184,26 +200,32 @@ function RowBodyImpl({
       </div>
     );
   }
+  const timing =
+    display.endTime !== undefined && Number.isFinite(display.startTime)
+      ? formatDuration(display.endTime - display.startTime)
+      : '';
+  const tokens =
+    display.tokens !== undefined ? `${numberFormat.format(display.tokens.total)} tokens` : '';
+  const meta = timing !== '' && tokens !== '' ? `${timing} ${tokens}` : timing || tokens;
   return (
     <div className="skein-transcript__event" data-status={display.status}>
       <div className="skein-transcript__head">
         <span className="skein-transcript__kind" data-kind={display.kind}>
           {display.kind}
         </span>
-        <span className="skein-transcript__title" id={titleId}>
+        <span className="skein-transcript__title" id={titleId} title={display.title}>
           {display.title}
         </span>
         {display.subtitle !== '' ? (
-          <span className="skein-transcript__subtitle">{display.subtitle}</span>
+          <span className="skein-transcript__subtitle" title={display.subtitle}>
+            {display.subtitle}
+          </span>
         ) : null}
-        <span className="skein-transcript__meta">
-          {display.endTime !== undefined && Number.isFinite(display.startTime)
-            ? formatDuration(display.endTime - display.startTime)
-            : ''}
-          {display.tokens !== undefined
-            ? ` ${numberFormat.format(display.tokens.total)} tokens`
-            : ''}
-        </span>
+        {meta !== '' ? (
+          <span className="skein-transcript__meta" title={meta}>
+            {meta}
+          </span>
+        ) : null}
         {display.aborted === true ? <AbortedBadge /> : null}
         {display.status !== 'ok' ? (
           <span className="skein-transcript__status" data-status={display.status}>
@@ -217,10 +239,10 @@ function RowBodyImpl({
           event={event}
           display={display}
           trust={trust}
-          fallback={defaultBodies(display, trust)}
+          fallback={defaultBodies(display, trust, event)}
         />
       ) : bodiesShown ? (
-        defaultBodies(display, trust)
+        defaultBodies(display, trust, event)
       ) : null}
     </div>
   );
@@ -243,7 +265,14 @@ function CustomBody({
   return <>{custom === undefined ? fallback : custom}</>;
 }
 
-function defaultBodies(display: EventDisplay, trust: Trust): ReactNode {
+/**
+ * An event's bodies. Each is one output of the event across its versions
+ * (`outputId`): a message re-emitted as it streams redraws its body in place,
+ * parsing only what grew, instead of mounting it afresh per version; while
+ * it is in flight (`pending`) its unfinished paragraph is drawn as text.
+ */
+function defaultBodies(display: EventDisplay, trust: Trust, event: Event): ReactNode {
+  const streaming = event.pending === true;
   return display.bodies.map((bundle, i) => {
     const label = bundle.metadata?.['skein'] as { label?: unknown } | undefined;
     return (
@@ -251,7 +280,12 @@ function defaultBodies(display: EventDisplay, trust: Trust): ReactNode {
         {typeof label?.label === 'string' ? (
           <div className="skein-transcript__label">{label.label}</div>
         ) : null}
-        <Display bundle={bundle} trust={trust} />
+        <Display
+          bundle={bundle}
+          trust={trust}
+          outputId={`${event.uuid}\u0000${i}`}
+          streaming={streaming}
+        />
       </div>
     );
   });

@@ -1,4 +1,6 @@
+import { useRef } from 'react';
 import { DEFAULT_HIDDEN_KINDS, type TranscriptRows } from '../../core/index.js';
+import { useRovingToolbar } from '../use-roving-toolbar.js';
 import { ConnectionStatus, type TranscriptConnection } from './connection-status.js';
 import type { TranscriptWarning } from './layout.js';
 
@@ -28,7 +30,11 @@ export interface ToolbarProps {
   connection?: TranscriptConnection | undefined;
 }
 
-/** The transcript's toolbar: event count, source failure, kind filter, find toggle. */
+/**
+ * The transcript's toolbar: event count, source failure, kind filter, find
+ * toggle. One Tab stop (APG toolbar: ← / → between its buttons), so the
+ * first row is the second stop into the transcript.
+ */
 export function Toolbar({
   events,
   loading,
@@ -43,8 +49,17 @@ export function Toolbar({
   connection,
 }: ToolbarProps) {
   const hiddenSummary = [...rows.hiddenByKind].map(([k, n]) => `${n} ${k}`).join(', ');
+  const ref = useRef<HTMLDivElement>(null);
+  const roving = useRovingToolbar(ref);
+  const hiddenText = `${rows.hiddenCount.toLocaleString('en-US')} hidden (${hiddenSummary})`;
   return (
-    <div className="skein-transcript__toolbar">
+    <div
+      ref={ref}
+      role="toolbar"
+      aria-label="Transcript controls"
+      className="skein-transcript__toolbar"
+      {...roving}
+    >
       <span className="skein-transcript__count">
         {events.toLocaleString('en-US')} events{loading ? ' (loading…)' : ''}
       </span>
@@ -61,12 +76,14 @@ export function Toolbar({
         </span>
       ) : null}
       {rows.hiddenCount > 0 ? (
-        <span className="skein-transcript__hidden" title={hiddenSummary}>
-          {rows.hiddenCount.toLocaleString('en-US')} hidden ({hiddenSummary}){' '}
+        <>
+          <span className="skein-transcript__hidden" title={hiddenText}>
+            {hiddenText}
+          </span>
           <button type="button" onClick={() => setFilter([])}>
             Show all
           </button>
-        </span>
+        </>
       ) : filter.length === 0 ? (
         <button type="button" onClick={() => setFilter(DEFAULT_HIDDEN_KINDS)}>
           Hide {DEFAULT_HIDDEN_KINDS.join(', ')}

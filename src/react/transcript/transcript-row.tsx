@@ -89,22 +89,23 @@ export function TranscriptRow(p: TranscriptRowProps) {
       className="skein-transcript__row"
       style={{
         ...(p.placed ? layoutStyles.row : layoutStyles.rowFlow),
-        paddingInlineStart: `calc(${Math.min(depth, 24)} * var(--skein-transcript-indent, 16px))`,
+        // Deep rows in a narrow transcript: each level takes at most 3 % of
+        // its width, and all levels together at most 40 % (cqi: the
+        // transcript's own width, a container), so the text keeps the rest.
+        paddingInlineStart: `min(${Math.min(depth, 24)} * min(var(--skein-transcript-indent, 16px), 3cqi), 40cqi)`,
       }}
     >
       {depth > 24 ? <span className="skein-transcript__depth">depth {depth}</span> : null}
       {s >= 0 ? (
-        <span data-toggle="" className="skein-transcript__toggle">
-          <RowBody
-            event={event}
-            titleId={p.titleId}
-            span={spanInfo}
-            hasChildren={rows.hasChildren[r] === 1}
-            expanded={rows.expanded[r] === 1}
-            trust={p.trust}
-            describers={p.describers}
-          />
-        </span>
+        <RowBody
+          event={event}
+          titleId={p.titleId}
+          span={spanInfo}
+          hasChildren={rows.hasChildren[r] === 1}
+          expanded={rows.expanded[r] === 1}
+          trust={p.trust}
+          describers={p.describers}
+        />
       ) : (
         <RowBody
           event={event}

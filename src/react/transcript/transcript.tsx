@@ -366,7 +366,9 @@ export const Transcript = forwardRef(function Transcript(
         data-scaled={space.scale !== 1 ? '' : undefined}
       >
         <div
-          role="feed"
+          // An ARIA feed owns articles (axe aria-required-children): with no
+          // rows and nothing loading it is a plain group that says so.
+          role={rows.length > 0 || loading ? 'feed' : 'group'}
           aria-label={label}
           aria-busy={busy}
           className="skein-transcript__feed"
@@ -413,6 +415,11 @@ export const Transcript = forwardRef(function Transcript(
               );
             })}
           </div>
+          {rows.length === 0 && !loading ? (
+            <p className="skein-transcript__empty">
+              {tree.length === 0 ? 'No events yet.' : 'The filter hides every event.'}
+            </p>
+          ) : null}
         </div>
       </div>
       {newEvents > 0 ? (

@@ -151,7 +151,14 @@ export function useTranscriptList(o: TranscriptListOptions) {
   const seenLength = useRef(tree.length);
   // (The snapshot that ends the loading still counts as loading.)
   const wasLoading = useRef(loading);
-  if (following || loading || wasLoading.current) seenLength.current = tree.length;
+  // New events are counted only once the view has been at the end, or the
+  // source was complete (what comes after is new): a source read from its
+  // start (a log file still arriving) has no "new" events. The render that
+  // completes the source still counts as reading it.
+  const reachedEnd = useRef(atBottom);
+  const counting = reachedEnd.current || atBottom;
+  if (atBottom || o.complete) reachedEnd.current = true;
+  if (!counting || following || loading || wasLoading.current) seenLength.current = tree.length;
   wasLoading.current = loading;
   const newEvents = following ? 0 : Math.max(0, tree.length - seenLength.current);
   const treeLength = useRef(tree.length);

@@ -1,3 +1,4 @@
+// Long on purpose (past 600 lines): one JSON-RPC session state (turns, requests and responses, tool upserts, permissions) that every ACP message updates.
 // Agent Client Protocol (ACP) sessions: JSON-RPC 2.0 as JSON Lines, both
 // directions. Spec: https://agentclientprotocol.com/protocol/overview
 // (schema/v1/schema.json; research/formats.md §1, v2 draft shapes §1.4).
@@ -747,7 +748,14 @@ class AcpImporter implements IncrementalImporter {
     const timestamp = this.#clock.next();
     const span = this.#turn?.begin.id;
     const message = title ?? `Permission for tool call ${id}`;
-    const toolCall = { id, function: tool?.function ?? 'tool', arguments: tool?.arguments ?? {} };
+    // A copy: an event's values are cut at MAX_VALUE_DEPTH below its own root
+    // when it is frozen, so two events sharing one object would be cut where
+    // the first frozen put it (the streamed import and the whole file differ).
+    const toolCall = {
+      id,
+      function: tool?.function ?? 'tool',
+      arguments: cloneJson(tool?.arguments ?? {}),
+    };
     const metadata = { acp: { options: (params && own(params, 'options')) ?? [] } as JsonObject };
     const approval = this.#add<ApprovalEvent>(
       pendingApprovalDraft(uuid, timestamp, span, message, toolCall, 'user', metadata),
@@ -997,7 +1005,7 @@ class AcpImporter implements IncrementalImporter {
     }
     const approval = call.approval;
     if (approval && this.#sink.isOpen(approval)) {
-      approval.call = { id, function: tool.function, arguments: tool.arguments };
+      approval.call = { id, function: tool.function, arguments: cloneJson(tool.arguments) };
       this.#sink.touch(approval);
     }
     return call;

@@ -1,3 +1,4 @@
+// Long on purpose (past 600 lines): agex-ts unions, Python class names and mime streams all feed one namespace-and-task state machine.
 // agex events (https://github.com/ashenfad/agex, `agex/agent/events.py`; the TS
 // port's `packages/agex-ts/src/types.ts`; research/formats.md §3) and skein's
 // own mime stream (`mimeStream`/`toMimeStream`, the `mime_stream` design of
@@ -61,7 +62,7 @@ import { jsonPath } from '../../errors.js';
 import type { Diagnostic } from '../../errors.js';
 import { displayOf } from '../../display/display-of.js';
 import { eventTime } from '../../events/event-time.js';
-import { parseEvent } from '../../events/parse.js';
+import { createRecordParser } from '../../events/parse.js';
 import { timestampHadOffset, timestampMs } from '../../events/timestamp.js';
 import type {
   CompactionEvent,
@@ -486,7 +487,8 @@ class AgexImporter implements IncrementalImporter {
   readonly #ctx: ImportContext;
   readonly #sink: EventSink;
   readonly #clock: SyntheticClock;
-  readonly #seed: string;
+  /** Canonical records of a mime stream: one cap per code and one cut count for the file. */
+  readonly #records: ReturnType<typeof createRecordParser>;
   readonly #extra: Diagnostic[] = [];
   /** Open agents by namespace. */
   readonly #agents = new Map<string, AgentState>();
@@ -526,7 +528,7 @@ class AgexImporter implements IncrementalImporter {
     const { ctx, sink } = importerParts('agex', options);
     this.#ctx = ctx;
     this.#sink = sink;
-    this.#seed = options.uuidSeed ?? 'agex';
+    this.#records = createRecordParser({ uuidSeed: options.uuidSeed ?? 'agex' });
     this.#clock = new SyntheticClock(options.baseTime);
   }
 
@@ -570,13 +572,14 @@ class AgexImporter implements IncrementalImporter {
 
   diagnostics(): Diagnostic[] {
     const own = this.#ctx.finish();
-    return this.#extra.length ? [...this.#extra, ...own] : own;
+    const totals = this.#records.finish();
+    return this.#extra.length || totals.length ? [...this.#extra, ...totals, ...own] : own;
   }
 
   // --- shapes ---------------------------------------------------------------
 
   #canonical(record: JsonRecord, path: string): void {
-    const { event, diagnostics } = parseEvent(record, { path, uuidSeed: this.#seed });
+    const { event, diagnostics } = this.#records.parse(record, path);
     for (const d of diagnostics) this.#extra.push(d);
     this.#clock.observe(event.timestamp);
     this.#seen(event.timestamp, eventTime(event));

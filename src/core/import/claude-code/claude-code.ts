@@ -1,3 +1,4 @@
+// Long on purpose (past 600 lines): one record graph (uuid and parentUuid, branches, sidechains, merged message ids) that every record type updates.
 // Claude Code session logs: `~/.claude/projects/<encoded-cwd>/<sessionId>.jsonl`,
 // one record per line, plus `<sessionId>/subagents/agent-<id>.jsonl` for
 // sub-agents in newer versions. There is no published spec; the shapes are
@@ -205,6 +206,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
   const clock = new SyntheticClock(options.baseTime);
   // One entry a record or a response: StringMap, not Map (string-map.ts).
   const tools = new StringMap<ToolEvent>(); // tool_use id → tool event
+  const spawners: string[] = []; // ids of Task/Agent calls, in the order first seen
   const models = new StringMap<ModelEvent>(); // message.id → model event (merging)
   // The records with a uuid, by index (in order): their uuid, parent, how
   // many children name them; and one map from uuid to index, the first record
@@ -300,12 +302,11 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
     }
     // The spawning call: by agentId, else the latest Task/Agent call with no sub-agent yet.
     if (!tool) {
-      for (const t of [...tools.values()].reverse()) {
-        if (SPAWNING_TOOLS.has(t.function) && !agentOfTool.has(t.id)) {
-          tool = t;
-          break;
-        }
-      }
+      // Paired calls leave the top of the list for good: amortized O(1) a
+      // sub-agent, where a scan of every tool made nested sub-agents quadratic.
+      while (spawners.length > 0 && agentOfTool.has(spawners[spawners.length - 1]!)) spawners.pop();
+      const id = spawners[spawners.length - 1];
+      if (id !== undefined) tool = tools.get(id);
     }
     const input = tool?.arguments ?? {};
     const name =
@@ -578,6 +579,7 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
               events: NO_EVENTS,
             };
             if (tools.setIfAbsent(id, tool) === undefined) {
+              if (SPAWNING_TOOLS.has(fn)) spawners.push(id);
               sink.add(tool, OPEN_DRAFT);
               if (invented) sink.invent(tool, 'timestamp', path);
               remember(tool);

@@ -1,3 +1,4 @@
+// Long on purpose (past 600 lines): events and the journal share one scope, turn and call state machine, which sub-agents recurse through.
 // defect `AgentEvent` logs (serde, internally tagged `type`, snake_case, with
 // nested camelCase ACP structs) and defect's stored `journal.jsonl`.
 // Spec: https://docs.rs/defect-agent/latest/defect_agent/enum.AgentEvent.html

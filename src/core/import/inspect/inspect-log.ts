@@ -1,3 +1,4 @@
+// Long on purpose (past 600 lines): the .json and .eval readers share sample, attachment and streaming resolution.
 // inspect_ai evaluation logs: `.json` (one document) and `.eval` (a zip).
 // Spec: https://inspect.aisi.org.uk/eval-logs.html (log file formats) and the
 // `EvalLog`/`EvalSample` models in inspect_ai `src/inspect_ai/log/_log.py`;

@@ -115,49 +115,82 @@ function isRef(s: string): boolean {
  * doing it in this walk spares a second walk over every object of the sample,
  * since `deepFreeze` stops at objects that are already frozen. An object that
  * is already frozen was walked before (a shared pool entry) and is skipped.
+ *
+ * Recursive for {@link WALK_DEPTH} levels; below, refs are resolved with an
+ * explicit stack and nothing is frozen, nor any object above it: `deepFreeze`
+ * then reaches that deep part and cuts it at `MAX_VALUE_DEPTH` (reported as
+ * `value_too_deep`). Returns whether `node` was frozen whole.
  */
-function walk(node: object, r: StringResolver, freezeSelf = true): void {
-  if (Object.isFrozen(node)) return;
+function walk(node: object, r: StringResolver, freezeSelf = true, depth = 0): boolean {
+  if (Object.isFrozen(node)) return true;
+  if (depth === WALK_DEPTH) {
+    resolveDeep(node, r);
+    return false;
+  }
+  let whole = true;
   if (Array.isArray(node)) {
     for (let i = 0; i < node.length; i++) {
       const v: unknown = node[i];
       if (typeof v === 'string') {
         if (isRef(v)) node[i] = r.resolve(v);
-      } else if (v !== null && typeof v === 'object') walk(v, r);
+      } else if (v !== null && typeof v === 'object' && !walk(v, r, true, depth + 1)) whole = false;
     }
-    Object.freeze(node);
-    return;
+  } else {
+    const obj = node as Record<string, unknown>;
+    for (const k in obj) {
+      const v = obj[k];
+      if (typeof v === 'string') {
+        if (isRef(v)) obj[k] = r.resolve(v);
+      } else if (v !== null && typeof v === 'object' && !walk(v, r, true, depth + 1)) whole = false;
+    }
   }
-  const obj = node as Record<string, unknown>;
-  for (const k in obj) {
-    const v = obj[k];
-    if (typeof v === 'string') {
-      if (isRef(v)) obj[k] = r.resolve(v);
-    } else if (v !== null && typeof v === 'object') walk(v, r);
+  if (whole && freezeSelf) Object.freeze(node);
+  return whole;
+}
+
+/** Levels {@link walk} recurses (events nest a few; a hostile value thousands). */
+const WALK_DEPTH = 200;
+
+/** Resolves every ref below `root` with an explicit stack, freezing nothing. */
+function resolveDeep(root: object, r: StringResolver): void {
+  const stack: object[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as Record<string, unknown>;
+    if (Object.isFrozen(node)) continue;
+    for (const k in node) {
+      const v = node[k];
+      if (typeof v === 'string') {
+        if (isRef(v)) node[k] = r.resolve(v);
+      } else if (v !== null && typeof v === 'object') stack.push(v);
+    }
   }
-  if (freezeSelf) Object.freeze(node);
 }
 
 /** Reports every ref still present below `node` (only run after a walk found some). */
 function reportUnresolved(node: unknown, path: string, out: Diagnostic[]): void {
-  if (typeof node === 'string') {
-    if (isRef(node)) {
-      out.push({
-        code: 'dangling_attachment',
-        severity: 'warning',
-        message: errorMessage('dangling_attachment', node),
-        path,
-      });
+  // An explicit stack (children pushed in reverse: reported in document order).
+  const stack: [unknown, string][] = [[node, path]];
+  while (stack.length > 0) {
+    const [value, at] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (isRef(value)) {
+        out.push({
+          code: 'dangling_attachment',
+          severity: 'warning',
+          message: errorMessage('dangling_attachment', value),
+          path: at,
+        });
+      }
+      continue;
     }
-    return;
-  }
-  if (node === null || typeof node !== 'object') return;
-  if (Array.isArray(node)) {
-    for (let i = 0; i < node.length; i++) reportUnresolved(node[i], jsonPath(path, i), out);
-    return;
-  }
-  for (const k in node as Record<string, unknown>) {
-    reportUnresolved((node as Record<string, unknown>)[k], jsonPath(path, k), out);
+    if (value === null || typeof value !== 'object') continue;
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], jsonPath(at, i)]);
+      continue;
+    }
+    const keys = Object.keys(value);
+    for (let i = keys.length - 1; i >= 0; i--)
+      stack.push([(value as Record<string, unknown>)[keys[i]!], jsonPath(at, keys[i]!)]);
   }
 }
 

@@ -1,3 +1,4 @@
+// Long on purpose (past 600 lines): notebooks and iopub logs map to the same cell and output events through one set of builders.
 // Jupyter: notebooks (nbformat 4.x, https://nbformat.readthedocs.io/en/latest/format_description.html,
 // schema nbformat.v4.5.schema.json) and iopub message logs (the kernel messaging
 // protocol, https://jupyter-client.readthedocs.io/en/stable/messaging.html).

@@ -1,3 +1,4 @@
+// Long on purpose (past 600 lines): V0 and V1 events pair through one state (actions and observations, turns, sub-agents) that splitting would have to export.
 // OpenHands event logs: https://docs.all-hands.dev/ (V0 event stream,
 // `openhands/events/serialization/event.py`) and the V1 software-agent-sdk
 // (`openhands-sdk/openhands/sdk/event/`). Shapes and pairing rules are
@@ -269,7 +270,10 @@ interface Scope {
   span: string;
   kind: 'turn' | 'agent';
   begin: SpanBeginEvent;
+  /** The time it opened at: its end until something is added while it is open. */
   lastTime: string;
+  /** The touch count when it opened (`scopeEnd`). */
+  seq: number;
   /** The delegate tool call that spawned an agent span. */
   tool?: ToolEvent;
 }
@@ -403,19 +407,33 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     if (at.invented) sink.invent(e, 'timestamp', at.path);
   };
 
+  // Every open scope ends at the last event added while it is open: one
+  // time and a count for them all, not a write per open scope per event
+  // (delegates nest 100,000 deep in hostile logs).
+  let touches = 0;
+  let touchTime = '';
   const touchScope = (time: string) => {
-    for (const s of stack) s.lastTime = time;
+    touches++;
+    touchTime = time;
+  };
+  const scopeEnd = (scope: Scope) => (touches > scope.seq ? touchTime : scope.lastTime);
+  /** Open agent scopes, by the delegate call that opened them. */
+  const openAgents = new Map<ToolEvent, Scope>();
+  const popScope = () => {
+    const scope = stack.pop()!;
+    if (scope.tool) openAgents.delete(scope.tool);
+    return scope;
   };
 
-  const endSpan = (scope: Scope) => sink.closeSpan(scope.begin, { timestamp: scope.lastTime });
+  const endSpan = (scope: Scope) => sink.closeSpan(scope.begin, { timestamp: scopeEnd(scope) });
 
   const closeTurn = () => {
     for (const sub of openSubAgents) {
       ctx.info('$', 'openhands_delegate_unfinished', sub.begin.name);
-      endSubAgent(sub, stack[0]?.lastTime ?? lastTime);
+      endSubAgent(sub, stack[0] ? scopeEnd(stack[0]) : lastTime);
     }
     while (stack.length) {
-      const scope = stack.pop()!;
+      const scope = popScope();
       if (scope.kind === 'agent') ctx.info('$', 'openhands_delegate_unfinished', scope.begin.name);
       endSpan(scope);
     }
@@ -437,7 +455,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       },
       { timeInvented: at.invented ? at.path : undefined },
     );
-    stack.push({ span: begin.id, kind: 'turn', begin, lastTime: at.time });
+    stack.push({ span: begin.id, kind: 'turn', begin, lastTime: at.time, seq: touches });
     turnEvents.push(begin);
   };
 
@@ -753,7 +771,16 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     tool.agent = name;
     tool.agent_span_id = begin.id;
     sink.touch(tool);
-    stack.push({ span: begin.id, kind: 'agent', begin, lastTime: time, tool });
+    const scope: Scope = {
+      span: begin.id,
+      kind: 'agent',
+      begin,
+      lastTime: time,
+      seq: touches,
+      tool,
+    };
+    stack.push(scope);
+    openAgents.set(tool, scope);
   };
 
   /**
@@ -901,10 +928,12 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
 
   /** Closes the agent span a delegate tool opened (and any still open inside it). */
   const closeAgent = (tool: ToolEvent) => {
-    const at = stack.findIndex((s) => s.kind === 'agent' && s.tool === tool);
-    if (at < 0) return;
+    const open = openAgents.get(tool);
+    if (open === undefined) return;
+    // From the top: a delegate usually returns before the one that called it.
+    const at = stack.lastIndexOf(open);
     while (stack.length > at) {
-      const scope = stack.pop()!;
+      const scope = popScope();
       if (stack.length > at) ctx.info('$', 'openhands_delegate_unfinished', scope.begin.name);
       endSpan(scope);
     }
@@ -961,7 +990,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     )
       info0['args'] = args;
     if (action === 'message' && source === 'user') {
-      if (!stack.some((s) => s.kind === 'agent')) openTurn(key, at);
+      if (openAgents.size === 0) openTurn(key, at);
       const text = str(args['content']) ?? str(rec['message']) ?? '';
       const images = Array.isArray(args['image_urls'])
         ? args['image_urls'].filter((u) => typeof u === 'string')
@@ -1149,7 +1178,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
       const msgRest = rest(msg, MESSAGE_CONSUMED);
       if (Object.keys(msgRest).length) keep['llm_message'] = msgRest;
       if (source === 'user' && (role === undefined || role === 'user')) {
-        if (!stack.some((s) => s.kind === 'agent')) openTurn(key, at);
+        if (openAgents.size === 0) openTurn(key, at);
         message(key, 'user', content, at, keep);
       } else {
         const r = role === 'system' || role === 'user' || role === 'tool' ? role : 'assistant';

@@ -39,8 +39,57 @@ import type { Event } from '../../events/types.js';
 import type { ImportResult, IncrementalImporter } from '../format.js';
 import type { ImportOptions } from '../guards.js';
 
-/** The whole-text importer this drives (`importOtlp`). */
-export type OtlpWholeImport = (text: string, options: ImportOptions) => ImportResult;
+/** The whole-input importer this drives (`importOtlp`): the lines as one text, or the records as a list. */
+export type OtlpWholeImport = (
+  input: string | readonly unknown[],
+  options: ImportOptions,
+) => ImportResult;
+
+/**
+ * The incremental OTLP importer a live receiver drives (the run registry):
+ * the records it is given are kept as they are (no text: a decoded export
+ * holds its 64-bit values as strings already), and besides the doubling
+ * schedule of `drain()` the caller chooses when to import.
+ *
+ * @example
+ * import { otlpLiveImporter } from 'src/core/import/otlp/otlp-stream.js';
+ * const imp = otlpLiveImporter(importOtlp, {});
+ * imp.push({ resourceSpans: [] }, '$[0]');
+ * const events = imp.flush(); // what is placed now
+ */
+export interface OtlpLiveImporter extends IncrementalImporter {
+  /**
+   * Imports now if a span was placed since the last import (whatever the
+   * doubling rule says), and hands out what changed, as `drain()` does.
+   */
+  flush(): Event[];
+  /**
+   * Hands out everything, as `end()` does — each span still waiting for a
+   * parent at the root, with its `otlp_orphan_span` diagnostic — but the
+   * input goes on: a parent that comes later takes its children back (their
+   * events are re-emitted with their new place).
+   */
+  release(): Event[];
+  /** Records and spans waiting for a parent (or a span) not read yet. */
+  readonly held: number;
+}
+
+/**
+ * A live OTLP importer over the whole-input one ({@link OtlpLiveImporter}).
+ *
+ * @example
+ * import { otlpLiveImporter } from 'src/core/import/otlp/otlp-stream.js';
+ * declare const decodedExport: object; // an ExportTraceServiceRequest in its OTLP/JSON shape
+ * const imp = otlpLiveImporter(importOtlp, {});
+ * imp.push(decodedExport, '$[0]');
+ * for (const e of imp.flush()) stream.append(e);
+ */
+export function otlpLiveImporter(
+  importWhole: OtlpWholeImport,
+  options: ImportOptions,
+): OtlpLiveImporter {
+  return new OtlpStream(importWhole, options, true);
+}
 
 /**
  * An incremental OTLP importer over the whole-file one: what it hands out,
@@ -61,11 +110,13 @@ export function otlpIncremental(
 
 const LINE_PATH = /^\$\[(\d+)\]$/;
 
-class OtlpStream implements IncrementalImporter {
+class OtlpStream implements OtlpLiveImporter {
   readonly #importWhole: OtlpWholeImport;
   readonly #options: ImportOptions;
   /** The text of each line read, by zero-based line index (holes: blank lines). */
   readonly #lines: string[] = [];
+  /** Live mode: the records themselves, by index (no text kept). */
+  readonly #values: unknown[] | undefined;
   #records = 0;
   #importedAt = 0;
   /** The version of each event last handed out, by uuid. */
@@ -74,19 +125,44 @@ class OtlpStream implements IncrementalImporter {
   readonly #placement = new Placement();
   #last: ImportResult | undefined;
 
-  constructor(importWhole: OtlpWholeImport, options: ImportOptions) {
+  constructor(importWhole: OtlpWholeImport, options: ImportOptions, values = false) {
     this.#importWhole = importWhole;
     this.#options = options;
+    this.#values = values ? [] : undefined;
   }
 
   push(record: unknown, path: string, text?: string): void {
-    // The line's own text keeps 64-bit nanos written as JSON numbers exact
-    // (the whole-file importer quotes them before parsing).
-    const line = LINE_PATH.exec(path);
-    const at = line ? Number(line[1]) : this.#lines.length;
-    this.#lines[at] = text ?? JSON.stringify(record);
+    if (this.#values) this.#values.push(record);
+    else {
+      // The line's own text keeps 64-bit nanos written as JSON numbers exact
+      // (the whole-file importer quotes them before parsing).
+      const line = LINE_PATH.exec(path);
+      const at = line ? Number(line[1]) : this.#lines.length;
+      this.#lines[at] = text ?? JSON.stringify(record);
+    }
     this.#records++;
     this.#placement.record(record, 0);
+  }
+
+  get held(): number {
+    return this.#placement.held;
+  }
+
+  flush(): Event[] {
+    if (this.#records === this.#importedAt || !this.#placement.take()) return [];
+    this.#importedAt = this.#records;
+    this.#last = this.#import();
+    return this.#changed(placed(this.#last.events), false);
+  }
+
+  release(): Event[] {
+    const result =
+      this.#last !== undefined && this.#importedAt === this.#records ? this.#last : this.#import();
+    this.#importedAt = this.#records;
+    this.#last = result;
+    this.#placement.releaseAll();
+    this.#diagnostics = result.diagnostics;
+    return this.#changed(result.events, true);
   }
 
   drain(): Event[] {
@@ -114,6 +190,7 @@ class OtlpStream implements IncrementalImporter {
   }
 
   #import(): ImportResult {
+    if (this.#values) return this.#importWhole(this.#values, this.#options);
     const lines = this.#lines;
     let text = '';
     for (let i = 0; i < lines.length; i++)
@@ -162,6 +239,20 @@ class Placement {
   readonly #placed = new Set<string>();
   readonly #waiting = new Map<string, string[]>();
   #news = false;
+  #held = 0;
+  #logs = 0;
+
+  /** Spans and log records waiting for a parent (or their span). */
+  get held(): number {
+    return this.#held;
+  }
+
+  /** Everything waiting counts as placed (the importer handed it out). */
+  releaseAll(): void {
+    for (const keys of this.#waiting.values()) for (const k of keys) this.#placed.add(k);
+    this.#waiting.clear();
+    this.#held = 0;
+  }
 
   /** Whether something was placed since the last call. */
   take(): boolean {
@@ -184,6 +275,11 @@ class Placement {
       for (const x of rs) this.#scopes(x);
       return;
     }
+    const rl = o['resourceLogs'];
+    if (Array.isArray(rl)) {
+      for (const x of rl) this.#scopeLogs(x);
+      return;
+    }
     if (Array.isArray(o['scopeSpans'])) return this.#scopes(o);
     if (Array.isArray(o['spans']) && typeof o['event'] !== 'string') return this.#spans(o);
     this.#span(o);
@@ -199,6 +295,38 @@ class Placement {
     if (Array.isArray(list)) for (const x of list) this.#span(x);
   }
 
+  /**
+   * Log records: one that names a span waits for it (it becomes that span's
+   * event); any other is placed at once.
+   */
+  #scopeLogs(r: unknown): void {
+    const scopes = (r as { scopeLogs?: unknown } | null)?.scopeLogs;
+    if (!Array.isArray(scopes)) return;
+    for (const sc of scopes) {
+      const records = (sc as { logRecords?: unknown } | null)?.logRecords;
+      if (!Array.isArray(records)) continue;
+      for (const lr of records) {
+        const o = (typeof lr === 'object' && lr !== null ? lr : {}) as Record<string, unknown>;
+        const span = idText(o['spanId']);
+        if (span === '') {
+          this.#news = true;
+          continue;
+        }
+        const wait = `${idText(o['traceId'])}/${span}`;
+        const key = `log#${this.#logs++}`;
+        if (this.#placed.has(wait)) this.#place(key);
+        else this.#wait(wait, key);
+      }
+    }
+  }
+
+  #wait(parent: string, key: string): void {
+    this.#held++;
+    const list = this.#waiting.get(parent);
+    if (list) list.push(key);
+    else this.#waiting.set(parent, [key]);
+  }
+
   #span(r: unknown): void {
     if (typeof r !== 'object' || r === null) return;
     const o = r as Record<string, unknown>;
@@ -212,9 +340,7 @@ class Placement {
     const wait = `${trace}/${parent}`;
     if (this.#placed.has(wait)) return this.#place(id === '' ? undefined : key);
     if (id === '') return;
-    const list = this.#waiting.get(wait);
-    if (list) list.push(key);
-    else this.#waiting.set(wait, [key]);
+    this.#wait(wait, key);
   }
 
   #place(key: string | undefined): void {
@@ -227,6 +353,7 @@ class Placement {
       const children = this.#waiting.get(k);
       if (children) {
         this.#waiting.delete(k);
+        this.#held -= children.length;
         stack.push(...children);
       }
     }
@@ -270,13 +397,33 @@ function placed(events: readonly Event[]): Event[] {
     if (s && !spans.has(s.key)) spans.set(s.key, s);
   }
   const waiting = new Map<string, boolean>();
-  const waits = (key: string): boolean => {
-    const known = waiting.get(key);
-    if (known !== undefined) return known;
-    waiting.set(key, false); // a parent cycle is placed (at the root), as in the whole import
-    const parent = spans.get(key)?.parent ?? null;
-    const result = parent !== null && (!spans.has(parent) || waits(parent));
-    waiting.set(key, result);
+  // Whether a span waits: its chain of parents ends at a parent not read
+  // yet. Walked up with a loop (chains are 100,000 deep in hostile exports),
+  // then every span on the way takes the verdict.
+  const waits = (start: string): boolean => {
+    const chain: string[] = [];
+    let key = start;
+    let result: boolean;
+    for (;;) {
+      const known = waiting.get(key);
+      if (known !== undefined) {
+        result = known;
+        break;
+      }
+      waiting.set(key, false); // a parent cycle is placed (at the root), as in the whole import
+      chain.push(key);
+      const parent = spans.get(key)?.parent ?? null;
+      if (parent === null) {
+        result = false;
+        break;
+      }
+      if (!spans.has(parent)) {
+        result = true;
+        break;
+      }
+      key = parent;
+    }
+    for (const k of chain) waiting.set(k, result);
     return result;
   };
   // Events follow their span (span events right after it; a span_end names
@@ -296,10 +443,19 @@ function placed(events: readonly Event[]): Event[] {
     } else {
       const id = e.metadata?.['span_id'];
       if (typeof id === 'string') hold = lastOfId.get(id) ?? false;
+      // A log record of its own that names a span: the span is not read yet
+      // (otherwise the record would be its event, otlp-logs.ts).
+      else hold = namesSpan(e.metadata?.['log']);
     }
     if (!hold) out.push(e);
   }
   return out;
+}
+
+function namesSpan(log: unknown): boolean {
+  if (typeof log !== 'object' || log === null) return false;
+  const id = (log as Record<string, unknown>)['span_id'];
+  return typeof id === 'string' && id !== '';
 }
 
 /** Deep equality of two JSON values (events are JSON). */

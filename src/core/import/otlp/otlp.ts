@@ -1,3 +1,4 @@
+// Long on purpose (past 600 lines): every OTLP dialect (GenAI old and new, OpenInference, OpenLLMetry, Vercel AI SDK) reads one span model through shared private helpers.
 // OpenTelemetry traces (issue 20): OTLP/JSON exports
 // (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding), a JSON
 // Lines file of such exports, or a flat array of spans, mapped by the dialect
@@ -37,7 +38,9 @@
 // - span status ERROR is the model's `error` or the tool's `error`/`failed`
 //   (on other spans `metadata.status`); span events that carry no GenAI
 //   content become `info` events (`source: 'otlp'`) in the span;
-// - records that are neither exports nor spans are kept as `info` events.
+// - records that are neither exports nor spans are kept as `info` events;
+// - logs exports (`resourceLogs`): each record joins its span as a span event,
+//   or is an event of its own (otlp-logs.ts).
 //
 // Times: 64-bit nanosecond counts come as decimal strings (the spec) or JSON
 // numbers (older encoders). Numbers of 16 or more digits are quoted in the
@@ -49,6 +52,7 @@
 // so the incremental importer (otlp-stream.ts) drives this whole-file one over
 // the lines read so far, handing out what is placed and holding what waits on
 // a parent not seen yet.
+import { runNested } from '../../nested.js';
 import { ImportError, jsonPath } from '../../errors.js';
 import type {
   ChatMessage,
@@ -65,13 +69,21 @@ import type {
   ToolEvent,
   ToolInfo,
 } from '../../events/types.js';
-import { EMPTY_ARRAY } from '../../events/freeze.js';
+import { EMPTY_ARRAY, MAX_VALUE_DEPTH } from '../../events/freeze.js';
 import { timestampMs } from '../../events/timestamp.js';
 import { ImportContext, isRecord, own, typeName, type ImportOptions, safeJson } from '../guards.js';
 import { sniffer, type FormatImporter, type ImportResult } from '../format.js';
 import { parseJsonTolerant } from '../json.js';
 import { readJsonLines } from '../lines.js';
 import { otlpIncremental } from './otlp-stream.js';
+import {
+  asSpanEvent,
+  emitLog,
+  readResourceLogs,
+  sortLogs,
+  type LogRead,
+  type LogValueReaders,
+} from './otlp-logs.js';
 import { Probe, type ImportInput } from '../probe.js';
 import { EventSink, SyntheticClock } from '../sink.js';
 
@@ -147,10 +159,21 @@ function field(r: Record<string, unknown>, key: string): unknown {
   return v !== undefined && hasOwn.call(r, key) ? v : undefined;
 }
 
-/** An OTLP `AnyValue` as plain JSON (64-bit ints beyond 2^53 stay strings). */
+/**
+ * What stands for an AnyValue nested past `MAX_VALUE_DEPTH` levels: an
+ * object, so the event's `deepFreeze` (which it is always deeper than) cuts
+ * it and counts the cut for the import's `value_too_deep` diagnostic.
+ */
+const CUT_ANY_VALUE = Object.freeze({ value_too_deep: true });
+
+/**
+ * An OTLP `AnyValue` as plain JSON (64-bit ints beyond 2^53 stay strings).
+ * Depth-bounded: past `MAX_VALUE_DEPTH` levels the rest is the cut marker, as
+ * `deepFreeze` cuts any event's value (and counts it, for `value_too_deep`).
+ */
 function anyValue(v: unknown, depth = 0): unknown {
   if (!isRecord(v)) return v ?? null;
-  if (depth > 64) return null;
+  if (depth > MAX_VALUE_DEPTH) return CUT_ANY_VALUE;
   let x = field(v, 'stringValue');
   if (x !== undefined) return x;
   x = field(v, 'intValue');
@@ -435,7 +458,16 @@ const isoCodes: number[] = Array.from('0000-00-00T00:00:00.000000000Z', (c) => c
 const BIG_INT_FIELD =
   /("(?:startTimeUnixNano|endTimeUnixNano|timeUnixNano|observedTimeUnixNano|intValue)"\s*:\s*)(-?\d{16,})/g;
 
-function quoteBigInts(text: string): string {
+/**
+ * `text` with the 64-bit integers OTLP/JSON writes as numbers (times,
+ * `intValue`) quoted when they have 16 or more digits, so `JSON.parse`
+ * keeps them exact.
+ *
+ * @example
+ * import { quoteBigInts } from 'src/core/import/otlp/otlp.js';
+ * JSON.parse(quoteBigInts('{"timeUnixNano":1700000000000000001}')); // { timeUnixNano: '1700000000000000001' }
+ */
+export function quoteBigInts(text: string): string {
   return hasBigInt(text) ? text.replace(BIG_INT_FIELD, '$1"$2"') : text;
 }
 
@@ -509,6 +541,7 @@ function looksLikeOtlp(r: unknown): boolean {
   if (!isRecord(r)) return false;
   return (
     Array.isArray(r['resourceSpans']) ||
+    Array.isArray(r['resourceLogs']) ||
     Array.isArray(r['scopeSpans']) ||
     (Array.isArray(r['spans']) && typeof r['event'] !== 'string') ||
     looksLikeSpan(r)
@@ -517,6 +550,8 @@ function looksLikeOtlp(r: unknown): boolean {
 
 class Reader {
   readonly spans: Span[] = [];
+  /** Log records (otlp-logs.ts). */
+  readonly logs: LogRead[] = [];
   readonly unknown: { value: unknown; path: string }[] = [];
   readonly #ctx: ImportContext;
 
@@ -538,6 +573,15 @@ class Reader {
         return;
       }
       if (Array.isArray(own(r, 'scopeSpans'))) return this.resource(r, path);
+      const rl = own(r, 'resourceLogs');
+      if (Array.isArray(rl))
+        return readResourceLogs(
+          rl,
+          jsonPath(path, 'resourceLogs'),
+          this.#ctx,
+          LOG_READERS,
+          this.logs,
+        );
       const spans = own(r, 'spans');
       if (Array.isArray(spans) && typeof r['event'] !== 'string')
         return this.scope(r, path, undefined);
@@ -1042,7 +1086,15 @@ class Used {
       if (!key.startsWith(p)) continue;
       this.#read(key);
       root ??= {};
-      const parts = key.slice(p.length).split('.');
+      // At most MAX_VALUE_DEPTH levels: a key's segments past that stay one
+      // dotted key, so a key of 100,000 dots cannot nest that deep (which
+      // `arrays` below and every later walk would have to follow).
+      let parts = key.slice(p.length).split('.');
+      if (parts.length > MAX_VALUE_DEPTH)
+        parts = [
+          ...parts.slice(0, MAX_VALUE_DEPTH - 1),
+          parts.slice(MAX_VALUE_DEPTH - 1).join('.'),
+        ];
       let node: Record<string, unknown> = root;
       for (let i = 0; i < parts.length - 1; i++) {
         const k = parts[i]!;
@@ -1108,7 +1160,10 @@ class Used {
   }
 }
 
-/** Objects whose keys are all indices become arrays (in index order), recursively. */
+/**
+ * Objects whose keys are all indices become arrays (in index order),
+ * recursively: `tree` builds at most MAX_VALUE_DEPTH levels.
+ */
 function arrays(v: unknown): unknown {
   if (!isRecord(v)) return v;
   const keys = Object.keys(v);
@@ -1847,7 +1902,15 @@ const NONE_CONSUMED: ReadonlySet<SpanEventRead> = new Set();
 /** A tool event's empty `events`: one frozen array for all (events are deep-frozen anyway). */
 const NO_EVENTS = Object.freeze([]) as unknown as ToolEvent['events'];
 
-function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
+/**
+ * Emits span `s` and, as yielded calls run by `runNested`, its children: a
+ * parent chain 100,000 deep does not overflow the call stack.
+ */
+function* emitSpan(
+  em: Emit,
+  s: Span,
+  enclosing: string | null,
+): Generator<[Emit, Span, string | null], void, void> {
   const attrs = keyValues(s.attributes);
   const cls = classify(s, attrs);
   // Reused: this span's reads end before its children are emitted.
@@ -2034,7 +2097,7 @@ function emitSpan(em: Emit, s: Span, enclosing: string | null): void {
   const children = s.children;
   for (let i = 0; i < children.length; i++) {
     const c = children[i]!;
-    emitSpan(em, c, childEnclosing);
+    yield [em, c, childEnclosing];
     if (tool && !tool.agent_span_id && c.cls!.type === 'agent')
       tool.agent_span_id = em.usedIds?.has(`${c.traceId}:${c.spanId}`)
         ? `${c.traceId}:${c.spanId}`
@@ -2196,9 +2259,51 @@ function importProbe(probe: Probe, options: ImportOptions): ImportResult {
     });
     if (!roots[0]) sink.invent(info, 'timestamp', u.path);
   }
-  for (let i = 0; i < roots.length; i++) emitSpan(em, roots[i]!, null);
+  const logs = reader.logs.length > 0 ? standaloneLogs(reader.logs, reader.spans) : NO_LOGS;
+  const clock = new SyntheticClock(roots[0]?.start ?? options.baseTime);
+  let next = 0;
+  for (let i = 0; i < roots.length; i++) {
+    const root = roots[i]!;
+    // Records of their own go among the root spans by time.
+    while (next < logs.length && !(logs[next]!.ms >= root.startMs))
+      emitLog(sink, logs[next++]!, LOG_READERS, () => clock.next());
+    runNested(emitSpan, em, root, null);
+  }
+  while (next < logs.length) emitLog(sink, logs[next++]!, LOG_READERS, () => clock.next());
   pairTools(em);
   return { format: 'otlp', events: sink.finish(), diagnostics: ctx.finish() };
+}
+
+/** The value and time readers otlp-logs.ts reads records with (this file's). */
+const LOG_READERS: LogValueReaders = {
+  keyValues: (list) => keyValues(list),
+  anyValue: (v) => anyValue(v),
+  readId,
+  readNanos,
+  nanosTime(ns) {
+    const iso = nanosToIso(ns);
+    return iso === undefined ? undefined : { iso, ms: readMs };
+  },
+};
+
+const NO_LOGS: LogRead[] = [];
+
+/**
+ * Log records whose span is in the input become that span's events (after
+ * its own); the others are returned, by time, to be events of their own.
+ */
+function standaloneLogs(logs: LogRead[], spans: Span[]): LogRead[] {
+  const byKey = new Map<string, Span>();
+  for (const s of spans)
+    if (!byKey.has(`${s.traceId}/${s.spanId}`)) byKey.set(`${s.traceId}/${s.spanId}`, s);
+  const rest: LogRead[] = [];
+  for (const log of logs) {
+    const span = log.spanId !== '' ? byKey.get(`${log.traceId}/${log.spanId}`) : undefined;
+    // A new list: the span's own `events` is the input's (never changed).
+    if (span) span.events = [...span.events, asSpanEvent(log)];
+    else rest.push(log);
+  }
+  return sortLogs(rest);
 }
 
 /**
@@ -2211,11 +2316,11 @@ function importProbe(probe: Probe, options: ImportOptions): ImportResult {
  */
 export const otlpFormat: FormatImporter = {
   id: 'otlp',
-  name: 'OpenTelemetry traces (OTLP/JSON)',
+  name: 'OpenTelemetry traces and logs (OTLP/JSON)',
   extensions: ['.json', '.jsonl'],
   detect(probe) {
     const head = probe.head();
-    if (head.startsWith('{') && /^\{\s*"resourceSpans"\s*:/.test(head)) return true;
+    if (head.startsWith('{') && /^\{\s*"resource(?:Spans|Logs)"\s*:/.test(head)) return true;
     const records = probe.records(4);
     if (records.length === 0) return false;
     const doc = probe.json();

@@ -6,7 +6,7 @@
 // and reports what minimal events omit.
 import type { Event } from '../../events/types.js';
 import { isEventKind } from '../../events/types.js';
-import { parseEvent, parseEvents } from '../../events/parse.js';
+import { createRecordParser, parseEvents } from '../../events/parse.js';
 import type { Diagnostic } from '../../errors.js';
 import { isRecord, type ImportOptions } from '../guards.js';
 import {
@@ -26,10 +26,17 @@ function looksLikeEvent(value: unknown): boolean {
 function incremental(options: ImportOptions): IncrementalImporter {
   const diagnostics: Diagnostic[] = [];
   let batch: Event[] = [];
-  const seed = options.uuidSeed ?? '';
+  // One parser for every record: diagnostics capped per code over the file,
+  // and the values cut for depth reported once.
+  const parser = createRecordParser({
+    uuidSeed: options.uuidSeed ?? '',
+    ...(options.maxDiagnosticsPerCode !== undefined
+      ? { maxDiagnosticsPerCode: options.maxDiagnosticsPerCode }
+      : {}),
+  });
   return {
     push(record, path) {
-      const { event, diagnostics: d } = parseEvent(record, { path, uuidSeed: seed });
+      const { event, diagnostics: d } = parser.parse(record, path);
       batch.push(event);
       for (const x of d) diagnostics.push(x);
     },
@@ -41,7 +48,7 @@ function incremental(options: ImportOptions): IncrementalImporter {
     end() {
       return this.drain();
     },
-    diagnostics: () => diagnostics,
+    diagnostics: () => [...diagnostics, ...parser.finish()],
   };
 }
 

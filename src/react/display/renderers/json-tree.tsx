@@ -1,8 +1,9 @@
-import { memo, useMemo, useState } from 'react';
+import { memo, useMemo, useState, type ReactNode } from 'react';
 import { BudgetNotice, formatBytes, formatCount, useBudget } from '../budget.js';
 import { sliceText } from '../text.js';
 import type { RendererProps } from '../types.js';
 import { PlainText } from './plain-text.js';
+import { safeJson } from '../../../core/import/guards.js';
 
 /** Characters of one string value shown before its own "show all". */
 const STRING_LIMIT = 1_000;
@@ -149,6 +150,12 @@ const JsonEntry = memo(function JsonEntry({ label, value, pageSize, open, ancest
       </li>
     );
   }
+  // Each open level is a few nested components, and React walks them
+  // recursively when it commits: past MAX_TREE_DEPTH levels (JSON text parsed
+  // here is not cut as events are) the rest is offered as text instead.
+  if (ancestors.length >= MAX_TREE_DEPTH) {
+    return <DeepLeaf label={key} value={value} limit={pageSize * 100} />;
+  }
   return (
     <JsonContainer
       label={label}
@@ -159,6 +166,36 @@ const JsonEntry = memo(function JsonEntry({ label, value, pageSize, open, ancest
     />
   );
 });
+
+/** Levels of the tree drawn as nested lists; deeper values are shown as JSON text on request. */
+const MAX_TREE_DEPTH = 100;
+
+/** A container past {@link MAX_TREE_DEPTH}: its summary, and its JSON text on request. */
+function DeepLeaf({ label, value, limit }: { label: ReactNode; value: object; limit: number }) {
+  const [text, setText] = useState<string | null>(null);
+  return (
+    <li className="skein-json__leaf">
+      {label}
+      {label ? ': ' : null}
+      <span className="skein-json__summary" data-skein-cut="">
+        {Array.isArray(value) ? `Array(${formatCount(value.length)})` : '{…}'} nested more than{' '}
+        {MAX_TREE_DEPTH} levels
+      </span>{' '}
+      {text === null ? (
+        <button
+          type="button"
+          className="skein-display__button"
+          // `safeJson` says so instead of throwing where the text itself is too deep.
+          onClick={() => setText(safeJson(value))}
+        >
+          Show as text
+        </button>
+      ) : (
+        <PlainText text={text} limit={limit} />
+      )}
+    </li>
+  );
+}
 
 function JsonContainer({
   label,

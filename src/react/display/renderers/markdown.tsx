@@ -8,7 +8,7 @@ import type { MarkdownChunk } from './markdown-body.js';
 import { PlainText } from './plain-text.js';
 
 /** Above this many characters, markdown is parsed in chunks across frames. */
-const CHUNK_THRESHOLD = 12_000;
+const CHUNK_THRESHOLD = 3_000;
 /**
  * Target characters per chunk: one chunk's parse stays well under a 50 ms
  * task. The first chunks are smaller (250, 500, 1000, …): while the parser's
@@ -46,8 +46,15 @@ const STEP_CHUNKS = 4;
  * declare const rest: Omit<RendererProps, 'data' | 'mimeType'>;
  * <MarkdownRenderer data="**bold** [link](https://example.com)" mimeType="text/markdown" {...rest} />
  */
-export function MarkdownRenderer({ data, mimeType, trust, budget }: RendererProps) {
-  const text = expectText(data, mimeType);
+export function MarkdownRenderer({ data, mimeType, trust, budget, streaming }: RendererProps) {
+  const whole = expectText(data, mimeType);
+  // While the text is being written, its last paragraph (still growing) is
+  // drawn as text and parsed once complete: a token costs no parse.
+  const {
+    done: text,
+    tail,
+    code,
+  } = streaming === true ? streamingTail(whole) : { done: whole, tail: '', code: false };
   const { shown, total, hidden, showAll } = useBudget(text.length, budget.chars);
   const depth = useMemo(() => markdownDepth(text), [text]);
   if (depth > budget.depth) {
@@ -64,6 +71,15 @@ export function MarkdownRenderer({ data, mimeType, trust, budget }: RendererProp
   return (
     <div className="skein-md">
       <MarkdownBody text={visible} trust={trust} maxImageBytes={budget.bytes} />
+      {!hidden && tail !== '' ? (
+        code ? (
+          <pre data-skein-streaming="">
+            <code>{tail}</code>
+          </pre>
+        ) : (
+          <p data-skein-streaming="">{tail}</p>
+        )
+      ) : null}
       {hidden ? (
         <BudgetNotice shown={visible.length} total={total} unit="characters" onShowAll={showAll} />
       ) : null}
@@ -107,10 +123,16 @@ function MarkdownChunks({
       text.length > CHUNK_THRESHOLD ? splitMarkdown(text, CHUNK_SIZE, FIRST_CHUNK_SIZE) : [text],
     [text],
   );
-  // Derived state keyed by `chunks`: a new text starts over at FIRST_CHUNKS.
+  // Derived state keyed by `chunks`: a new text starts over at FIRST_CHUNKS,
+  // but a text that only grew at its end (a message streamed token by token)
+  // keeps what it drew — its chunks are memoized by their text, so only the
+  // last, changed one is parsed again, not the whole message per token.
   const [progress, setProgress] = useState({ chunks, count: FIRST_CHUNKS });
-  const count = progress.chunks === chunks ? progress.count : FIRST_CHUNKS;
-  if (progress.chunks !== chunks) setProgress({ chunks, count: FIRST_CHUNKS });
+  let count = progress.count;
+  if (progress.chunks !== chunks) {
+    count = grownCount(progress.chunks, progress.count, chunks);
+    setProgress({ chunks, count });
+  }
   const done = count >= chunks.length;
   useEffect(() => {
     if (done) return;
@@ -133,6 +155,59 @@ function MarkdownChunks({
       )}
     </>
   );
+}
+
+/**
+ * A text being written, as its finished part (up to its last blank line
+ * outside fenced code) and the paragraph still being written; `code` when
+ * that paragraph is inside an open code fence.
+ *
+ * @example
+ * import { streamingTail } from 'src/react/display/renderers/markdown.js';
+ * streamingTail('# Title\n\nStill writ'); // { done: '# Title\n\n', tail: 'Still writ', code: false }
+ */
+export function streamingTail(text: string): { done: string; tail: string; code: boolean } {
+  let fence: string | undefined;
+  let cut = 0;
+  let at = 0;
+  let previousBlank = false;
+  while (at <= text.length) {
+    let nl = text.indexOf('\n', at);
+    if (nl < 0) nl = text.length;
+    const line = text.slice(at, nl);
+    const match = FENCE.exec(line);
+    if (match) {
+      const marker = match[1]!;
+      if (fence === undefined) fence = marker;
+      else if (marker[0] === fence[0] && marker.length >= fence.length) {
+        fence = undefined;
+        cut = Math.min(nl + 1, text.length); // a closed fence is a finished block
+      }
+    }
+    const blank = line.trim() === '';
+    if (fence === undefined && blank && !previousBlank && at > 0) cut = at;
+    previousBlank = blank;
+    at = nl + 1;
+  }
+  const tail = text.slice(cut);
+  if (fence === undefined) return { done: text.slice(0, cut), tail, code: false };
+  // Inside an open fence: the code so far, without its opening line.
+  const open = tail.search(/^ {0,3}(`{3,}|~{3,})/m);
+  const body = open < 0 ? tail : tail.slice(tail.indexOf('\n', open) + 1 || tail.length);
+  return { done: text.slice(0, cut) + tail.slice(0, open < 0 ? 0 : open), tail: body, code: true };
+}
+
+/**
+ * How many of `next`'s chunks to draw when the text changed from `before`
+ * (of which `drawn` were drawn): as many as before when every drawn chunk
+ * but the last is unchanged (the text grew at its end), all of them when all
+ * were drawn; else a fresh start.
+ */
+function grownCount(before: readonly string[], drawn: number, next: readonly string[]): number {
+  const kept = Math.min(drawn, before.length);
+  for (let i = 0; i < kept - 1; i++) if (before[i] !== next[i]) return FIRST_CHUNKS;
+  if (kept > 0 && !next[kept - 1]!.startsWith(before[kept - 1]!.slice(0, -1))) return FIRST_CHUNKS;
+  return drawn >= before.length ? next.length : Math.max(FIRST_CHUNKS, drawn);
 }
 
 // ---------------------------------------------------------------------------

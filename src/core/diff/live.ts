@@ -1,0 +1,269 @@
+/**
+ * `createRunDiff`: a run diff that follows live runs. A small external store
+ * (STYLE §3) over two sources; when one grows, the diff catches up.
+ *
+ * What an update redoes: the growing run's span tree is extended by an
+ * incremental builder (`createEventTreeBuilder`), not rebuilt; the run that
+ * did not change keeps its steps; in the one that did, steps of events seen
+ * before are taken from a cache keyed by the event itself (a frozen version:
+ * a new version is a new object) instead of being described and normalised
+ * again; and the alignment keeps every level whose steps did not change
+ * (`engine.ts`'s level memo), so only the levels on the path to the new
+ * steps — the open turn, its agent, their spans — are aligned again. The
+ * result is the one `diffRuns` gives for the same events (tested).
+ *
+ * Updates are coalesced (one per microtask), and spaced like the tree feed's
+ * live snapshots: after an update that took `c` ms (past 4 ms), the next
+ * waits until 5 × `c` has passed, so following a large run spends at most a
+ * sixth of the time on the diff.
+ */
+import { SkeinError } from '../errors.js';
+import type { Event } from '../events/types.js';
+import { EventStream } from '../stream/event-stream.js';
+import { Listeners } from '../stream/listeners.js';
+import type { EventTree } from '../tree/event-tree.js';
+import type { EventTreeFeed } from '../tree/feed.js';
+import { createEventTreeBuilder, type EventTreeBuilder } from '../tree/incremental.js';
+import {
+  computeDiff,
+  resolveDiffOptions,
+  snapshotOf,
+  treeOfEvents,
+  type DiffCache,
+  type RunSnapshot,
+} from './diff-runs.js';
+import type { RunDiff, RunDiffOptions, RunDiffSource } from './types.js';
+
+/** Updates cheaper than this (ms) run at every change. */
+const LIVE_MIN_COST_MS = 4;
+/** After an update that cost `c` ms, the next waits until `LIVE_RATIO × c` has passed. */
+const LIVE_RATIO = 5;
+
+/**
+ * Options of {@link createRunDiff}: those of `diffRuns`, and the clock and
+ * timer live updates are spaced with.
+ *
+ * @example
+ * declare const a: Event[], b: EventStream;
+ * createRunDiff(a, b, { ignore: [...DEFAULT_DIFF_IGNORE, 'seed'], now: () => performance.now() });
+ */
+export interface CreateRunDiffOptions extends RunDiffOptions {
+  /** A clock in ms (default `Date.now`). */
+  now?: () => number;
+  /** Runs `task` after `ms` (default `setTimeout`). */
+  delay?: (task: () => void, ms: number) => void;
+}
+
+/**
+ * A live run diff: `getSnapshot()` is the diff of the runs as they are now
+ * (the same object until one of them changes), `subscribe` tells when it
+ * changed, `update()` catches up at once.
+ *
+ * @example
+ * declare function show(...values: unknown[]): void;
+ * declare const finished: Event[];
+ * const live = createRunDiff(finished, stream);
+ * const stop = live.subscribe(() => show(live.getSnapshot().counts));
+ */
+export interface RunDiffStore {
+  /**
+   * The current diff. Without listeners it catches up on each read; with
+   * them it is the diff they were last told of (updates are spaced). Bound,
+   * for `useSyncExternalStore`.
+   */
+  readonly getSnapshot: () => RunDiff;
+  /**
+   * Calls `listener` when the diff changed (at most once per microtask).
+   * The sources are followed while there is a listener. Bound.
+   */
+  readonly subscribe: (listener: () => void) => () => void;
+  /** Catches up with both sources now and returns the diff. */
+  update(): RunDiff;
+  /** Stops following the sources. The last diff stays readable. */
+  dispose(): void;
+}
+
+/** One side: where its tree comes from, and whether it changed since the last diff. */
+interface Side {
+  /** The tree as it is now (catches up a stream's new events first). */
+  snapshot(): RunSnapshot;
+  /** Whether the source changed since `snapshot()` was last called. */
+  dirty(): boolean;
+  /** Follows the source: `changed` runs after it changes; returns the unfollow. */
+  follow(changed: () => void): () => void;
+}
+
+function streamSide(stream: EventStream): Side {
+  const builder: EventTreeBuilder = createEventTreeBuilder();
+  let cursor = 0;
+  let complete: boolean | null = null;
+  return {
+    dirty: () => cursor !== stream.length || complete !== stream.complete,
+    snapshot() {
+      // Every version, in order: the builder keeps the latest per uuid.
+      for (const end = stream.length; cursor < end; cursor++) builder.append(stream.at(cursor)!);
+      complete = stream.complete;
+      return { tree: builder.getSnapshot(), complete };
+    },
+    follow: (changed) => stream.subscribe(changed),
+  };
+}
+
+function feedSide(feed: EventTreeFeed): Side {
+  let seen: unknown = null;
+  return {
+    dirty: () => feed.getSnapshot() !== seen,
+    snapshot() {
+      seen = feed.getSnapshot();
+      return snapshotOf('createRunDiff', 'source', feed);
+    },
+    follow: (changed) => feed.subscribe(changed),
+  };
+}
+
+function arraySide(events: readonly Event[]): Side {
+  let tree: EventTree | null = null;
+  return {
+    dirty: () => tree === null,
+    snapshot: () => ({ tree: (tree ??= treeOfEvents(events)), complete: true }),
+    follow: () => () => {},
+  };
+}
+
+function sideOf(name: string, source: RunDiffSource): Side {
+  if (source instanceof EventStream) return streamSide(source);
+  if (Array.isArray(source)) return arraySide(source as readonly Event[]);
+  const s = source as EventTreeFeed;
+  if (
+    s !== null &&
+    typeof s === 'object' &&
+    typeof s.getSnapshot === 'function' &&
+    typeof s.subscribe === 'function'
+  )
+    return feedSide(s);
+  throw new SkeinError(
+    'invalid_argument',
+    'createRunDiff',
+    name,
+    'an array of events, an EventStream or an event-tree feed',
+    source === null ? 'null' : typeof source,
+  );
+}
+
+/**
+ * Creates a live run diff of `a` and `b` (arrays, `EventStream`s or
+ * event-tree feeds): the same result as {@link diffRuns}, kept up to date as
+ * a live run grows, without redoing what did not change (module comment).
+ *
+ * @example
+ * declare function show(...values: unknown[]): void;
+ * const finished = generateRun({ seed: 1, events: 2_000 });
+ * const stream = new EventStream(); // run B, arriving live
+ * const live = createRunDiff(finished, stream);
+ * const stop = live.subscribe(() => {
+ *   const { counts, firstDivergence } = live.getSnapshot();
+ *   show(counts, firstDivergence?.row);
+ * });
+ */
+export function createRunDiff(
+  a: RunDiffSource,
+  b: RunDiffSource,
+  options: CreateRunDiffOptions = {},
+): RunDiffStore {
+  const resolved = resolveDiffOptions('createRunDiff', options);
+  const now = options.now ?? Date.now;
+  const delay = options.delay ?? ((task: () => void, ms: number) => void setTimeout(task, ms));
+  const cache: DiffCache = {
+    intern: { ids: new Map(), texts: [], hashes: [] },
+    leaves: new WeakMap(),
+    memo: { levels: new Map(), rows: new Map() },
+  };
+  let current: RunDiff | null = null;
+  let disposed = false;
+  let lastCost = 0;
+  let lastEnd = 0;
+  let held = false;
+
+  const compute = (): boolean => {
+    if (current !== null && !sideA.dirty() && !sideB.dirty()) return false;
+    const start = now();
+    const sa = sideA.snapshot();
+    const sb = sideB.snapshot();
+    current = computeDiff(sa, sb, resolved, cache);
+    lastEnd = now();
+    lastCost = lastEnd - start;
+    return true;
+  };
+  // A due notification recomputes first and is skipped when the diff is the
+  // one listeners last heard of (a read in between may have caught up).
+  let told: RunDiff | null = null;
+  const listeners = new Listeners(() => {
+    if (disposed) return false;
+    compute();
+    if (current === told) return false;
+    told = current;
+    return true;
+  });
+  const changed = () => {
+    if (disposed || held) return;
+    const wait = lastCost < LIVE_MIN_COST_MS ? 0 : lastEnd + LIVE_RATIO * lastCost - now();
+    if (wait <= 0) {
+      listeners.schedule();
+      return;
+    }
+    held = true;
+    delay(() => {
+      held = false;
+      if (!disposed) listeners.schedule();
+    }, wait);
+  };
+  const sideA = sideOf('a', a);
+  const sideB = sideOf('b', b);
+  // The sources are followed while someone listens (nothing starts in a
+  // render that creates the store: a feed then pulls nothing).
+  let subscribers = 0;
+  let unfollow: (() => void) | null = null;
+
+  const getSnapshot = (): RunDiff => {
+    // Listened to: the diff listeners were told of (updates are spaced).
+    // Not listened to: caught up on each read.
+    if (current === null || (subscribers === 0 && (sideA.dirty() || sideB.dirty()))) compute();
+    return current!;
+  };
+  return {
+    getSnapshot,
+    subscribe(listener) {
+      const leave = listeners.subscribe(listener);
+      if (subscribers++ === 0 && !disposed) {
+        const stopA = sideA.follow(changed);
+        const stopB = sideB.follow(changed);
+        unfollow = () => {
+          stopA();
+          stopB();
+        };
+        // What changed while nobody listened.
+        if (current === null || sideA.dirty() || sideB.dirty()) changed();
+      }
+      let left = false;
+      return () => {
+        if (left) return;
+        left = true;
+        leave();
+        if (--subscribers === 0) {
+          unfollow?.();
+          unfollow = null;
+        }
+      };
+    },
+    update() {
+      compute();
+      return current!;
+    },
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      unfollow?.();
+      unfollow = null;
+    },
+  };
+}

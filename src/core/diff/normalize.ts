@@ -1,0 +1,289 @@
+/**
+ * Content of one step, as the run diff compares it: which fields are
+ * volatile (ids, times, provider bookkeeping), a bounded normalised text
+ * (for signatures and similarity), and an equality that skips the volatile
+ * fields. Every walk here is iterative with an explicit stack and bounded
+ * by `MAX_DEPTH`, so a 100,000-deep value costs a bounded walk, never the
+ * call stack.
+ */
+
+/**
+ * Fields the run diff ignores by default: identities and clocks that differ
+ * between any two runs, and bookkeeping that repeats what a step already
+ * says. A bare name is ignored at any depth; a name starting with `$.` is a
+ * path from the event's root, where `*` stands for any array index
+ * (`$.output.usage`: the token counts, which the diff reports as deltas
+ * instead). Ids are paths, not names, so a tool argument called `id` still
+ * counts.
+ *
+ * - links: `uuid`, `span_id`, `parent_id`, `message_id`, `agent_span_id`,
+ *   `tool_call_id`, `signature`, `call_refs`;
+ * - times: `timestamp`, `completed`, `working_start`, `working_time`,
+ *   `pending`, `$.output.time`;
+ * - ids: `$.id` (a tool call's, a span's), the ids of output messages and
+ *   their tool calls;
+ * - per event: `$.input` and `$.input_refs` (a model call's input is the
+ *   conversation so far: an earlier difference already shows), `$.call` (the
+ *   provider's raw request and response), `$.cache`, `$.output.usage`,
+ *   the provider call's own times, ids and retry counts (`$.retries`,
+ *   `$.attempt`, `$.call_*`, `$.http_retries`),
+ *   `$.metadata` (importers' notes; an aborted step is compared as a fact of
+ *   its outcome instead), `$.events` (legacy nested copies).
+ *
+ * @example
+ * declare const a: Event[], b: Event[];
+ * diffRuns(a, b, { ignore: [...DEFAULT_DIFF_IGNORE, 'path'] });
+ */
+export const DEFAULT_DIFF_IGNORE: readonly string[] = Object.freeze([
+  'uuid',
+  'span_id',
+  'parent_id',
+  'message_id',
+  'agent_span_id',
+  'tool_call_id',
+  'signature',
+  'call_refs',
+  'timestamp',
+  'completed',
+  'working_start',
+  'working_time',
+  'pending',
+  '$.id',
+  '$.input',
+  '$.input_refs',
+  '$.call',
+  '$.cache',
+  '$.metadata',
+  '$.events',
+  '$.retries',
+  '$.attempt',
+  '$.call_id',
+  '$.call_started_at',
+  '$.call_completed_at',
+  '$.call_working_start',
+  '$.call_working_time',
+  '$.call_retries',
+  '$.http_retries',
+  '$.output.usage',
+  '$.output.time',
+  '$.output.choices.*.message.id',
+  '$.output.choices.*.message.tool_calls.*.id',
+  '$.tool_calls.*.id',
+]);
+
+/** Deepest nesting a comparison or a text walks; deeper parts count as one opaque value. */
+export const MAX_DEPTH = 64;
+
+/** An ignore list, split for lookups. Internal. */
+export interface IgnoreSet {
+  /** Names ignored at any depth. */
+  readonly names: ReadonlySet<string>;
+  /** Root paths as `a.b` (without `$.`). */
+  readonly paths: ReadonlySet<string>;
+  /** Every prefix of a root path (`output` for `output.usage`): where to keep track of the path. */
+  readonly prefixes: ReadonlySet<string>;
+}
+
+/** Splits an ignore list into names and root paths. Internal. */
+export function ignoreSet(list: readonly string[]): IgnoreSet {
+  const names = new Set<string>();
+  const paths = new Set<string>();
+  const prefixes = new Set<string>();
+  for (const entry of list) {
+    if (entry.startsWith('$.')) {
+      const path = entry.slice(2);
+      paths.add(path);
+      const parts = path.split('.');
+      for (let i = 1; i < parts.length; i++) prefixes.add(parts.slice(0, i).join('.'));
+    } else names.add(entry);
+  }
+  return { names, paths, prefixes };
+}
+
+function skipped(ignore: IgnoreSet, key: string, parentPath: string | null): boolean {
+  if (ignore.names.has(key)) return true;
+  if (parentPath === null) return false;
+  return ignore.paths.has(parentPath === '' ? key : `${parentPath}.${key}`);
+}
+
+/** The root path of `key` under `parentPath`, or `null` once no ignored path can lie below. */
+function childPath(ignore: IgnoreSet, key: string, parentPath: string | null): string | null {
+  if (parentPath === null) return null;
+  const path = parentPath === '' ? key : `${parentPath}.${key}`;
+  return ignore.prefixes.has(path) ? path : null;
+}
+
+/**
+ * Whether `x` and `y` hold the same content, ignoring `ignore`'s fields
+ * (`path` is where `x` and `y` sit: `''` for an event's root, `null` below
+ * every ignored path). Strings compare exactly; numbers by value (`NaN`
+ * equals `NaN`: inspect writes it for missing scores); a field that is
+ * `null` or absent is absent (inspect omits null fields, `exclude_none`;
+ * other writers keep them). Recursion is bounded: parts deeper than
+ * {@link MAX_DEPTH} compare by identity.
+ */
+export function sameContent(
+  x: unknown,
+  y: unknown,
+  ignore: IgnoreSet,
+  path: string | null = null,
+  depth = 0,
+): boolean {
+  if (x === y) return true;
+  if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) {
+    return typeof x === 'number' && typeof y === 'number' && x !== x && y !== y;
+  }
+  if (depth >= MAX_DEPTH) return false;
+  const xa = Array.isArray(x);
+  if (xa !== Array.isArray(y)) return false;
+  if (xa) {
+    const p = x as unknown[];
+    const q = y as unknown[];
+    if (p.length !== q.length) return false;
+    const inner = path === null ? null : childPath(ignore, '*', path);
+    for (let i = 0; i < p.length; i++) {
+      if (!sameContent(p[i], q[i], ignore, inner, depth + 1)) return false;
+    }
+    return true;
+  }
+  const p = x as Record<string, unknown>;
+  const q = y as Record<string, unknown>;
+  // Every kept key of `p` is on `q` with the same content, and `q` keeps
+  // no more keys than `p`.
+  let kept = 0;
+  for (const key in p) {
+    const v = p[key];
+    if (v === undefined || v === null || skipped(ignore, key, path)) continue;
+    kept++;
+    const w = q[key];
+    if (w === undefined || w === null) return false;
+    if (!sameContent(v, w, ignore, path === null ? null : childPath(ignore, key, path), depth + 1))
+      return false;
+  }
+  for (const key in q) {
+    const w = q[key];
+    if (w === undefined || w === null || skipped(ignore, key, path)) continue;
+    kept--;
+  }
+  return kept === 0;
+}
+
+/**
+ * The top-level fields of events `x` and `y` whose content differs
+ * (ignored fields left out), in key order.
+ */
+export function differingFields(
+  x: Record<string, unknown>,
+  y: Record<string, unknown>,
+  ignore: IgnoreSet,
+): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const check = (key: string) => {
+    if (seen.has(key) || skipped(ignore, key, '')) return;
+    seen.add(key);
+    const p = x[key];
+    const q = y[key];
+    const pAbsent = p === undefined || p === null;
+    const qAbsent = q === undefined || q === null;
+    if (pAbsent && qAbsent) return;
+    if (pAbsent !== qAbsent || !sameContent(p, q, ignore, childPath(ignore, key, ''))) {
+      out.push(key);
+    }
+  };
+  for (const key in x) check(key);
+  for (const key in y) check(key);
+  return out;
+}
+
+/**
+ * A normalised text of `value`, at most about `max` characters: object keys
+ * sorted, ignored fields left out, absent (`null`) fields dropped. Two values with the same content give the same text (up
+ * to the cut). Iterative; what lies deeper than {@link MAX_DEPTH} is written
+ * `…`.
+ */
+export function normalizedText(
+  value: unknown,
+  ignore: IgnoreSet,
+  max: number,
+  path: string | null = null,
+): string {
+  let out = '';
+  // Work items: a value to write (with its root path and depth), or a literal.
+  type Item = { v: unknown; at: string | null; depth: number } | string;
+  const stack: Item[] = [{ v: value, at: path, depth: 0 }];
+  while (stack.length > 0 && out.length < max) {
+    const item = stack.pop()!;
+    if (typeof item === 'string') {
+      out += item;
+      continue;
+    }
+    const { v, at, depth } = item;
+    if (typeof v === 'string') {
+      out += JSON.stringify(v.length > max ? v.slice(0, max) : v);
+    } else if (typeof v === 'number' || typeof v === 'boolean') {
+      out += String(v);
+    } else if (v === null || v === undefined) {
+      out += 'null';
+    } else if (typeof v !== 'object') {
+      out += typeof v;
+    } else if (depth >= MAX_DEPTH) {
+      out += '…';
+    } else if (Array.isArray(v)) {
+      out += '[';
+      stack.push(']');
+      const inner = childPath(ignore, '*', at);
+      for (let i = v.length - 1; i >= 0; i--) {
+        stack.push({ v: v[i], at: inner, depth: depth + 1 });
+        if (i > 0) stack.push(',');
+      }
+    } else {
+      const record = v as Record<string, unknown>;
+      const keys = Object.keys(record)
+        .filter((k) => {
+          const x = record[k];
+          return x !== undefined && x !== null && !skipped(ignore, k, at);
+        })
+        .sort();
+      out += '{';
+      stack.push('}');
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const k = keys[i]!;
+        stack.push({ v: record[k], at: childPath(ignore, k, at), depth: depth + 1 });
+        stack.push(`${JSON.stringify(k)}:`);
+        if (i > 0) stack.push(',');
+      }
+    }
+  }
+  return out.length > max ? out.slice(0, max) : out;
+}
+
+/** `text` trimmed, with every run of white space folded to one space. */
+export function foldSpace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * How alike two texts are, 0–1: the Dice coefficient of their word
+ * multisets (2 × shared words / all words). `1` for two empty texts.
+ */
+export function textSimilarity(x: string, y: string): number {
+  const wx = words(x);
+  const wy = words(y);
+  if (wx.length === 0 && wy.length === 0) return 1;
+  const counts = new Map<string, number>();
+  for (const w of wx) counts.set(w, (counts.get(w) ?? 0) + 1);
+  let shared = 0;
+  for (const w of wy) {
+    const c = counts.get(w);
+    if (c !== undefined && c > 0) {
+      shared++;
+      counts.set(w, c - 1);
+    }
+  }
+  return (2 * shared) / (wx.length + wy.length);
+}
+
+function words(text: string): string[] {
+  return text.split(/[^\p{L}\p{N}_]+/u).filter((w) => w !== '');
+}

@@ -1,0 +1,2 @@
+export { RunDiff } from './run-diff.js';
+export type { RunDiffInput, RunDiffProps } from './run-diff.js';

@@ -1,0 +1,276 @@
+import { memo } from 'react';
+import {
+  formatDuration,
+  formatTokens,
+  type RunDiff,
+  type RunDiffRow,
+  type RunStep,
+} from '../../core/index.js';
+import { useLazyModule } from '../display/lazy.js';
+import type { StepTexts } from './run-diff.js';
+import { wordDiffModule } from './loaders.js';
+
+/** What every row of the grid gets. */
+interface RowBase {
+  v: number;
+  /** Positioned by the list engine (after the scroller is measured). */
+  placed: boolean;
+  /** Where the list engine draws it (scroll space), px. */
+  top: number;
+  measureRow: (el: HTMLElement | null) => void;
+  focusable: boolean;
+  onFocus: () => void;
+}
+
+function placed(top: number) {
+  return {
+    position: 'absolute',
+    top: 0,
+    left: 0,
+    width: '100%',
+    transform: `translateY(${top}px)`,
+  } as const;
+}
+
+/** A run of identical steps, folded: one row that opens them. */
+export const FoldRow = memo(function FoldRow(p: RowBase & { count: number; onOpen: () => void }) {
+  const text = `${p.count.toLocaleString('en-US')} identical step${p.count === 1 ? '' : 's'}`;
+  return (
+    // Keys are the grid's (one handler for every row); a click opens it too.
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events
+    <div
+      ref={p.measureRow}
+      role="row"
+      aria-rowindex={p.v + 2}
+      data-index={p.v}
+      data-fold=""
+      tabIndex={p.focusable ? 0 : -1}
+      className="skein-run-diff__row skein-run-diff__row--fold"
+      style={p.placed ? placed(p.top) : { position: 'relative' }}
+      onClick={p.onOpen}
+      onFocus={(e) => {
+        if (e.target === e.currentTarget) p.onFocus();
+      }}
+    >
+      <span role="gridcell" aria-colspan={3} className="skein-run-diff__fold">
+        <span aria-hidden="true">⋯ </span>
+        {text}
+        <span className="skein-run-diff__fold-hint"> — show</span>
+      </span>
+    </div>
+  );
+});
+
+const MARK: Record<RunDiffRow['status'], { glyph: string; text: string }> = {
+  same: { glyph: '', text: 'same' },
+  changed: { glyph: '~', text: 'changed' },
+  'only-a': { glyph: '−', text: 'only in A' },
+  'only-b': { glyph: '+', text: 'only in B' },
+};
+
+/** One aligned row: run A's step, the difference mark, run B's step (or gaps). */
+export const DiffRow = memo(function DiffRow(
+  p: RowBase & {
+    diff: RunDiff;
+    r: number;
+    names: readonly [string, string];
+    /** The first divergence. */
+    first: boolean;
+    /** The word diff is shown whole (Enter toggles). */
+    open: boolean;
+    texts: StepTexts | null;
+    onClick: () => void;
+    onToggle: () => void;
+    onHover: (on: boolean) => void;
+  },
+) {
+  const row = p.diff.rows[p.r]!;
+  const a = row.a === null ? null : p.diff.a.steps[row.a]!;
+  const b = row.b === null ? null : p.diff.b.steps[row.b]!;
+  const words =
+    row.status === 'changed' && !(row.fields?.length === 1 && row.fields[0] === 'steps');
+  const mark = MARK[row.status];
+  const markText =
+    row.status === 'only-a'
+      ? `only in ${p.names[0]}`
+      : row.status === 'only-b'
+        ? `only in ${p.names[1]}`
+        : mark.text;
+  return (
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events
+    <div
+      ref={p.measureRow}
+      role="row"
+      aria-rowindex={p.v + 2}
+      aria-expanded={words ? p.open : undefined}
+      data-index={p.v}
+      data-status={row.status}
+      data-first={p.first ? '' : undefined}
+      data-wrapper={row.wrapper === true ? '' : undefined}
+      tabIndex={p.focusable ? 0 : -1}
+      className="skein-run-diff__row"
+      style={p.placed ? placed(p.top) : { position: 'relative' }}
+      onClick={p.onClick}
+      onFocus={(e) => {
+        if (e.target === e.currentTarget) p.onFocus();
+      }}
+      onPointerEnter={() => p.onHover(true)}
+      onPointerLeave={() => p.onHover(false)}
+    >
+      <Side step={a} other={b} name={p.names[0]} />
+      <span role="gridcell" className="skein-run-diff__mark" title={markText}>
+        <span aria-hidden="true">{mark.glyph}</span>
+        <span className="skein-run-diff__visually-hidden">
+          {markText}
+          {p.first ? ', first divergence' : ''}
+        </span>
+      </span>
+      <Side step={b} other={a} name={p.names[1]} />
+      {row.status === 'changed' && (
+        <span role="gridcell" aria-colspan={3} className="skein-run-diff__detail">
+          <ChangeDetail
+            row={row}
+            a={a!}
+            b={b!}
+            words={words}
+            open={p.open}
+            texts={p.texts}
+            onToggle={p.onToggle}
+          />
+        </span>
+      )}
+    </div>
+  );
+});
+
+function StatusIcon({ status }: { status: RunStep['status'] }) {
+  const glyph =
+    status === 'error' ? '✕' : status === 'running' ? '●' : status === 'cancelled' ? '◌' : '✓';
+  return (
+    <span
+      className="skein-run-diff__status"
+      data-status={status}
+      role="img"
+      aria-label={status === 'error' ? 'failed' : status}
+    >
+      {glyph}
+    </span>
+  );
+}
+
+/** One run's side of a row: its step, or a gap where only the other run has one. */
+function Side({
+  step,
+  other,
+  name,
+}: {
+  step: RunStep | null;
+  other: RunStep | null;
+  name: string;
+}) {
+  if (step === null) {
+    return (
+      <span
+        role="gridcell"
+        className="skein-run-diff__cell skein-run-diff__gap"
+        style={{ paddingInlineStart: `calc(${Math.min(other?.depth ?? 0, 24)} * 12px + 6px)` }}
+      >
+        <span className="skein-run-diff__visually-hidden">not in {name}</span>
+      </span>
+    );
+  }
+  const facts: string[] = [];
+  if (step.tokens > 0) facts.push(`${formatTokens(step.tokens)} tok`);
+  if (step.durationMs !== null) facts.push(formatDuration(step.durationMs));
+  return (
+    <span
+      role="gridcell"
+      className="skein-run-diff__cell skein-run-diff__step"
+      data-kind={step.kind}
+      data-aborted={step.aborted === true ? '' : undefined}
+      style={{ paddingInlineStart: `calc(${Math.min(step.depth, 24)} * 12px + 6px)` }}
+    >
+      <StatusIcon status={step.status} />
+      <span className="skein-run-diff__label" title={step.label}>
+        {step.label}
+      </span>
+      {facts.length > 0 && <span className="skein-run-diff__facts">{facts.join(' · ')}</span>}
+    </span>
+  );
+}
+
+/** What changed: the fields, the similarity, the deltas, and the word diff of the texts. */
+function ChangeDetail(p: {
+  row: RunDiffRow;
+  a: RunStep;
+  b: RunStep;
+  words: boolean;
+  open: boolean;
+  texts: StepTexts | null;
+  onToggle: () => void;
+}) {
+  const { row } = p;
+  const notes: string[] = [];
+  if (row.fields !== undefined && row.fields.length > 0) notes.push(row.fields.join(', '));
+  if (row.similarity !== undefined) notes.push(`${Math.round(row.similarity * 100)}% alike`);
+  const d = row.delta;
+  if (d?.tokens !== undefined)
+    notes.push(`${d.tokens > 0 ? '+' : '−'}${formatTokens(Math.abs(d.tokens))} tokens`);
+  if (d?.durationMs !== undefined)
+    notes.push(`${d.durationMs > 0 ? '+' : '−'}${formatDuration(Math.abs(d.durationMs))}`);
+  return (
+    <>
+      <span className="skein-run-diff__notes">{notes.join(' · ')}</span>
+      {p.words && p.texts !== null && (
+        <WordDiff
+          a={p.texts.text('a', p.a.index)}
+          b={p.texts.text('b', p.b.index)}
+          open={p.open}
+          onToggle={p.onToggle}
+        />
+      )}
+    </>
+  );
+}
+
+/**
+ * The word-level diff of two texts (jsdiff, loaded on first use): words only
+ * in A struck through, words only in B underlined, both as text. Clamped to
+ * three lines until opened.
+ */
+function WordDiff(p: { a: string; b: string; open: boolean; onToggle: () => void }) {
+  const mod = useLazyModule(wordDiffModule);
+  const parts = mod === undefined || p.a === p.b ? null : mod.wordDiff(p.a, p.b);
+  return (
+    <span className="skein-run-diff__words-box">
+      <span className="skein-run-diff__words" data-open={p.open ? '' : undefined}>
+        {parts === null ? (
+          <>
+            <del>{p.a}</del> <ins>{p.b}</ins>
+          </>
+        ) : (
+          parts.map((part, i) =>
+            part.kind === 'same' ? (
+              <span key={i}>{part.text}</span>
+            ) : part.kind === 'del' ? (
+              <del key={i}>{part.text}</del>
+            ) : (
+              <ins key={i}>{part.text}</ins>
+            ),
+          )
+        )}
+      </span>
+      <button
+        type="button"
+        tabIndex={-1}
+        className="skein-run-diff__more"
+        onClick={(e) => {
+          e.stopPropagation();
+          p.onToggle();
+        }}
+      >
+        {p.open ? 'less' : 'more'}
+      </button>
+    </span>
+  );
+}
