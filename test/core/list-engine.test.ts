@@ -286,8 +286,7 @@ describe('ListEngine: jumps', () => {
       p.settle();
       const key = `k${index}`;
       const at = p.topOf(key)!;
-      const expected =
-        align === 'center' ? (400 - known) / 2 : align === 'start' ? 0 : 400 - known;
+      const expected = align === 'center' ? (400 - known) / 2 : align === 'start' ? 0 : 400 - known;
       if (align !== 'auto') expect(Math.abs(at - expected)).toBeLessThanOrEqual(1);
       else expect(at >= 0 && at < 400).toBe(true);
       // Rows around it change height: it stays.

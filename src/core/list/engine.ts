@@ -1,3 +1,4 @@
+// Longer than 600 lines: one class whose state (heights, anchor, measurement, following the end) is shared by every method, with its DOM seam and options types.
 /**
  * The list engine: one stateful object per list that owns everything a
  * virtualized list of any length keeps between frames — row heights (a
@@ -713,7 +714,13 @@ export class ListEngine<S extends ListScroller = ListScroller, R extends ListRow
     const view = this.#drawn?.viewport ?? 0;
     const sp = scrollSpace(h.total, view);
     const start = h.start(index);
-    const offset = alignOffset(start, h.size(index), contentOffsetOf(sp, el.scrollTop), view, align);
+    const offset = alignOffset(
+      start,
+      h.size(index),
+      contentOffsetOf(sp, el.scrollTop),
+      view,
+      align,
+    );
     // Held there while rows are measured; a list of fixed heights has
     // nothing to hold it against (the row at the top is its anchor).
     this.#anchor = this.#measuring
@@ -875,12 +882,7 @@ export class ListEngine<S extends ListScroller = ListScroller, R extends ListRow
     const offset = contentOffsetOf(nextSpace, top);
     // The rows in view (not the overscan) must all be drawn already.
     const [first, last] = visibleRange(h, offset, d.viewport, 0);
-    if (
-      !d.ready ||
-      first < d.first ||
-      last > d.last ||
-      !this.#place(h, nextSpace, top, offset)
-    ) {
+    if (!d.ready || first < d.first || last > d.last || !this.#place(h, nextSpace, top, offset)) {
       // Following: to the new end at once. Left where it was until the next
       // view, the browser would clamp the position as the spacer changes
       // size, and that scroll would read as the user leaving the end.

@@ -1,11 +1,11 @@
 /**
  * Which rows a virtualized list draws, where a row lands after the rows
  * change, and how far a page key moves. Pure functions over
- * {@link RowHeights} and {@link ScrollSpace}; `ListEngine` (engine.ts) keeps
+ * {@link RowHeights} and the scroll space; `ListEngine` (engine.ts) keeps
  * the state between frames and calls these.
  */
 import type { RowHeights } from './heights.js';
-import { contentOffsetOf, scrollSpace, scrollTopOf, type ScrollSpace } from './scroll-space.js';
+import { contentOffsetOf, scrollSpace, scrollTopOf } from './scroll-space.js';
 
 /**
  * Rows drawn before the scroller has been measured (on the server, at
