@@ -11,6 +11,31 @@ const config: StorybookConfig = {
   core: { disableTelemetry: true, disableWhatsNewNotifications: true },
   // The sidebar opens on the introduction, without Storybook's own onboarding list.
   features: { sidebarOnboardingChecklist: false },
+  // The agent SDKs only the Sources stories import, bundled up front: found
+  // midway through a test run instead, Vite re-optimizes and reloads the page
+  // under a running play function.
+  viteFinal: (vite) => ({
+    ...vite,
+    optimizeDeps: {
+      ...vite.optimizeDeps,
+      include: [
+        ...(vite.optimizeDeps?.include ?? []),
+        '@ag-ui/client',
+        '@ag-ui/core',
+        '@ag-ui/encoder',
+        '@ai-sdk/react',
+        '@openai/agents',
+        '@opentelemetry/api',
+        '@opentelemetry/otlp-transformer',
+        '@opentelemetry/resources',
+        '@opentelemetry/sdk-trace-base',
+        'ai',
+        'ai/test',
+        'openai',
+        'zod',
+      ],
+    },
+  }),
 };
 
 export default config;

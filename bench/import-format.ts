@@ -29,6 +29,12 @@ export interface FormatBenchSpec {
   encoding: 'jsonl' | 'json';
   /** A generated session of about `n` records, as text. */
   make(n: number): string;
+  /**
+   * The records of a one-document format, for its floor (one frozen event
+   * per record); by default the document when it is an array, else its first
+   * array-valued property.
+   */
+  records?(doc: unknown): readonly unknown[];
   /** Imports the text; returns how many events came out (checked > 0). */
   run(text: string): number | Promise<number>;
 }
@@ -130,6 +136,46 @@ export function infoPerRecord(text: string): number {
   return sink.finish().length;
 }
 
+/**
+ * The records of one JSON document by default: the document itself when it
+ * is an array (an OpenHands trajectory, UI messages), else its first
+ * array-valued property (cantus' `events`). Formats that nest their records
+ * deeper name them ({@link FormatBenchSpec.records}).
+ */
+function topRecords(doc: unknown): readonly unknown[] {
+  if (Array.isArray(doc)) return doc;
+  if (doc !== null && typeof doc === 'object') {
+    for (const v of Object.values(doc)) if (Array.isArray(v)) return v;
+  }
+  return [];
+}
+
+/**
+ * The floor of a one-document format: `JSON.parse`, then one frozen `info`
+ * event per record, kept whole as its `data`.
+ *
+ * @example
+ * infoPerJsonRecord('[{"a":1},{"b":2}]'); // 2
+ */
+export function infoPerJsonRecord(
+  text: string,
+  records: (doc: unknown) => readonly unknown[] = topRecords,
+): number {
+  const ctx = new ImportContext({});
+  const sink = new EventSink(ctx, { seed: 'floor' });
+  const list = records(JSON.parse(text) as unknown);
+  for (let i = 0; i < list.length; i++) {
+    sink.add({
+      event: 'info',
+      uuid: sink.uuid(`$[${i}]`),
+      timestamp: '2026-01-01T00:00:00.000Z',
+      span_id: null,
+      data: list[i] as never,
+    });
+  }
+  return sink.finish().length;
+}
+
 async function measure(ctx: NodeBenchContext, spec: FormatBenchSpec, n: number, floor: boolean) {
   const text = spec.make(n);
   const name = `${spec.name}.${ctx.label(n)}${spec.unit ? `-${spec.unit}` : ''}`;
@@ -149,9 +195,19 @@ async function measure(ctx: NodeBenchContext, spec: FormatBenchSpec, n: number, 
     ratio,
   });
   ctx.record({ name: `${name}.mb`, value: text.length / 1e6, unit: 'MB', n });
-  if (floor && spec.encoding === 'jsonl') {
+  if (floor) {
     // The same pairing for the floor (one frozen info event per record).
-    const least = await timeImportPaired({ ...spec, run: infoPerRecord }, text, 5);
+    const least = await timeImportPaired(
+      {
+        ...spec,
+        run:
+          spec.encoding === 'jsonl'
+            ? infoPerRecord
+            : (t: string) => infoPerJsonRecord(t, spec.records),
+      },
+      text,
+      5,
+    );
     ctx.record({
       name: `${name}.floor`,
       value: least.run.median,

@@ -131,5 +131,10 @@ export default defineFormatBench({
   unit: 'spans',
   encoding: 'json',
   make: makeOtlp,
+  // The floor's records are the spans (resourceSpans[].scopeSpans[].spans[]).
+  records: (doc) =>
+    (doc as { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] }).resourceSpans.flatMap(
+      (r) => r.scopeSpans.flatMap((s) => s.spans),
+    ),
   run: (text) => importOtlp(text).events.length,
 });

@@ -1,6 +1,7 @@
 import { generateRun } from '../src/core/generate/generate-run.js';
 import { importInspectLog } from '../src/core/import/inspect/inspect-log.js';
 import { inspectJsonLog } from './inspect-log.js';
+import { infoPerJsonRecord } from './import-format.js';
 import { defineBench } from './node.js';
 
 /**
@@ -27,6 +28,26 @@ export default defineBench({
     );
     if (count !== n) throw new Error(`imported ${count} events, expected ${n}`);
     ctx.record({ name, value: timing.median, unit: 'ms', n, target: '≤ 1.5×' }, baseline);
+    // The floor: decode, parse, then one frozen info event per sample event.
+    const floor = await ctx.time(
+      () =>
+        infoPerJsonRecord(new TextDecoder().decode(bytes), (doc) =>
+          (doc as { samples: { events: unknown[] }[] }).samples.flatMap((s) => s.events),
+        ),
+      { repeat: 7 },
+    );
+    const floorMetric = {
+      name: `${name}.floor`,
+      value: floor.median,
+      unit: 'ms' as const,
+      n,
+      target: 'the least an importer costs: one frozen info event per record',
+    };
+    ctx.record(floorMetric, baseline);
+    ctx.record(
+      { name: `${name}.vs-floor`, value: timing.median, unit: 'ms', n, target: '≤ 1.3×' },
+      floorMetric,
+    );
     ctx.record({ name: `${name}.bytes`, value: bytes.length / 1024, unit: 'kB', n });
   },
 });
