@@ -7,7 +7,7 @@ import { builtinModules } from 'node:module';
 import { chromiumArgs, chromiumPath } from './scripts/chromium.mjs';
 import { renderOnServer } from './test/ssr/commands.js';
 import * as liveServer from './test/browser/live-server-commands.js';
-import { emulateColorScheme } from './test/browser/media-commands.js';
+import { emulateColorScheme, emulatePrintMedia } from './test/browser/media-commands.js';
 import { moveMouseAway } from './test/browser/visual-commands.js';
 import pkg from './package.json' with { type: 'json' };
 
@@ -30,7 +30,7 @@ const browser = () => ({
   // A real SSE server for the live transport tests (issue 21).
   // The system colour scheme, emulated, for `theme="auto"` in dark.
   // The mouse moved off the page, for the screenshot tests.
-  commands: { renderOnServer, ...liveServer, emulateColorScheme, moveMouseAway },
+  commands: { renderOnServer, ...liveServer, emulateColorScheme, emulatePrintMedia, moveMouseAway },
 });
 
 // Visual regression (test/browser/visual.browser.test.tsx): reference

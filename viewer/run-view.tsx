@@ -212,6 +212,7 @@ function LinkedViews({
         selectedId={uuid}
         onSelect={onSelect}
         openAt={live || replay ? 'auto' : 'start'}
+        selectable
         aria-label="Transcript"
       />
     </section>

@@ -109,3 +109,4 @@ export type {
   ReplayTimelineOptions,
 } from './stream/replay-player.js';
 export * from './diff/index.js';
+export * from './share/index.js';

@@ -17,6 +17,7 @@ import {
   type SampleSummary,
 } from '../core/import/index.js';
 import { describeInput } from '../core/import/describe-input.js';
+import { eventsToJsonArray, eventsToJsonLines } from '../core/share/json.js';
 import { importInspectLog } from '../core/import/inspect/inspect-log.js';
 import { VERSION } from '../core/version.js';
 import { renderTimelineAscii } from '../core/swimlane/ascii.js';
@@ -701,9 +702,7 @@ async function convert(args: string[], io: CliIO): Promise<number> {
   if (to !== 'jsonl' && to !== 'json')
     throw new UsageError('cli_bad_option', '--to', 'is jsonl or json');
   const loaded = await loadSample(args, io);
-  const lines = loaded.events.map((e) => JSON.stringify(e));
-  if (to === 'jsonl') io.stdout(lines.length ? `${lines.join('\n')}\n` : '');
-  else io.stdout(lines.length ? `[\n${lines.join(',\n')}\n]\n` : '[]\n');
+  io.stdout(to === 'jsonl' ? eventsToJsonLines(loaded.events) : eventsToJsonArray(loaded.events));
   return EXIT.ok;
 }
 

@@ -10,3 +10,11 @@ export async function emulateColorScheme(
 ): Promise<void> {
   await context.page.emulateMedia({ colorScheme: scheme });
 }
+
+/** Lays the test page out for print (`@media print`), or back for the screen. */
+export async function emulatePrintMedia(
+  context: BrowserCommandContext,
+  print: boolean,
+): Promise<void> {
+  await context.page.emulateMedia({ media: print ? 'print' : 'screen' });
+}

@@ -3,12 +3,18 @@
 // code path (the loader in its Web Worker), a sample and an event selected,
 // and the span tree and transcript linked through one selection store.
 import { act, cleanup, render } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { userEvent } from 'vitest/browser';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { commands, userEvent } from 'vitest/browser';
 import evalUrl from '../fixtures/inspect/zstd-zip64.eval?url';
 import { ViewerApp } from '../../viewer/app.js';
 import '../../src/styles.css';
 import '../../viewer/viewer.css';
+
+declare module 'vitest/browser' {
+  interface BrowserCommands {
+    emulatePrintMedia(print: boolean): Promise<void>;
+  }
+}
 
 const WAIT = { timeout: 30_000, interval: 50 };
 
@@ -232,6 +238,36 @@ describe('viewer page', () => {
         WAIT,
       )
       .not.toBeNull();
+  });
+
+  it('selects events in the transcript and prints only them, without the viewer around them', async () => {
+    mount();
+    await pick([await fixtureFile()]);
+    await expect.poll(() => article('1-1-e2'), WAIT).not.toBeNull();
+    await userEvent.click(article('1-1-e2')!.querySelector('.skein-transcript__title')!);
+    const bar = document.querySelector<HTMLElement>(
+      '[role="toolbar"][aria-label="Selected events"]',
+    )!;
+    expect(bar.textContent).toContain('1 event selected');
+    const print = vi.spyOn(window, 'print').mockImplementation(() => {
+      window.dispatchEvent(new Event('beforeprint'));
+    });
+    try {
+      await userEvent.click(
+        [...bar.querySelectorAll('button')].find((b) => b.textContent === 'Print')!,
+      );
+      await expect.poll(() => print.mock.calls.length, WAIT).toBe(1);
+      await commands.emulatePrintMedia(true);
+      const sheet = document.querySelector<HTMLElement>('.skein-print')!;
+      expect(sheet.querySelectorAll('.skein-print__event')).toHaveLength(1);
+      expect(sheet.getBoundingClientRect().height).toBeGreaterThan(0);
+      expect(document.querySelector('.viewer-bar')!.getBoundingClientRect().height).toBe(0);
+    } finally {
+      act(() => void window.dispatchEvent(new Event('afterprint')));
+      await commands.emulatePrintMedia(false);
+      print.mockRestore();
+    }
+    expect(document.querySelector('.skein-print')).toBeNull();
   });
 
   it('shows the keyboard map on ?', async () => {

@@ -34,3 +34,4 @@ export {
 export type { ScrollSpace, RowHeights } from '../list/index.js';
 export { sectionCounts } from './sections.js';
 export type { SectionCount } from './sections.js';
+export { selectedTranscriptEvents, transcriptRowRange } from './selected-events.js';

@@ -21,7 +21,13 @@ export type TranscriptKeyAction =
   | 'find'
   | 'close-find'
   | 'find-next'
-  | 'find-previous';
+  | 'find-previous'
+  | 'extend-next'
+  | 'extend-previous'
+  | 'extend-first'
+  | 'extend-last'
+  | 'select-all'
+  | 'clear-selection';
 
 /**
  * The parts of a key press the map looks at.
@@ -41,6 +47,10 @@ export interface TranscriptKeyInput {
   inFind?: boolean;
   /** The find bar is open. */
   findOpen?: boolean;
+  /** Rows can be selected together (`<Transcript selectable>`). */
+  selectable?: boolean;
+  /** Some rows are selected together (`Esc` clears them). */
+  hasSelection?: boolean;
 }
 
 /**
@@ -53,23 +63,41 @@ export interface TranscriptKeyInput {
  *   `pageFrom`, so a page of tall rows moves by what is seen, not a row count);
  * - `Enter` / `Space`: expand or collapse the focused section;
  * - `/` or `Ctrl`/`Cmd`-`F`: open find; `Esc`: close it;
- * - in the find field, `Enter` / `Shift`-`Enter`: next / previous match.
+ * - in the find field, `Enter` / `Shift`-`Enter`: next / previous match;
+ * - with `selectable`: `Shift`-arrows / `Shift`-`Home` / `Shift`-`End`
+ *   extend the selection, `Ctrl`/`Cmd`-`A` selects every row, `Esc` (find
+ *   closed) clears the selection.
  *
  * @example
  * transcriptKeyAction({ key: 'j' }); // 'next'
  * transcriptKeyAction({ key: 'f', metaKey: true }); // 'find'
  * transcriptKeyAction({ key: 'PageDown' }); // 'page-down'
  * transcriptKeyAction({ key: 'j', inFind: true, findOpen: true }); // null
+ * transcriptKeyAction({ key: 'ArrowDown', shiftKey: true, selectable: true }); // 'extend-next'
  */
 export function transcriptKeyAction(input: TranscriptKeyInput): TranscriptKeyAction | null {
   const { key } = input;
   const command = input.ctrlKey === true || input.metaKey === true;
   if (command && input.altKey !== true && (key === 'f' || key === 'F')) return 'find';
-  if (key === 'Escape') return input.findOpen === true ? 'close-find' : null;
+  if (key === 'Escape') {
+    if (input.findOpen === true) return 'close-find';
+    return input.selectable === true && input.hasSelection === true && input.inFind !== true
+      ? 'clear-selection'
+      : null;
+  }
   if (input.inFind === true) {
     if (key === 'Enter' && !command && input.altKey !== true)
       return input.shiftKey === true ? 'find-previous' : 'find-next';
     return null;
+  }
+  if (input.selectable === true && input.altKey !== true) {
+    if (command && input.shiftKey !== true && (key === 'a' || key === 'A')) return 'select-all';
+    if (!command && input.shiftKey === true) {
+      if (key === 'ArrowDown') return 'extend-next';
+      if (key === 'ArrowUp') return 'extend-previous';
+      if (key === 'Home') return 'extend-first';
+      if (key === 'End') return 'extend-last';
+    }
   }
   if (command || input.altKey === true) return null;
   switch (key) {

@@ -72,6 +72,28 @@ export type TranscriptProps = TranscriptSourceProps & {
    * its section open).
    */
   selection?: SelectionStore;
+  /**
+   * Rows can be selected together (default `false`): click selects one,
+   * `Ctrl`/`Cmd`+click adds or removes one, `Shift`+click and `Shift`+arrows
+   * (`Shift`+`Home`/`End`) select a range, `Ctrl`/`Cmd`-`A` every row, `Esc`
+   * clears; a toolbar copies the selection as Markdown or JSON, downloads it
+   * as skein JSON Lines (read back by every skein command), or prints it.
+   */
+  selectable?: boolean;
+  /** The rows selected together (row uuids, as `data-event-id`), controlled. */
+  selectedIds?: ReadonlySet<string>;
+  /** The rows selected together at mount, uncontrolled. */
+  defaultSelectedIds?: Iterable<string>;
+  /** Called with the rows selected together; the handle's `selectedEvents()` gives their events. */
+  onSelectionChange?: (uuids: ReadonlySet<string>) => void;
+  /**
+   * The most events a print draws (default `PRINT_MAX_EVENTS`, 1,000): the
+   * print view draws them all at once, outside the virtualized list, and
+   * says what it left out.
+   */
+  printLimit?: number;
+  /** The downloaded file's name, without `.jsonl` (default `'skein-selection'`). */
+  exportName?: string;
   /** Event kinds hidden, controlled. */
   filter?: readonly string[];
   /** Event kinds hidden at mount (default: `sample_init`, `sandbox`, `state`, `store`). */
@@ -156,4 +178,16 @@ export interface TranscriptHandle {
   scrollToEvent(uuid: string, options?: ScrollToEventOptions): Promise<boolean>;
   /** Opens the find bar, optionally with a query. */
   openFind(query?: string): void;
+  /**
+   * The events of the rows selected together (`selectable`), in the run's
+   * order: a section header brings its `span_end`, a collapsed one everything
+   * inside (see `selectedTranscriptEvents`).
+   */
+  selectedEvents(): Event[];
+  /**
+   * Prints the rows selected together, or every row when none is (at most
+   * `PRINT_MAX_EVENTS`), drawn in full outside the virtualized list
+   * (`selectable` transcripts only draw the print view).
+   */
+  print(): Promise<void>;
 }

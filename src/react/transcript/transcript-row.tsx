@@ -20,6 +20,10 @@ export interface TranscriptRowProps {
   /** Id of the row's title (for `aria-labelledby`). */
   titleId: string;
   selected: boolean;
+  /** One of the rows selected together (`selectable`). */
+  inSelection: boolean;
+  /** Id of the hidden note "In the selection" (its description when in it). */
+  inSelectionId: string;
   hovered: boolean;
   match: boolean;
   currentMatch: boolean;
@@ -73,6 +77,8 @@ export function TranscriptRow(p: TranscriptRowProps) {
       data-event-id={uuid}
       data-kind={event.event}
       data-selected={p.selected ? '' : undefined}
+      data-in-selection={p.inSelection ? '' : undefined}
+      aria-describedby={p.inSelection ? p.inSelectionId : undefined}
       data-hovered={p.hovered ? '' : undefined}
       onPointerEnter={onHover !== undefined ? () => onHover(uuid) : undefined}
       onPointerLeave={onHover !== undefined ? () => onHover(null) : undefined}

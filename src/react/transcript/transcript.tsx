@@ -9,6 +9,7 @@ import {
   useState,
   type ForwardedRef,
 } from 'react';
+import { flushSync } from 'react-dom';
 import {
   eventTreeNodeKey,
   eventTreeNodeUuid,
@@ -18,8 +19,14 @@ import {
   sectionCounts,
   stepMatch,
   transcriptRowOfEvent,
+  eventsToJsonArray,
+  eventsToJsonLines,
+  eventsToMarkdown,
+  selectedTranscriptEvents,
+  type Event,
   type TranscriptFeed,
 } from '../../core/index.js';
+import { preloadDisplay } from '../display/index.js';
 import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.js';
 import { useControllable } from '../use-controllable.js';
 import { useHydrated } from '../use-hydrated.js';
@@ -30,16 +37,27 @@ import { useFindHighlights } from './highlight.js';
 import { layoutStyles, useLayoutWarning } from './layout.js';
 import { useNavigation } from './navigation.js';
 import type { TranscriptHandle, TranscriptProps, TranscriptSourceProps } from './props.js';
+import { PRINT_MAX_EVENTS, PrintView } from './print-view.js';
+import { SelectionBar } from './selection-bar.js';
+import { copyText, downloadText } from './share-actions.js';
 import { Toolbar } from './toolbar.js';
 import { TranscriptRow } from './transcript-row.js';
 import { useRowEvents } from './use-row-events.js';
 import { useSelectionLink } from './use-selection-link.js';
 import { useTranscriptFind } from './use-transcript-find.js';
 import { useTranscriptList } from './use-transcript-list.js';
+import { useMultiSelection } from './use-multi-selection.js';
 
 export type { TranscriptHandle, TranscriptProps, TranscriptSourceProps } from './props.js';
 
 const EMPTY_SET: ReadonlySet<string> = new Set();
+
+/** What a print draws (see `PrintView`). */
+interface PrintJob {
+  events: readonly Event[];
+  total: number;
+  selection: boolean;
+}
 
 function sourceOf(props: TranscriptSourceProps) {
   return props.stream ?? props.events ?? props.iterable;
@@ -66,6 +84,12 @@ function sourceOf(props: TranscriptSourceProps) {
  * Keys: `j`/`k` or arrows move, `Home`/`End`, `Enter`/`Space` toggle a
  * section, `/` or `Ctrl`/`Cmd`-`F` find, `Esc` closes find.
  *
+ * With `selectable`, rows are selected together (click, `Ctrl`/`Cmd`+click,
+ * `Shift`+click, `Shift`+arrows, `Ctrl`/`Cmd`-`A`, `Esc` clears) and a
+ * toolbar copies them as Markdown or JSON, downloads them as skein JSON
+ * Lines, or prints them (every row when none is selected, up to
+ * `PRINT_MAX_EVENTS`), also on the browser's own Print.
+ *
  * @example
  * import 'skein/styles.css';
  * <div style={{ height: 600 }}>
@@ -88,6 +112,7 @@ export const Transcript = forwardRef(function Transcript(
     style,
   } = props;
   const label = props['aria-label'] ?? 'Transcript';
+  const selectable = props.selectable === true;
   const baseId = useId();
 
   // --- source → feed → tree -------------------------------------------------
@@ -144,6 +169,90 @@ export const Transcript = forwardRef(function Transcript(
     [tree, collapsed, hiddenKinds],
   );
   const countOf = useMemo(() => sectionCounts(tree, hiddenKinds), [tree, hiddenKinds]);
+
+  // --- rows selected together: copy, download, print ---------------------------
+  const multi = useMultiSelection({
+    tree,
+    rows,
+    selectedIds: props.selectedIds,
+    defaultSelectedIds: props.defaultSelectedIds,
+    onSelectionChange: props.onSelectionChange,
+  });
+  const [shareMessage, setShareMessage] = useState('');
+  const selectedEvents = useCallback(
+    () => selectedTranscriptEvents(tree, rows, multi.ids),
+    [tree, rows, multi.ids],
+  );
+  const exportName = props.exportName ?? 'skein-selection';
+  const share = useCallback(
+    async (how: 'markdown' | 'json' | 'download') => {
+      const events = selectedEvents();
+      const what = `${events.length.toLocaleString('en-US')} ${events.length === 1 ? 'event' : 'events'}`;
+      if (how === 'download') {
+        downloadText(`${exportName}.jsonl`, eventsToJsonLines(events), 'application/jsonl');
+        setShareMessage(`Downloaded ${what} as ${exportName}.jsonl`);
+        return;
+      }
+      const text =
+        how === 'markdown'
+          ? eventsToMarkdown(events, { registry: describers })
+          : eventsToJsonArray(events);
+      const why = await copyText(text);
+      setShareMessage(
+        why === null
+          ? `Copied ${what} as ${how === 'markdown' ? 'Markdown' : 'JSON'}`
+          : `Not copied: ${why}. Use Download .jsonl instead.`,
+      );
+    },
+    [selectedEvents, exportName, describers],
+  );
+  const [printJob, setPrintJob] = useState<PrintJob | null>(null);
+  const printLimit = Math.max(1, props.printLimit ?? PRINT_MAX_EVENTS);
+  const makePrintJob = useCallback((): PrintJob => {
+    if (multi.ids.size > 0) {
+      const events = selectedEvents();
+      return { events: events.slice(0, printLimit), total: events.length, selection: true };
+    }
+    const events: Event[] = [];
+    for (let r = 0; r < rows.length && r < printLimit; r++)
+      events.push(tree.events[rows.node[r]!]!);
+    return { events, total: rows.length, selection: false };
+  }, [multi.ids, selectedEvents, rows, tree, printLimit]);
+  const makePrintJobRef = useRef(makePrintJob);
+  makePrintJobRef.current = makePrintJob;
+  // The browser's own Print (Ctrl/Cmd-P) prints the same as the Print button:
+  // the print view is drawn synchronously in `beforeprint`, before the page
+  // is laid out for paper. One transcript prints at a time (the page's flag).
+  useEffect(() => {
+    if (!selectable) return;
+    const root = document.documentElement;
+    let mine = false;
+    const before = () => {
+      if (root.hasAttribute('data-skein-printing')) return;
+      mine = true;
+      root.setAttribute('data-skein-printing', '');
+      flushSync(() => setPrintJob(makePrintJobRef.current()));
+    };
+    const after = () => {
+      if (!mine) return;
+      mine = false;
+      root.removeAttribute('data-skein-printing');
+      setPrintJob(null);
+    };
+    window.addEventListener('beforeprint', before);
+    window.addEventListener('afterprint', after);
+    return () => {
+      window.removeEventListener('beforeprint', before);
+      window.removeEventListener('afterprint', after);
+      if (mine) root.removeAttribute('data-skein-printing');
+    };
+  }, [selectable]);
+  const print = useCallback(async () => {
+    // Markdown and the other renderers load on first use: have them before
+    // drawing what the printer lays out at once.
+    await preloadDisplay().catch(() => undefined);
+    window.print();
+  }, []);
 
   // --- find -------------------------------------------------------------------
   const activeQuery = findOpen ? findQuery : '';
@@ -279,7 +388,12 @@ export const Transcript = forwardRef(function Transcript(
     if ((props.findQuery ?? '') !== '') setFindOpen(true);
   }, [props.findQuery]);
 
-  useImperativeHandle(ref, () => ({ scrollToEvent: goTo, openFind }), [goTo, openFind]);
+  useImperativeHandle(ref, () => ({ scrollToEvent: goTo, openFind, selectedEvents, print }), [
+    goTo,
+    openFind,
+    selectedEvents,
+    print,
+  ]);
 
   const rootRef = useRef<HTMLDivElement>(null);
   useRowEvents({
@@ -298,7 +412,14 @@ export const Transcript = forwardRef(function Transcript(
     openFind,
     closeFind,
     goToMatch,
+    selectable,
+    hasSelection: multi.ids.size > 0,
+    pick: multi.pick,
+    extendTo: multi.extendTo,
+    selectAll: multi.selectAll,
+    clearSelection: multi.clear,
   });
+  const inSelectionId = `${baseId}-in-selection`;
 
   // --- highlights of the find query inside the rendered rows -----------------
   useFindHighlights(
@@ -336,6 +457,21 @@ export const Transcript = forwardRef(function Transcript(
         warning={warning}
         connection={props.connection}
       />
+      {selectable ? (
+        <SelectionBar
+          count={multi.ids.size}
+          rows={rows.length}
+          onCopyMarkdown={() => void share('markdown')}
+          onCopyJson={() => void share('json')}
+          onDownload={() => void share('download')}
+          onPrint={() => void print()}
+          onClear={() => {
+            multi.clear();
+            setShareMessage('');
+          }}
+          message={shareMessage}
+        />
+      ) : null}
       {findOpen ? (
         <FindBar
           inputRef={findInputRef}
@@ -397,6 +533,8 @@ export const Transcript = forwardRef(function Transcript(
                   countOf={countOf}
                   titleId={`${baseId}-t${r}`}
                   selected={uuid === selectedId}
+                  inSelection={selectable && multi.ids.has(uuid)}
+                  inSelectionId={inSelectionId}
                   hovered={
                     hoveredKey !== null &&
                     (hoveredKey === uuid || (s >= 0 && eventTreeNodeKey(tree, node) === hoveredKey))
@@ -422,6 +560,23 @@ export const Transcript = forwardRef(function Transcript(
           ) : null}
         </div>
       </div>
+      {selectable ? (
+        // What a row in the selection says to assistive technology (feed
+        // articles take no `aria-selected`: it is described instead).
+        <span id={inSelectionId} hidden>
+          In the selection
+        </span>
+      ) : null}
+      {printJob !== null ? (
+        <PrintView
+          events={printJob.events}
+          total={printJob.total}
+          selection={printJob.selection}
+          label={label}
+          trust={trust}
+          describers={describers}
+        />
+      ) : null}
       {newEvents > 0 ? (
         <button type="button" className="skein-transcript__new" onClick={jumpToEnd}>
           {newEvents.toLocaleString('en-US')} new {newEvents === 1 ? 'event' : 'events'} ↓

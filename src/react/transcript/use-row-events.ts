@@ -25,6 +25,14 @@ export interface RowEventsOptions {
   openFind: () => void;
   closeFind: () => void;
   goToMatch: (step: 1 | -1) => void;
+  /** Rows can be selected together (`<Transcript selectable>`). */
+  selectable: boolean;
+  hasSelection: boolean;
+  pick: (row: number, gesture: { range?: boolean; toggle?: boolean }) => void;
+  /** Extends the selection from its anchor (else from `fromRow`) to `row`. */
+  extendTo: (fromRow: number, row: number) => void;
+  selectAll: () => void;
+  clearSelection: () => void;
 }
 
 /**
@@ -37,6 +45,7 @@ export function useRowEvents(o: RowEventsOptions): void {
   const handlers = useRef({
     key: (_e: KeyboardEvent) => {},
     click: (_e: MouseEvent) => {},
+    mousedown: (_e: MouseEvent) => {},
     focus: (_e: FocusEvent) => {},
   });
   useIsomorphicLayoutEffect(() => {
@@ -54,6 +63,8 @@ export function useRowEvents(o: RowEventsOptions): void {
         shiftKey: e.shiftKey,
         inFind: inFind || inOtherControl,
         findOpen: o.findOpen,
+        selectable: o.selectable,
+        hasSelection: o.hasSelection,
       });
       if (action === null) return;
       const rowEl = target.closest<HTMLElement>('[data-index]');
@@ -94,6 +105,30 @@ export function useRowEvents(o: RowEventsOptions): void {
         case 'find-previous':
           o.goToMatch(-1);
           break;
+        case 'extend-next':
+        case 'extend-previous':
+        case 'extend-first':
+        case 'extend-last': {
+          if (rows.length === 0) return;
+          const from = r < 0 ? 0 : r;
+          const to =
+            action === 'extend-next'
+              ? Math.min(rows.length - 1, from + 1)
+              : action === 'extend-previous'
+                ? Math.max(0, from - 1)
+                : action === 'extend-first'
+                  ? 0
+                  : rows.length - 1;
+          o.extendTo(from, to);
+          o.moveFocus(to);
+          break;
+        }
+        case 'select-all':
+          o.selectAll();
+          break;
+        case 'clear-selection':
+          o.clearSelection();
+          break;
       }
       e.preventDefault();
       e.stopPropagation();
@@ -102,6 +137,11 @@ export function useRowEvents(o: RowEventsOptions): void {
       const rowEl = (e.target as HTMLElement).closest<HTMLElement>('[data-event-id]');
       const uuid = rowEl?.dataset['eventId'];
       if (uuid !== undefined && uuid !== o.focusedId) o.setFocusedId(uuid);
+    };
+    handlers.current.mousedown = (e: MouseEvent) => {
+      // Shift+click selects rows, not the text between two clicks.
+      if (o.selectable && e.shiftKey && (e.target as HTMLElement).closest('[data-index]') !== null)
+        e.preventDefault();
     };
     handlers.current.click = (e: MouseEvent) => {
       const target = e.target as HTMLElement;
@@ -112,7 +152,10 @@ export function useRowEvents(o: RowEventsOptions): void {
       const uuid = eventTreeNodeUuid(tree, rows.node[r]!);
       o.setFocusedId(uuid);
       if (target.closest('[data-toggle]') !== null) o.toggleRow(r);
-      else if (target.closest('a, button, input, summary') === null) o.select(uuid);
+      else if (target.closest('a, button, input, summary') === null) {
+        o.select(uuid);
+        if (o.selectable) o.pick(r, { range: e.shiftKey, toggle: e.ctrlKey || e.metaKey });
+      }
     };
   });
   const { rootRef } = o;
@@ -121,6 +164,8 @@ export function useRowEvents(o: RowEventsOptions): void {
     if (root === null) return;
     const key = (e: KeyboardEvent) => handlers.current.key(e);
     const click = (e: MouseEvent) => handlers.current.click(e);
+    const mousedown = (e: MouseEvent) => handlers.current.mousedown(e);
+    root.addEventListener('mousedown', mousedown);
     const focus = (e: FocusEvent) => handlers.current.focus(e);
     root.addEventListener('keydown', key);
     root.addEventListener('click', click);
@@ -128,6 +173,7 @@ export function useRowEvents(o: RowEventsOptions): void {
     return () => {
       root.removeEventListener('keydown', key);
       root.removeEventListener('click', click);
+      root.removeEventListener('mousedown', mousedown);
       root.removeEventListener('focusin', focus);
     };
   }, [rootRef]);
