@@ -5,7 +5,6 @@ import {
   pageTarget,
   resolveAnchor,
   scrollSpace,
-  scrollToRow,
   takeAnchor,
   visibleRange,
 } from '../../src/core/index.js';
@@ -113,18 +112,5 @@ describe('pageTarget', () => {
         100,
       ),
     ).toBe(-1);
-  });
-});
-
-describe('scrollToRow', () => {
-  it('scrolls the least amount with auto, or aligns', () => {
-    const h = createRowHeights(100, () => 20);
-    const space = scrollSpace(h.total, 100);
-    expect(scrollToRow(h, space, 0, 2)).toBeNull();
-    expect(scrollToRow(h, space, 0, 10)).toBe(120);
-    expect(scrollToRow(h, space, 500, 10)).toBe(200);
-    expect(scrollToRow(h, space, 0, 10, 'start')).toBe(200);
-    expect(scrollToRow(h, space, 0, 10, 'center')).toBe(160);
-    expect(scrollToRow(h, space, 0, 100)).toBeNull();
   });
 });

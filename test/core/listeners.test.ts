@@ -100,4 +100,53 @@ describe('Listeners', () => {
     expect(queued).toHaveLength(1);
     expect(() => queued[0]!()).toThrow(failure);
   });
+
+  it('notify() calls the listeners at once, and delivers a scheduled notification owed', async () => {
+    const listeners = new Listeners();
+    let calls = 0;
+    listeners.subscribe(() => calls++);
+    listeners.notify();
+    expect(calls).toBe(1);
+    listeners.schedule();
+    listeners.notify();
+    expect(calls).toBe(2);
+    // The scheduled one was delivered by notify(): the microtask adds nothing.
+    await tick();
+    expect(calls).toBe(2);
+    // A schedule() after it is owed again.
+    listeners.schedule();
+    await tick();
+    expect(calls).toBe(3);
+  });
+
+  it('notify() ignores shouldNotify (the caller knows something changed) and isolates a throwing listener', () => {
+    const listeners = new Listeners(() => false);
+    const failure = new Error('listener failed');
+    let after = 0;
+    listeners.subscribe(() => {
+      throw failure;
+    });
+    listeners.subscribe(() => after++);
+    const queued: (() => void)[] = [];
+    vi.spyOn(globalThis, 'queueMicrotask').mockImplementation((task) => {
+      queued.push(task);
+    });
+    listeners.notify();
+    expect(after).toBe(1);
+    expect(queued).toHaveLength(1);
+    expect(() => queued[0]!()).toThrow(failure);
+  });
+
+  it('size counts registrations, so a store can start and stop work with its first and last listener', () => {
+    const listeners = new Listeners();
+    expect(listeners.size).toBe(0);
+    const a = listeners.subscribe(() => {});
+    const b = listeners.subscribe(() => {});
+    expect(listeners.size).toBe(2);
+    a();
+    a();
+    expect(listeners.size).toBe(1);
+    b();
+    expect(listeners.size).toBe(0);
+  });
 });

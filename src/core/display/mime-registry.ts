@@ -8,6 +8,7 @@
  */
 import type { MimeBundle } from '../events/types.js';
 import type { MimeRegistry, RendererEntry, RendererInfo, SelectMimeTypeOptions } from './types.js';
+import { Listeners } from '../stream/listeners.js';
 
 /**
  * Creates an empty renderer registry. For each MIME type the latest added
@@ -26,7 +27,8 @@ export function createMimeRegistry<R = unknown>(): MimeRegistry<R> {
   let nextId = 0;
   let byMime: Map<string, RendererEntry<R>> | undefined;
   let order: readonly string[] | undefined;
-  const listeners = new Set<() => void>();
+  // Told at once: a renderer added is used by the next render.
+  const listeners = new Listeners();
 
   const index = () => {
     if (!byMime) {
@@ -39,7 +41,7 @@ export function createMimeRegistry<R = unknown>(): MimeRegistry<R> {
   const changed = () => {
     byMime = undefined;
     order = undefined;
-    for (const listener of [...listeners]) listener();
+    listeners.notify();
   };
 
   return {
@@ -72,12 +74,7 @@ export function createMimeRegistry<R = unknown>(): MimeRegistry<R> {
       return order;
     },
     getSnapshot: () => entries,
-    subscribe: (listener) => {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
+    subscribe: (listener) => listeners.subscribe(listener),
   };
 }
 

@@ -1,6 +1,7 @@
-// The list engine (issue 17): row heights in a Fenwick tree, a scroll space
-// scaled past the browser's element-height limit, visible ranges, scroll
-// anchoring and paging. Pure maths; `useListVirtualizer` (skein/react) draws.
+// The list engine: row heights in a Fenwick tree, a scroll space scaled past
+// the browser's element-height limit, visible ranges, scroll anchoring and
+// paging (pure functions), and `ListEngine`, the stateful object every list
+// runs on (`useListVirtualizer` in skein/react is its React adapter).
 export { createRowHeights } from './heights.js';
 export type { KeptHeights, RowHeights } from './heights.js';
 export {
@@ -17,10 +18,22 @@ export {
   firstWindow,
   pageTarget,
   resolveAnchor,
-  scrollToRow,
   takeAnchor,
   visibleRange,
 } from './window.js';
 export type { ListAlign, ScrollAnchor } from './window.js';
 export { carrySizes, markRowsContinued, rowsContinued } from './carry.js';
 export type { KeyedSizes } from './carry.js';
+export { ListEngine } from './engine.js';
+export type {
+  LayoutProblem,
+  ListDom,
+  ListEngineOptions,
+  ListItem,
+  ListRow,
+  ListRowObserver,
+  ListScroller,
+  ListView,
+  ListViewport,
+  MeasuredSizes,
+} from './engine.js';

@@ -1,11 +1,11 @@
 /**
  * Which rows a virtualized list draws, where a row lands after the rows
- * change, and how far a page key moves (issue 17: the list engine every view
- * shares). Pure functions over {@link RowHeights} and {@link ScrollSpace}; the
- * React hook `useListVirtualizer` only reads the DOM and calls these.
+ * change, and how far a page key moves. Pure functions over
+ * {@link RowHeights} and the scroll space; `ListEngine` (engine.ts) keeps
+ * the state between frames and calls these.
  */
 import type { RowHeights } from './heights.js';
-import { contentOffsetOf, scrollSpace, scrollTopOf, type ScrollSpace } from './scroll-space.js';
+import { contentOffsetOf, scrollSpace, scrollTopOf } from './scroll-space.js';
 
 /**
  * Rows drawn before the scroller has been measured (on the server, at
@@ -193,38 +193,4 @@ export function pageTarget(
       : heights.rowAt(Math.max(0, heights.start(from) - page));
   if (target === from) return Math.min(Math.max(from + direction, 0), heights.count - 1);
   return target;
-}
-
-/**
- * The `scrollTop` that brings row `row` into view with the least movement
- * (`align: 'auto'`), or puts it at the top, centre or bottom; `null` when it
- * is already fully visible with `'auto'`.
- *
- * @example
- * declare const heights: RowHeights;
- * declare const space: ScrollSpace;
- * declare const el: HTMLElement; // the scroller
- * const top = scrollToRow(heights, space, el.scrollTop, 42, 'center');
- * if (top !== null) el.scrollTop = top;
- */
-export function scrollToRow(
-  heights: RowHeights,
-  space: ScrollSpace,
-  scrollTop: number,
-  row: number,
-  align: 'auto' | 'start' | 'center' | 'end' = 'auto',
-): number | null {
-  if (!(row >= 0 && row < heights.count)) return null;
-  const start = heights.start(row);
-  const size = heights.size(row);
-  const view = space.viewportSize;
-  const offset = contentOffsetOf(space, scrollTop);
-  let wanted: number;
-  if (align === 'start') wanted = start;
-  else if (align === 'end') wanted = start + size - view;
-  else if (align === 'center') wanted = start + size / 2 - view / 2;
-  else if (start < offset) wanted = start;
-  else if (start + size > offset + view) wanted = start + size - view;
-  else return null;
-  return scrollTopOf(space, wanted);
 }

@@ -10,6 +10,7 @@
  * "expand all" and "collapse all" on a tree of 200k spans are O(1) and a
  * tree that grows live needs no new ids to stay expanded.
  */
+import { Listeners } from '../stream/listeners.js';
 
 /**
  * Which nodes are expanded: every node when `all` is `true` except those in
@@ -139,21 +140,16 @@ export function createSelectionStore(options: SelectionStoreOptions = {}): Selec
     playhead: options.playhead ?? null,
     expanded: options.expanded ?? ALL_EXPANDED,
   });
-  let listeners: readonly (() => void)[] = [];
+  // Told at once: a view that selects reads the selection in the same turn.
+  const listeners = new Listeners();
   const set = <K extends keyof SelectionSnapshot>(key: K, value: SelectionSnapshot[K]) => {
     if (Object.is(snapshot[key], value)) return;
     snapshot = Object.freeze({ ...snapshot, [key]: value });
-    for (const listener of listeners) listener();
+    listeners.notify();
   };
   return {
     getSnapshot: () => snapshot,
-    subscribe(listener) {
-      const entry = () => listener();
-      listeners = [...listeners, entry];
-      return () => {
-        listeners = listeners.filter((l) => l !== entry);
-      };
-    },
+    subscribe: (listener) => listeners.subscribe(listener),
     select: (id) => set('selected', id),
     focus: (id) => set('focused', id),
     hover: (id) => set('hovered', id),

@@ -1,13 +1,16 @@
 /**
- * The listener side of a core store (STYLE §3): `subscribe` for
- * `useSyncExternalStore`, and at most one notification per microtask however
- * many changes it covers. Shared by `EventStream` and the incremental tree
- * builder. Internal.
+ * The listener side of every skein store (STYLE §3): `subscribe` for
+ * `useSyncExternalStore`, and two ways to tell the listeners: `notify()` at
+ * once (a store whose readers must see a change before the call that made it
+ * returns: the selection, the list engine's next frame) or `schedule()`, at
+ * most once per microtask however many changes it covers (a log taking a
+ * burst of appends). Internal: every store exposes only `subscribe`.
  */
 export class Listeners {
   /** Copy-on-write, so a listener may (un)subscribe while we iterate. */
   #listeners: readonly (() => void)[] = [];
-  #scheduled = false;
+  /** A notification is owed: `schedule()` queued one that no `notify()` has delivered yet. */
+  #due = false;
   readonly #shouldNotify: () => boolean;
 
   /**
@@ -16,6 +19,11 @@ export class Listeners {
    */
   constructor(shouldNotify: () => boolean = () => true) {
     this.#shouldNotify = shouldNotify;
+  }
+
+  /** How many listeners are registered (a store may start work only while someone listens). */
+  get size(): number {
+    return this.#listeners.length;
   }
 
   /**
@@ -35,16 +43,29 @@ export class Listeners {
     };
   }
 
-  /** Calls the listeners in a microtask, once for every call made before it runs. */
-  schedule(): void {
-    if (this.#scheduled || this.#listeners.length === 0) return;
-    this.#scheduled = true;
-    queueMicrotask(this.#notify);
+  /**
+   * Calls the listeners now, in the caller's turn. It also delivers a
+   * notification `schedule()` still owes (that one is then dropped).
+   */
+  notify(): void {
+    this.#due = false;
+    this.#call();
   }
 
-  readonly #notify = (): void => {
-    this.#scheduled = false;
-    if (!this.#shouldNotify()) return;
+  /** Calls the listeners in a microtask, once for every call made before it runs. */
+  schedule(): void {
+    if (this.#due || this.#listeners.length === 0) return;
+    this.#due = true;
+    queueMicrotask(this.#scheduled);
+  }
+
+  readonly #scheduled = (): void => {
+    if (!this.#due) return;
+    this.#due = false;
+    if (this.#shouldNotify()) this.#call();
+  };
+
+  #call(): void {
     for (const listener of this.#listeners) {
       try {
         listener();
@@ -56,5 +77,5 @@ export class Listeners {
         });
       }
     }
-  };
+  }
 }

@@ -18,6 +18,7 @@ import { eventTime } from '../events/event-time.js';
 import type { Event } from '../events/types.js';
 import type { SelectionStore } from '../selection/selection-store.js';
 import { EventStream } from './event-stream.js';
+import { Listeners } from './listeners.js';
 
 /**
  * When each event of a recorded run plays: {@link buildReplayTimeline}.
@@ -336,7 +337,8 @@ export function createReplayPlayer(
   const clock = options.clock ?? systemClock;
   const frameMs = Math.max(1, options.frameMs ?? 50);
   const n = timeline.length;
-  const listeners = new Set<() => void>();
+  // Told at once: a tick, a seek or a pause is seen in the same turn.
+  const listeners = new Listeners();
 
   let speed = checkSpeed(options.speed ?? 1);
   let status: ReplayPlayerSnapshot['status'] = 'paused';
@@ -351,7 +353,7 @@ export function createReplayPlayer(
 
   const notify = () => {
     snapshot = null;
-    for (const listener of [...listeners]) listener();
+    listeners.notify();
   };
 
   /** Shows exactly the first `next` events: append, or start over when moving back. */
@@ -450,11 +452,7 @@ export function createReplayPlayer(
       }
       return snapshot;
     },
-    subscribe(listener) {
-      const entry = () => listener();
-      listeners.add(entry);
-      return () => void listeners.delete(entry);
-    },
+    subscribe: (listener) => listeners.subscribe(listener),
     play() {
       if (status === 'playing' || n === 0) return;
       if (count >= n) {

@@ -11,6 +11,7 @@
 import { describeEvent } from '../display/describe-event.js';
 import type { Event } from '../events/types.js';
 import type { EventTree } from '../tree/event-tree.js';
+import { Listeners } from '../stream/listeners.js';
 
 /**
  * Options of {@link createTranscriptFind}. Platform pieces are injected
@@ -103,7 +104,8 @@ export function createTranscriptFind(options: TranscriptFindOptions = {}): Trans
   const sliceMs = options.sliceMs ?? 8;
 
   let state = EMPTY_STATE;
-  let listeners: readonly (() => void)[] = [];
+  // Told at once, slice by slice: each slice is already a task of its own.
+  const listeners = new Listeners();
   // The running scan; a new search replaces it, and a stale slice sees that.
   let scan: Scan | null = null;
   // What each event did for the current query, and for the one before it
@@ -114,7 +116,7 @@ export function createTranscriptFind(options: TranscriptFindOptions = {}): Trans
 
   const emit = (next: TranscriptFindState) => {
     state = next;
-    for (const listener of listeners) listener();
+    listeners.notify();
   };
 
   const run = (current: Scan) => {
@@ -197,13 +199,7 @@ export function createTranscriptFind(options: TranscriptFindOptions = {}): Trans
       run(current);
     },
     getSnapshot: () => state,
-    subscribe(listener) {
-      const entry = () => listener();
-      listeners = [...listeners, entry];
-      return () => {
-        listeners = listeners.filter((l) => l !== entry);
-      };
-    },
+    subscribe: (listener) => listeners.subscribe(listener),
     dispose() {
       scan = null;
     },

@@ -18,6 +18,7 @@
  */
 import type { Event } from '../events/types.js';
 import { EventStream } from '../stream/event-stream.js';
+import { Listeners } from '../stream/listeners.js';
 import type { EventTree } from './event-tree.js';
 import { createEventTreeBuilder } from './incremental.js';
 
@@ -132,7 +133,9 @@ export function createEventTreeFeed(
   const firstSlice = options.firstSlice ?? 500;
   const builder = createEventTreeBuilder();
 
-  let listeners: readonly (() => void)[] = [];
+  // Told at once when a snapshot is published (a live one past
+  // LIVE_MIN_COST_MS in a task of its own, below).
+  const listeners = new Listeners();
   let disposed = false;
   // Started by the first subscriber: nothing is pulled or scheduled before.
   let started = false;
@@ -160,7 +163,7 @@ export function createEventTreeFeed(
     published++;
     publishedAt = taken;
     snapshot = freeze(loading);
-    for (const listener of listeners) listener();
+    listeners.notify();
   };
   const fail = (cause: unknown) => {
     if (failed) return;
@@ -198,7 +201,7 @@ export function createEventTreeFeed(
   };
 
   // Background slices run only while someone listens.
-  const active = () => !disposed && listeners.length > 0;
+  const active = () => !disposed && listeners.size > 0;
   const kick = () => {
     if (scheduled || !active()) return;
     scheduled = true;
@@ -273,7 +276,7 @@ export function createEventTreeFeed(
       // tens of milliseconds). The cost that spaces live snapshots then
       // counts that render too, up to the task after it.
       if (liveCost < LIVE_MIN_COST_MS) {
-        for (const listener of listeners) listener();
+        listeners.notify();
         liveEnd = now();
         liveCost = liveEnd - start;
         return;
@@ -281,7 +284,7 @@ export function createEventTreeFeed(
       schedule(() => {
         if (token !== published || !active()) return;
         const told = now();
-        for (const listener of listeners) listener();
+        listeners.notify();
         schedule(() => {
           if (token !== published) return;
           liveEnd = now();
@@ -446,7 +449,7 @@ export function createEventTreeFeed(
     releaseQueued = true;
     void Promise.resolve().then(() => {
       releaseQueued = false;
-      if (listeners.length === 0 && !disposed) dispose();
+      if (listeners.size === 0 && !disposed) dispose();
     });
   };
   const dispose = () => {
@@ -467,9 +470,8 @@ export function createEventTreeFeed(
       return snapshot!;
     },
     subscribe(listener) {
-      const entry = () => listener();
-      const first = listeners.length === 0;
-      listeners = [...listeners, entry];
+      const first = listeners.size === 0;
+      const leave = listeners.subscribe(listener);
       if (first && !disposed) {
         if (!started) start();
         // A stream catches up in `attach`; anything else resumes its slices.
@@ -477,9 +479,9 @@ export function createEventTreeFeed(
         attach();
       }
       return () => {
-        const before = listeners.length;
-        listeners = listeners.filter((l) => l !== entry);
-        if (before > 0 && listeners.length === 0) {
+        const before = listeners.size;
+        leave();
+        if (before > 0 && listeners.size === 0) {
           detach();
           detach = () => {};
           queueRelease();

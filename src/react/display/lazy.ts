@@ -1,4 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react';
+import { Listeners } from '../../core/stream/listeners.js';
 
 /**
  * A module loaded on first use with a dynamic `import()` (issue 16, "pay for
@@ -26,7 +27,7 @@ export interface LazyModule<T> {
 export function createLazyModule<T>(importer: () => Promise<T>): LazyModule<T> {
   let value: T | undefined;
   let pending: Promise<T> | undefined;
-  const listeners = new Set<() => void>();
+  const listeners = new Listeners();
   return {
     get: () => value,
     load() {
@@ -34,7 +35,7 @@ export function createLazyModule<T>(importer: () => Promise<T>): LazyModule<T> {
       pending ??= importer().then(
         (module) => {
           value = module;
-          for (const listener of listeners) listener();
+          listeners.notify();
           return module;
         },
         (error: unknown) => {
@@ -46,10 +47,7 @@ export function createLazyModule<T>(importer: () => Promise<T>): LazyModule<T> {
       );
       return pending;
     },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe: (listener) => listeners.subscribe(listener),
   };
 }
 

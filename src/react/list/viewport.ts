@@ -1,19 +1,6 @@
-/**
- * A layout a list cannot honour (issue 16): its scroller is 0 px tall while
- * shown (`layout_no_height`), or grows with its rows instead of scrolling
- * (`layout_unbounded`: then only the rows of one window height are drawn).
- *
- * @example
- * declare const list: ListVirtualizer;
- * const problem: LayoutProblem | null = list.problem;
- * const hint =
- *   problem?.code === 'layout_unbounded'
- *     ? `The list grew to ${problem.height}px: give its box a height.`
- *     : null;
- */
-export type LayoutProblem =
-  | { readonly code: 'layout_no_height' }
-  | { readonly code: 'layout_unbounded'; readonly height: number };
+import type { LayoutProblem } from '../../core/index.js';
+
+export type { LayoutProblem } from '../../core/index.js';
 
 /**
  * The scroller's viewport height, and what is wrong with it. A scroller that
@@ -33,8 +20,4 @@ export function readViewport(el: HTMLElement): { height: number; problem: Layout
   if (win > 0 && height > 2 * win && el.scrollHeight <= height + 1)
     return { height: win, problem: { code: 'layout_unbounded', height } };
   return { height, problem: null };
-}
-
-export function sameProblem(a: LayoutProblem | null, b: LayoutProblem | null): boolean {
-  return a?.code === b?.code;
 }
