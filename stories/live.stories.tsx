@@ -145,10 +145,11 @@ export const ReplayWithPlayer: Story = {
     // The keyboard: End shows the whole run.
     slider.focus();
     await userEvent.keyboard('{End}');
-    await waitFor(() =>
-      expect(slider.getAttribute('aria-valuetext')).toMatch(
-        new RegExp(`event ${replayRun.length.toLocaleString('en-US')} of`),
-      ),
+    await waitFor(
+      () =>
+        expect(slider.getAttribute('aria-valuetext')).toMatch(
+          new RegExp(`event ${replayRun.length.toLocaleString('en-US')} of`),
+        ),
       { timeout: 10_000 },
     );
     await userEvent.keyboard('{Home}');
