@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
 import { EventStream, generateRun, generateRunVariant, type Event } from '../src/core/index.js';
 import { CompareChooser, CompareView } from '../viewer/compare.js';
-import type { LoadSession, LoadState } from '../viewer/load/client.js';
+import { fixedSession, type LoadSession, type LoadState } from '../viewer/load/client.js';
 import type { SampleRow } from '../viewer/load/protocol.js';
 import '../viewer/viewer.css';
 
@@ -28,13 +28,7 @@ function loaded(
     stream,
     timeline: null,
   };
-  return {
-    getSnapshot: () => state,
-    subscribe: () => () => {},
-    cancel() {},
-    selectSample() {},
-    dispose() {},
-  };
+  return fixedSession(state);
 }
 
 const row = (id: number, epoch: number, score: string, error: string | null = null): SampleRow => ({

@@ -20,7 +20,13 @@ import { formatBytes, formatCount } from './format.js';
 import { RunHeader } from './header.js';
 import { KeyboardHelp } from './keyboard-help.js';
 import { ListingView, type ListingLog } from './listing.js';
-import { openLog, type LoadSession, type LoadState, type LoaderPort } from './load/client.js';
+import {
+  fixedSession,
+  openLog,
+  type LoadSession,
+  type LoadState,
+  type LoaderPort,
+} from './load/client.js';
 import type { LoadFailure, LoadSource, SampleRef } from './load/protocol.js';
 import { NARROW, Split, useElementSize } from './panes.js';
 import { RunView } from './run-view.js';
@@ -76,13 +82,7 @@ function failedSession(name: string, error: LoadFailure): LoadSession {
     error,
     stream: undefined,
   } as unknown as LoadState;
-  return {
-    getSnapshot: () => state,
-    subscribe: () => () => {},
-    cancel() {},
-    selectSample() {},
-    dispose() {},
-  };
+  return fixedSession(state);
 }
 
 function isTyping(target: EventTarget | null): boolean {

@@ -2,13 +2,14 @@
 // chosen from the run ("Compare with…", keyboard only), the comparison's deep
 // link opening it again, two open logs chosen with checkboxes, and the
 // comparison on screen at phone, tablet and desktop widths in light and dark.
-import { act, cleanup, render } from '@testing-library/react';
+import { cleanup, render } from '@testing-library/react';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commands, page, userEvent } from 'vitest/browser';
 import { header, monolithSample } from '../core/helpers/inspect-fixture.js';
 import { ViewerApp } from '../../viewer/app.js';
 import '../../src/styles.css';
 import '../../viewer/viewer.css';
+import { pick } from './viewer-pick.js';
 
 const WAIT = { timeout: 30_000, interval: 50 };
 
@@ -51,16 +52,6 @@ async function mount(width = 1280) {
       <ViewerApp />
     </div>,
   );
-}
-
-async function pick(files: File[]) {
-  const input = document.querySelector<HTMLInputElement>('[data-testid="file-input"]')!;
-  const transfer = new DataTransfer();
-  for (const f of files) transfer.items.add(f);
-  input.files = transfer.files;
-  await act(async () => {
-    input.dispatchEvent(new Event('change', { bubbles: true }));
-  });
 }
 
 const q = <T extends Element = HTMLElement>(sel: string) => document.querySelector<T>(sel);

@@ -9,6 +9,7 @@ import evalUrl from '../fixtures/inspect/zstd-zip64.eval?url';
 import { ViewerApp } from '../../viewer/app.js';
 import '../../src/styles.css';
 import '../../viewer/viewer.css';
+import { pick } from './viewer-pick.js';
 
 declare module 'vitest/browser' {
   interface BrowserCommands {
@@ -30,17 +31,6 @@ function mount() {
       <ViewerApp />
     </div>,
   );
-}
-
-/** What the file picker's change handler gets, built as a drop or a picker would. */
-async function pick(files: File[]) {
-  const input = document.querySelector<HTMLInputElement>('[data-testid="file-input"]')!;
-  const transfer = new DataTransfer();
-  for (const f of files) transfer.items.add(f);
-  input.files = transfer.files;
-  await act(async () => {
-    input.dispatchEvent(new Event('change', { bubbles: true }));
-  });
 }
 
 async function fixtureFile(): Promise<File> {

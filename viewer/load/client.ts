@@ -55,6 +55,20 @@ export interface LoadSession {
   dispose(): void;
 }
 
+/**
+ * A session that never changes: a failure known before any reading (a
+ * dropped folder), or a run already in memory (stories).
+ */
+export function fixedSession(state: LoadState): LoadSession {
+  return {
+    getSnapshot: () => state,
+    subscribe: () => () => {},
+    cancel() {},
+    selectSample() {},
+    dispose() {},
+  };
+}
+
 /** The part of a Worker the session uses (tests pass fakes). */
 export interface LoaderPort {
   postMessage(message: LoadRequest): void;

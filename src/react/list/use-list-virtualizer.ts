@@ -2,13 +2,10 @@ import { useCallback, useMemo, useReducer, useState, type RefObject } from 'reac
 import { flushSync } from 'react-dom';
 import {
   ListEngine,
-  type LayoutProblem,
   type ListAlign,
   type ListDom,
-  type ListItem,
+  type ListView,
   type MeasuredSizes,
-  type RowHeights,
-  type ScrollSpace,
 } from '../../core/index.js';
 import { useIsomorphicLayoutEffect as useLayoutEffect } from './use-isomorphic-layout-effect.js';
 import { readViewport } from './viewport.js';
@@ -83,25 +80,12 @@ export interface ListVirtualizerOptions {
  * declare const list: ListVirtualizer;
  * const { items, scrollSize, measureRow } = list;
  */
-export interface ListVirtualizer {
-  /** Rows to draw: the visible range with overscan, plus `keepIndex`; ascending. */
-  readonly items: readonly ListItem[];
-  readonly heights: RowHeights;
-  readonly space: ScrollSpace;
-  /** Height of the scroller's content (the spacer), px. */
-  readonly scrollSize: number;
-  readonly viewportSize: number;
-  /** Content offset at the top of the viewport. */
-  readonly contentOffset: number;
-  /** The scroller's `scrollTop` the rows are drawn for. */
-  readonly scrollTop: number;
+export interface ListVirtualizer extends ListView {
   /**
    * `false` until the scroller has been measured (on the server, at
    * hydration, in the first client render).
    */
   readonly ready: boolean;
-  /** What keeps the layout from being honoured, or `null`. */
-  readonly problem: LayoutProblem | null;
   /** Ref callback for every drawn row (`data-index` names its row): measures it. */
   readonly measureRow: (el: HTMLElement | null) => void;
   /** Scroll handler for the scroller (`onScroll`). */
