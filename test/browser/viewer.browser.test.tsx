@@ -235,10 +235,10 @@ describe('viewer page', () => {
     await pick([await fixtureFile()]);
     await expect.poll(() => article('1-1-e2'), WAIT).not.toBeNull();
     await userEvent.click(article('1-1-e2')!.querySelector('.skein-transcript__title')!);
-    const bar = document.querySelector<HTMLElement>(
-      '[role="toolbar"][aria-label="Selected events"]',
-    )!;
-    expect(bar.textContent).toContain('1 event selected');
+    const selectedBar = () =>
+      document.querySelector<HTMLElement>('[role="toolbar"][aria-label="Selected events"]');
+    await expect.poll(() => selectedBar()?.textContent ?? '', WAIT).toContain('1 event selected');
+    const bar = selectedBar()!;
     const print = vi.spyOn(window, 'print').mockImplementation(() => {
       window.dispatchEvent(new Event('beforeprint'));
     });
