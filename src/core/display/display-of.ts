@@ -1,6 +1,6 @@
 /**
  * `displayOf`: the representation cascade (ARCHITECTURE.md "The display
- * protocol", issue 5). The first step that yields a bundle wins:
+ * protocol"). The first step that yields a bundle wins:
  *
  * 1. the value's own {@link DISPLAY} method — the producer decides;
  * 2. IPython's names (`_repr_mimebundle_`, `_repr_markdown_`, …) and already
@@ -159,7 +159,7 @@ function asBundle(value: unknown): MimeBundle | undefined {
   return undefined;
 }
 
-/** nbformat outputs (research/formats.md §6.1) as bundles. */
+/** nbformat outputs (nbformat v4 `output` schema) as bundles. */
 function fromJupyterOutput(value: Record<string, unknown>): MimeBundle | undefined {
   const type = value.output_type;
   if (type === 'display_data' || type === 'execute_result' || type === 'update_display_data') {
@@ -186,7 +186,7 @@ function fromJupyterOutput(value: Record<string, unknown>): MimeBundle | undefin
       ? value.traceback.filter((l): l is string => typeof l === 'string')
       : [];
     // The traceback lines carry ANSI colours; text/plain keeps them for the
-    // ANSI-aware renderer (issue 5, "errors carry their ANSI traceback").
+    // ANSI-aware renderer ("errors carry their ANSI traceback").
     const text = lines.length > 0 ? lines.join('\n') : evalue ? `${ename}: ${evalue}` : ename;
     return { data: { 'text/plain': text }, metadata: { skein: { error: { ename, evalue } } } };
   }

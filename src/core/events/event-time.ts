@@ -96,7 +96,7 @@ export function eventTime(event: Event): number {
 
 /**
  * The end time of an event in epoch milliseconds, from its `completed` field
- * (model, tool, sandbox and subtask events, research/inspect_ai.md §1.3), or
+ * (model, tool, sandbox and subtask events, inspect_ai's `event/` models), or
  * `undefined` when it has none. Parsed on first use and cached per event.
  *
  * @example

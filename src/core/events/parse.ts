@@ -195,7 +195,7 @@ const oneOf = (name: string, values: readonly string[]): FieldSpec => ({
   values,
 });
 
-// Fields beyond the envelope, per kind (research/inspect_ai.md §1.3; skein's
+// Fields beyond the envelope, per kind (inspect_ai's `event/` models; skein's
 // additions in types.ts). Fills are inspect's defaults where it declares one
 // (marked "inspect default"), else the neutral empty value of the type.
 const SPECS: Record<EventKind, readonly FieldSpec[]> = {
@@ -368,7 +368,7 @@ const UNTYPED: Partial<Record<EventKind, readonly string[]>> = {
 /**
  * The wire fields skein knows for each canonical kind: the envelope
  * (`event`, `timestamp`, `uuid`, `span_id`, `working_start`, `pending`,
- * `metadata`) plus the kind's own (research/inspect_ai.md §1.3). Anything else
+ * `metadata`) plus the kind's own (inspect_ai's `event/` models). Anything else
  * on an event is kept as it came; viewers use this to show it apart.
  *
  * @example

@@ -3,7 +3,7 @@
  * it appears on the wire (snake_case, `exclude_none`), plus skein's additions
  * (`message`, `display`) and a catch-all for kinds nobody here knows yet.
  *
- * Field lists follow research/inspect_ai.md §1.2 (envelope), §1.3 (the 23
+ * Field lists follow inspect_ai's `event/_base.py` (envelope), its `event/` models (the 23
  * kinds) and §1.4 (nested payloads). Conventions, inherited from inspect's own
  * viewer (ts-mono `generated.ts`):
  * - a field inspect declares nullable is `field?: T | null` — the writer omits
@@ -25,7 +25,7 @@
 
 /**
  * Any JSON value. Numbers may be `NaN` or `±Infinity`: inspect writes those as
- * bare tokens in scores (research/inspect_ai.md §1.1).
+ * bare tokens in scores (inspect_ai's `log/_log.py`).
  *
  * @example
  * const data: JsonValue = { rows: [1, 2, 3], ok: true };
@@ -46,7 +46,7 @@ export type JsonObject = { [key: string]: unknown };
 // ---------------------------------------------------------------------------
 
 /**
- * Fields every event carries (research/inspect_ai.md §1.2).
+ * Fields every event carries (inspect_ai's `event/_base.py`).
  *
  * @example
  * const envelope: BaseEvent = {
@@ -63,7 +63,7 @@ export interface BaseEvent {
   uuid: string;
   /**
    * Id of the enclosing span, assigned when the event object was created, not
-   * when it was emitted (research/inspect_ai.md §1.6). Absent → the root.
+   * when it was emitted (inspect_ai's `span()`). Absent → the root.
    */
   span_id?: string | null;
   /**
@@ -103,7 +103,7 @@ export interface Citation {
 
 /** Fields every content part may carry. @example const b: ContentBase = { internal: null }; */
 export interface ContentBase {
-  /** Provider-specific payload (opaque; research/inspect_ai.md §1.4). */
+  /** Provider-specific payload (opaque; inspect_ai's `model/` and `tool/` types). */
   internal?: unknown;
 }
 
@@ -243,7 +243,7 @@ export type Content =
 
 /**
  * Content shown for a tool call (may contain `{{arg}}` placeholders filled
- * from the call's arguments, research/inspect_ai.md §1.4).
+ * from the call's arguments, inspect_ai's `model/` and `tool/` types).
  *
  * @example
  * const view: ToolCallContent = { format: 'markdown', content: '```bash\n{{cmd}}\n```' };
@@ -284,7 +284,7 @@ export interface ToolCall {
 }
 
 /**
- * Kinds of tool call error (research/inspect_ai.md §1.4; `output_limit` is legacy).
+ * Kinds of tool call error (inspect_ai's `model/` and `tool/` types; `output_limit` is legacy).
  *
  * @example
  * const t: ToolCallErrorType = 'timeout';
@@ -443,7 +443,7 @@ export type ChatMessage =
 
 /**
  * Token usage of a model call. `input_tokens` excludes the cache read/write
- * counts (research/inspect_ai.md §1.4).
+ * counts (inspect_ai's `model/` and `tool/` types).
  *
  * @example
  * const usage: ModelUsage = { input_tokens: 97, output_tokens: 263, total_tokens: 16488, input_tokens_cache_read: 16128 };
@@ -546,7 +546,7 @@ export interface ModelOutput {
 /**
  * The raw provider request/response of a model call. When pooled, the
  * messages array is removed from `request` and referenced by `call_refs`
- * under `call_key` (research/inspect_ai.md §1.5).
+ * under `call_key` (inspect_ai's `condense_sample`).
  *
  * @example
  * const call: ModelCall = { request: { model: 'gpt-5.4', messages: [] }, response: { id: 'r1' }, time: 1.2 };
@@ -677,7 +677,7 @@ export interface Score {
 }
 
 /**
- * The sample error (research/inspect_ai.md §1.3 `error`).
+ * The sample error (inspect_ai's `event/` models `error`).
  *
  * @example
  * const err: EvalError = { message: 'boom', traceback: 'Traceback …', traceback_ansi: '\u001b[31mTraceback…' };
@@ -835,7 +835,7 @@ export interface StoreEvent extends BaseEvent {
 
 /**
  * A model call. `input` is `[]` and `input_refs` set when the log pooled the
- * messages (research/inspect_ai.md §1.5); an importer resolves them.
+ * messages (inspect_ai's `condense_sample`); an importer resolves them.
  * An `error` of exactly "Cancelled by operator|limit|system" is an interrupted
  * generation (§1.3).
  *
@@ -886,7 +886,7 @@ export interface ModelEvent extends BaseEvent {
 /**
  * A tool call and its result. It sits **outside** its own tool span: created
  * (and given its `span_id`) in the enclosing span, emitted after
- * `span_begin(type=tool)` (research/inspect_ai.md §1.6).
+ * `span_begin(type=tool)` (inspect_ai's `span()`).
  *
  * @example
  * const e: ToolEvent = {
@@ -1122,7 +1122,7 @@ export interface InfoEvent extends BaseEvent {
 
 /**
  * A span begins. In real logs `span_id === id` and the parent is `parent_id`
- * only; `type` defaults to `name` at creation (research/inspect_ai.md §1.6).
+ * only; `type` defaults to `name` at creation (inspect_ai's `span()`).
  *
  * @example
  * const e: SpanBeginEvent = { event: 'span_begin', uuid: 'u20', timestamp: '2026-06-10T18:23:50Z', id: 's1', span_id: 's1', name: 'init', type: 'init' };
@@ -1353,7 +1353,7 @@ export type InspectEventKind = InspectEvent['event'];
 export type EventOfKind<K extends EventKind> = Extract<KnownEvent, { event: K }>;
 
 /**
- * inspect_ai's 23 kinds, in its `Event` union order (research/inspect_ai.md §1.3).
+ * inspect_ai's 23 kinds, in its `Event` union order (inspect_ai's `event/` models).
  *
  * @example
  * INSPECT_EVENT_KINDS.includes('model'); // true

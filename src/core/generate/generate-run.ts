@@ -1,8 +1,8 @@
 /**
  * A deterministic generator of realistic inspect_ai runs, for the demo,
- * stories, tests and benchmarks (issue 3, "Run generator").
+ * stories, tests and benchmarks.
  *
- * Shapes follow what inspect writes (research/inspect_ai.md §1.2–1.6, checked
+ * Shapes follow what inspect writes (inspect_ai's `event/` models and `span()`, checked
  * against the ais-decoder and browser logs in ../shared/fixtures):
  * - phases: `init` (with `sample_init`), `solvers` → a `solver` span → the
  *   main `agent` span, then `scorers` → `scorer` (a grader model call, `score`);
@@ -513,7 +513,7 @@ class RunGenerator {
   readonly #clock = new IsoClock();
   readonly #pendingModelOutput: ModelOutput;
   readonly #agentTools = new Map<string, ToolInfo>();
-  /** Features a medium run must show at least once (issue 3): still owed by the main agent. */
+  /** Features a medium run must show at least once: still owed by the main agent. */
   readonly #owed = new Set<string>();
   #task: corpus.TaskText;
 
@@ -1196,7 +1196,7 @@ class RunGenerator {
   }
 
   /**
-   * `timeline_branch()` (research §3.3): an anchor in the current span, a
+   * `timeline_branch()` (inspect_ai's `event/_timeline.py`): an anchor in the current span, a
    * `branch` span starting with a BranchEvent, an alternative tool turn on a
    * copy of the conversation, and the span's end. The main conversation goes
    * on from the anchor as if the branch had not happened.

@@ -1,7 +1,7 @@
 // JSON guards shared by every importer: typed field readers that know the JSON
 // path of what they read, and one context that collects diagnostics (capped per
 // code) and counts invented values. No importer hand-rolls validation
-// (issue 19, "the shared parts first").
+// ("the shared parts first").
 //
 // Wire data lies (ARCHITECTURE.md "Canonical events"): a field present with the
 // wrong type is, for the lenient readers, a `wrong_type` *diagnostic* and reads

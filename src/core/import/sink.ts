@@ -1,5 +1,5 @@
 // Where importers put the events they build. One mechanism serves both ways of
-// reading a source (issue 19, "streaming importers are incremental"):
+// reading a source ("streaming importers are incremental"):
 //
 // - a whole file: every draft is frozen in place once, at `finish()` — no
 //   copies, one version per event;

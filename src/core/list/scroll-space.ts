@@ -1,5 +1,5 @@
 /**
- * The scaled scroll space (issue 6, "no ceiling on events").
+ * The scaled scroll space: no ceiling on the number of rows.
  *
  * Browsers cap an element's height (~33.5M px in Chromium, ~17.9M px in
  * Firefox), so a list of 1,000,000 rows of 40 px cannot be one tall spacer: a

@@ -3,7 +3,7 @@
  * indented by span depth, `+<seconds>s  <kind> <summary>`.
  *
  * It reads fields defensively (`field()` returns `unknown`): wire data lies
- * (research/inspect_ai.md §1.1, "the types lie"), and a replay of a damaged log
+ * (inspect_ai's `log/_log.py`, "the types lie"), and a replay of a damaged log
  * should still print every line rather than throw.
  */
 import { cappedIndent } from '../indent.js';
@@ -246,7 +246,7 @@ function timeOf(e: Event): number {
   return eventTime(e);
 }
 
-/** The short, one-line summary for each kind (research/inspect_ai.md §1.3). */
+/** The short, one-line summary for each kind (inspect_ai's `event/` models). */
 function summarize(e: Event, nameOf: ReadonlyMap<string, string>): string {
   switch (e.event) {
     case 'span_begin': {

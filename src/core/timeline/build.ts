@@ -9,7 +9,7 @@
  *
  * Why it is written with explicit stacks: span nesting depth is bounded only
  * by the number of events (a hostile or generated run can nest thousands of
- * spans), and inspect's own recursive builders grow super-linearly (issue 4:
+ * spans), and inspect's own recursive builders grow super-linearly (measured:
  * ~40× a linear pass at 100k events). Every pass here visits each tree node
  * and each content item a constant number of times.
  */
@@ -78,7 +78,7 @@ function makeEvent(event: Event): TimelineEvent {
 }
 
 // ---------------------------------------------------------------------------
-// (1) The span tree, inspect `event_tree` semantics (research §2)
+// (1) The span tree, inspect `event_tree` semantics (inspect_ai's `event/_tree.py`)
 // ---------------------------------------------------------------------------
 
 class TreeSpan {
@@ -114,7 +114,7 @@ class TreeSpan {
 type TreeItem = TreeSpan | Event;
 
 /**
- * Builds the forest with `event_tree` semantics (research §2): one node per
+ * Builds the forest with `event_tree` semantics (inspect_ai's `event/_tree.py`): one node per
  * span id (the last begin of an id wins), begins attached under `parent_id`
  * and other events under `span_id`, unknown or null → root, in file order.
  * A span id begun twice is appended once per begin — the same node twice, as
@@ -328,7 +328,7 @@ function computeFlags(roots: TreeItem[], nodes: Map<string, TreeSpan>): void {
   }
 }
 
-/** The agent classification table (research §3.3). */
+/** The agent classification table (inspect_ai's `event/_timeline.py`). */
 function isAgentSpan(span: TreeSpan): boolean {
   const type = span.type;
   if (type === 'agent') return true;
@@ -379,7 +379,7 @@ class CopyBudget {
   }
 }
 
-/** `event_sequence` (research §2): begin, children depth-first, end if present. */
+/** `event_sequence` (inspect_ai's `event/_tree.py`): begin, children depth-first, end if present. */
 function eventSequence(items: readonly TreeItem[], budget: CopyBudget): Event[] {
   const out: Event[] = [];
   const stack: { items: readonly TreeItem[]; i: number; end: Event | null }[] = [
@@ -446,7 +446,7 @@ class AgentBuilder {
     return span;
   }
 
-  /** Child processor (research §3.3 "Child processor, with branches"). */
+  /** Child processor (inspect_ai's `event/_timeline.py` "Child processor, with branches"). */
   pushChildren(
     items: readonly TreeItem[],
     out: MItem[],
@@ -665,7 +665,7 @@ function nestedEvents(event: ToolEvent): Event[] {
 }
 
 // ---------------------------------------------------------------------------
-// (4) Post-processing passes (research §3.5), iterative
+// (4) Post-processing passes (inspect_ai's `event/_timeline.py`), iterative
 // ---------------------------------------------------------------------------
 
 /** Pass 1: wrap warm-up and foreign-prompt model calls in utility spans. */
@@ -760,7 +760,7 @@ function directModels(span: MSpan): DirectModels {
   };
 }
 
-/** Pass 2: utility-agent classification (the exact rule, research §3.5). */
+/** Pass 2: utility-agent classification (the exact rule, inspect_ai's `event/_timeline.py`). */
 function classifyUtilityAgents(root: MSpan): void {
   const stack: { span: MSpan; prompt: string | null; loop: boolean; isRoot: boolean }[] = [
     { span: root, prompt: null, loop: false, isRoot: true },
@@ -790,7 +790,7 @@ function classifyUtilityAgents(root: MSpan): void {
   }
 }
 
-/** Pass 3: agent_result, flows 1 and 2 (research §3.5). */
+/** Pass 3: agent_result, flows 1 and 2 (inspect_ai's `event/_timeline.py`). */
 function extractAgentResults(root: MSpan): void {
   const stack: MSpan[] = [root];
   while (stack.length > 0) {
@@ -1025,7 +1025,7 @@ function flatPhase(
 ): MSpan | null {
   if (span === undefined) return null;
   // Nested begin/end events are included, flat (Python's choice; the TS port
-  // keeps leaf events only — research §3.7).
+  // keeps leaf events only — inspect's viewer, ts-mono `timeline/core.ts`).
   const events = eventSequence(span.children, budget);
   if (events.length === 0) return null;
   const node = makeSpan(span.id, name, spanType);

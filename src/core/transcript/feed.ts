@@ -1,6 +1,6 @@
 /**
  * The transcript's feed is the shared event-tree feed (`src/core/tree/feed.ts`,
- * issue 17): these names stay so code written against them keeps working.
+ * one feed for every view): these names stay so code written against them keeps working.
  */
 import {
   createEventTreeFeed,

@@ -2,7 +2,7 @@
 // inspect_ai evaluation logs: `.json` (one document) and `.eval` (a zip).
 // Spec: https://inspect.aisi.org.uk/eval-logs.html (log file formats) and the
 // `EvalLog`/`EvalSample` models in inspect_ai `src/inspect_ai/log/_log.py`;
-// the layouts and indirections are summarized in research/inspect_ai.md §1.1
+// the layouts and indirections are summarized in inspect_ai's `log/_log.py`
 // (containers), §1.5 (attachments and pools) and §1.6 (spans).
 //
 // What this importer does:
@@ -59,7 +59,7 @@ interface RawSample {
 
 // Versions of the EvalLog schema we read: 1 (early 2024), 2 (current
 // LOG_SCHEMA_VERSION) and 3 (the interim `message_pool` writer of 0.3.135,
-// research §1.1 — readable, its pool refs come out as diagnostics).
+// inspect_ai's `log/_log.py` — readable, its pool refs come out as diagnostics).
 const SUPPORTED_VERSIONS = new Set([1, 2, 3]);
 
 // Fields of inspect's `EvalSampleSummary` that a `.json` sample can provide.
@@ -91,7 +91,7 @@ const SUMMARY_FIELDS = [
 /**
  * The log's header: everything but the samples (`EvalLog` fields as written,
  * snake_case). The known fields are typed loosely on purpose — old logs lack
- * some of them (research §1.1 "the types lie").
+ * some of them (inspect_ai's `log/_log.py` "the types lie").
  *
  * @example
  * declare const bytes: Uint8Array; // an .eval file
@@ -323,7 +323,7 @@ function checkSummary(raw: unknown, path: string): InspectSampleSummary {
 
 /**
  * Seeds the uuids parseEvents derives for events without one (pre-mid-2025
- * logs, research §1.2): the eval and the sample, so equal events at equal
+ * logs, inspect_ai's `event/_base.py`): the eval and the sample, so equal events at equal
  * positions in two different logs still get different ids.
  */
 function sampleContexts(
@@ -752,7 +752,7 @@ function importEval(bytes: Uint8Array, max: number): InspectLog {
 }
 
 // ---------------------------------------------------------------------------
-// The chunked sample layout (research §1.1; inspect_ai `_recorders/chunked/read.py`)
+// The chunked sample layout (inspect_ai's `log/_log.py`; inspect_ai `_recorders/chunked/read.py`)
 // ---------------------------------------------------------------------------
 
 /**

@@ -1,7 +1,7 @@
 // Undoes inspect_ai's size reductions on a sample's raw events, in place:
 // the message pool (`input_refs`), the call pool (`call_refs` + `call_key`) and
 // attachments (`attachment://<hash>`, the chunked layout's `attachment://<index>`,
-// legacy `tc://<hash>`). Research inspect_ai.md §1.5; inspect_ai
+// legacy `tc://<hash>`). inspect_ai's `log/_condense.py`; inspect_ai
 // `log/_pool.py` (`resolve_model_event_inputs/calls`) and `log/_condense.py`
 // (`resolve_sample_attachments`).
 //
