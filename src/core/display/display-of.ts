@@ -1,6 +1,6 @@
 /**
- * `displayOf`: the representation cascade (ARCHITECTURE.md "The display
- * protocol"). The first step that yields a bundle wins:
+ * `displayOf`: the representation cascade of the display protocol.
+ * The first step that yields a bundle wins:
  *
  * 1. the value's own {@link DISPLAY} method — the producer decides;
  * 2. IPython's names (`_repr_mimebundle_`, `_repr_markdown_`, …) and already

@@ -17,8 +17,8 @@ import type { Event, EventKind, EventOfKind, UnknownEvent } from './types.js';
 type Without<T, K extends PropertyKey> = { [P in keyof T as P extends K ? never : P]: T[P] };
 
 /**
- * Fields a builder fills when they are omitted: inspect's defaults (research/
- * inspect_ai's `event/` models), or the empty value every real event of the kind has.
+ * Fields a builder fills when they are omitted: inspect's defaults (its
+ * `event/` models), or the empty value every real event of the kind has.
  */
 interface DefaultedFields {
   sample_init: 'state';

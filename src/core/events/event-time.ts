@@ -1,8 +1,8 @@
 /**
  * Epoch-millisecond times of events, derived once at parse time.
  *
- * The wire keeps the ISO `timestamp` string as given (ARCHITECTURE.md
- * "Canonical events"); builders need numbers. The parser stores the number in
+ * The wire keeps the ISO `timestamp` string as given, so
+ * an event round-trips exactly; builders need numbers. The parser stores the number in
  * a private slot on the event (a class private field, see `TimeSlot`),
  * so `JSON.stringify`, spread, `Object.keys`, symbols and proxies still see
  * exactly the wire shape, and reading it is a property load. Events made some

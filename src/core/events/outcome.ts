@@ -9,10 +9,10 @@
  *   tool events; every other kind is an instant (inspect ignores the
  *   `completed` of sandbox and subtask events, and the timeline must keep
  *   inspect's numbers).
- * - **Tokens** (§3.1): model events only, `input + cache read + cache write +
+ * - **Tokens** (inspect's `TimelineEvent.total_tokens`): model events only, `input + cache read + cache write +
  *   output` — not the provider's `usage.total_tokens`, and reasoning is not
  *   added separately.
- * - **Failure** (§1.3, §3.7): a model event with an `error` (not
+ * - **Failure** (as inspect's viewer marks it): a model event with an `error` (not
  *   `ModelOutput.error`, which inspect's viewer ignores: a refusal is an
  *   answer), a tool event with an `error` or `failed: true`, and an `error`
  *   event. Two deliberate refinements, both from inspect's own notes: a model

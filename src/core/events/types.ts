@@ -4,13 +4,13 @@
  * (`message`, `display`) and a catch-all for kinds nobody here knows yet.
  *
  * Field lists follow inspect_ai's `event/_base.py` (envelope), its `event/` models (the 23
- * kinds) and §1.4 (nested payloads). Conventions, inherited from inspect's own
+ * kinds) and its `model/` and `tool/` types (nested payloads). Conventions, inherited from inspect's own
  * viewer (ts-mono `generated.ts`):
  * - a field inspect declares nullable is `field?: T | null` — the writer omits
  *   nulls, hand-written fixtures sometimes spell them out;
  * - a field inspect declares required is required here, even though old logs
  *   and minimal fixtures omit some of them: {@link parseEvent} fills those with
- *   inspect's defaults and reports a diagnostic (§1.1 "the types lie");
+ *   inspect's defaults and reports a diagnostic (inspect's declared types are no promise);
  * - `uuid` and `timestamp` are required on canonical events even though the
  *   wire may lack them: the parser derives a deterministic `uuid` and repairs a
  *   missing `timestamp`, so every consumer can rely on identity and time.
@@ -73,7 +73,7 @@ export interface BaseEvent {
   timestamp: string;
   /**
    * Sample working time in seconds at the start of the event: monotonic minus
-   * waiting time, **not** a wall clock — never sort on it (§1.2).
+   * waiting time, **not** a wall clock — never sort on it.
    */
   working_start?: number;
   /** `true` while the event is in flight; re-emitted under the same `uuid` when final. */
@@ -83,7 +83,7 @@ export interface BaseEvent {
 }
 
 // ---------------------------------------------------------------------------
-// Content parts (§1.4)
+// Content parts
 // ---------------------------------------------------------------------------
 
 /**
@@ -238,7 +238,7 @@ export type Content =
   | ContentToolUse;
 
 // ---------------------------------------------------------------------------
-// Tool calls (§1.4)
+// Tool calls
 // ---------------------------------------------------------------------------
 
 /**
@@ -306,7 +306,7 @@ export type ToolCallErrorType =
 
 /**
  * An error from a tool call. `type: 'cancelled'` with `ToolEvent.failed` means
- * an operator cancel (§1.3).
+ * an operator cancel.
  *
  * @example
  * const err: ToolCallError = { type: 'timeout', message: 'Command timed out after 180s' };
@@ -364,7 +364,7 @@ export interface ToolFunction {
 }
 
 // ---------------------------------------------------------------------------
-// Chat messages (§1.4)
+// Chat messages
 // ---------------------------------------------------------------------------
 
 /**
@@ -438,7 +438,7 @@ export type ChatMessage =
   ChatMessageSystem | ChatMessageUser | ChatMessageAssistant | ChatMessageTool;
 
 // ---------------------------------------------------------------------------
-// Model output (§1.4)
+// Model output
 // ---------------------------------------------------------------------------
 
 /**
@@ -690,7 +690,7 @@ export interface EvalError {
 
 /**
  * A Python log record captured during the sample. `created` is epoch
- * **milliseconds** (float), unlike the ISO `timestamp` of events (§1.3).
+ * **milliseconds** (float), unlike the ISO `timestamp` of events.
  *
  * @example
  * const record: LoggingMessage = { level: 'warning', message: 'slow', created: 1781115865077.473, filename: 'a.py', module: 'a', lineno: 3 };
@@ -753,7 +753,7 @@ export interface InputField {
 }
 
 // ---------------------------------------------------------------------------
-// The 23 inspect_ai event kinds (§1.3, in inspect's `Event` union order)
+// The 23 inspect_ai event kinds (in inspect's `Event` union order)
 // ---------------------------------------------------------------------------
 
 /**
@@ -837,7 +837,7 @@ export interface StoreEvent extends BaseEvent {
  * A model call. `input` is `[]` and `input_refs` set when the log pooled the
  * messages (inspect_ai's `condense_sample`); an importer resolves them.
  * An `error` of exactly "Cancelled by operator|limit|system" is an interrupted
- * generation (§1.3).
+ * generation.
  *
  * @example
  * const e: ModelEvent = {
@@ -909,7 +909,7 @@ export interface ToolEvent extends BaseEvent {
   truncated?: [number, number] | null;
   error?: ToolCallError | null;
   /**
-   * Legacy nested events (now always in the main list, §1.1); usually `[]`.
+   * Legacy nested events (now always in the main list); usually `[]`.
    * Kept as raw wire objects: an importer flattens them before parsing.
    */
   events: unknown[];
@@ -959,7 +959,7 @@ export interface ApprovalEvent extends BaseEvent {
 
 /**
  * Where a branched trajectory's genuine (non-replayed) content begins. Legacy
- * `from_message` is migrated by inspect, `from_span` dropped (§1.3).
+ * `from_message` is migrated by inspect, `from_span` dropped.
  *
  * @example
  * const e: BranchEvent = { event: 'branch', uuid: 'u10', timestamp: '2026-06-10T18:24:15Z', from_anchor: 'a1' };
@@ -986,7 +986,7 @@ export interface CheckpointSnapshot {
 }
 
 /**
- * A flattened checkpoint record; extra keys are allowed (§1.3).
+ * A flattened checkpoint record; extra keys are allowed.
  *
  * @example
  * const e: CheckpointEvent = {
@@ -1136,7 +1136,7 @@ export interface SpanBeginEvent extends BaseEvent {
 }
 
 /**
- * A span ends (`span_id === id` in real logs, §1.6).
+ * A span ends (`span_id === id` in real logs).
  *
  * @example
  * const e: SpanEndEvent = { event: 'span_end', uuid: 'u21', timestamp: '2026-06-10T18:23:52Z', id: 's1', span_id: 's1' };
@@ -1147,7 +1147,7 @@ export interface SpanEndEvent extends BaseEvent {
 }
 
 /**
- * Legacy structure (pre-span logs): begin/end pairs instead of spans (§1.1, §1.6).
+ * Legacy structure (pre-span logs): begin/end pairs instead of spans.
  *
  * @example
  * const e: StepEvent = { event: 'step', uuid: 'u22', timestamp: '2024-11-05T13:32:37-05:00', action: 'begin', type: 'solver', name: 'generate' };
@@ -1160,7 +1160,7 @@ export interface StepEvent extends BaseEvent {
 }
 
 /**
- * A subtask (a function run as its own unit). `events` is legacy (§1.1).
+ * A subtask (a function run as its own unit). `events` is legacy.
  *
  * @example
  * const e: SubtaskEvent = { event: 'subtask', uuid: 'u23', timestamp: '2026-06-10T18:25:10Z', name: 'research', input: { q: 'x' }, result: 'done', events: [] };
@@ -1172,7 +1172,7 @@ export interface SubtaskEvent extends BaseEvent {
   input: JsonObject;
   /** Any JSON; absent when inspect wrote `null` (`exclude_none`). */
   result?: unknown;
-  /** Legacy nested raw events (§1.1); usually `[]`. An importer flattens them. */
+  /** Legacy nested raw events; usually `[]`. An importer flattens them. */
   events: unknown[];
   /** End time (ISO 8601). */
   completed?: string | null;

@@ -14,12 +14,12 @@
  * - sub-agents are tools (`as_tool`): `ToolEvent.agent` and `agent_span_id`
  *   link the call to the agent span; parallel calls run concurrently, so their
  *   events interleave in file order by time and their spans overlap;
- * - branches are `timeline_branch()`'s shape (§3.3): an `anchor` in the
+ * - branches are `timeline_branch()`'s shape: an `anchor` in the
  *   current span, a `branch`-typed span whose first event is `branch`;
  * - a model call that fails carries `error`, `traceback` and `traceback_ansi`
  *   and is followed by its retry; a crashed sub-agent ends with an `error`
  *   event and its tool call fails;
- * - pending events (§1.7): the same `uuid` first with `pending: true` at the
+ * - pending events (re-sent until complete): the same `uuid` first with `pending: true` at the
  *   start of the call, then final when it completes. Without pending copies
  *   (`pendingRate: 0`) the output is a finished log.
  *
@@ -1028,7 +1028,7 @@ class RunGenerator {
   }
 
   /**
-   * A tool span with its ToolEvent (outside the span, §1.6) and `inner`
+   * A tool span with its ToolEvent (outside the span) and `inner`
    * events inside (sandbox actions; a logger line for web search). Returns
    * the events emitted: 3 + inner, + 1 when pending.
    */
@@ -1507,7 +1507,7 @@ class RunGenerator {
             type,
             name,
           };
-    // The timeline takes an agent's description from span_begin metadata (§3.1).
+    // The timeline takes an agent's description from span_begin metadata.
     if (description !== undefined) event.metadata = { description };
     lane.sink.push(event, lane.t);
     lane.t += this.#rng.range(50, 600);

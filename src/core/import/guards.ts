@@ -3,7 +3,7 @@
 // code) and counts invented values. No importer hand-rolls validation
 // ("the shared parts first").
 //
-// Wire data lies (ARCHITECTURE.md "Canonical events"): a field present with the
+// Wire data lies (a field's declared type is no promise): a field present with the
 // wrong type is, for the lenient readers, a `wrong_type` *diagnostic* and reads
 // as absent, so one odd field never loses a whole session. The `require*`
 // readers throw an `ImportError` instead, for the few fields without which a

@@ -28,7 +28,7 @@ const SUMMARY_MAX = 100;
 export function replayEvents(events: readonly Event[]): string {
   if (events.length === 0) return '';
 
-  // Pre-pass: every span's parent and name (event_tree does the same, §2).
+  // Pre-pass: every span's parent and name (event_tree does the same).
   const parentOf = new Map<string, string | null>();
   const nameOf = new Map<string, string>();
   for (const e of events) {
@@ -43,7 +43,7 @@ export function replayEvents(events: readonly Event[]): string {
     const known = depthMemo.get(id);
     if (known !== undefined) return known;
     // Walk up iteratively; the guard stops self or cyclic parent ids, which
-    // event_tree does not defend against (§2) but a replay must survive.
+    // event_tree does not defend against but a replay must survive.
     const chain: string[] = [];
     const onChain = new Set<string>();
     let cursor: string | null | undefined = id;

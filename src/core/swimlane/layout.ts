@@ -315,7 +315,7 @@ function groupDigits(n: number): string {
 function isErrorEvent(event: Event): boolean {
   // The one failure rule (events/outcome.ts): model and tool events with an
   // `error` (not ModelOutput.error, which inspect's viewer deliberately
-  // ignores, §3.7), `error` events; a cancelled call is not marked.
+  // ignores), `error` events; a cancelled call is not marked.
   return isFailedEvent(event);
 }
 
@@ -834,7 +834,7 @@ export function layoutSwimlane(
     for (const node of nodes) {
       if (node.branches.length === 0) continue;
       // Latest fork first, so connector lines from one parent never cross
-      // (inspect's viewer, §3.7); equal forks keep their order.
+      // (inspect's viewer); equal forks keep their order.
       const ordered = node.branches
         .filter((b) => Number.isFinite(extentOf(b).timeStart))
         .map((branch) => ({ branch, fork: forkTime(node, branch) }))
@@ -918,13 +918,13 @@ export function layoutSwimlane(
  * Splits `[timeStart, timeEnd]` into active and idle segments. Activity is
  * the union of every event's `[start, end]` in the run, branches included
  * (they are activity even when not drawn); a gap in it longer than the
- * threshold is idle (inspect's viewer `computeTimeMapping`, inspect's viewer, ts-mono `timeline/core.ts`,
- * with the 5-minute threshold of §3.4).
+ * threshold is idle (inspect's viewer `computeTimeMapping`, ts-mono
+ * `timeline/core.ts`, with the 5-minute idle threshold of `_timeline.py`).
  *
  * A span whose events leave no gap over the threshold stands for all of
  * them as one interval (its extent is covered at both ends), so only spans
  * that may hold a gap are opened: those longer than the threshold, unless
- * their inspect idle time (`spanIdleTime`, §3.4) is already known to be
+ * their inspect idle time (`spanIdleTime`) is already known to be
  * zero. inspect's gaps run from the previous child's end, never shorter than
  * the gap in the union, so zero idle time proves there is none over 5
  * minutes. The proof is used only when known: computing it needs every
@@ -998,7 +998,7 @@ export function idleSegments(
       const event = item.event;
       const start = eventTime(event);
       if (!Number.isFinite(start)) continue;
-      // inspect's end time (§3.1, events/outcome.ts): `completed` for model and tool events only.
+      // inspect's end time (events/outcome.ts): `completed` for model and tool events only.
       add(start, times !== null ? times.itemEnds[c]! : (eventEnd(event) ?? start));
     }
     for (const branch of span.branches) addSpanOf(branch);

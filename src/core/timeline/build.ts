@@ -1,11 +1,11 @@
 /**
- * `buildTimeline`: inspect_ai's `timeline_build` (research/inspect_ai.md
- * §3.2–3.5) in linear time and without recursion over the input.
+ * `buildTimeline`: inspect_ai's `timeline_build` (its
+ * `event/_timeline.py`) in linear time and without recursion over the input.
  *
- * Pipeline: (1) an internal span tree with `event_tree` semantics (§2),
- * (2) phase extraction (§3.2), (3) agent building with the classification
- * table, unrolling and the branch-aware child processor (§3.3), (4) the
- * post-processing passes in inspect's order (§3.5).
+ * Pipeline: (1) an internal span tree with `event_tree` semantics,
+ * (2) phase extraction, (3) agent building with the classification
+ * table, unrolling and the branch-aware child processor, (4) the
+ * post-processing passes in inspect's order.
  *
  * Why it is written with explicit stacks: span nesting depth is bounded only
  * by the number of events (a hostile or generated run can nest thousands of
@@ -59,7 +59,7 @@ function makeSpan(id: string, name: string, spanType: string | null): MSpan {
   return {
     type: 'span',
     id,
-    // inspect lower-cases names in a validator (§3.1).
+    // inspect lower-cases names in a validator.
     name: name.toLowerCase(),
     spanType,
     content: [],
@@ -351,8 +351,8 @@ function findBranchEvent(span: TreeSpan): BranchEvent | undefined {
 const NO_ITEMS: readonly TreeItem[] = [];
 
 /**
- * A span begun more than once is one node under each begin (inspect's rule,
- * §2), so its contents show under every copy, and copies of copies grow
+ * A span begun more than once is one node under each begin (inspect's
+ * `event_tree` rule), so its contents show under every copy, and copies of copies grow
  * exponentially with nesting. As the event tree does (`span_copies_capped`,
  * tree/links.ts), once the timeline holds more than 4 × the events + 100k
  * items, a span already shown is shown again without its contents.
@@ -482,7 +482,7 @@ class AgentBuilder {
     this.budget.use();
     if (item instanceof TreeSpan) {
       if (!isAgentSpan(item)) {
-        // Unroll: begin marker, children (recursively), end marker (§3.3).
+        // Unroll: begin marker, children (recursively), end marker.
         frame.out.push(makeEvent(item.begin));
         const children = this.budget.children(item);
         this.pushFlat(children, frame.out, frame.owner, item.type === 'tool', item.end);
@@ -490,7 +490,7 @@ class AgentBuilder {
       }
       const node = this.agentNode(item);
       // An agent directly inside an unrolled tool span was invoked as a tool
-      // (handoff, as_tool) and is never utility (§3.1, §3.3).
+      // (handoff, as_tool) and is never utility.
       if (frame.toolParent) node.toolInvoked = true;
       frame.out.push(node);
       // Empty agent spans are skipped — known only once built, so counted.
@@ -503,7 +503,7 @@ class AgentBuilder {
 
   /**
    * An event → TimelineEvent, except a ToolEvent with `agent` set and legacy
-   * nested `events`: a synthetic tool-invoked agent span (§3.3 table).
+   * nested `events`: a synthetic tool-invoked agent span.
    */
   eventNode(event: Event): MItem {
     if (!isTool(event) || !isToolAgent(event)) return makeEvent(event);
@@ -576,7 +576,7 @@ class AgentBuilder {
       const branchEvent = findBranchEvent(span);
       if (branchEvent === undefined) {
         // No BranchEvent: dissolved into the parent's content, and — unlike
-        // unrolling — without its own begin/end markers (§3.3).
+        // unrolling — without its own begin/end markers.
         pending.push({
           items: this.budget.children(span),
           i: 0,
@@ -950,7 +950,7 @@ function mergeByStart(items: MItem[], orphans: MItem[]): MItem[] {
 // (2) Phase extraction and the public entry point
 // ---------------------------------------------------------------------------
 
-/** Unwraps solver spans that merely wrap a single agent span (§3.3). */
+/** Unwraps solver spans that merely wrap a single agent span. */
 function unwrapSolver(span: TreeSpan): TreeSpan {
   let current = span;
   while (current.type === 'solver') {
@@ -980,7 +980,7 @@ function buildFromSolvers(builder: AgentBuilder, solvers: TreeSpan): MSpan | nul
     const target = unwrapSolver(agents[0]!);
     const node = builder.register(builder.agentNode(target), [], null, false);
     builder.pushChildren(target.children, node.content, node, node.branches);
-    // Quirk (§3.3): the other items go first even when they happened later.
+    // Quirk: the other items go first even when they happened later.
     // Pushed last, so they run first.
     builder.pushFlat(others, node.content, node);
     builder.drain();
@@ -997,7 +997,7 @@ function buildFromSolvers(builder: AgentBuilder, solvers: TreeSpan): MSpan | nul
       builder.drain();
     }
     builder.compact(); // before the blocks are copied into the root
-    // Quirk (§3.3): other items are inserted at position 0 one by one, which
+    // Quirk: other items are inserted at position 0 one by one, which
     // reverses their order (each unrolled span's own markers stay in order).
     const blocks: MItem[][] = [];
     for (const item of others) {
@@ -1038,8 +1038,8 @@ function flatPhase(
  * inspect_ai's `timeline_build` rules: phase spans (`init` / `solvers` /
  * `scorers`), the agent classification table, unrolling of non-agent spans
  * with their begin/end markers, branches, utility-event wrapping,
- * utility-agent classification and agent results (research/inspect_ai.md
- * §3.2–3.5). Linear in the number of events; never recursive over the input.
+ * utility-agent classification and agent results (inspect_ai's
+ * `event/_timeline.py`). Linear in the number of events; never recursive over the input.
  *
  * Differences from Python, by choice: root-level items outside the phases
  * are kept by default (`keepOrphans`, as inspect's TS port does), and a span
@@ -1068,7 +1068,7 @@ export function buildTimeline(
   let scorersTree: TreeSpan | undefined;
   for (const item of tree) {
     if (!(item instanceof TreeSpan)) continue;
-    // By name, not type; the last one wins when repeated (§3.2).
+    // By name, not type; the last one wins when repeated.
     if (item.name === 'init') initTree = item;
     else if (item.name === 'solvers') solversTree = item;
     else if (item.name === 'scorers') scorersTree = item;

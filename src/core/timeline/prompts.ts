@@ -2,7 +2,7 @@
  * Reading model events the way timeline_build's classification passes do
  * (inspect_ai's `event/_timeline.py`): system prompts (normalized), tool calls,
  * warm-up calls and message text. Defensive: pooled events whose `input` was
- * never resolved simply read as having no prompt (§3.5 pass 2, last note).
+ * never resolved simply read as having no prompt (as in inspect's utility-agent pass).
  */
 import type { ChatMessage, Event, ModelEvent, ToolEvent } from '../events/types.js';
 

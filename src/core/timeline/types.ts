@@ -69,7 +69,7 @@ export interface TimelineSpan {
   readonly type: 'span';
   /** Span id (the `span_begin` id, or a synthetic one such as `utility-<uuid>`). */
   readonly id: string;
-  /** Display name, lower-cased as inspect's validator does (§3.1). */
+  /** Display name, lower-cased as inspect's validator does. */
   readonly name: string;
   /** `'agent'`, `'init'`, `'scorers'`, `'branch'`, … or `null` (the phase-less root). */
   readonly spanType: string | null;

@@ -1,7 +1,7 @@
 /**
  * The span tree: inspect_ai's `event_tree`, `event_tree_walk` and
- * `event_sequence` (`src/inspect_ai/event/_tree.py`; research/inspect_ai.md
- * §2), as a flat pre-order structure.
+ * `event_sequence` (`src/inspect_ai/event/_tree.py`), as a
+ * flat pre-order structure.
  *
  * ## Placement (inspect's rules, kept exactly)
  * - A pre-pass registers every `span_begin`, so an event may attach to a span

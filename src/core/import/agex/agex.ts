@@ -352,7 +352,7 @@ const CODE_EMISSIONS = new Map<string, string>([
   ['file_edit', 'file_edit'],
 ]);
 
-/** One output part as a MIME bundle (agex's `OutputPart` `OutputPart`, §3.2). */
+/** One output part as a MIME bundle (agex's `OutputPart`). */
 function partBundle(part: unknown): MimeBundle {
   if (isRecord(part)) {
     const type = own(part, 'type');

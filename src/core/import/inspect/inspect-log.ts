@@ -2,8 +2,7 @@
 // inspect_ai evaluation logs: `.json` (one document) and `.eval` (a zip).
 // Spec: https://inspect.aisi.org.uk/eval-logs.html (log file formats) and the
 // `EvalLog`/`EvalSample` models in inspect_ai `src/inspect_ai/log/_log.py`;
-// the layouts and indirections are summarized in inspect_ai's `log/_log.py`
-// (containers), §1.5 (attachments and pools) and §1.6 (spans).
+// attachments and pools are undone as `log/_condense.py` does on read.
 //
 // What this importer does:
 // - reads the container from bytes (no Node, no DOM) — `.eval` members are
@@ -456,7 +455,7 @@ function monolithSample(
     }
   } else if (sample.transcript !== undefined) {
     // Legacy (≤ 0.3.4x): `transcript{events, content}` with `tc://` refs into
-    // `content`; inspect migrates it to `events` + `attachments` on read (§1.1).
+    // `content`; inspect migrates it to `events` + `attachments` on read.
     const tpath = jsonPath(path, 'transcript');
     const t = sample.transcript;
     if (!isObject(t)) throw wrongType(tpath, 'object', t);
