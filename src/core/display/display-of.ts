@@ -19,7 +19,8 @@ import { DISPLAY, type DisplayMetadata, type DisplayOptions, type DisplaySource 
 
 // IPython's `_repr_*_` methods and the MIME type each one fills
 // (IPython.core.formatters). Markdown comes first: the agent's own context
-// reads it best (agex `docs/todo-mime.md`), so it leads the bundle's key order.
+// reads it best (agex's design,
+// https://github.com/ashenfad/agex/blob/main/docs/todo-mime.md), so it leads the bundle's key order.
 const REPR_METHODS: readonly (readonly [string, string])[] = [
   ['_repr_markdown_', 'text/markdown'],
   ['_repr_html_', 'text/html'],

@@ -1,6 +1,6 @@
 /**
  * Recording a branch the way inspect's `timeline_branch` context manager
- * does (inspect_ai's `event/_timeline.py` "Producing branches"): an AnchorEvent in
+ * does (inspect_ai's `timeline_branch` in `event/_timeline.py`): an AnchorEvent in
  * the current span, a span of type `branch`, and a BranchEvent as the
  * branch's first event. `buildTimeline` then puts the branch in its parent's
  * `branches` with `branchedFrom` = the anchor id.

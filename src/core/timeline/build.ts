@@ -446,7 +446,7 @@ class AgentBuilder {
     return span;
   }
 
-  /** Child processor (inspect_ai's `event/_timeline.py` "Child processor, with branches"). */
+  /** Child processor, with branches (inspect_ai's `event/_timeline.py`). */
   pushChildren(
     items: readonly TreeItem[],
     out: MItem[],
@@ -922,8 +922,9 @@ function itemStart(item: MItem): number {
 
 /**
  * Stable merge by start time: both lists keep their order; an orphan goes
- * before the first item that starts later than it (ts-mono #178 keeps
- * orphans "merged into the root by start time").
+ * before the first item that starts later than it (inspect's TS port keeps
+ * orphans "merged into the root by start time",
+ * https://github.com/meridianlabs-ai/ts-mono/issues/178).
  */
 function mergeByStart(items: MItem[], orphans: MItem[]): MItem[] {
   if (orphans.length === 0) return items;

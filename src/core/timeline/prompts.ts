@@ -102,7 +102,7 @@ export function hasToolCalls(event: ModelEvent): boolean {
 /**
  * A cache-priming warm-up call: `config.max_tokens` ≤ 1 and the last user
  * message is a plain string of at most one whitespace-separated word
- * (inspect_ai's `event/_timeline.py` pass 1 (a)). Independent of prompts.
+ * (inspect_ai's `event/_timeline.py`). Independent of prompts.
  * @internal
  * @example
  * import { isWarmupCall } from 'src/core/timeline/prompts.js';

@@ -85,7 +85,7 @@ export interface TimelineSpan {
   readonly utility: boolean;
   /** The agent was invoked as a tool (handoff, `as_tool`); never utility. */
   readonly toolInvoked: boolean;
-  /** The agent's final answer, as text (inspect_ai's `event/_timeline.py` pass 3). */
+  /** The agent's final answer, as text (inspect_ai's `event/_timeline.py`). */
   readonly agentResult?: string | null;
   /** A curated outline supplied by a custom producer (never built here). */
   readonly outline?: Outline | null;
@@ -137,8 +137,9 @@ export interface BuildTimelineOptions {
   /**
    * Keep root-level events and spans outside the `init`/`solvers`/`scorers`
    * phases (e.g. a `sample_limit` event written when a run is interrupted).
-   * Default `true`, the choice of inspect's TS port (ts-mono #178); `false`
-   * drops them as Python `timeline_build` does (inspect_ai's `event/_timeline.py` step 3).
+   * Default `true`, the choice of inspect's TS port
+   * (https://github.com/meridianlabs-ai/ts-mono/issues/178); `false` drops them
+   * as Python `timeline_build` does (inspect_ai's `event/_timeline.py`).
    */
   readonly keepOrphans?: boolean;
 }

@@ -2,7 +2,7 @@
 // agex events (https://github.com/ashenfad/agex, `agex/agent/events.py`; the TS
 // port's `packages/agex-ts/src/types.ts`) and skein's
 // own mime stream (`mimeStream`/`toMimeStream`, the `mime_stream` design of
-// agex `docs/todo-mime.md`), as JSON Lines, a JSON array or
+// agex, https://github.com/ashenfad/agex/blob/main/docs/todo-mime.md), as JSON Lines, a JSON array or
 // `{"events": [...]}`.
 //
 // Records read, each by its shape:
