@@ -21,8 +21,8 @@ export type {
   TranscriptFeedSnapshot,
   TranscriptSource,
 } from './feed.js';
-// The list maths moved to `src/core/list/` (one list engine for
-// every view); the transcript keeps exporting the same names.
+// The list maths live in `src/core/list/` (one list engine for every
+// view); the transcript re-exports its names.
 export {
   MAX_SCROLL_SIZE,
   contentOffsetOf,
