@@ -173,10 +173,11 @@ function writeThirdPartyNotices() {
 }
 
 /**
- * The .d.ts keep skein's JSDoc, but its comments also cite project documents
+ * The .d.ts keep skein's JSDoc, whose comments must not cite project documents
  * that do not ship (`research/*.md`, `STYLE.md`, `ARCHITECTURE.md`, issue
- * numbers). Those citations are dropped from the declarations; the sources
- * keep them. Anything left that still cites one fails the build.
+ * numbers). test/node/comments.test.ts keeps them out of src/; this pass is the
+ * second guard: it drops any such citation from the declarations and reports
+ * what it could not drop.
  */
 function cleanDeclarationComments() {
   const br = String.raw`\s+(?:\*\s+)?`; // a space, or a line break inside the comment

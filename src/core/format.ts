@@ -8,7 +8,7 @@
  * - **counts** (events, rows, steps, characters): the whole number with
  *   comma thousands separators, in a fixed locale (`16,488`) so text, tests
  *   and screenshots do not change with the reader's machine.
- * - **tokens**: inspect_ai's swimlane rule (research/inspect_ai.md §3.6),
+ * - **tokens**: inspect_ai's swimlane rule (inspect_ai's `event/_timeline_repr.py`),
  *   which the ASCII swimlane must reproduce character for character: the
  *   integer below 1000, then `k` and `M` with one decimal below 100 of the
  *   unit and none from 100 (`950`, `1.2k`, `48.5k`, `134k`, `12.3M`); exact

@@ -1,4 +1,4 @@
-// A Claude Code session as it lies on disk (issue 20, "a folder import that
+// A Claude Code session as it lies on disk ("a folder import that
 // takes the session file plus its sub-agent files"): newer versions write
 // `~/.claude/projects/<encoded-cwd>/<sessionId>.jsonl` and, beside it, a
 // folder `<sessionId>/subagents/agent-<id>.jsonl` per sub-agent. The importer

@@ -1,4 +1,4 @@
-// The logs of a folder (issue 22): what `skein info <dir>` summarises and
+// The logs of a folder: what `skein info <dir>` summarises and
 // `skein view <dir>` lists at `/api/list`. One rule for both: files directly
 // in the folder and in its direct subfolders (one level, as inspect's log
 // dirs nest by task), not hidden, with an extension some format is usually

@@ -2,7 +2,7 @@ import { useCallback, useRef, useState } from 'react';
 import { useIsomorphicLayoutEffect } from './list/use-isomorphic-layout-effect.js';
 
 /**
- * One behaviour for every controlled/uncontrolled prop pair (STYLE §3; React
+ * One behaviour for every controlled/uncontrolled prop pair (React
  * Aria's `useControlledState`, Radix's `useControllableState`): with `value`
  * given (not `undefined`) the component shows it and only asks `onChange`;
  * without it the component keeps its own state, starting at `defaultValue`,

@@ -22,7 +22,7 @@ interface Selection<T, S> {
 
 /**
  * Reads a slice of a core store and re-renders only when that slice changes.
- * The one bridge between skein's headless stores and React (STYLE §3): every
+ * The one bridge between skein's headless stores and React (`subscribe`/`getSnapshot`): every
  * component reads a store through it, none calls `useSyncExternalStore` itself.
  *
  * `selector` may return a new object each time: the previous result is kept
@@ -48,7 +48,7 @@ export function useStoreSelector<T, S>(
   // useSyncExternalStore calls getSnapshot on every render (and again to check
   // for tearing) and requires a stable result for an unchanged store: memoize
   // on (snapshot, selector). Keying on the snapshot alone returned the old
-  // selector's value after the selector changed (issue 16).
+  // selector's value after the selector changed.
   const memo = useRef<Selection<T, S> | null>(null);
   const subscribe = useCallback((listener: () => void) => store.subscribe(listener), [store]);
   const getSelection = (): S => {

@@ -1,6 +1,6 @@
 /**
  * `createRunDiff`: a run diff that follows live runs. A small external store
- * (STYLE §3) over two sources; when one grows, the diff catches up.
+ * (`subscribe`/`getSnapshot`) over two sources; when one grows, the diff catches up.
  *
  * What an update redoes: the growing run's span tree is extended by an
  * incremental builder (`createEventTreeBuilder`), not rebuilt; the run that

@@ -10,7 +10,7 @@
  *   steps.
  * - A tool span (`type: 'tool'`) and the tool event after it with the same
  *   function are one step: inspect writes the ToolEvent beside the span that
- *   holds what the tool did (research/inspect_ai.md §1.6), and a sub-agent
+ *   holds what the tool did (inspect_ai's `span()`), and a sub-agent
  *   the tool ran sits in that span. The step is the tool call; the span's
  *   steps are its children.
  * - Consecutive `message` chunks with one `message_id` are one message.

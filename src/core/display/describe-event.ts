@@ -1,5 +1,5 @@
 /**
- * Event describers behind a registry (issue 5): each kind has a function that
+ * Event describers behind a registry: each kind has a function that
  * turns an event into an {@link EventDisplay}; users replace or add kinds with
  * `register`. The registry never throws: a failing describer falls back to
  * the generic one, which says what failed.

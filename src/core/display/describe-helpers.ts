@@ -513,7 +513,7 @@ export function contentBodies(
 }
 
 // Argument names whose single string value is code in a known language
-// (inspect's own tool views fence `{{cmd}}` as bash, research/inspect_ai.md §1.4).
+// (inspect's own tool views fence `{{cmd}}` as bash, inspect_ai's `model/` and `tool/` types).
 const CODE_ARGS: Readonly<Record<string, string>> = {
   cmd: 'bash',
   command: 'bash',

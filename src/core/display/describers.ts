@@ -2,8 +2,8 @@
  * The built-in describers: one per canonical kind (inspect_ai's 23 and skein's
  * `message` and `display`), plus the generic one for kinds nobody knows.
  *
- * What each shows follows inspect's own viewer (research/inspect_ai.md §4,
- * one `*EventView` per kind) with skein's rules from issue 5: a model call
+ * What each shows follows inspect's own viewer (its
+ * transcript has one `*EventView` per kind) with skein's rules: a model call
  * shows only the input messages new since the previous turn, its output and
  * usage; a tool event carries its result and error; errors carry their ANSI
  * traceback as `text/plain` (escapes kept for the ANSI renderer).
@@ -70,7 +70,7 @@ import { eventError, eventStatus, eventTokens } from '../events/outcome.js';
 import { formatBytes, formatCount, formatDuration } from '../format.js';
 import type { DescribeContext, EventDisplay, EventDescriber } from './types.js';
 
-// Fields of the envelope (research/inspect_ai.md §1.2): the generic describer
+// Fields of the envelope (inspect_ai's `event/_base.py`): the generic describer
 // lists them apart from the payload.
 const ENVELOPE = new Set([
   'event',
@@ -129,7 +129,7 @@ function describer<E extends Event>(fn: Describe<E>): EventDescriber {
     const search = new SearchText(ctx.maxSearchText).add(base.kind);
     const out = fn(event as E, ctx, search);
     const display: EventDisplay = { ...base, ...out };
-    // Find searches all the text a row shows (issue 16): every body that is
+    // Find searches all the text a row shows: every body that is
     // open by default, whatever the kind's function chose to add (texts
     // already added are skipped by SearchText).
     for (const b of display.bodies) {

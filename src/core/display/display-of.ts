@@ -1,6 +1,6 @@
 /**
- * `displayOf`: the representation cascade (ARCHITECTURE.md "The display
- * protocol", issue 5). The first step that yields a bundle wins:
+ * `displayOf`: the representation cascade of the display protocol.
+ * The first step that yields a bundle wins:
  *
  * 1. the value's own {@link DISPLAY} method — the producer decides;
  * 2. IPython's names (`_repr_mimebundle_`, `_repr_markdown_`, …) and already
@@ -19,7 +19,8 @@ import { DISPLAY, type DisplayMetadata, type DisplayOptions, type DisplaySource 
 
 // IPython's `_repr_*_` methods and the MIME type each one fills
 // (IPython.core.formatters). Markdown comes first: the agent's own context
-// reads it best (agex `docs/todo-mime.md`), so it leads the bundle's key order.
+// reads it best (agex's design,
+// https://github.com/ashenfad/agex/blob/main/docs/todo-mime.md), so it leads the bundle's key order.
 const REPR_METHODS: readonly (readonly [string, string])[] = [
   ['_repr_markdown_', 'text/markdown'],
   ['_repr_html_', 'text/html'],
@@ -159,7 +160,7 @@ function asBundle(value: unknown): MimeBundle | undefined {
   return undefined;
 }
 
-/** nbformat outputs (research/formats.md §6.1) as bundles. */
+/** nbformat outputs (nbformat v4 `output` schema) as bundles. */
 function fromJupyterOutput(value: Record<string, unknown>): MimeBundle | undefined {
   const type = value.output_type;
   if (type === 'display_data' || type === 'execute_result' || type === 'update_display_data') {
@@ -186,7 +187,7 @@ function fromJupyterOutput(value: Record<string, unknown>): MimeBundle | undefin
       ? value.traceback.filter((l): l is string => typeof l === 'string')
       : [];
     // The traceback lines carry ANSI colours; text/plain keeps them for the
-    // ANSI-aware renderer (issue 5, "errors carry their ANSI traceback").
+    // ANSI-aware renderer ("errors carry their ANSI traceback").
     const text = lines.length > 0 ? lines.join('\n') : evalue ? `${ename}: ${evalue}` : ename;
     return { data: { 'text/plain': text }, metadata: { skein: { error: { ename, evalue } } } };
   }

@@ -1,5 +1,5 @@
 // The display protocol: MIME bundles, the representation cascade, event
-// describers, mimeStream and the pure renderer choice (issue 5).
+// describers, mimeStream and the pure renderer choice.
 export * from './types.js';
 export { displayNotes, displayOf, isMimeType } from './display-of.js';
 export { describeEvent, createDescriberRegistry } from './describe-event.js';

@@ -1,6 +1,6 @@
 /**
- * Markdown as clean text, for one-line row summaries and search (issue 16:
- * "row summaries show markdown as clean text, no raw `**` or `#`").
+ * Markdown as clean text, for one-line row summaries and search (no raw
+ * `**` or `#` in a row summary).
  *
  * Not a markdown parser: a line-by-line pass over the CommonMark/GFM syntax
  * agents actually write (headings, emphasis, code, links, images, lists,

@@ -1,9 +1,9 @@
 /**
- * Choosing a renderer is a pure function (STYLE.md §8). Renderers declare
+ * Choosing a renderer is a pure function, so core decides and React only draws. Renderers declare
  * MIME types, a rank (lower wins) and whether they are safe for untrusted
  * data; {@link selectMimeType} picks one type of a bundle with JupyterLab's
- * `RenderMimeRegistry.preferredMimeType` semantics (research/formats.md §6.3,
- * §6.4). The registry is a small external store, so React can subscribe to it
+ * `RenderMimeRegistry.preferredMimeType` semantics (`@jupyterlab/rendermime`'s default ranks and
+ * its safe/unsafe renderers for untrusted output). The registry is a small external store, so React can subscribe to it
  * while core never imports React.
  */
 import type { MimeBundle } from '../events/types.js';

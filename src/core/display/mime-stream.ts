@@ -1,14 +1,14 @@
 /**
  * `mimeStream`: an in-process stream of canonical events and arbitrary values
- * as JSON-serializable records (issue 5; agex's `mime_stream` design,
- * research/formats.md §3.2). Events become plain objects; every other value
+ * as JSON-serializable records (agex's `mime_stream` design). Events become
+ * plain objects; every other value
  * becomes a Jupyter `display_data` part built by `displayOf`.
  *
  * Every record satisfies `JSON.parse(JSON.stringify(r))` deep-equals `r`.
  * JSON cannot hold everything JavaScript can, so records are normalized the
  * way `JSON.stringify` would, except where it would throw:
  * - `NaN`, `Infinity`, `-Infinity` → `null` (as `JSON.stringify`; inspect
- *   reads a `null` score back as NaN, research/inspect_ai.md §1.3);
+ *   reads a `null` score back as NaN, inspect_ai's `event/` models);
  * - `-0` → `0`;
  * - `undefined`, functions and symbols: dropped from objects, `null` in arrays;
  * - `bigint` → its decimal string (`JSON.stringify` throws on it);
@@ -255,7 +255,7 @@ export function mimeStream(
  * A recorded run as mime-stream records: each event as the plain JSON object
  * `mimeStream` writes for it (normalized as the module comment says), in
  * order, every version kept. skein's own JSON-portable form of a run (agex's
- * `mime_stream` design, research/formats.md §3.2): write the records as JSON
+ * `mime_stream` design): write the records as JSON
  * Lines or a JSON array, and `importAny` (or `importAgex`, which also reads
  * `display_data` parts and agex events mixed in) gives the same events back.
  *

@@ -1,5 +1,5 @@
 /**
- * Shape summaries: step 3 of the representation cascade (issue 5). A summary
+ * Shape summaries: step 3 of the representation cascade. A summary
  * says what a value *is* — `Array(10000) of {id: number, name: string}` — and
  * shows a bounded preview of it; it never dumps the data.
  *

@@ -1,6 +1,6 @@
 /**
- * Types of the display protocol (ARCHITECTURE.md "The display protocol",
- * issue 5): MIME bundles, the display symbol, event descriptions, and the
+ * Types of the display protocol (see `docs/viewer-api.md` for how a viewer
+ * uses it): MIME bundles, the display symbol, event descriptions, and the
  * renderer registry that React fills in without core knowing about React.
  *
  * These names are the contract with `src/react/display/`; keep them stable.

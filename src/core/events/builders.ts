@@ -1,5 +1,5 @@
 /**
- * Typed event builders (issue 16): `events.model({...})`, `events.tool({...})`,
+ * Typed event builders: `events.model({...})`, `events.tool({...})`,
  * … one per known kind, and `events.unknown(kind, fields)` for a kind skein
  * does not know. Each fills the envelope (`uuid`, `timestamp`) and inspect's
  * defaults, checks the result with `parseEvent` (a JavaScript caller's wrong
@@ -17,8 +17,8 @@ import type { Event, EventKind, EventOfKind, UnknownEvent } from './types.js';
 type Without<T, K extends PropertyKey> = { [P in keyof T as P extends K ? never : P]: T[P] };
 
 /**
- * Fields a builder fills when they are omitted: inspect's defaults (research/
- * inspect_ai.md §1.3), or the empty value every real event of the kind has.
+ * Fields a builder fills when they are omitted: inspect's defaults (its
+ * `event/` models), or the empty value every real event of the kind has.
  */
 interface DefaultedFields {
   sample_init: 'state';
@@ -132,7 +132,7 @@ export function createEventBuilders(options: EventBuilderOptions = {}): EventBui
     const draft: Record<string, unknown> = { ...fields, event: kind };
     if (typeof draft.uuid !== 'string') draft.uuid = uuid();
     if (typeof draft.timestamp !== 'string') draft.timestamp = iso(now());
-    // Real logs give a span's own events `span_id === id` (research §1.6).
+    // Real logs give a span's own events `span_id === id` (inspect_ai's `span()`).
     if ((kind === 'span_begin' || kind === 'span_end') && draft.span_id === undefined)
       draft.span_id = draft.id;
     // parseEvent fills the omitted defaults (its `default_filled` notes are

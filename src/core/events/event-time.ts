@@ -1,8 +1,8 @@
 /**
  * Epoch-millisecond times of events, derived once at parse time.
  *
- * The wire keeps the ISO `timestamp` string as given (ARCHITECTURE.md
- * "Canonical events"); builders need numbers. The parser stores the number in
+ * The wire keeps the ISO `timestamp` string as given, so
+ * an event round-trips exactly; builders need numbers. The parser stores the number in
  * a private slot on the event (a class private field, see `TimeSlot`),
  * so `JSON.stringify`, spread, `Object.keys`, symbols and proxies still see
  * exactly the wire shape, and reading it is a property load. Events made some
@@ -96,7 +96,7 @@ export function eventTime(event: Event): number {
 
 /**
  * The end time of an event in epoch milliseconds, from its `completed` field
- * (model, tool, sandbox and subtask events, research/inspect_ai.md §1.3), or
+ * (model, tool, sandbox and subtask events, inspect_ai's `event/` models), or
  * `undefined` when it has none. Parsed on first use and cached per event.
  *
  * @example

@@ -1,6 +1,6 @@
 /**
  * Deep-freezing for canonical events. Events are immutable once parsed or
- * appended (ARCHITECTURE.md "Canonical events"), so history cannot be patched
+ * appended, so history cannot be patched
  * behind a view's back.
  *
  * Freezing is also where a value's depth is bounded: every event enters

@@ -2,18 +2,17 @@
  * An event's outcome: whether it failed, why, when it ended, how long it took
  * and how many tokens it used — derived in this one place, so the transcript
  * rows, the span headers, the span tree, the timeline and the swimlane never
- * disagree about whether a step failed (ARCHITECTURE.md "Each fact has one
- * home"; issue 16).
+ * disagree about whether a step failed: each fact is computed in one place.
  *
  * The rules follow inspect_ai wherever it defines one:
- * - **End time** (research/inspect_ai.md §3.1): `completed` for model and
+ * - **End time** (inspect_ai's `event/_timeline.py`): `completed` for model and
  *   tool events; every other kind is an instant (inspect ignores the
  *   `completed` of sandbox and subtask events, and the timeline must keep
  *   inspect's numbers).
- * - **Tokens** (§3.1): model events only, `input + cache read + cache write +
+ * - **Tokens** (inspect's `TimelineEvent.total_tokens`): model events only, `input + cache read + cache write +
  *   output` — not the provider's `usage.total_tokens`, and reasoning is not
  *   added separately.
- * - **Failure** (§1.3, §3.7): a model event with an `error` (not
+ * - **Failure** (as inspect's viewer marks it): a model event with an `error` (not
  *   `ModelOutput.error`, which inspect's viewer ignores: a refusal is an
  *   answer), a tool event with an `error` or `failed: true`, and an `error`
  *   event. Two deliberate refinements, both from inspect's own notes: a model
@@ -25,7 +24,7 @@
  *   log record at level `error` are information, not a failed step (`grep`
  *   exits 1 on no match; inspect marks neither).
  * - **In flight**: `pending: true` is `running`, whatever else it carries.
- * - **Aborted** (issue 19; the one rule every importer applies): a turn or
+ * - **Aborted** (the one rule every importer applies): a turn or
  *   task is aborted when it ended without finishing — rolled back by the
  *   agent, or stopped by the user or the client. Today: defect `turn_aborted`
  *   and a `turn_ended` whose reason is `cancelled`; an ACP turn whose prompt
@@ -113,7 +112,7 @@ export interface EventOutcome {
 }
 
 // A model `error` of exactly one of these is an interrupted generation, not a
-// failure (research/inspect_ai.md §1.3).
+// failure (inspect_ai's `event/` models).
 const CANCEL_SENTINELS: ReadonlySet<string> = new Set([
   'Cancelled by operator',
   'Cancelled by limit',
@@ -270,7 +269,7 @@ export function eventError(event: Event): EventError | undefined {
 
 /**
  * Whether events of this kind have an end time (`completed`): model and tool
- * events, as inspect's `TimelineEvent.end_time` (research/inspect_ai.md §3.1).
+ * events, as inspect's `TimelineEvent.end_time` (inspect_ai's `event/_timeline.py`).
  *
  * @example
  * hasEndTime('tool'); // true

@@ -2,11 +2,11 @@
  * Wire JSON → canonical events.
  *
  * Tolerant of what real logs leave out, strict about what they get wrong:
- * - **Missing** fields (old logs, the minimal timeline fixtures, §1.1 "the
- *   types lie") are filled — with inspect's own default where it has one
+ * - **Missing** fields (old logs, the minimal timeline fixtures: inspect's
+ *   declared types are no promise) are filled — with inspect's own default where it has one
  *   (`ToolEvent.result = ""`, `CompactionEvent.type = "summary"`, …), a
  *   neutral empty value otherwise, or a value another field implies
- *   (`span_end.id` from `span_id`, §1.6) — and each repair is a
+ *   (`span_end.id` from `span_id`) — and each repair is a
  *   {@link Diagnostic}. `null` counts as missing: inspect writes with
  *   `exclude_none`, so a null required field is one the writer never meant.
  * - **Wrong** types throw an {@link ImportError} with a stable `code` and the
@@ -195,7 +195,7 @@ const oneOf = (name: string, values: readonly string[]): FieldSpec => ({
   values,
 });
 
-// Fields beyond the envelope, per kind (research/inspect_ai.md §1.3; skein's
+// Fields beyond the envelope, per kind (inspect_ai's `event/` models; skein's
 // additions in types.ts). Fills are inspect's defaults where it declares one
 // (marked "inspect default"), else the neutral empty value of the type.
 const SPECS: Record<EventKind, readonly FieldSpec[]> = {
@@ -334,7 +334,7 @@ const SPECS: Record<EventKind, readonly FieldSpec[]> = {
   display: [fill('outputs', A, EMPTY_ARRAY), opt('display_id', S)],
 };
 
-// Envelope fields (§1.2), checked on every event, known or not. `timestamp`
+// Envelope fields, checked on every event, known or not. `timestamp`
 // and `uuid` are repaired in parseOne, so they are optional here.
 const ENVELOPE: readonly FieldSpec[] = [
   opt('uuid', S),
@@ -368,7 +368,7 @@ const UNTYPED: Partial<Record<EventKind, readonly string[]>> = {
 /**
  * The wire fields skein knows for each canonical kind: the envelope
  * (`event`, `timestamp`, `uuid`, `span_id`, `working_start`, `pending`,
- * `metadata`) plus the kind's own (research/inspect_ai.md §1.3). Anything else
+ * `metadata`) plus the kind's own (inspect_ai's `event/` models). Anything else
  * on an event is kept as it came; viewers use this to show it apart.
  *
  * @example
@@ -758,7 +758,7 @@ function applyKindRules(ctx: Context, kind: string, draft: Draft): void {
       checkModel(ctx, draft);
       return;
     case 'span_begin':
-      // §1.6: span() makes the span current before emitting span_begin, so
+      // inspect's span() makes the span current before emitting span_begin, so
       // span_begin.span_id === id in real logs; either one implies the other.
       if (draft.id === undefined || draft.id === null) {
         if (typeof draft.span_id === 'string') inferField(ctx, draft, 'id', 'span_id');
@@ -782,7 +782,7 @@ function applyKindRules(ctx: Context, kind: string, draft: Draft): void {
       }
       return;
     case 'span_end':
-      // Same rule (§1.6); the timeline fixtures often give only `span_id`.
+      // Same rule; the timeline fixtures often give only `span_id`.
       if (draft.id === undefined || draft.id === null) {
         if (typeof draft.span_id === 'string') inferField(ctx, draft, 'id', 'span_id');
         else {
@@ -902,7 +902,7 @@ function parseOne(ctx: Context, raw: unknown): Event {
   }
   if (present !== table.required.length) fillMissing(ctx, draft, table.required);
 
-  // --- timestamp (§1.2): kept as given, epoch ms derived; repaired when absent ---
+  // --- timestamp: kept as given, epoch ms derived; repaired when absent ---
   let ms: number;
   const timestamp = draft.timestamp;
   if (typeof timestamp === 'string') {

@@ -1,7 +1,7 @@
 /**
  * Exact ISO 8601 timestamps. inspect writes `2026-06-10T18:23:50.198559+00:00`
  * (microseconds, `+00:00`), old logs carry local offsets (`-04:00`), fixtures
- * use `Z` (research/inspect_ai.md §1.2). `Date.parse` is only specified for 3
+ * use `Z` (inspect_ai's `event/_base.py`). `Date.parse` is only specified for 3
  * fractional digits and engines disagree beyond that, so this is a small
  * hand-written parser that keeps sub-millisecond precision.
  */

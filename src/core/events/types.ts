@@ -3,14 +3,14 @@
  * it appears on the wire (snake_case, `exclude_none`), plus skein's additions
  * (`message`, `display`) and a catch-all for kinds nobody here knows yet.
  *
- * Field lists follow research/inspect_ai.md §1.2 (envelope), §1.3 (the 23
- * kinds) and §1.4 (nested payloads). Conventions, inherited from inspect's own
+ * Field lists follow inspect_ai's `event/_base.py` (envelope), its `event/` models (the 23
+ * kinds) and its `model/` and `tool/` types (nested payloads). Conventions, inherited from inspect's own
  * viewer (ts-mono `generated.ts`):
  * - a field inspect declares nullable is `field?: T | null` — the writer omits
  *   nulls, hand-written fixtures sometimes spell them out;
  * - a field inspect declares required is required here, even though old logs
  *   and minimal fixtures omit some of them: {@link parseEvent} fills those with
- *   inspect's defaults and reports a diagnostic (§1.1 "the types lie");
+ *   inspect's defaults and reports a diagnostic (inspect's declared types are no promise);
  * - `uuid` and `timestamp` are required on canonical events even though the
  *   wire may lack them: the parser derives a deterministic `uuid` and repairs a
  *   missing `timestamp`, so every consumer can rely on identity and time.
@@ -25,7 +25,7 @@
 
 /**
  * Any JSON value. Numbers may be `NaN` or `±Infinity`: inspect writes those as
- * bare tokens in scores (research/inspect_ai.md §1.1).
+ * bare tokens in scores (inspect_ai's `log/_log.py`).
  *
  * @example
  * const data: JsonValue = { rows: [1, 2, 3], ok: true };
@@ -46,7 +46,7 @@ export type JsonObject = { [key: string]: unknown };
 // ---------------------------------------------------------------------------
 
 /**
- * Fields every event carries (research/inspect_ai.md §1.2).
+ * Fields every event carries (inspect_ai's `event/_base.py`).
  *
  * @example
  * const envelope: BaseEvent = {
@@ -63,7 +63,7 @@ export interface BaseEvent {
   uuid: string;
   /**
    * Id of the enclosing span, assigned when the event object was created, not
-   * when it was emitted (research/inspect_ai.md §1.6). Absent → the root.
+   * when it was emitted (inspect_ai's `span()`). Absent → the root.
    */
   span_id?: string | null;
   /**
@@ -73,7 +73,7 @@ export interface BaseEvent {
   timestamp: string;
   /**
    * Sample working time in seconds at the start of the event: monotonic minus
-   * waiting time, **not** a wall clock — never sort on it (§1.2).
+   * waiting time, **not** a wall clock — never sort on it.
    */
   working_start?: number;
   /** `true` while the event is in flight; re-emitted under the same `uuid` when final. */
@@ -83,7 +83,7 @@ export interface BaseEvent {
 }
 
 // ---------------------------------------------------------------------------
-// Content parts (§1.4)
+// Content parts
 // ---------------------------------------------------------------------------
 
 /**
@@ -103,7 +103,7 @@ export interface Citation {
 
 /** Fields every content part may carry. @example const b: ContentBase = { internal: null }; */
 export interface ContentBase {
-  /** Provider-specific payload (opaque; research/inspect_ai.md §1.4). */
+  /** Provider-specific payload (opaque; inspect_ai's `model/` and `tool/` types). */
   internal?: unknown;
 }
 
@@ -238,12 +238,12 @@ export type Content =
   | ContentToolUse;
 
 // ---------------------------------------------------------------------------
-// Tool calls (§1.4)
+// Tool calls
 // ---------------------------------------------------------------------------
 
 /**
  * Content shown for a tool call (may contain `{{arg}}` placeholders filled
- * from the call's arguments, research/inspect_ai.md §1.4).
+ * from the call's arguments, inspect_ai's `model/` and `tool/` types).
  *
  * @example
  * const view: ToolCallContent = { format: 'markdown', content: '```bash\n{{cmd}}\n```' };
@@ -284,7 +284,7 @@ export interface ToolCall {
 }
 
 /**
- * Kinds of tool call error (research/inspect_ai.md §1.4; `output_limit` is legacy).
+ * Kinds of tool call error (inspect_ai's `model/` and `tool/` types; `output_limit` is legacy).
  *
  * @example
  * const t: ToolCallErrorType = 'timeout';
@@ -306,7 +306,7 @@ export type ToolCallErrorType =
 
 /**
  * An error from a tool call. `type: 'cancelled'` with `ToolEvent.failed` means
- * an operator cancel (§1.3).
+ * an operator cancel.
  *
  * @example
  * const err: ToolCallError = { type: 'timeout', message: 'Command timed out after 180s' };
@@ -364,7 +364,7 @@ export interface ToolFunction {
 }
 
 // ---------------------------------------------------------------------------
-// Chat messages (§1.4)
+// Chat messages
 // ---------------------------------------------------------------------------
 
 /**
@@ -438,12 +438,12 @@ export type ChatMessage =
   ChatMessageSystem | ChatMessageUser | ChatMessageAssistant | ChatMessageTool;
 
 // ---------------------------------------------------------------------------
-// Model output (§1.4)
+// Model output
 // ---------------------------------------------------------------------------
 
 /**
  * Token usage of a model call. `input_tokens` excludes the cache read/write
- * counts (research/inspect_ai.md §1.4).
+ * counts (inspect_ai's `model/` and `tool/` types).
  *
  * @example
  * const usage: ModelUsage = { input_tokens: 97, output_tokens: 263, total_tokens: 16488, input_tokens_cache_read: 16128 };
@@ -546,7 +546,7 @@ export interface ModelOutput {
 /**
  * The raw provider request/response of a model call. When pooled, the
  * messages array is removed from `request` and referenced by `call_refs`
- * under `call_key` (research/inspect_ai.md §1.5).
+ * under `call_key` (inspect_ai's `condense_sample`).
  *
  * @example
  * const call: ModelCall = { request: { model: 'gpt-5.4', messages: [] }, response: { id: 'r1' }, time: 1.2 };
@@ -677,7 +677,7 @@ export interface Score {
 }
 
 /**
- * The sample error (research/inspect_ai.md §1.3 `error`).
+ * The sample error (inspect_ai's `event/` models `error`).
  *
  * @example
  * const err: EvalError = { message: 'boom', traceback: 'Traceback …', traceback_ansi: '\u001b[31mTraceback…' };
@@ -690,7 +690,7 @@ export interface EvalError {
 
 /**
  * A Python log record captured during the sample. `created` is epoch
- * **milliseconds** (float), unlike the ISO `timestamp` of events (§1.3).
+ * **milliseconds** (float), unlike the ISO `timestamp` of events.
  *
  * @example
  * const record: LoggingMessage = { level: 'warning', message: 'slow', created: 1781115865077.473, filename: 'a.py', module: 'a', lineno: 3 };
@@ -753,7 +753,7 @@ export interface InputField {
 }
 
 // ---------------------------------------------------------------------------
-// The 23 inspect_ai event kinds (§1.3, in inspect's `Event` union order)
+// The 23 inspect_ai event kinds (in inspect's `Event` union order)
 // ---------------------------------------------------------------------------
 
 /**
@@ -835,9 +835,9 @@ export interface StoreEvent extends BaseEvent {
 
 /**
  * A model call. `input` is `[]` and `input_refs` set when the log pooled the
- * messages (research/inspect_ai.md §1.5); an importer resolves them.
+ * messages (inspect_ai's `condense_sample`); an importer resolves them.
  * An `error` of exactly "Cancelled by operator|limit|system" is an interrupted
- * generation (§1.3).
+ * generation.
  *
  * @example
  * const e: ModelEvent = {
@@ -886,7 +886,7 @@ export interface ModelEvent extends BaseEvent {
 /**
  * A tool call and its result. It sits **outside** its own tool span: created
  * (and given its `span_id`) in the enclosing span, emitted after
- * `span_begin(type=tool)` (research/inspect_ai.md §1.6).
+ * `span_begin(type=tool)` (inspect_ai's `span()`).
  *
  * @example
  * const e: ToolEvent = {
@@ -909,7 +909,7 @@ export interface ToolEvent extends BaseEvent {
   truncated?: [number, number] | null;
   error?: ToolCallError | null;
   /**
-   * Legacy nested events (now always in the main list, §1.1); usually `[]`.
+   * Legacy nested events (now always in the main list); usually `[]`.
    * Kept as raw wire objects: an importer flattens them before parsing.
    */
   events: unknown[];
@@ -959,7 +959,7 @@ export interface ApprovalEvent extends BaseEvent {
 
 /**
  * Where a branched trajectory's genuine (non-replayed) content begins. Legacy
- * `from_message` is migrated by inspect, `from_span` dropped (§1.3).
+ * `from_message` is migrated by inspect, `from_span` dropped.
  *
  * @example
  * const e: BranchEvent = { event: 'branch', uuid: 'u10', timestamp: '2026-06-10T18:24:15Z', from_anchor: 'a1' };
@@ -986,7 +986,7 @@ export interface CheckpointSnapshot {
 }
 
 /**
- * A flattened checkpoint record; extra keys are allowed (§1.3).
+ * A flattened checkpoint record; extra keys are allowed.
  *
  * @example
  * const e: CheckpointEvent = {
@@ -1122,7 +1122,7 @@ export interface InfoEvent extends BaseEvent {
 
 /**
  * A span begins. In real logs `span_id === id` and the parent is `parent_id`
- * only; `type` defaults to `name` at creation (research/inspect_ai.md §1.6).
+ * only; `type` defaults to `name` at creation (inspect_ai's `span()`).
  *
  * @example
  * const e: SpanBeginEvent = { event: 'span_begin', uuid: 'u20', timestamp: '2026-06-10T18:23:50Z', id: 's1', span_id: 's1', name: 'init', type: 'init' };
@@ -1136,7 +1136,7 @@ export interface SpanBeginEvent extends BaseEvent {
 }
 
 /**
- * A span ends (`span_id === id` in real logs, §1.6).
+ * A span ends (`span_id === id` in real logs).
  *
  * @example
  * const e: SpanEndEvent = { event: 'span_end', uuid: 'u21', timestamp: '2026-06-10T18:23:52Z', id: 's1', span_id: 's1' };
@@ -1147,7 +1147,7 @@ export interface SpanEndEvent extends BaseEvent {
 }
 
 /**
- * Legacy structure (pre-span logs): begin/end pairs instead of spans (§1.1, §1.6).
+ * Legacy structure (pre-span logs): begin/end pairs instead of spans.
  *
  * @example
  * const e: StepEvent = { event: 'step', uuid: 'u22', timestamp: '2024-11-05T13:32:37-05:00', action: 'begin', type: 'solver', name: 'generate' };
@@ -1160,7 +1160,7 @@ export interface StepEvent extends BaseEvent {
 }
 
 /**
- * A subtask (a function run as its own unit). `events` is legacy (§1.1).
+ * A subtask (a function run as its own unit). `events` is legacy.
  *
  * @example
  * const e: SubtaskEvent = { event: 'subtask', uuid: 'u23', timestamp: '2026-06-10T18:25:10Z', name: 'research', input: { q: 'x' }, result: 'done', events: [] };
@@ -1172,7 +1172,7 @@ export interface SubtaskEvent extends BaseEvent {
   input: JsonObject;
   /** Any JSON; absent when inspect wrote `null` (`exclude_none`). */
   result?: unknown;
-  /** Legacy nested raw events (§1.1); usually `[]`. An importer flattens them. */
+  /** Legacy nested raw events; usually `[]`. An importer flattens them. */
   events: unknown[];
   /** End time (ISO 8601). */
   completed?: string | null;
@@ -1353,7 +1353,7 @@ export type InspectEventKind = InspectEvent['event'];
 export type EventOfKind<K extends EventKind> = Extract<KnownEvent, { event: K }>;
 
 /**
- * inspect_ai's 23 kinds, in its `Event` union order (research/inspect_ai.md §1.3).
+ * inspect_ai's 23 kinds, in its `Event` union order (inspect_ai's `event/` models).
  *
  * @example
  * INSPECT_EVENT_KINDS.includes('model'); // true

@@ -1,6 +1,6 @@
 /**
  * Deterministic uuids for events that arrive without one (inspect logs before
- * mid-2025, research/inspect_ai.md §1.2; minimal fixtures; other formats).
+ * mid-2025, inspect_ai's `event/_base.py`; minimal fixtures; other formats).
  */
 
 // shortuuid's alphabet (no 0/1/I/O/l), so derived ids look like inspect's own

@@ -1,8 +1,8 @@
 /**
  * A deterministic generator of realistic inspect_ai runs, for the demo,
- * stories, tests and benchmarks (issue 3, "Run generator").
+ * stories, tests and benchmarks.
  *
- * Shapes follow what inspect writes (research/inspect_ai.md §1.2–1.6, checked
+ * Shapes follow what inspect writes (inspect_ai's `event/` models and `span()`, checked
  * against the ais-decoder and browser logs in ../shared/fixtures):
  * - phases: `init` (with `sample_init`), `solvers` → a `solver` span → the
  *   main `agent` span, then `scorers` → `scorer` (a grader model call, `score`);
@@ -14,12 +14,12 @@
  * - sub-agents are tools (`as_tool`): `ToolEvent.agent` and `agent_span_id`
  *   link the call to the agent span; parallel calls run concurrently, so their
  *   events interleave in file order by time and their spans overlap;
- * - branches are `timeline_branch()`'s shape (§3.3): an `anchor` in the
+ * - branches are `timeline_branch()`'s shape: an `anchor` in the
  *   current span, a `branch`-typed span whose first event is `branch`;
  * - a model call that fails carries `error`, `traceback` and `traceback_ansi`
  *   and is followed by its retry; a crashed sub-agent ends with an `error`
  *   event and its tool call fails;
- * - pending events (§1.7): the same `uuid` first with `pending: true` at the
+ * - pending events (re-sent until complete): the same `uuid` first with `pending: true` at the
  *   start of the call, then final when it completes. Without pending copies
  *   (`pendingRate: 0`) the output is a finished log.
  *
@@ -513,7 +513,7 @@ class RunGenerator {
   readonly #clock = new IsoClock();
   readonly #pendingModelOutput: ModelOutput;
   readonly #agentTools = new Map<string, ToolInfo>();
-  /** Features a medium run must show at least once (issue 3): still owed by the main agent. */
+  /** Features a medium run must show at least once: still owed by the main agent. */
   readonly #owed = new Set<string>();
   #task: corpus.TaskText;
 
@@ -1028,7 +1028,7 @@ class RunGenerator {
   }
 
   /**
-   * A tool span with its ToolEvent (outside the span, §1.6) and `inner`
+   * A tool span with its ToolEvent (outside the span) and `inner`
    * events inside (sandbox actions; a logger line for web search). Returns
    * the events emitted: 3 + inner, + 1 when pending.
    */
@@ -1196,7 +1196,7 @@ class RunGenerator {
   }
 
   /**
-   * `timeline_branch()` (research §3.3): an anchor in the current span, a
+   * `timeline_branch()` (inspect_ai's `event/_timeline.py`): an anchor in the current span, a
    * `branch` span starting with a BranchEvent, an alternative tool turn on a
    * copy of the conversation, and the span's end. The main conversation goes
    * on from the anchor as if the branch had not happened.
@@ -1507,7 +1507,7 @@ class RunGenerator {
             type,
             name,
           };
-    // The timeline takes an agent's description from span_begin metadata (§3.1).
+    // The timeline takes an agent's description from span_begin metadata.
     if (description !== undefined) event.metadata = { description };
     lane.sink.push(event, lane.t);
     lane.t += this.#rng.range(50, 600);

@@ -1,4 +1,4 @@
-// The one rule of "aborted" that every importer applies (issue 19; the rule
+// The one rule of "aborted" that every importer applies (the rule
 // itself is written once, in events/outcome.ts, "Aborted"): a turn or task
 // that ended without finishing — rolled back by the agent, or stopped by the
 // user or client — keeps all its events, each marked `metadata.aborted: true`

@@ -1,5 +1,5 @@
 // What an input is, in words, for the message shown when no format reads it
-// (issue 22: "a message that says what the file is and what was expected").
+// ("a message that says what the file is and what was expected").
 // It reads only what the sniffs already read: the head, the first records,
 // a zip's central directory.
 import { SkeinError } from '../errors.js';

@@ -1,4 +1,4 @@
-// The contract every format importer implements (issue 19). One file per
+// The contract every format importer implements. One file per
 // format (`src/core/import/<format>.ts`) exports an object of this shape plus
 // the public `is<Format>(input)` and `import<Format>(input, options)`;
 // `src/core/import/index.ts` owns the detection order.

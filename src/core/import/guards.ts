@@ -1,9 +1,9 @@
 // JSON guards shared by every importer: typed field readers that know the JSON
 // path of what they read, and one context that collects diagnostics (capped per
 // code) and counts invented values. No importer hand-rolls validation
-// (issue 19, "the shared parts first").
+// ("the shared parts first").
 //
-// Wire data lies (ARCHITECTURE.md "Canonical events"): a field present with the
+// Wire data lies (a field's declared type is no promise): a field present with the
 // wrong type is, for the lenient readers, a `wrong_type` *diagnostic* and reads
 // as absent, so one odd field never loses a whole session. The `require*`
 // readers throw an `ImportError` instead, for the few fields without which a

@@ -1,4 +1,4 @@
-// The importers' front door (issue 19): one registry in detection order,
+// The importers' front door: one registry in detection order,
 // `detectFormat` and `importAny` that agree with each other by construction
 // (both walk the same list with the same `Probe`), and `streamImport` for line
 // formats read as they arrive.
@@ -134,7 +134,7 @@ export async function importAny(
   const format = options.format ? formats.find((f) => f.id === options.format) : detectProbe(probe);
   if (!format) {
     // A zip that no format opens is most often a cut-short `.eval`: say so
-    // (`zip_truncated`, `zip_corrupt`) rather than "not a format" (issue 22).
+    // (`zip_truncated`, `zip_corrupt`) rather than "not a format".
     if (probe.isZip) openZip(probe.bytes!);
     const why = probe.jsonError;
     if (why instanceof ImportError && !probe.isJsonLines()) throw why;
@@ -163,7 +163,7 @@ export interface SummarizeLogOptions {
 }
 
 /**
- * A log's summary without showing it (issue 22): its format, task, model,
+ * A log's summary without showing it: its format, task, model,
  * status and one `SampleSummary` per sample, sorted. An inspect log is
  * summarised from its sample summaries (no sample's events are read, unless
  * `readSamples` asks for what they lack); any other format is one run,

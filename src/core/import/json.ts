@@ -1,6 +1,6 @@
 // JSON helpers shared by importers: UTF-8 decoding and a parse that tolerates the
 // bare `NaN`, `Infinity` and `-Infinity` tokens Python writers emit
-// (pydantic `ser_json_inf_nan="constants"`, research inspect_ai.md §1.1).
+// (pydantic `ser_json_inf_nan="constants"`, inspect_ai's `log/_log.py`).
 // Spec: RFC 8259 (https://www.rfc-editor.org/rfc/rfc8259) — which forbids those tokens.
 import { ImportError } from '../errors.js';
 

@@ -1,5 +1,5 @@
-// One look at an input, shared by every format's sniff and import (issue 19,
-// "one front door"). Everything is lazy and cached: a sniff that needs only the
+// One look at an input, shared by every format's sniff and import (one
+// front door). Everything is lazy and cached: a sniff that needs only the
 // first 64 KiB never decodes or parses the rest, and once a format is chosen its
 // importer reuses the parse the sniff already paid for.
 import { ImportError, jsonPath } from '../errors.js';

@@ -1,5 +1,5 @@
 // Where importers put the events they build. One mechanism serves both ways of
-// reading a source (issue 19, "streaming importers are incremental"):
+// reading a source ("streaming importers are incremental"):
 //
 // - a whole file: every draft is frozen in place once, at `finish()` — no
 //   copies, one version per event;
@@ -261,8 +261,8 @@ export class EventSink {
   }
 
   /**
-   * Opens a span: adds its `span_begin` (inspect's rule, research/inspect_ai.md
-   * §1.6: a span_begin's `span_id` is its own `id`). Its ids come either from
+   * Opens a span: adds its `span_begin` (inspect's rule, from
+   * its `span()`: a span_begin's `span_id` is its own `id`). Its ids come either from
    * `key` (the span id `uuid(key)`, the event's `uuid(key + ':begin')`) or are
    * given as `id` and `uuid`. `parent_id` and `type` are left out when undefined.
    * `timeInvented` is the JSON path of the record whose time the importer made

@@ -1,4 +1,4 @@
-// What a log holds, per sample, without showing it (issue 22): the facts
+// What a log holds, per sample, without showing it: the facts
 // `inspect log` users look for — id, epoch, scores, tokens, duration, status,
 // error — for every format. inspect logs list their samples with summaries
 // (read without loading any sample's events); every other format is one run,

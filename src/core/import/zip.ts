@@ -4,8 +4,8 @@
 // §4.3.6 (overall layout), §4.3.7 local header, §4.3.12 central header,
 // §4.3.14–4.3.16 Zip64 EOCD record/locator and EOCD, §4.5.3 Zip64 extra field.
 //
-// Why our own: inspect_ai `.eval` logs store members with zstd (method 93, research
-// inspect_ai.md §1.1), which fflate's unzip rejects, and we want to decompress one
+// Why our own: inspect_ai `.eval` logs store members with zstd (method 93, written by
+// inspect_ai's `log/_recorders/eval.py`), which fflate's unzip rejects, and we want to decompress one
 // sample's member only when it is asked for instead of unzipping everything.
 import { inflateSync } from 'fflate';
 import { decompress as zstdDecompress } from 'fzstd';

@@ -1,5 +1,5 @@
 /**
- * Measured row heights that survive a rebuilt list (issue 17, the list
+ * Measured row heights that survive a rebuilt list (the list
  * engine). A list drawn over a growing sequence of items (a live event tree)
  * keeps what it measured per item, not per row, so collapsing, filtering and
  * appending keep the heights; when the sequence is rebuilt the sizes move to
@@ -58,7 +58,7 @@ export function carrySizes(
 
 /**
  * {@link carrySizes} into a {@link ChunkedColumn} (internal; the
- * transcript's sizes per tree node, issue 21): items before `from` kept
+ * transcript's sizes per tree node): items before `from` kept
  * their place (a live tree's `change.from`), so their chunks are shared with
  * `before` and only the items from `from` on are walked:
  * O(length / 4,096 + items from `from` on). `from` 0 (or no `before`) walks

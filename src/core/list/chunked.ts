@@ -1,6 +1,6 @@
 /**
  * A numeric column that shares its unchanged prefix with the column it went
- * on from (issue 21). Internal.
+ * on from. Internal.
  *
  * Live views derive prefix sums and heights per tree node or row, and each
  * snapshot of a live tree changes only its end: the first `keep` entries are

@@ -1,6 +1,6 @@
 /**
- * Row heights for a virtualized list of any length (issue 6, "measured row
- * heights; no ceiling on events").
+ * Row heights for a virtualized list of any length (measured row
+ * heights; no ceiling on the number of rows).
  *
  * A list of 1,000,000 rows whose heights are measured as they are drawn needs
  * three things fast: the offset of a row, the row at an offset, and a height
@@ -96,7 +96,7 @@ class FenwickHeights implements RowHeights {
    * Heights, and the 1-based Fenwick tree (`#tree[i]` sums the `i & -i`
    * sizes ending at row `i - 1`), in chunks a continued list shares with the
    * heights it went on from (`kept`): a live list's next heights copy no
-   * prefix (issue 21). Measurements write through copy on write.
+   * prefix. Measurements write through copy on write.
    */
   readonly #sizes: ChunkedColumn<Float64Array>;
   readonly #tree: ChunkedColumn<Float64Array>;

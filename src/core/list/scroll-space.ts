@@ -1,10 +1,11 @@
 /**
- * The scaled scroll space (issue 6, "no ceiling on events").
+ * The scaled scroll space: no ceiling on the number of rows.
  *
  * Browsers cap an element's height (~33.5M px in Chromium, ~17.9M px in
  * Firefox), so a list of 1,000,000 rows of 40 px cannot be one tall spacer: a
- * single-spacer virtualizer stops at ~67k rows (research/peers.md §1.7,
- * inspect's `VirtualList` design note). Every skein list keeps two spaces:
+ * single-spacer virtualizer stops at ~67k rows (inspect's
+ * `VirtualList` design note,
+ * https://github.com/meridianlabs-ai/ts-mono/blob/main/design/virtual-list-phase-1.md). Every skein list keeps two spaces:
  *
  * - **content space**: where rows are laid out (`contentOffset`, `contentSize`),
  *   as tall as the rows really are;

@@ -10,7 +10,7 @@ import { contentOffsetOf, scrollSpace, scrollTopOf } from './scroll-space.js';
 /**
  * Rows drawn before the scroller has been measured (on the server, at
  * hydration, in the first client render): a fixed count, so the server's
- * HTML and the first client render match at any window size (issue 16).
+ * HTML and the first client render match at any window size.
  *
  * @example
  * firstWindow(1_000, false); // [0, 29]

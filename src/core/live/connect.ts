@@ -1,6 +1,6 @@
 /**
  * `connectEventStream`: rebuilds a server's stream on the client, across
- * disconnects, without loss or duplicates (issue 21).
+ * disconnects, without loss or duplicates.
  *
  * The client keeps the last sequence it appended; every (re)connection asks
  * to continue after it, entries at or before it are dropped as duplicates

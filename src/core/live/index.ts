@@ -1,4 +1,4 @@
-// Live feeds (issue 21): the client, the source interface the server reads, the wire protocol.
+// Live feeds: the client, the source interface the server reads, the wire protocol.
 export { connectEventStream } from './connect.js';
 export type {
   ConnectEventStreamOptions,

@@ -1,5 +1,5 @@
 /**
- * Sequence ids of a live feed (issue 21). Every entry a server sends carries
+ * Sequence ids of a live feed. Every entry a server sends carries
  * the id `<streamId>:<seq>`: the stream id names one server-side stream (a new
  * one after a restart that lost the old history), the sequence orders entries
  * within it. An `EventStream` numbers its entries 1, 2, 3…; Redis Streams use

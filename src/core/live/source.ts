@@ -1,5 +1,5 @@
 /**
- * What a live server serves from (issue 21): any log that can replay from a
+ * What a live server serves from: any log that can replay from a
  * sequence number and then follow. An in-process `EventStream` is one
  * ({@link eventStreamSource}); Redis Streams (`skein/server/redis`) another.
  */

@@ -1,6 +1,6 @@
 /**
- * The live wire protocol shared by `skein/server` and `connectEventStream`
- * (issue 21). Over Server-Sent Events each message is one SSE event; over a
+ * The live wire protocol shared by `skein/server` and `connectEventStream`.
+ * Over Server-Sent Events each message is one SSE event; over a
  * WebSocket each text frame holds a JSON array of the same messages.
  *
  * | SSE `event:` | WebSocket `type` | data |

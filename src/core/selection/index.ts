@@ -1,4 +1,4 @@
-// One selection store every view shares (issue 17).
+// One selection store every view shares.
 export { createSelectionStore, isExpanded, withExpanded } from './selection-store.js';
 export type {
   Expansion,

@@ -1,5 +1,5 @@
 /**
- * One selection store shared by every view of a run (issue 17): the
+ * One selection store shared by every view of a run: the
  * transcript, the span tree and the swimlane take the same store
  * (`selection={store}`) and stay in sync with no glue code. It holds ids only
  * (node keys: a span id, a step's begin uuid or an event uuid, see
@@ -58,7 +58,7 @@ export interface SelectionSnapshot {
 export type SelectionStoreOptions = Partial<SelectionSnapshot>;
 
 /**
- * A selection store: a small external store (STYLE §3). Every setter
+ * A selection store: a small external store (`subscribe`/`getSnapshot`). Every setter
  * notifies synchronously, and only when the value changed.
  *
  * @example

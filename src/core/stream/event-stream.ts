@@ -2,11 +2,11 @@
  * EventStream: the append-only, deep-frozen log every view reads from.
  *
  * It is cantus' `EventStream` contract (an append-only list with a text
- * `replay()`, research/formats.md §4) made live: React subscribes through
+ * `replay()`, https://github.com/schola-cantorum/cantus) made live: React subscribes through
  * `subscribe`/`getSnapshot` (`useSyncExternalStore`), and `latest()` is the
  * projection the views render — one entry per `uuid`, newest version — while
- * the log keeps every version of a re-emitted pending event (ARCHITECTURE.md,
- * "Canonical events"; research/inspect_ai.md §1.7).
+ * the log keeps every version of a re-emitted pending event (inspect_ai
+ * re-sends a pending event under the same uuid until it completes).
  */
 import { deepFreeze } from '../events/freeze.js';
 import type { Event } from '../events/types.js';
@@ -84,7 +84,7 @@ export class EventStream implements Iterable<Event> {
   static from(events: Iterable<Event>): EventStream {
     const stream = new EventStream();
     for (const event of events) stream.append(event);
-    // A stream made from a finished list is complete (issue 16): views open
+    // A stream made from a finished list is complete: views open
     // it at its first event instead of following its end. Not sealed: code
     // that goes on appending to it (a loaded history continued live) makes it
     // live again, as before.
@@ -99,7 +99,7 @@ export class EventStream implements Iterable<Event> {
   /**
    * `true` once the source has called {@link EventStream.close}: the run is
    * finished and no event will be appended. A view opens a complete stream
-   * at its first event and follows the end of one that is not (issue 16).
+   * at its first event and follows the end of one that is not.
    * `EventStream.from(...)` is complete too, until something appends to it
    * (then it is live again, until `close()`).
    *
@@ -248,7 +248,7 @@ export class EventStream implements Iterable<Event> {
       // O(1): `latest` is made on first read, not here. A subscriber that
       // reads only `length` on each notification (a live feed appending one
       // event per tick to a 1M-event stream) must not pay for a copy of the
-      // projection each time (issue 21).
+      // projection each time.
       const length = this.#log.length;
       let latest: readonly Event[] | null = null;
       const latestAt = (n: number) => this.#latestAt(n);

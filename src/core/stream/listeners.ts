@@ -1,5 +1,5 @@
 /**
- * The listener side of every skein store (STYLE §3): `subscribe` for
+ * The listener side of every skein store (`subscribe`/`getSnapshot`): `subscribe` for
  * `useSyncExternalStore`, and two ways to tell the listeners: `notify()` at
  * once (a store whose readers must see a change before the call that made it
  * returns: the selection, the list engine's next frame) or `schedule()`, at

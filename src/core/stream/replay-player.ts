@@ -1,5 +1,5 @@
 /**
- * The replay player's headless state (issue 21): play, pause, step, seek and
+ * The replay player's headless state: play, pause, step, seek and
  * speed over a recorded run, with the timing rule of {@link replayStream}
  * (recorded gaps, capped at `maxGap`, scaled by `speed`), feeding an
  * `EventStream` that holds the run as of the playhead — so every view that
@@ -7,7 +7,7 @@
  * with no replay-specific code — and writing the playhead into a shared
  * selection store.
  *
- * Two coordinate spaces, named apart (STYLE §7):
+ * Two coordinate spaces, named apart (coordinate spaces named apart):
  * - **position**: playback milliseconds at speed 1 from the start, idle gaps
  *   capped (what the scrubber shows and `seek` takes);
  * - **time**: recorded epoch milliseconds (what the selection store's
@@ -298,7 +298,7 @@ export interface ReplayPlayer {
   /** Changes the rate (a positive number); playback continues from where it is. */
   setSpeed(speed: number): void;
   /**
-   * Links a selection store (issue 17's shared store): the player writes its
+   * Links a selection store (the one store every view shares): the player writes its
    * playhead (recorded epoch ms) there on every move and, with `select`,
    * selects the last event shown; a playhead set by another view (a
    * swimlane click) seeks the player. Returns the function that unlinks it

@@ -3,7 +3,7 @@
  * indented by span depth, `+<seconds>s  <kind> <summary>`.
  *
  * It reads fields defensively (`field()` returns `unknown`): wire data lies
- * (research/inspect_ai.md §1.1, "the types lie"), and a replay of a damaged log
+ * (inspect_ai's `log/_log.py`, "the types lie"), and a replay of a damaged log
  * should still print every line rather than throw.
  */
 import { cappedIndent } from '../indent.js';
@@ -28,7 +28,7 @@ const SUMMARY_MAX = 100;
 export function replayEvents(events: readonly Event[]): string {
   if (events.length === 0) return '';
 
-  // Pre-pass: every span's parent and name (event_tree does the same, §2).
+  // Pre-pass: every span's parent and name (event_tree does the same).
   const parentOf = new Map<string, string | null>();
   const nameOf = new Map<string, string>();
   for (const e of events) {
@@ -43,7 +43,7 @@ export function replayEvents(events: readonly Event[]): string {
     const known = depthMemo.get(id);
     if (known !== undefined) return known;
     // Walk up iteratively; the guard stops self or cyclic parent ids, which
-    // event_tree does not defend against (§2) but a replay must survive.
+    // event_tree does not defend against but a replay must survive.
     const chain: string[] = [];
     const onChain = new Set<string>();
     let cursor: string | null | undefined = id;
@@ -246,7 +246,7 @@ function timeOf(e: Event): number {
   return eventTime(e);
 }
 
-/** The short, one-line summary for each kind (research/inspect_ai.md §1.3). */
+/** The short, one-line summary for each kind (inspect_ai's `event/` models). */
 function summarize(e: Event, nameOf: ReadonlyMap<string, string>): string {
   switch (e.event) {
     case 'span_begin': {

@@ -1,7 +1,7 @@
 /**
  * The ASCII swimlane: inspect_ai's `Timeline.render()`
  * (`event/_timeline_repr.py`), character for character
- * (research/inspect_ai.md §3.6).
+ * (inspect_ai's `event/_timeline_repr.py`).
  *
  * Everything here follows the Python, including its quirks: rows group spans
  * by lower-cased name, only singleton clusters are recursed into, markers are
@@ -114,7 +114,7 @@ function renderBar(
   for (const [time, glyph] of markers) {
     const frac = totalSeconds(time - viewStart) / totalDuration;
     const pos = Math.max(0, Math.min(width - 1, Math.trunc(frac * width)));
-    // Markers only show on filled cells (research §3.6).
+    // Markers only show on filled cells (inspect_ai's `event/_timeline_repr.py`).
     if (bar[pos] === FILLED) bar[pos] = glyph;
   }
   return bar.join('');
@@ -326,7 +326,7 @@ function labelOf(row: Row): string {
 
 /**
  * Renders a timeline as inspect_ai's ASCII swimlane (`Timeline.render`),
- * character for character (research/inspect_ai.md §3.6): one row per agent
+ * character for character (inspect_ai's `event/_timeline_repr.py`): one row per agent
  * name (indented by depth), a proportional bar of `█` cells with `┊`
  * compaction markers and `⓪…⑨` parallel counts, `↳` rows for branches, and a
  * token column. Utility agents are hidden but counted in their parent's

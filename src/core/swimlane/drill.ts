@@ -1,5 +1,5 @@
 /**
- * Drilling into a span of a swimlane (issue 18): the span becomes the root of
+ * Drilling into a span of a swimlane: the span becomes the root of
  * the view, and breadcrumbs lead back out. Pure functions over a timeline;
  * the component keeps only the drilled span's id, so a live timeline that
  * grows keeps the drill as long as the span exists.

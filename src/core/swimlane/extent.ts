@@ -1,6 +1,6 @@
 /**
  * A per-render view of the timeline metrics (`spanStartTime`, `spanEndTime`,
- * `spanTotalTokens`; research/inspect_ai.md §3.1) as one record per span,
+ * `spanTotalTokens`; inspect_ai's `event/_timeline.py`) as one record per span,
  * with and without the span's own branches. The swimlane code reads these
  * values in sort comparators and clustering loops; one object per span keeps
  * those reads to a property load. Empty spans start at `+Infinity` and end at

@@ -2,10 +2,10 @@
  * Swimlane layout: rows, bars and markers of a timeline in **time space**
  * (epoch ms), plus the idle gaps a scale may compress. Pure data; the SVG
  * renderers and the React `<Swimlane>` only draw it through a time scale
- * (STYLE.md §7, "Name the coordinate space").
+ * (the two coordinate spaces are named apart).
  *
- * Rows follow inspect's viewer (`computeFlatSwimlaneRows`, research/inspect_ai.md
- * §3.7) rather than its ASCII renderer (§3.6): same-name spans share a row
+ * Rows follow inspect's viewer (`computeFlatSwimlaneRows` in
+ * ts-mono) rather than its ASCII renderer (`event/_timeline_repr.py`): same-name spans share a row
  * while they run one after another, and parallel ones are packed into the
  * fewest numbered lanes (`explore 1`, `explore 2`), so every agent run stays
  * visible; children of all spans of a row are merged one level down.
@@ -37,7 +37,7 @@ import { createExtentCache } from './extent.js';
 import { checkOption } from './options.js';
 
 /**
- * The kinds of markers a swimlane shows (research §3.7): a failed model or
+ * The kinds of markers a swimlane shows (inspect's viewer, ts-mono `timeline/core.ts`): a failed model or
  * tool call (or an `error` event), a context compaction, and the fork point
  * of a branch.
  *
@@ -68,7 +68,7 @@ export interface SwimlaneLayoutOptions {
   readonly markerDepth?: 'direct' | 'children' | 'recursive';
   /**
    * Idle gaps longer than this (ms) become compressible segments. Default
-   * 300 000 (5 minutes, inspect's idle threshold, research §3.4);
+   * 300 000 (5 minutes, inspect's idle threshold, inspect_ai's `event/_timeline.py`);
    * `Infinity` disables compression.
    */
   readonly idleThresholdMs?: number;
@@ -182,7 +182,7 @@ export interface SwimlaneLayout {
 }
 
 const DEFAULT_KINDS: readonly SwimlaneMarkerKind[] = ['error', 'compaction', 'branch'];
-/** Generic branch names that say nothing (inspect's viewer, research §3.7). */
+/** Generic branch names that say nothing (inspect's viewer, inspect's viewer, ts-mono `timeline/core.ts`). */
 const GENERIC_BRANCH_NAMES = new Set(['', 'branch', 'trajectory']);
 
 /** Lane packing result: lane index per input position, and the lane count. */
@@ -315,7 +315,7 @@ function groupDigits(n: number): string {
 function isErrorEvent(event: Event): boolean {
   // The one failure rule (events/outcome.ts): model and tool events with an
   // `error` (not ModelOutput.error, which inspect's viewer deliberately
-  // ignores, §3.7), `error` events; a cancelled call is not marked.
+  // ignores), `error` events; a cancelled call is not marked.
   return isFailedEvent(event);
 }
 
@@ -327,7 +327,7 @@ function errorLabel(event: Event): string {
   return `Error: ${message}`;
 }
 
-/** Strips a `:<span_id>` suffix that deterministic span-id providers add (research §3.3). */
+/** Strips a `:<span_id>` suffix that deterministic span-id providers add (inspect_ai's `event/_timeline.py`). */
 function anchorKey(id: string): string {
   const colon = id.indexOf(':');
   return colon < 0 ? id : id.slice(0, colon);
@@ -412,7 +412,7 @@ const CONTENT_ONLY = { includeBranches: false } as const;
 
 /**
  * What a bar's tooltip says beyond its bar: the span's idle time (inspect's
- * metric, research §3.4, its branches excluded like its bar) and its status —
+ * metric, inspect_ai's `event/_timeline.py`, its branches excluded like its bar) and its status —
  * `running` while an event under it is pending, `error` when one failed
  * (the one failure rule, events/outcome.ts), else `ok`.
  *
@@ -499,7 +499,7 @@ interface RowHead {
  * `showBranches`. The result is plain data (no functions), safe to
  * serialize or send to a worker.
  *
- * Lazy (issue 18): placing the rows reads each span's cached extent once
+ * Lazy: placing the rows reads each span's cached extent once
  * (typed arrays, no objects per span); a row's `bars`, `markers` and
  * `tokens` are computed the first time they are read, and the windowed
  * drawing (`windowSwimlane`) makes only the bars it draws. So a 100k-span
@@ -834,7 +834,7 @@ export function layoutSwimlane(
     for (const node of nodes) {
       if (node.branches.length === 0) continue;
       // Latest fork first, so connector lines from one parent never cross
-      // (inspect's viewer, §3.7); equal forks keep their order.
+      // (inspect's viewer); equal forks keep their order.
       const ordered = node.branches
         .filter((b) => Number.isFinite(extentOf(b).timeStart))
         .map((branch) => ({ branch, fork: forkTime(node, branch) }))
@@ -918,20 +918,20 @@ export function layoutSwimlane(
  * Splits `[timeStart, timeEnd]` into active and idle segments. Activity is
  * the union of every event's `[start, end]` in the run, branches included
  * (they are activity even when not drawn); a gap in it longer than the
- * threshold is idle (inspect's viewer `computeTimeMapping`, research §3.7,
- * with the 5-minute threshold of §3.4).
+ * threshold is idle (inspect's viewer `computeTimeMapping`, ts-mono
+ * `timeline/core.ts`, with the 5-minute idle threshold of `_timeline.py`).
  *
  * A span whose events leave no gap over the threshold stands for all of
  * them as one interval (its extent is covered at both ends), so only spans
  * that may hold a gap are opened: those longer than the threshold, unless
- * their inspect idle time (`spanIdleTime`, §3.4) is already known to be
+ * their inspect idle time (`spanIdleTime`) is already known to be
  * zero. inspect's gaps run from the previous child's end, never shorter than
  * the gap in the union, so zero idle time proves there is none over 5
  * minutes. The proof is used only when known: computing it needs every
- * span's metrics, which costs more than opening the span (issue 18's mount
+ * span's metrics, which costs more than opening the span (it dominated mount
  * time at 100k spans). Times come from `spanTimesInto`, which caches no leaf;
  * a big leaf whose longest gap, noted by that pass (`knownLeafGap`), is
- * under the threshold is not opened either (issue 22).
+ * under the threshold is not opened either.
  * @internal
  * @example
  * import { idleSegments } from 'src/core/swimlane/layout.js';
@@ -998,7 +998,7 @@ export function idleSegments(
       const event = item.event;
       const start = eventTime(event);
       if (!Number.isFinite(start)) continue;
-      // inspect's end time (§3.1, events/outcome.ts): `completed` for model and tool events only.
+      // inspect's end time (events/outcome.ts): `completed` for model and tool events only.
       add(start, times !== null ? times.itemEnds[c]! : (eventEnd(event) ?? start));
     }
     for (const branch of span.branches) addSpanOf(branch);
@@ -1018,7 +1018,7 @@ export function idleSegments(
  * interval touches; around each run of untouched cells, the gap's exact
  * edges are the latest end in the cell before and the earliest start in the
  * cell after. O(intervals + cells), where two sorts of 300k times were most
- * of the viewer's longest task (issue 22). `null` when the cells would
+ * of the viewer's longest task. `null` when the cells would
  * outnumber the intervals (a tiny threshold on a long run) or a time is NaN:
  * the sweep then gives the same result.
  */
@@ -1094,7 +1094,7 @@ function gapsBySweep(
   // Content is usually in time order already, or nearly (parallel agents
   // start a few ms apart): an insertion sort with a budget of moves does
   // that in about one pass, where a full sort of 100k times cost ~10 ms of
-  // issue 18's mount; input far from sorted falls back to the engine's sort.
+  // the mount; input far from sorted falls back to the engine's sort.
   const sorted = (out: Float64Array): Float64Array => {
     let budget = 16 * out.length + 64;
     if (out.length > 0 && out[0] !== out[0]) return out.sort();

@@ -9,7 +9,7 @@
  * {@link escapeXml}, which also drops the characters XML 1.0 forbids, so
  * the output is always well-formed and never carries live markup. Nothing is
  * measured: label widths use an estimate that callers may replace
- * (`measureText`), as STYLE.md §2 asks of anything platform-like.
+ * (`measureText`): anything platform-like is injected, so core stays pure.
  */
 import { formatDuration, formatTokens } from '../format.js';
 import {
@@ -218,7 +218,7 @@ export function renderTimelineSvg(timeline: Timeline, options: SwimlaneSvgOption
   const indent = fontSize;
   let labelWidth = 0;
   const labelText = (row: SwimlaneRow) =>
-    // Branch rows carry inspect's `↳` (research §3.6) so they read as forks.
+    // Branch rows carry inspect's `↳` (inspect_ai's `event/_timeline_repr.py`) so they read as forks.
     row.kind === 'branch' ? `\u21b3 ${row.label}` : row.label;
   for (const row of rows) {
     labelWidth = Math.max(labelWidth, row.depth * indent + measure(labelText(row), fontSize));

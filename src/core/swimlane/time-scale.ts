@@ -1,9 +1,9 @@
 /**
  * The time scale: maps time space (epoch ms) to view space (`viewX`, pixels
  * or any unit the caller draws in) and back, honouring compressed idle gaps
- * (STYLE.md §7). Active segments share the range in proportion to their
- * duration; each idle segment gets a fixed `idleWidth` (inspect's viewer
- * gives gaps zero width, research §3.7; a few pixels let a renderer draw a
+ * (the two spaces are named apart). Active segments share the range in
+ * proportion to their duration; each idle segment gets a fixed `idleWidth`
+ * (inspect's viewer gives gaps zero width; a few pixels let a renderer draw a
  * break mark there). Ticks count elapsed wall time from the domain start.
  */
 import type { TimeSegment } from './layout.js';

@@ -1,5 +1,5 @@
 /**
- * The interactive swimlane's viewport (issue 18): which stretch of the run
+ * The interactive swimlane's viewport: which stretch of the run
  * is on screen, and how it maps to pixels while the user zooms and pans.
  *
  * Times here are **relative ms** (ms since the layout's `timeStart`), never

@@ -1,5 +1,5 @@
 /**
- * What the interactive swimlane draws for one viewport (issue 18): only the
+ * What the interactive swimlane draws for one viewport: only the
  * bars and markers of the visible rows inside the visible time window, at a
  * level of detail the pixels can show.
  *

@@ -1,6 +1,6 @@
 /**
  * Recording a branch the way inspect's `timeline_branch` context manager
- * does (research/inspect_ai.md §3.3 "Producing branches"): an AnchorEvent in
+ * does (inspect_ai's `timeline_branch` in `event/_timeline.py`): an AnchorEvent in
  * the current span, a span of type `branch`, and a BranchEvent as the
  * branch's first event. `buildTimeline` then puts the branch in its parent's
  * `branches` with `branchedFrom` = the anchor id.
@@ -77,7 +77,7 @@ export function recordBranch(options: RecordBranchOptions): RecordedBranch {
     ...(options.source !== undefined ? { source: options.source } : {}),
   };
   // As inspect's span(): the new span is current before its begin is emitted,
-  // so span_begin.span_id === id (research §1.6).
+  // so span_begin.span_id === id (inspect_ai's `span()`).
   const begin: SpanBeginEvent = {
     event: 'span_begin',
     uuid: options.newId(),

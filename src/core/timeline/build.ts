@@ -1,15 +1,15 @@
 /**
- * `buildTimeline`: inspect_ai's `timeline_build` (research/inspect_ai.md
- * §3.2–3.5) in linear time and without recursion over the input.
+ * `buildTimeline`: inspect_ai's `timeline_build` (its
+ * `event/_timeline.py`) in linear time and without recursion over the input.
  *
- * Pipeline: (1) an internal span tree with `event_tree` semantics (§2),
- * (2) phase extraction (§3.2), (3) agent building with the classification
- * table, unrolling and the branch-aware child processor (§3.3), (4) the
- * post-processing passes in inspect's order (§3.5).
+ * Pipeline: (1) an internal span tree with `event_tree` semantics,
+ * (2) phase extraction, (3) agent building with the classification
+ * table, unrolling and the branch-aware child processor, (4) the
+ * post-processing passes in inspect's order.
  *
  * Why it is written with explicit stacks: span nesting depth is bounded only
  * by the number of events (a hostile or generated run can nest thousands of
- * spans), and inspect's own recursive builders grow super-linearly (issue 4:
+ * spans), and inspect's own recursive builders grow super-linearly (measured:
  * ~40× a linear pass at 100k events). Every pass here visits each tree node
  * and each content item a constant number of times.
  */
@@ -59,7 +59,7 @@ function makeSpan(id: string, name: string, spanType: string | null): MSpan {
   return {
     type: 'span',
     id,
-    // inspect lower-cases names in a validator (§3.1).
+    // inspect lower-cases names in a validator.
     name: name.toLowerCase(),
     spanType,
     content: [],
@@ -78,7 +78,7 @@ function makeEvent(event: Event): TimelineEvent {
 }
 
 // ---------------------------------------------------------------------------
-// (1) The span tree, inspect `event_tree` semantics (research §2)
+// (1) The span tree, inspect `event_tree` semantics (inspect_ai's `event/_tree.py`)
 // ---------------------------------------------------------------------------
 
 class TreeSpan {
@@ -114,7 +114,7 @@ class TreeSpan {
 type TreeItem = TreeSpan | Event;
 
 /**
- * Builds the forest with `event_tree` semantics (research §2): one node per
+ * Builds the forest with `event_tree` semantics (inspect_ai's `event/_tree.py`): one node per
  * span id (the last begin of an id wins), begins attached under `parent_id`
  * and other events under `span_id`, unknown or null → root, in file order.
  * A span id begun twice is appended once per begin — the same node twice, as
@@ -328,7 +328,7 @@ function computeFlags(roots: TreeItem[], nodes: Map<string, TreeSpan>): void {
   }
 }
 
-/** The agent classification table (research §3.3). */
+/** The agent classification table (inspect_ai's `event/_timeline.py`). */
 function isAgentSpan(span: TreeSpan): boolean {
   const type = span.type;
   if (type === 'agent') return true;
@@ -351,8 +351,8 @@ function findBranchEvent(span: TreeSpan): BranchEvent | undefined {
 const NO_ITEMS: readonly TreeItem[] = [];
 
 /**
- * A span begun more than once is one node under each begin (inspect's rule,
- * §2), so its contents show under every copy, and copies of copies grow
+ * A span begun more than once is one node under each begin (inspect's
+ * `event_tree` rule), so its contents show under every copy, and copies of copies grow
  * exponentially with nesting. As the event tree does (`span_copies_capped`,
  * tree/links.ts), once the timeline holds more than 4 × the events + 100k
  * items, a span already shown is shown again without its contents.
@@ -379,7 +379,7 @@ class CopyBudget {
   }
 }
 
-/** `event_sequence` (research §2): begin, children depth-first, end if present. */
+/** `event_sequence` (inspect_ai's `event/_tree.py`): begin, children depth-first, end if present. */
 function eventSequence(items: readonly TreeItem[], budget: CopyBudget): Event[] {
   const out: Event[] = [];
   const stack: { items: readonly TreeItem[]; i: number; end: Event | null }[] = [
@@ -446,7 +446,7 @@ class AgentBuilder {
     return span;
   }
 
-  /** Child processor (research §3.3 "Child processor, with branches"). */
+  /** Child processor, with branches (inspect_ai's `event/_timeline.py`). */
   pushChildren(
     items: readonly TreeItem[],
     out: MItem[],
@@ -482,7 +482,7 @@ class AgentBuilder {
     this.budget.use();
     if (item instanceof TreeSpan) {
       if (!isAgentSpan(item)) {
-        // Unroll: begin marker, children (recursively), end marker (§3.3).
+        // Unroll: begin marker, children (recursively), end marker.
         frame.out.push(makeEvent(item.begin));
         const children = this.budget.children(item);
         this.pushFlat(children, frame.out, frame.owner, item.type === 'tool', item.end);
@@ -490,7 +490,7 @@ class AgentBuilder {
       }
       const node = this.agentNode(item);
       // An agent directly inside an unrolled tool span was invoked as a tool
-      // (handoff, as_tool) and is never utility (§3.1, §3.3).
+      // (handoff, as_tool) and is never utility.
       if (frame.toolParent) node.toolInvoked = true;
       frame.out.push(node);
       // Empty agent spans are skipped — known only once built, so counted.
@@ -503,7 +503,7 @@ class AgentBuilder {
 
   /**
    * An event → TimelineEvent, except a ToolEvent with `agent` set and legacy
-   * nested `events`: a synthetic tool-invoked agent span (§3.3 table).
+   * nested `events`: a synthetic tool-invoked agent span.
    */
   eventNode(event: Event): MItem {
     if (!isTool(event) || !isToolAgent(event)) return makeEvent(event);
@@ -576,7 +576,7 @@ class AgentBuilder {
       const branchEvent = findBranchEvent(span);
       if (branchEvent === undefined) {
         // No BranchEvent: dissolved into the parent's content, and — unlike
-        // unrolling — without its own begin/end markers (§3.3).
+        // unrolling — without its own begin/end markers.
         pending.push({
           items: this.budget.children(span),
           i: 0,
@@ -665,7 +665,7 @@ function nestedEvents(event: ToolEvent): Event[] {
 }
 
 // ---------------------------------------------------------------------------
-// (4) Post-processing passes (research §3.5), iterative
+// (4) Post-processing passes (inspect_ai's `event/_timeline.py`), iterative
 // ---------------------------------------------------------------------------
 
 /** Pass 1: wrap warm-up and foreign-prompt model calls in utility spans. */
@@ -760,7 +760,7 @@ function directModels(span: MSpan): DirectModels {
   };
 }
 
-/** Pass 2: utility-agent classification (the exact rule, research §3.5). */
+/** Pass 2: utility-agent classification (the exact rule, inspect_ai's `event/_timeline.py`). */
 function classifyUtilityAgents(root: MSpan): void {
   const stack: { span: MSpan; prompt: string | null; loop: boolean; isRoot: boolean }[] = [
     { span: root, prompt: null, loop: false, isRoot: true },
@@ -790,7 +790,7 @@ function classifyUtilityAgents(root: MSpan): void {
   }
 }
 
-/** Pass 3: agent_result, flows 1 and 2 (research §3.5). */
+/** Pass 3: agent_result, flows 1 and 2 (inspect_ai's `event/_timeline.py`). */
 function extractAgentResults(root: MSpan): void {
   const stack: MSpan[] = [root];
   while (stack.length > 0) {
@@ -922,8 +922,9 @@ function itemStart(item: MItem): number {
 
 /**
  * Stable merge by start time: both lists keep their order; an orphan goes
- * before the first item that starts later than it (ts-mono #178 keeps
- * orphans "merged into the root by start time").
+ * before the first item that starts later than it (inspect's TS port keeps
+ * orphans "merged into the root by start time",
+ * https://github.com/meridianlabs-ai/ts-mono/issues/178).
  */
 function mergeByStart(items: MItem[], orphans: MItem[]): MItem[] {
   if (orphans.length === 0) return items;
@@ -950,7 +951,7 @@ function mergeByStart(items: MItem[], orphans: MItem[]): MItem[] {
 // (2) Phase extraction and the public entry point
 // ---------------------------------------------------------------------------
 
-/** Unwraps solver spans that merely wrap a single agent span (§3.3). */
+/** Unwraps solver spans that merely wrap a single agent span. */
 function unwrapSolver(span: TreeSpan): TreeSpan {
   let current = span;
   while (current.type === 'solver') {
@@ -980,7 +981,7 @@ function buildFromSolvers(builder: AgentBuilder, solvers: TreeSpan): MSpan | nul
     const target = unwrapSolver(agents[0]!);
     const node = builder.register(builder.agentNode(target), [], null, false);
     builder.pushChildren(target.children, node.content, node, node.branches);
-    // Quirk (§3.3): the other items go first even when they happened later.
+    // Quirk: the other items go first even when they happened later.
     // Pushed last, so they run first.
     builder.pushFlat(others, node.content, node);
     builder.drain();
@@ -997,7 +998,7 @@ function buildFromSolvers(builder: AgentBuilder, solvers: TreeSpan): MSpan | nul
       builder.drain();
     }
     builder.compact(); // before the blocks are copied into the root
-    // Quirk (§3.3): other items are inserted at position 0 one by one, which
+    // Quirk: other items are inserted at position 0 one by one, which
     // reverses their order (each unrolled span's own markers stay in order).
     const blocks: MItem[][] = [];
     for (const item of others) {
@@ -1025,7 +1026,7 @@ function flatPhase(
 ): MSpan | null {
   if (span === undefined) return null;
   // Nested begin/end events are included, flat (Python's choice; the TS port
-  // keeps leaf events only — research §3.7).
+  // keeps leaf events only — inspect's viewer, ts-mono `timeline/core.ts`).
   const events = eventSequence(span.children, budget);
   if (events.length === 0) return null;
   const node = makeSpan(span.id, name, spanType);
@@ -1038,8 +1039,8 @@ function flatPhase(
  * inspect_ai's `timeline_build` rules: phase spans (`init` / `solvers` /
  * `scorers`), the agent classification table, unrolling of non-agent spans
  * with their begin/end markers, branches, utility-event wrapping,
- * utility-agent classification and agent results (research/inspect_ai.md
- * §3.2–3.5). Linear in the number of events; never recursive over the input.
+ * utility-agent classification and agent results (inspect_ai's
+ * `event/_timeline.py`). Linear in the number of events; never recursive over the input.
  *
  * Differences from Python, by choice: root-level items outside the phases
  * are kept by default (`keepOrphans`, as inspect's TS port does), and a span
@@ -1068,7 +1069,7 @@ export function buildTimeline(
   let scorersTree: TreeSpan | undefined;
   for (const item of tree) {
     if (!(item instanceof TreeSpan)) continue;
-    // By name, not type; the last one wins when repeated (§3.2).
+    // By name, not type; the last one wins when repeated.
     if (item.name === 'init') initTree = item;
     else if (item.name === 'solvers') solversTree = item;
     else if (item.name === 'scorers') scorersTree = item;

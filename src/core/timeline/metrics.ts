@@ -1,6 +1,6 @@
 /**
  * Timeline metrics as functions (inspect's `TimelineSpan.start_time`,
- * `end_time`, `total_tokens`, `idle_time`; research/inspect_ai.md §3.1, §3.4).
+ * `end_time`, `total_tokens`, `idle_time`; inspect_ai's `event/_timeline.py`).
  *
  * Times are epoch milliseconds. The first call on a span computes the
  * metrics of its whole subtree in one iterative post-order pass and caches
@@ -14,7 +14,7 @@ import { timestampMs } from '../events/timestamp.js';
 import type { Event } from '../events/types.js';
 import type { TimelineItem, TimelineSpan } from './types.js';
 
-/** Gaps longer than this count as idle (research §3.4: 300 s). */
+/** Gaps longer than this count as idle (inspect_ai's `event/_timeline.py`: 300 s). */
 export const IDLE_THRESHOLD_MS = 300_000;
 
 /**
@@ -271,7 +271,7 @@ function stats(span: TimelineSpan): Stats {
 // A layout needs every bar's start and end before its first paint (and a
 // drawn bar's tokens), but not idle time. Filling the metrics cache for that
 // costs a WeakMap entry and a record per span, and the root's idle time
-// needs every span's (hundreds of ms at 100k spans, issue 18), so these have
+// needs every span's (hundreds of ms at 100k spans), so these have
 // their own path: a leaf span (events only, no branches: most spans of a big
 // run) is read straight from its events and never cached; only spans with
 // child spans or branches are, in `timesCache`, with times and tokens from
@@ -312,7 +312,7 @@ let leafEnd = 0;
  * events are in start order, larger when a late-listed event fills an
  * earlier gap (never smaller: adding an interval inside the hull only
  * shrinks gaps). A swimlane's idle gaps need no second read of a leaf whose
- * bound is under their threshold (issue 22: that read was most of the
+ * bound is under their threshold (that read was most of the
  * viewer's layout). Small leaves (a fan-out's 100k sub-agents) are not
  * noted: they are read whole anyway.
  */
@@ -470,8 +470,8 @@ function foldTimes(
       tokens += eventCountedTokens(item.event);
     } else if (leafTimesTokens(item)) {
       // A leaf first: it is never in `timesCache`, and most spans of a big
-      // run are leaves, so two WeakMap misses per span are saved (issue 18's
-      // mount). A leaf in the metrics cache has the same values.
+      // run are leaves, so two WeakMap misses per span are saved on
+      // mount. A leaf in the metrics cache has the same values.
       s = leafStart;
       e = leafEnd;
       tokens += leafTokenSum;
@@ -623,7 +623,7 @@ export function knownSpanIdleTime(span: TimelineSpan): number | undefined {
 /**
  * The earliest start (epoch ms) over a span's content (and branches).
  * An empty span gives `+Infinity`, the analogue of inspect's `datetime.max`
- * sentinel (research §3.1); check with `Number.isFinite`.
+ * sentinel (inspect_ai's `event/_timeline.py`); check with `Number.isFinite`.
  *
  * @example
  * declare const timeline: Timeline;
@@ -665,7 +665,7 @@ export function spanTotalTokens(span: TimelineSpan, options?: SpanMetricOptions)
 /**
  * Idle time of a span in **milliseconds** (inspect returns seconds): the
  * children's own idle time plus every gap longer than 5 minutes between
- * consecutive children (research §3.4, quirks included).
+ * consecutive children (inspect_ai's `event/_timeline.py`, quirks included).
  *
  * @example
  * declare const timeline: Timeline;

@@ -1,8 +1,8 @@
 /**
  * Reading model events the way timeline_build's classification passes do
- * (research/inspect_ai.md §3.5): system prompts (normalized), tool calls,
+ * (inspect_ai's `event/_timeline.py`): system prompts (normalized), tool calls,
  * warm-up calls and message text. Defensive: pooled events whose `input` was
- * never resolved simply read as having no prompt (§3.5 pass 2, last note).
+ * never resolved simply read as having no prompt (as in inspect's utility-agent pass).
  */
 import type { ChatMessage, Event, ModelEvent, ToolEvent } from '../events/types.js';
 
@@ -102,7 +102,7 @@ export function hasToolCalls(event: ModelEvent): boolean {
 /**
  * A cache-priming warm-up call: `config.max_tokens` ≤ 1 and the last user
  * message is a plain string of at most one whitespace-separated word
- * (research §3.5 pass 1 (a)). Independent of prompts.
+ * (inspect_ai's `event/_timeline.py`). Independent of prompts.
  * @internal
  * @example
  * import { isWarmupCall } from 'src/core/timeline/prompts.js';

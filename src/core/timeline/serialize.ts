@@ -1,7 +1,7 @@
 /**
  * `timelineDump` / `timelineLoad` / `timelineFilter` — inspect's
  * `timeline_dump`, `timeline_load` and `timeline_filter`
- * (research/inspect_ai.md §3.8). The dump is inspect's snake_case JSON with
+ * (inspect_ai's `timeline_dump`). The dump is inspect's snake_case JSON with
  * events as uuids: compact, and meaningful only with the event list.
  * All three walk the tree with explicit stacks (no recursion over depth).
  */
@@ -171,7 +171,7 @@ function loadSpanShell(obj: Record<string, unknown>, path: string): LoadSpan {
     utility: obj['utility'] === true,
     toolInvoked: obj['tool_invoked'] === true,
     agentResult: optionalString(obj, 'agent_result', path),
-    // Outlines are data carriers; kept as given (research §3.1).
+    // Outlines are data carriers; kept as given (inspect_ai's `event/_timeline.py`).
     outline:
       isObject(outline) && Array.isArray(outline['nodes']) ? (outline as unknown as Outline) : null,
   };
@@ -252,7 +252,7 @@ function withPhases(name: string, description: string, root: TimelineSpan): Time
  * Returns a new timeline keeping only the child spans for which
  * `predicate(span)` is true; a rejected span goes with its whole subtree.
  * Events are always kept; the root is never tested; `branches` are copied
- * unchanged, not filtered (inspect's `timeline_filter`, research §3.8).
+ * unchanged, not filtered (inspect's `timeline_filter`, inspect_ai's `timeline_dump`).
  *
  * @example
  * declare const timeline: Timeline;

@@ -1,6 +1,6 @@
 /**
  * The Timeline model: inspect_ai's `Timeline` / `TimelineSpan` /
- * `TimelineEvent` (research/inspect_ai.md §3.1) as plain, serializable data.
+ * `TimelineEvent` (inspect_ai's `event/_timeline.py`) as plain, serializable data.
  *
  * Field names are camelCase here; {@link timelineDump} writes inspect's
  * snake_case JSON (`span_type`, `branched_from`, …). Metrics (start, end,
@@ -24,7 +24,7 @@ export interface TimelineEvent {
 /**
  * A node of a curated outline (inspect `OutlineNode`): an event uuid and
  * child nodes. `buildTimeline` never fills outlines; custom timeline producers
- * hand them to viewers (research/inspect_ai.md §3.1).
+ * hand them to viewers (inspect_ai's `event/_timeline.py`).
  *
  * @example
  * const node: OutlineNode = { event: 'u1', children: [] };
@@ -69,7 +69,7 @@ export interface TimelineSpan {
   readonly type: 'span';
   /** Span id (the `span_begin` id, or a synthetic one such as `utility-<uuid>`). */
   readonly id: string;
-  /** Display name, lower-cased as inspect's validator does (§3.1). */
+  /** Display name, lower-cased as inspect's validator does. */
   readonly name: string;
   /** `'agent'`, `'init'`, `'scorers'`, `'branch'`, … or `null` (the phase-less root). */
   readonly spanType: string | null;
@@ -85,7 +85,7 @@ export interface TimelineSpan {
   readonly utility: boolean;
   /** The agent was invoked as a tool (handoff, `as_tool`); never utility. */
   readonly toolInvoked: boolean;
-  /** The agent's final answer, as text (research §3.5 pass 3). */
+  /** The agent's final answer, as text (inspect_ai's `event/_timeline.py`). */
   readonly agentResult?: string | null;
   /** A curated outline supplied by a custom producer (never built here). */
   readonly outline?: Outline | null;
@@ -137,8 +137,9 @@ export interface BuildTimelineOptions {
   /**
    * Keep root-level events and spans outside the `init`/`solvers`/`scorers`
    * phases (e.g. a `sample_limit` event written when a run is interrupted).
-   * Default `true`, the choice of inspect's TS port (ts-mono #178); `false`
-   * drops them as Python `timeline_build` does (research §3.2 step 3).
+   * Default `true`, the choice of inspect's TS port
+   * (https://github.com/meridianlabs-ai/ts-mono/issues/178); `false` drops them
+   * as Python `timeline_build` does (inspect_ai's `event/_timeline.py`).
    */
   readonly keepOrphans?: boolean;
 }

@@ -1,6 +1,7 @@
 /**
  * The transcript's feed is the shared event-tree feed (`src/core/tree/feed.ts`,
- * issue 17): these names stay so code written against them keeps working.
+ * one feed for every view): the names here are aliases of it, for code
+ * written against the transcript's names.
  */
 import {
   createEventTreeFeed,

@@ -1,5 +1,5 @@
 /**
- * Find in transcript (issue 6): searches every event's `searchText` — not
+ * Find in transcript: searches every event's `searchText` — not
  * only the rows on screen, which is all a browser's own find can see once
  * the list is virtualized (inspect_ai#3335). Describing an event is the
  * costly part (tens of µs), so a search runs in time slices that never block
@@ -15,7 +15,7 @@ import { Listeners } from '../stream/listeners.js';
 
 /**
  * Options of {@link createTranscriptFind}. Platform pieces are injected
- * (STYLE §2) so tests drive the slices by hand.
+ * so tests drive the slices by hand.
  *
  * @example
  * createTranscriptFind({ sliceMs: 4, schedule: (task) => requestIdleCallback(task) });
@@ -55,7 +55,7 @@ export interface TranscriptFindState {
 }
 
 /**
- * A find over a span tree: a small external store (STYLE §3).
+ * A find over a span tree: a small external store (`subscribe`/`getSnapshot`).
  *
  * @example
  * const find = createTranscriptFind();

@@ -1,5 +1,5 @@
 /**
- * Deep links to an event (issue 6): `#event=<uuid>` in a URL's fragment,
+ * Deep links to an event: `#event=<uuid>` in a URL's fragment,
  * next to whatever else the application keeps there (`&`-separated pairs).
  */
 

@@ -1,4 +1,4 @@
-// The headless transcript (issue 6): rows with the kind filter, span header
+// The headless transcript: rows with the kind filter, span header
 // summaries, find over every event, the key map, deep-link fragments, the
 // live feed, row heights and the scaled scroll space. `src/react/transcript/` draws it.
 export {
@@ -21,8 +21,8 @@ export type {
   TranscriptFeedSnapshot,
   TranscriptSource,
 } from './feed.js';
-// The list maths moved to `src/core/list/` (issue 17: one list engine for
-// every view); the transcript keeps exporting the same names.
+// The list maths live in `src/core/list/` (one list engine for every
+// view); the transcript re-exports its names.
 export {
   MAX_SCROLL_SIZE,
   contentOffsetOf,

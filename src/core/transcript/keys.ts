@@ -1,5 +1,5 @@
 /**
- * The transcript's keyboard map as a pure function (STYLE §10: the key →
+ * The transcript's keyboard map as a pure function (keyboard first: the key →
  * action map is tested without a DOM). The component only translates a
  * keyboard event into {@link TranscriptKeyInput} and performs the action.
  */

@@ -1,5 +1,5 @@
 /**
- * The transcript's rows (issue 6): the span tree's visible rows minus the
+ * The transcript's rows: the span tree's visible rows minus the
  * event kinds the filter hides, plus what a span header shows (duration,
  * tokens, status) computed for every span at once.
  *
@@ -160,7 +160,7 @@ function perCodeOf(tree: EventTree, hidden: ReadonlySet<string>): Float64Array |
 
 /**
  * {@link buildTranscriptRows} of a live snapshot from the rows of an
- * earlier snapshot `before` (issue 21): rows of nodes before `from` (every
+ * earlier snapshot `before`: rows of nodes before `from` (every
  * node before it unchanged since `before`, `changedSince`) are
  * copied (those nodes kept their place and kind), the walk resumes at
  * `from`, and the hidden counts are corrected by what changed from there.
@@ -429,7 +429,7 @@ const sumsCache = new WeakMap<EventTree, TreeSums>();
  * In a tree with copies of a span begun twice (`tree.twin`, event-tree.ts),
  * only plain nodes count, so each event is counted once however many copies
  * show it.
- * A live snapshot goes on from its previous snapshot's sums (issue 21):
+ * A live snapshot goes on from its previous snapshot's sums:
  * entries up to its first changed node are shared with them (chunks, not
  * copied), so a batch costs O(n / 4,096 + nodes after the first change),
  * not a pass over every event. A tree with copies has no `change` (it is

@@ -1,5 +1,5 @@
 /**
- * What a transcript section's header counts (issue 16, "a section's count
+ * What a transcript section's header counts ("a section's count
  * matches what opening it shows, and says what is hidden"): the events a
  * span holds that the kind filter shows, and those it hides, per kind.
  *
@@ -57,7 +57,7 @@ export function sectionCounts(
   const n = tree.length;
   const slot = new Map(kinds.map((k, i) => [k, i] as const));
   // prefix[k][i]: events of hidden kind k among nodes [0, i).
-  // A live snapshot goes on from the previous snapshot's counts (issue 21):
+  // A live snapshot goes on from the previous snapshot's counts:
   // nodes before `change.from` kept their kinds (a new version keeps its
   // kind), so their prefix is shared (chunks, not copied).
   // From the last snapshot counted with these kinds, however many came

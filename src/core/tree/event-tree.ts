@@ -1,7 +1,7 @@
 /**
  * The span tree: inspect_ai's `event_tree`, `event_tree_walk` and
- * `event_sequence` (`src/inspect_ai/event/_tree.py`; research/inspect_ai.md
- * §2), as a flat pre-order structure.
+ * `event_sequence` (`src/inspect_ai/event/_tree.py`), as a
+ * flat pre-order structure.
  *
  * ## Placement (inspect's rules, kept exactly)
  * - A pre-pass registers every `span_begin`, so an event may attach to a span
@@ -11,7 +11,7 @@
  *   its `parent_id`; any other event under the span named by its `span_id`.
  *   A null, empty (`if span_id and …`) or unknown id puts it at the root; there
  *   is no "currently open span" fallback and no timestamp sort, so a tool span
- *   precedes its own ToolEvent (research §1.6).
+ *   precedes its own ToolEvent (inspect_ai's `span()`).
  * - A `span_end` sets the span's `end`; spans never closed keep `end: null`.
  *   A `span_end` whose id never began is dropped, with a `span_end_unknown`
  *   diagnostic (inspect logs a warning and drops it too).
@@ -61,7 +61,7 @@
  *   below it as their ids say. "Last" is what an incremental builder can decide
  *   at the moment the cycle closes, so both builders agree.
  * - **Legacy `step` events** (logs before inspect 0.3.94 have nothing else,
- *   research §1.6; inspect's `event_tree` treats them as plain leaves). skein
+ *   inspect_ai's `span()`; inspect's `event_tree` treats them as plain leaves). skein
  *   makes a `step` begin a node (`origin: 'step'`) and nests by begin/end
  *   order **within the span they belong to**: each `span_id` (null for the
  *   root) has its own stack of open steps, and an event, span or step placed
@@ -77,7 +77,7 @@
  *
  * ## Representation
  * An {@link EventTree} is columns over nodes in pre-order (`depth`,
- * `parentIndex`, `subtreeEnd`, …; STYLE §6, jaeger-ui's flat trace rows), not
+ * `parentIndex`, `subtreeEnd`, …; flat arrays, not nested objects, jaeger-ui's flat trace rows), not
  * one object per node: at 1M events that is ~25 MB of typed arrays instead of
  * ~100 MB of objects, and a build is a few typed-array writes per event.
  * {@link eventTreeNode} gives an object view of one node when a view needs it.
@@ -148,7 +148,7 @@ export interface EventTree {
   /**
    * What changed since the snapshot before this one (a live tree: an
    * incremental builder or a feed), so a view can keep what it derived from
-   * that snapshot and redo only the rest (issue 21). Absent from a batch
+   * that snapshot and redo only the rest. Absent from a batch
    * build and from a builder's first snapshot, or the first after a rebuild
    * (a new version that moved an event): then everything may differ.
    * `previousEventTree(tree)` is the snapshot it is relative to.

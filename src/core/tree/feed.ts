@@ -1,5 +1,5 @@
 /**
- * The event-tree feed (issue 6; shared by every view since issue 17): takes
+ * The event-tree feed (shared by every view): takes
  * events from an `EventStream`, an array or an (async) iterable into an incremental span tree, without ever
  * freezing the page. A 1M-event run is ingested in time slices: the first
  * slice is taken at once so the first rows paint immediately, then the rest
@@ -87,7 +87,7 @@ export interface EventTreeFeedSnapshot {
 }
 
 /**
- * A feed: a small external store over a growing span tree (STYLE §3).
+ * A feed: a small external store over a growing span tree (`subscribe`/`getSnapshot`).
  *
  * @example
  * import { useMemo } from 'react';
@@ -272,7 +272,7 @@ export function createEventTreeFeed(
       // Past LIVE_MIN_COST_MS, listeners hear of it in a task of their own,
       // so the flatten above and what the views do with the snapshot (React
       // re-renders at once, in a microtask of the notifying task) are two
-      // tasks, not one twice as long (issue 22: at 300k events each takes
+      // tasks, not one twice as long (at 300k events each takes
       // tens of milliseconds). The cost that spaces live snapshots then
       // counts that render too, up to the task after it.
       if (liveCost < LIVE_MIN_COST_MS) {

@@ -1,5 +1,5 @@
 /**
- * Filtering a span tree by name, kind or text (issue 17), in two modes:
+ * Filtering a span tree by name, kind or text, in two modes:
  * - **strict**: only the matching nodes, each under its nearest matching
  *   ancestor;
  * - **loose**: the matching nodes with their whole subtrees, under their

@@ -1,13 +1,13 @@
 /**
  * The incremental span tree builder: events arrive one at a time, in whatever
  * order a live feed delivers them, and the tree is always the one
- * {@link buildEventTree} would build from the events seen so far (issue 4).
+ * {@link buildEventTree} would build from the events seen so far.
  *
  * "The events seen so far" is what the views show: one entry per `uuid`, in
  * the order each uuid first arrived, holding its newest version — exactly
  * `EventStream.latest()`, including its rule that a `pending` copy arriving
- * after a final one is ignored (research/inspect_ai.md §1.7: pending events
- * are re-sent under the same uuid until they complete).
+ * after a final one is ignored (inspect_ai re-sends a pending event under the
+ * same uuid until it completes).
  *
  * How it stays equal to the batch build without knowing the future:
  * - An event (or span, or step) whose span is not known yet sits at the root,
@@ -58,7 +58,7 @@ export interface EventTreeBuilderOptions {
 }
 
 /**
- * An incremental span tree: a small external store (STYLE §3).
+ * An incremental span tree: a small external store (`subscribe`/`getSnapshot`).
  *
  * @example
  * const builder = createEventTreeBuilder();

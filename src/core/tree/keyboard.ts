@@ -1,5 +1,5 @@
 /**
- * The span tree's keyboard as a pure function (STYLE §10; WAI-ARIA APG
+ * The span tree's keyboard as a pure function (keyboard first; WAI-ARIA APG
  * treegrid/treeview keyboard): the component translates a key press into a
  * {@link TreeKeyInput}, describes its rows through {@link TreeKeyRows} and
  * performs the returned action. Tested without a DOM.

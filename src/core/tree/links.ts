@@ -4,14 +4,13 @@
  * where each event goes in one forward pass, and the one pass that turns its
  * child lists into the flat, pre-order {@link EventTree}.
  *
- * Not exported from the package. The first version did a pre-pass over every
- * `span_begin` for the batch build and kept its indexes in `Map`s; at 1M
- * events that was ~7× one pass over the events (issue 4 asks for ≤ 3×), almost
- * all of it cache misses on span-id hash lookups and full GCs triggered by
- * large allocations. Both builders now share the incremental builder's single
+ * Not exported from the package. A pre-pass over every `span_begin` with its
+ * indexes in `Map`s costs ~7× one pass over the events at 1M events (the
+ * budget is ≤ 3×), almost all of it cache misses on span-id hash lookups and
+ * full GCs triggered by large allocations. So both builders share the incremental builder's single
  * forward pass (an event whose span has not begun yet waits at the root and
  * moves in when it does — the same tree, test/core/tree-reference.test.ts
- * checks it against the first version), with:
+ * checks it against a reference builder), with:
  * - one `Map` lookup per span event and per change of `span_id` between
  *   consecutive events, never one per event;
  * - per-slot state cut to two `Int32Array`s (`kind`, `next`) and per-span
@@ -181,7 +180,7 @@ export function previousEventTree(tree: EventTree): EventTree | undefined {
  *
  * A view derived only for some snapshots — a list renders once per frame
  * while its feed publishes more often — goes on from the last one it
- * derived instead of starting over (issues 21, 22). `undefined` when the
+ * derived instead of starting over. `undefined` when the
  * chain ends first (a snapshot without `change`). Internal.
  */
 export function changedSince(
@@ -366,7 +365,7 @@ export class Placement {
   /** Whether any step began: the step rules are skipped until one does. */
   hasSteps = false;
 
-  // --- resuming the flatten (issue 21) -----------------------------------------
+  // --- resuming the flatten -----------------------------------------
   // A live tree is flattened again after every batch. Everything before the
   // first pre-order position a batch can have changed is copied from the
   // last flatten (typed-array copies), and the walk resumes there: a batch
@@ -1096,7 +1095,7 @@ export class Placement {
       }
       if (updated.length > 1) updated = [...new Set(updated)].sort((a, b) => a - b);
     }
-    // A resumed flatten says what it kept (issue 21): views derived from the
+    // A resumed flatten says what it kept: views derived from the
     // last tree go on from `r` too. A first flatten (or one from scratch
     // after a rebuild) has nothing to compare with.
     const change: EventTreeChange | undefined =

@@ -1,5 +1,5 @@
 /**
- * Finding a node by its key (issue 17: one node identity for every view).
+ * Finding a node by its key (one node identity for every view).
  * A key is what {@link eventTreeNodeKey} returns: a span id, a step's begin
  * uuid, or an event's uuid. Views that share a selection store exchange keys;
  * each looks the key up in its own snapshot of the tree.

@@ -1,10 +1,10 @@
 /**
- * What a span tree shows (issue 17): the nodes of an {@link EventTree} as
+ * What a span tree shows: the nodes of an {@link EventTree} as
  * its own flat pre-order "view" — spans only, every event, or inspect's
  * outline — which `filterSpanTreeView` narrows and `spanTreeRows` flattens
  * under an expansion state. Pure, O(n) per build, typed-array columns.
  *
- * ## Outline mode (inspect's `TranscriptOutline`, research/inspect_ai.md §5)
+ * ## Outline mode (inspect's `TranscriptOutline`, inspect's viewer)
  * - Logger, info, state, store, approval, input and sandbox events are left
  *   out.
  * - Among the children of one span, a model event and the tool events that
@@ -27,7 +27,7 @@ export const VIEW_TURN = 1;
 export const VIEW_TURNS = 2;
 
 /**
- * A span tree's nodes as flat pre-order columns (STYLE §6). View node `v`
+ * A span tree's nodes as flat pre-order columns (flat arrays, not nested objects). View node `v`
  * shows tree node `node[v]` (for a turn, its model event; for a turn group,
  * its first turn's model event), is of `type[v]` (`VIEW_NODE`, `VIEW_TURN`,
  * `VIEW_TURNS`), sits at `depth[v]` under `parent[v]` (`-1` at the root) and
@@ -234,7 +234,7 @@ export function buildSpanTreeView(
   const hit = views?.[mode];
   if (hit !== undefined) return hit;
   // A live snapshot goes on from the view of the last snapshot it was built
-  // for (issue 21; however many came between, `changedSince`): in these
+  // for (however many came between, `changedSince`): in these
   // modes view nodes follow tree order, so the view nodes of tree nodes
   // before the first change are copied and the rest emitted.
   const since = changedSince(tree, (before) => viewCache.get(before)?.[mode] !== undefined);

@@ -1,4 +1,4 @@
-// The span tree as plain text (issue 22, `skein tree`): the same view
+// The span tree as plain text (`skein tree`): the same view
 // (`buildSpanTreeView`) and the same row facts (`rowFacts`) as <SpanTree>,
 // fully expanded, drawn with box-drawing guides and right-hand columns for
 // status, duration and tokens.

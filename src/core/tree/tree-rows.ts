@@ -1,6 +1,6 @@
 /**
  * The rows a span tree draws: a {@link SpanTreeView} minus the subtrees of
- * collapsed nodes, in one linear pass that jumps over them (STYLE §6), and
+ * collapsed nodes, in one linear pass that jumps over them (flat arrays, not nested objects), and
  * the expansion edits the tree's commands need (expand to a node, expand a
  * node's siblings).
  */
@@ -39,7 +39,7 @@ export function spanTreeRows(view: SpanTreeView, expansion: Expansion): SpanTree
   let built = rowsCache.get(view);
   const hit = built?.find((b) => b.expansion === expansion);
   if (hit !== undefined) return hit.rows;
-  // A live view that went on from an earlier one (issue 21): go on from that
+  // A live view that went on from an earlier one: go on from that
   // view's rows under the same expansion (the same object).
   const c = viewContinues(view);
   const old =

@@ -1,8 +1,8 @@
 /**
  * The rows a list view shows: the tree's pre-order minus everything below a
  * collapsed node, in one linear pass that jumps over collapsed subtrees
- * (STYLE §6; jaeger-ui `generateRowStates`, React Aria `TreeCollection`).
- * Every row carries what an APG treegrid row needs (STYLE §10): `aria-level`
+ * (flat arrays, not nested objects; jaeger-ui `generateRowStates`, React Aria `TreeCollection`).
+ * Every row carries what an APG treegrid row needs (keyboard first): `aria-level`
  * is `depth + 1`, `aria-posinset` is `posInSet`, `aria-setsize` is `setSize`,
  * `aria-expanded` follows `hasChildren`/`expanded`.
  */

@@ -1,4 +1,4 @@
-// The live server (`skein/server`, issue 21).
+// The live server (`skein/server`).
 export { createEventStreamHandler } from './sse.js';
 export type { EventStreamHandler } from './sse.js';
 export { createEventStreamFetchHandler } from './fetch.js';

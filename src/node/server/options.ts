@@ -1,6 +1,6 @@
 /**
  * Options and the request checks shared by every transport of `skein/server`
- * (issue 21): auth, CORS (closed by default), where a client resumes from.
+ *: auth, CORS (closed by default), where a client resumes from.
  * Pure: no Node built-ins, so the Fetch handler runs wherever `Response` does.
  */
 import { SkeinError } from '../../core/errors.js';

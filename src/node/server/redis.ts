@@ -1,5 +1,5 @@
 /**
- * Redis Streams as a live source (`skein/server/redis`, issue 21): agent
+ * Redis Streams as a live source (`skein/server/redis`): agent
  * workers on many machines `XADD` to one stream, and any number of web
  * servers serve it without loss. The Redis entry id is the sequence
  * (`1718000000000-0`), `XRANGE` replays history, and one `XREAD BLOCK` per

@@ -10,7 +10,7 @@ import type { DisplayRenderer, RendererComponent, RendererProps } from './types.
 
 /**
  * A renderer from the media chunk (`renderers/media.ts`), loaded the first
- * time one is shown (issue 16). Until it arrives, a one-line status holds the
+ * time one is shown. Until it arrives, a one-line status holds the
  * place: not the raw data, which for an image is a page of base64 and for
  * HTML is markup that reads as if it were the output. `preloadDisplay()`
  * loads the chunk ahead (server rendering, or no swap on first paint).

@@ -54,7 +54,7 @@ export class RendererErrorBoundary extends Component<RendererErrorBoundaryProps,
   }
 
   // Annotated: an inferred type would be written out in the d.ts as React 19's ReactNode
-  // union (with bigint), which React 18's Component.render rejects (TS2416, issue 16).
+  // union (with bigint), which React 18's Component.render rejects (TS2416).
   override render(): ReactNode {
     if (this.state.error === undefined) return this.props.children;
     const { error } = this.state;

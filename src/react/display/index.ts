@@ -1,4 +1,4 @@
-// `<Display>` and the renderers behind it (issue 5, "React").
+// `<Display>` and the renderers behind it.
 export { Display, DisplayProvider, createRendererRegistry } from './display.js';
 export type { DisplayProps, DisplayProviderProps } from './display.js';
 export {

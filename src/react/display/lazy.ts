@@ -2,7 +2,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { Listeners } from '../../core/stream/listeners.js';
 
 /**
- * A module loaded on first use with a dynamic `import()` (issue 16, "pay for
+ * A module loaded on first use with a dynamic `import()` ("pay for
  * what you use"): the markdown stack and the HTML sanitizer are most of what
  * `<Display>` would weigh, and many runs hold neither markdown nor trusted
  * HTML. A small external store, so every renderer waiting on it re-renders

@@ -1,7 +1,7 @@
 import { createLazyModule } from './lazy.js';
 
 // The parts of the display stack that load on first use, each a chunk of its
-// own (issue 16): a transcript without markdown, escape codes, trusted HTML or
+// own: a transcript without markdown, escape codes, trusted HTML or
 // rich media never downloads them.
 
 /** react-markdown + remark-gfm and skein's markdown components. */

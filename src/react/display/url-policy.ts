@@ -1,5 +1,5 @@
 /**
- * Which URLs agent output may point at (issue 5, "Security"). One place, so
+ * Which URLs agent output may point at. One place, so
  * markdown, sanitized HTML and the tests all apply the same rules.
  *
  * URLs are parsed with the WHATWG `URL` parser — the one the browser uses when

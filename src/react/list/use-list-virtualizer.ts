@@ -45,7 +45,7 @@ export interface ListVirtualizerOptions {
   scrollRef: RefObject<HTMLElement | null>;
   /** Rows drawn beyond each edge of the viewport (default 4). */
   overscan?: number;
-  /** A row drawn even when scrolled away (the focused row, STYLE §10); -1 for none. */
+  /** A row drawn even when scrolled away (the focused row, keyboard first); -1 for none. */
   keepIndex?: number;
   /**
    * Measure drawn rows (`offsetHeight`, then a `ResizeObserver` per row) and

@@ -1,4 +1,4 @@
-// `<Player>`: replay a recorded run with one playhead (issue 21).
+// `<Player>`: replay a recorded run with one playhead.
 export { Player } from './player.js';
 export type { PlayerProps } from './player.js';
 export { useReplayPlayer } from './use-replay-player.js';

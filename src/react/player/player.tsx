@@ -62,7 +62,7 @@ export function formatClock(ms: number): string {
 }
 
 /**
- * Transport controls for a replayed run (issue 21): play/pause, step one
+ * Transport controls for a replayed run: play/pause, step one
  * event or one turn (a model call and its tool calls) either way, the
  * speed, and a scrubber over the replay's time axis (idle gaps capped, as
  * the player plays them) with the current recorded time. The player it

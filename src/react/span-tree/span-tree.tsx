@@ -119,7 +119,7 @@ const OVERSCAN = 6;
 const SSR_VIEWPORT = 600;
 
 /**
- * The span tree (issue 17): the collapsible, accessible outline of a run —
+ * The span tree: the collapsible, accessible outline of a run —
  * which agent did what, where time and tokens went, where it failed. A
  * virtualized WAI-ARIA treegrid over any number of spans (1M-event runs):
  * rows carry `aria-level`, `aria-posinset`, `aria-setsize` and
@@ -322,7 +322,7 @@ export function SpanTree(props: SpanTreeProps) {
   // --- running spans tick ------------------------------------------------------------
   const clock = props.now ?? Date.now;
   const [tickNow, setNow] = useState(() => clock());
-  // While a player replays the run (issue 21), running spans are measured to
+  // While a player replays the run, running spans are measured to
   // its playhead (recorded time), not to the wall clock.
   const now = sel.playhead ?? tickNow;
   const replaying = sel.playhead !== null;

@@ -64,7 +64,7 @@ function fitLabels(timeline: Timeline, width: number): { lines: string[]; full: 
 }
 
 /**
- * The ASCII swimlane (issue 18): `renderTimelineAscii` in a `<pre>` that
+ * The ASCII swimlane: `renderTimelineAscii` in a `<pre>` that
  * refits to its container's width (it measures a character cell of its own
  * font) and selects on click: a click on a row's bar selects the agent run
  * of that name at that time, through the same selection store as

@@ -232,7 +232,7 @@ function localX(e: { clientX: number }, el: Element): number {
 }
 
 /**
- * The swimlane (issue 18): the run's timeline, one row per agent (parallel
+ * The swimlane: the run's timeline, one row per agent (parallel
  * same-name agents in numbered lanes), bars for agent runs, markers for
  * errors, compaction and branches, compressed idle gaps labelled with their
  * real duration, an axis whose ticks fit the zoom, and an overview strip.
@@ -295,7 +295,7 @@ export function Swimlane(props: SwimlaneProps) {
   // A tree mounted on the client (not hydrating) draws no rows until the
   // element is measured: the layout effect below measures before the first
   // paint, so drawing rows at `initialSize` first would only be thrown away
-  // (issue 18's mount). Server and hydrating renders draw at `initialSize`.
+  // (it would only slow the mount). Server and hydrating renders draw at `initialSize`.
   const hydrated = useHydrated();
   const [measured, setMeasured] = useState(false);
   const drawRows = measured || !hydrated;
@@ -672,7 +672,7 @@ export function Swimlane(props: SwimlaneProps) {
   // first bars never wait for it. Computed in a task after the commit, not
   // in a deferred render: a deferred render is restarted by every urgent
   // update (each zoom step), and its memo with it, so on a 100k-span run the
-  // pass ran again and again while the user zoomed (issue 18, zoom p95).
+  // pass ran again and again while the user zoomed (zoom p95).
   const [densityOf, setDensityOf] = useState<{
     index: typeof index;
     viewOptions: typeof viewOptions;
@@ -970,7 +970,7 @@ function barText(bar: SwimlaneDrawBar['bar'], rowLabel: string): string {
 }
 
 /**
- * A bar's tooltip (issue 18): its accessible name plus idle time and status.
+ * A bar's tooltip: its accessible name plus idle time and status.
  * Only on hover: the status walks the span's subtree (once, cached), which
  * for the root bar of a 100k-agent run is the whole run — never at mount.
  */

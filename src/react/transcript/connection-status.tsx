@@ -35,7 +35,7 @@ function useConnectionSnapshot(
 }
 
 /**
- * The live connection's state in the transcript's toolbar (issue 21):
+ * The live connection's state in the transcript's toolbar:
  * connecting / live / reconnecting / closed and the last error, in a polite
  * `role="status"` region (mounted as long as a connection is given, so
  * changes are announced).

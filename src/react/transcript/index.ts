@@ -1,4 +1,4 @@
-// `<Transcript>`: the virtualized, live, searchable transcript (issues 6, 16).
+// `<Transcript>`: the virtualized, live, searchable transcript.
 export { Transcript } from './transcript.js';
 export type { TranscriptHandle, TranscriptProps, TranscriptSourceProps } from './props.js';
 export { readEventHash, writeEventHash } from './hash.js';

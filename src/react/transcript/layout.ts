@@ -3,7 +3,7 @@ import { errorMessage } from '../../core/errors.js';
 import type { LayoutProblem } from '../list/viewport.js';
 
 /**
- * The layout-critical styles, inline (issue 16): what makes the transcript a
+ * The layout-critical styles, inline: what makes the transcript a
  * bounded scroller in any parent even before (or without) `skein/styles.css`.
  * Everything else — colours, spacing, the root's `height: 100%` — is in the
  * stylesheet, at a specificity a user's class overrides.
@@ -63,7 +63,7 @@ export function isDevelopment(): boolean {
 }
 
 /**
- * Reports a layout the transcript cannot honour (issue 16). Library code
+ * Reports a layout the transcript cannot honour. Library code
  * never writes to the console (the house rule): the warning goes to
  * `onWarning` when given; otherwise, in a development build only, it is
  * returned to be shown in the transcript's toolbar, where the developer

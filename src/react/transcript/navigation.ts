@@ -116,7 +116,7 @@ export interface NavigationOptions {
 }
 
 /**
- * Navigation that lands (issue 16): a request to show an event is queued
+ * Navigation that lands: a request to show an event is queued
  * until the scroller is measured and the event is loaded, opens what hides
  * it, scrolls its row into view — held there by the virtualizer while rows
  * around it are measured — and resolves once the row is drawn (and focused).

@@ -99,7 +99,7 @@ export interface RowBodyProps {
 /**
  * One row's content. Memoized on the event version and a few primitives:
  * appending events, scrolling or moving focus never re-renders it, so its
- * markdown is parsed once per event version (issue 6; OpenHands#16910).
+ * markdown is parsed once per event version (OpenHands#16910).
  */
 export const RowBody = memo(RowBodyImpl, sameRow);
 
@@ -161,7 +161,7 @@ function RowBodyImpl({
     const parts = [
       formatDuration(span.durationMs),
       span.tokens > 0 ? `${formatTokens(span.tokens)} tokens` : '',
-      // What opening the section shows, and what it hides (issue 16). A
+      // What opening the section shows, and what it hides. A
       // section the filter empties says what is in it, not "0 events": the
       // rows beside it are not what it hides.
       span.events > 0 ? events : '',

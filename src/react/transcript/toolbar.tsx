@@ -27,7 +27,7 @@ export interface ToolbarProps {
   onFindToggle: () => void;
   /** A layout problem to show (development builds without `onWarning`). */
   warning: TranscriptWarning | null;
-  /** A live connection whose status to show (issue 21). */
+  /** A live connection whose status to show. */
   connection?: TranscriptConnection | undefined;
 }
 

@@ -61,7 +61,7 @@ interface PrintJob {
 }
 
 /**
- * The virtualized, live, searchable transcript of a run (issues 6, 16):
+ * The virtualized, live, searchable transcript of a run:
  * nested collapsible sections for spans, every event through `describeEvent`
  * and `<Display>`, a kind filter, find over every event, deep links and
  * keyboard navigation — at any number of events (a scaled scroll space
@@ -122,7 +122,7 @@ export const Transcript = forwardRef(function Transcript(
   const feed: TranscriptFeed = useViewFeed(props);
   const { tree, loading, failed, error, complete } = useStoreSelector(feed, (s) => s);
   // The server HTML of a complete array holds its first window as finished
-  // rows (issue 16): "still loading" is said only after hydration.
+  // rows: "still loading" is said only after hydration.
   const hydrated = useHydrated();
   const busy = loading && hydrated;
 

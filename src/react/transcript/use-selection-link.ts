@@ -41,7 +41,7 @@ export interface SelectionLinkOptions {
 }
 
 /**
- * The transcript's selection (issue 17): controlled (`selectedId`),
+ * The transcript's selection: controlled (`selectedId`),
  * uncontrolled (`defaultSelectedId`) or shared with other views through a
  * selection store, where it is kept as a node key (`eventTreeNodeKey`).
  * `controlled` is the selection given from outside (scrolled to when it is

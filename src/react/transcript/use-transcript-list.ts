@@ -37,7 +37,7 @@ export interface TranscriptListOptions {
  * only the transcript needs: heights measured per tree node (kept when
  * sections fold, kinds are hidden and events arrive), rows whose bodies wait
  * while the view moves (`moving`), and following the end of a live run —
- * where it opens (issue 16: a complete source at its first event, an open
+ * where it opens (a complete source at its first event, an open
  * one at its end), when the user leaves the end, and "N new events".
  */
 export function useTranscriptList(o: TranscriptListOptions) {
@@ -76,7 +76,7 @@ export function useTranscriptList(o: TranscriptListOptions) {
     }, SETTLE_MS);
   }, []);
 
-  // Opening position (issue 16): a complete source opens at its first event,
+  // Opening position: a complete source opens at its first event,
   // an open one at its end, following it.
   const [atBottom, setAtBottom] = useState(
     () => o.openAt === 'end' || (o.openAt === 'auto' && !o.complete),
@@ -88,7 +88,7 @@ export function useTranscriptList(o: TranscriptListOptions) {
   // Heights measured per tree node, so collapsing, filtering and appending
   // keep them; carried to the nodes' new places when the tree grows. A live
   // snapshot shares those of the nodes before its first change with the
-  // last ones (chunks), and only the rest are carried (issue 21).
+  // last ones (chunks), and only the rest are carried.
   const nodeSizesRef = useRef<{
     tree: EventTree;
     sizes: ChunkedColumn<Float32Array>;

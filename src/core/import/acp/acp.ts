@@ -1,9 +1,9 @@
 // Long on purpose (past 600 lines): one JSON-RPC session state (turns, requests and responses, tool upserts, permissions) that every ACP message updates.
 // Agent Client Protocol (ACP) sessions: JSON-RPC 2.0 as JSON Lines, both
 // directions. Spec: https://agentclientprotocol.com/protocol/overview
-// (schema/v1/schema.json; research/formats.md §1, v2 draft shapes §1.4).
+// (schema/v1/schema.json; the v2 draft's shapes too).
 //
-// Mapping (issue 19, "one representation"):
+// Mapping (the one representation every importer maps to):
 // - `session/prompt` request … its response = a `turn` span (`span_begin`
 //   carries `metadata.stop_reason`, and `metadata.usage` when the response has
 //   it); the prompt is a `user` message event. A capture holding only the
@@ -12,7 +12,7 @@
 // - `agent_message_chunk` / `user_message_chunk` / `agent_thought_chunk`
 //   append to one `message` event: by `messageId` where present, else while
 //   chunks of the same kind follow each other. Chunks are never de-duplicated
-//   (a final chunk repeating the whole text is kept, formats.md §0.3).
+//   (a final chunk repeating the whole text is kept: some agents send one).
 // - `tool_call`, `tool_call_update` (v2: the upsert alone) and
 //   `tool_call_content_chunk` upsert one `tool` event whose `id` is the
 //   `toolCallId`: `function` = `name` ?? `title` ?? `kind`, `arguments` =
@@ -128,7 +128,7 @@ function chunkKind(kind: string): ChunkKind | undefined {
       return 'user';
     case 'agent_thought_chunk':
       return 'thought';
-    // v2 draft (formats.md §1.4): messages patched by `messageId`.
+    // v2 draft: messages patched by `messageId`.
     case 'agent_message':
       return 'agent';
     case 'user_message':
@@ -198,7 +198,7 @@ function idText(id: unknown): string {
 }
 
 /**
- * ACP ContentBlock → skein content part (formats.md §1.2 "ContentBlock"):
+ * ACP ContentBlock → skein content part (the schema's "ContentBlock"):
  * text, image and audio map to their kinds; resources, links and unknown
  * blocks are kept whole as `data` parts. Shared with the defect importer.
  *

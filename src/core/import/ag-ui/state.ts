@@ -2,7 +2,7 @@
 // replaces it, `STATE_DELTA` patches it with JSON Patch (RFC 6902), and
 // `ACTIVITY_DELTA` patches an activity's content the same way. The canonical
 // `state` event is inspect's: a list of JSON-Patch changes, each with the
-// value it `replaced` (research/inspect_ai.md §1.3). This module keeps the
+// value it `replaced` (inspect_ai's `event/` models). This module keeps the
 // current value (copy-on-write: nothing given is ever mutated, so frozen
 // events may share it) and turns each snapshot into the changes from the
 // previous value, each patch into its operations with what they replaced.

@@ -1,8 +1,8 @@
 // Long on purpose (past 600 lines): agex-ts unions, Python class names and mime streams all feed one namespace-and-task state machine.
 // agex events (https://github.com/ashenfad/agex, `agex/agent/events.py`; the TS
-// port's `packages/agex-ts/src/types.ts`; research/formats.md §3) and skein's
+// port's `packages/agex-ts/src/types.ts`) and skein's
 // own mime stream (`mimeStream`/`toMimeStream`, the `mime_stream` design of
-// agex `docs/todo-mime.md`, §3.2), as JSON Lines, a JSON array or
+// agex, https://github.com/ashenfad/agex/blob/main/docs/todo-mime.md), as JSON Lines, a JSON array or
 // `{"events": [...]}`.
 //
 // Records read, each by its shape:
@@ -18,7 +18,7 @@
 //   `DisplayDataPart`s (`{output_type: 'display_data', data, metadata}`, or a
 //   bare MIME dict) for raw output objects.
 //
-// Mapping (the one representation of issue 19):
+// Mapping (the one representation every importer maps to):
 // - `full_namespace` (`"orchestrator/worker_a"`; agex-ts has only `agentName`)
 //   is the nesting: each agent is a `span_begin`/`span_end` of `type: 'agent'`
 //   whose parent is the innermost open span of the namespace above it (its
@@ -352,7 +352,7 @@ const CODE_EMISSIONS = new Map<string, string>([
   ['file_edit', 'file_edit'],
 ]);
 
-/** One output part as a MIME bundle (research/formats.md §3.3 `OutputPart`, §3.2). */
+/** One output part as a MIME bundle (agex's `OutputPart`). */
 function partBundle(part: unknown): MimeBundle {
   if (isRecord(part)) {
     const type = own(part, 'type');

@@ -1,5 +1,5 @@
 // cantus event streams (https://github.com/schola-cantorum/cantus, PyPI
-// `cantus-agent`; research/formats.md §4). cantus has no canonical JSON form,
+// `cantus-agent`). cantus has no canonical JSON form,
 // so skein reads its `EventStream` written as JSON like this (README
 // "cantus"):
 //
@@ -15,7 +15,7 @@
 // API's `{"run_id", "steps": [{index, kind, type, summary}]}`, whose summaries
 // stand in for the redacted values.
 //
-// Mapping (the one representation of issue 19). Order is the only structure,
+// Mapping (the one representation every importer maps to). Order is the only structure,
 // so pairing is positional: an action, then its observation.
 // - `CallSkillAction` + `SkillObservation` → one `tool` event (function = the
 //   skill, arguments = `args`, result); + `ToolErrorObservation` → the same

@@ -1,10 +1,10 @@
 // Long on purpose (past 600 lines): one record graph (uuid and parentUuid, branches, sidechains, merged message ids) that every record type updates.
 // Claude Code session logs: `~/.claude/projects/<encoded-cwd>/<sessionId>.jsonl`,
 // one record per line, plus `<sessionId>/subagents/agent-<id>.jsonl` for
-// sub-agents in newer versions. There is no published spec; the shapes are
-// summarised in research/formats.md §7.1 from real sessions (1.0.x to 2.1).
+// sub-agents in newer versions. There is no published spec; the shapes here
+// are those of real sessions (1.0.x to 2.1).
 //
-// Mapping (the one representation of issue 19):
+// Mapping (the one representation every importer maps to):
 // - a user prompt (text, not a tool result, not meta) opens a `turn` span that
 //   runs to the next prompt; the prompt itself is a `message` (role user);
 //   the user's interrupt (`[Request interrupted by user]`) stays in the turn it

@@ -2,9 +2,8 @@
 // defect `AgentEvent` logs (serde, internally tagged `type`, snake_case, with
 // nested camelCase ACP structs) and defect's stored `journal.jsonl`.
 // Spec: https://docs.rs/defect-agent/latest/defect_agent/enum.AgentEvent.html
-// (research/formats.md §2).
 //
-// Mapping (issue 19, "one representation"):
+// Mapping (the one representation every importer maps to):
 // - `turn_started` … `turn_ended` = a `turn` span; `span_begin` carries
 //   `metadata.stop_reason` and `metadata.usage` (as given);
 //   `user_prompt_committed` = a `user` message.

@@ -2,8 +2,7 @@
 // inspect_ai evaluation logs: `.json` (one document) and `.eval` (a zip).
 // Spec: https://inspect.aisi.org.uk/eval-logs.html (log file formats) and the
 // `EvalLog`/`EvalSample` models in inspect_ai `src/inspect_ai/log/_log.py`;
-// the layouts and indirections are summarized in research/inspect_ai.md §1.1
-// (containers), §1.5 (attachments and pools) and §1.6 (spans).
+// attachments and pools are undone as `log/_condense.py` does on read.
 //
 // What this importer does:
 // - reads the container from bytes (no Node, no DOM) — `.eval` members are
@@ -59,7 +58,7 @@ interface RawSample {
 
 // Versions of the EvalLog schema we read: 1 (early 2024), 2 (current
 // LOG_SCHEMA_VERSION) and 3 (the interim `message_pool` writer of 0.3.135,
-// research §1.1 — readable, its pool refs come out as diagnostics).
+// inspect_ai's `log/_log.py` — readable, its pool refs come out as diagnostics).
 const SUPPORTED_VERSIONS = new Set([1, 2, 3]);
 
 // Fields of inspect's `EvalSampleSummary` that a `.json` sample can provide.
@@ -91,7 +90,7 @@ const SUMMARY_FIELDS = [
 /**
  * The log's header: everything but the samples (`EvalLog` fields as written,
  * snake_case). The known fields are typed loosely on purpose — old logs lack
- * some of them (research §1.1 "the types lie").
+ * some of them (inspect_ai's `log/_log.py` "the types lie").
  *
  * @example
  * declare const bytes: Uint8Array; // an .eval file
@@ -323,7 +322,7 @@ function checkSummary(raw: unknown, path: string): InspectSampleSummary {
 
 /**
  * Seeds the uuids parseEvents derives for events without one (pre-mid-2025
- * logs, research §1.2): the eval and the sample, so equal events at equal
+ * logs, inspect_ai's `event/_base.py`): the eval and the sample, so equal events at equal
  * positions in two different logs still get different ids.
  */
 function sampleContexts(
@@ -456,7 +455,7 @@ function monolithSample(
     }
   } else if (sample.transcript !== undefined) {
     // Legacy (≤ 0.3.4x): `transcript{events, content}` with `tc://` refs into
-    // `content`; inspect migrates it to `events` + `attachments` on read (§1.1).
+    // `content`; inspect migrates it to `events` + `attachments` on read.
     const tpath = jsonPath(path, 'transcript');
     const t = sample.transcript;
     if (!isObject(t)) throw wrongType(tpath, 'object', t);
@@ -752,7 +751,7 @@ function importEval(bytes: Uint8Array, max: number): InspectLog {
 }
 
 // ---------------------------------------------------------------------------
-// The chunked sample layout (research §1.1; inspect_ai `_recorders/chunked/read.py`)
+// The chunked sample layout (inspect_ai's `log/_log.py`; inspect_ai `_recorders/chunked/read.py`)
 // ---------------------------------------------------------------------------
 
 /**

@@ -1,7 +1,7 @@
 // Undoes inspect_ai's size reductions on a sample's raw events, in place:
 // the message pool (`input_refs`), the call pool (`call_refs` + `call_key`) and
 // attachments (`attachment://<hash>`, the chunked layout's `attachment://<index>`,
-// legacy `tc://<hash>`). Research inspect_ai.md §1.5; inspect_ai
+// legacy `tc://<hash>`), as inspect_ai's
 // `log/_pool.py` (`resolve_model_event_inputs/calls`) and `log/_condense.py`
 // (`resolve_sample_attachments`).
 //
@@ -237,7 +237,7 @@ function expandRefs(
     const stop = Math.min(e, size);
     if (s < stop) {
       // The usual case is one range covering the whole conversation so far
-      // (§1.5 "confounder 1"): a slice is far cheaper than pushing item by item.
+      // (inspect's `input_refs` are usually one range): a slice is far cheaper than pushing item by item.
       const slice = pool!.slice(s, stop);
       // Holes (from a chunked pool with a missing chunk) read as undefined.
       if (slice.includes(undefined)) {
@@ -315,7 +315,7 @@ export function createSampleResolver(parts: Omit<RawSampleParts, 'events'>): {
   const poolDiagnostics: Diagnostic[] = [];
   const r = new StringResolver(parts.attachments);
 
-  // 1. Pools first: their entries carry attachment refs of their own (§1.5).
+  // 1. Pools first: their entries carry attachment refs of their own.
   const walkPool = (pool: unknown[] | undefined, pathOf: (i: number) => string) => {
     if (!pool) return;
     for (let i = 0; i < pool.length; i++) {

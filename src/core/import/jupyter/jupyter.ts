@@ -2,9 +2,9 @@
 // Jupyter: notebooks (nbformat 4.x, https://nbformat.readthedocs.io/en/latest/format_description.html,
 // schema nbformat.v4.5.schema.json) and iopub message logs (the kernel messaging
 // protocol, https://jupyter-client.readthedocs.io/en/stable/messaging.html).
-// Shapes and rules: research/formats.md §6.
+// Shapes and rules: nbformat v4 (https://nbformat.readthedocs.io/en/latest/format_description.html).
 //
-// Mapping (the one representation of issue 19):
+// Mapping (the one representation every importer maps to):
 // - a cell is a `span_begin`/`span_end` pair of type `cell` (name `In [n]`,
 //   `Markdown` or the cell type), id derived from the cell's `id` (4.5+) or index;
 // - the cell's source is a `display` event (`text/markdown` for markdown cells;
@@ -19,7 +19,7 @@
 //   the raw record — kept, never dropped; unknown keys on known outputs are kept
 //   under `metadata.jupyter.extra`.
 //
-// Outputs are untrusted (research/formats.md §6.4): the importer copies bundles
+// Outputs are untrusted (nbformat: outputs of an untrusted notebook): the importer copies bundles
 // as data; the display protocol decides what may render.
 //
 // Times: notebooks store none, except JupyterLab's optional execution timing

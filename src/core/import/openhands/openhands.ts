@@ -2,7 +2,7 @@
 // OpenHands event logs: https://docs.all-hands.dev/ (V0 event stream,
 // `openhands/events/serialization/event.py`) and the V1 software-agent-sdk
 // (`openhands-sdk/openhands/sdk/event/`). Shapes and pairing rules are
-// summarised in research/formats.md §7.4.
+// those of these two sources.
 //
 // Three shapes, mixed freely (one record at a time, so a file can be streamed):
 // - V0 trajectories: a JSON array (or JSON Lines, or `{ "history": [...] }`) of
@@ -15,7 +15,7 @@
 //   integrations write around either: unwrapped, the wrapper's fields fill
 //   what `raw` lacks and stay in `metadata.openhands.wrapper`.
 //
-// Mapping (the one representation of issue 19):
+// Mapping (the one representation every importer maps to):
 // - a user message opens a `turn` span that runs to the next user message;
 //   the message itself is a `message` (role user); the system prompt a
 //   `message` (role system);

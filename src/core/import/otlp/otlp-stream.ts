@@ -1,5 +1,5 @@
-// OpenTelemetry JSON Lines, read as they arrive (issue 20: line formats
-// stream; issue 19: fed a line at a time they give the whole file's events).
+// OpenTelemetry JSON Lines, read as they arrive (line formats stream; fed a
+// line at a time they give the whole file's events).
 //
 // A span's place depends on lines that may come later: children are usually
 // exported before their parents, a tool takes its name and arguments from a

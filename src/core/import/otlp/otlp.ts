@@ -1,14 +1,14 @@
 // Long on purpose (past 600 lines): every OTLP dialect (GenAI old and new, OpenInference, OpenLLMetry, Vercel AI SDK) reads one span model through shared private helpers.
-// OpenTelemetry traces (issue 20): OTLP/JSON exports
+// OpenTelemetry traces: OTLP/JSON exports
 // (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding), a JSON
 // Lines file of such exports, or a flat array of spans, mapped by the dialect
 // each span's attributes speak: the GenAI semantic conventions old and new
 // (https://github.com/open-telemetry/semantic-conventions-genai), OpenInference
 // (https://github.com/Arize-ai/openinference/blob/main/spec/semantic_conventions.md),
 // OpenLLMetry (`traceloop.*`) and the Vercel AI SDK (`ai.*`). Shapes and every
-// attribute spelling: research/formats.md §5.
+// attribute spelling: OpenTelemetry GenAI semantic conventions and OpenInference.
 //
-// The mapping (the one representation of issue 19):
+// The mapping (the one representation every importer maps to):
 // - every span of every resource, scope, export and line is flattened, then
 //   nested by `parentSpanId` (children may come first, in another batch or
 //   line); a parent that is not in the input leaves the span at the root with
@@ -26,7 +26,7 @@
 //   span without an id takes the first unanswered call of its name;
 // - model and tool spans are single events: their child spans sit in the same
 //   skein span, and an agent span under a tool is that tool's sub-agent
-//   (`agent_span_id`, issue 19);
+//   (`agent_span_id`);
 // - every other span (agents, workflows, chains, unknown spans) is a
 //   `span_begin`/`span_end` pair whose `id` is the OTLP `spanId`, `type` from
 //   the dialect (`agent`, `workflow`, `chain`, …);
@@ -458,7 +458,7 @@ let isoDay = Number.NaN;
 const isoCodes: number[] = Array.from('0000-00-00T00:00:00.000000000Z', (c) => c.charCodeAt(0));
 
 // Numbers of 16+ digits where OTLP puts 64-bit integers: quoted before
-// parsing so JSON.parse cannot round them (research/formats.md §0.4).
+// parsing so JSON.parse cannot round them (a double holds integers only up to 2^53).
 const BIG_INT_FIELD =
   /("(?:startTimeUnixNano|endTimeUnixNano|timeUnixNano|observedTimeUnixNano|intValue)"\s*:\s*)(-?\d{16,})/g;
 
@@ -1432,7 +1432,7 @@ function stopReason(v: string | undefined): string {
   return r;
 }
 
-/** Usage under every spelling (research/formats.md §5.2, §5.3; Vercel). */
+/** Usage under every spelling (OpenTelemetry GenAI semantic conventions and OpenInference; Vercel). */
 function usageOf(u: Used): ModelUsage | undefined {
   const input = num(
     u.first(

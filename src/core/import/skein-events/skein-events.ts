@@ -1,8 +1,8 @@
 // skein's own canonical events as a file: a JSON array of events,
 // `{ "events": [...] }` (inspect's timeline fixtures and `skein convert
 // --to json`), or JSON Lines of events (`skein convert --to jsonl`, live feeds).
-// The shape is the canonical model (ARCHITECTURE.md "Canonical events";
-// schema/events.schema.json), so this importer only parses: `parseEvent` fills
+// The shape is the canonical model (`Event` in
+// `src/core/events/types.ts`; schema/events.schema.json), so this importer only parses: `parseEvent` fills
 // and reports what minimal events omit.
 import type { Event } from '../../events/types.js';
 import { isEventKind } from '../../events/types.js';

@@ -1,7 +1,7 @@
 import Anser from 'anser';
 import type { CSSProperties, ReactNode } from 'react';
 
-// ANSI SGR colours for text/plain (issue 16, "pay for what you use"): the
+// ANSI SGR colours for text/plain ("pay for what you use"): the
 // parser is a chunk of its own, loaded by `PlainText` the first time a text
 // holds an escape code (see `ansiModule`); text without one never loads it.
 

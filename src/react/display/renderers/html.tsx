@@ -127,6 +127,6 @@ export function SandboxedFrame({
 function SanitizedHtml({ html, sanitize }: { html: string; sanitize: (html: string) => string }) {
   const clean = useMemo(() => sanitize(html), [html, sanitize]);
   // The only dangerouslySetInnerHTML in skein: DOMPurify output on the trusted
-  // path (STYLE/issue 5). React cannot render an HTML string any other way.
+  // path, never agent output. React cannot render an HTML string any other way.
   return <div className="skein-html__inline" dangerouslySetInnerHTML={{ __html: clean }} />;
 }

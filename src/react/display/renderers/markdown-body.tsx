@@ -1,6 +1,6 @@
 // The part of the markdown renderer that needs react-markdown and remark-gfm
 // (most of `<Display>`'s weight): loaded on first use by `markdown.tsx`
-// through a dynamic import (issue 16), so apps that never show markdown never
+// through a dynamic import, so apps that never show markdown never
 // download it.
 import { memo, useMemo, useState, type ComponentPropsWithoutRef, type ReactNode } from 'react';
 import Markdown, { type Components, type ExtraProps, type UrlTransform } from 'react-markdown';

@@ -26,7 +26,7 @@ const STEP_CHUNKS = 4;
 /**
  * Markdown (CommonMark + GFM) for agent output.
  *
- * Security (issue 5): raw HTML is never interpreted — HTML in the source is
+ * Security: raw HTML is never interpreted — HTML in the source is
  * shown as literal text; links keep only absolute `http:`, `https:` and
  * `mailto:` URLs (anything else renders as plain text) and open in a new tab
  * with `rel="noopener noreferrer nofollow"`; images load only from `https:` or
@@ -38,7 +38,7 @@ const STEP_CHUNKS = 4;
  * parsers recurse per level). Long documents are parsed in chunks, a few per
  * frame, so 100k characters never block the page in one long task.
  *
- * Loading (issue 16): the parser (react-markdown, remark-gfm) is a separate
+ * Loading: the parser (react-markdown, remark-gfm) is a separate
  * chunk fetched the first time markdown is shown; until it arrives the source
  * shows as plain text. `preloadDisplay()` fetches it ahead (for server
  * rendering, or to avoid the swap).
