@@ -233,6 +233,11 @@ describe('viewer page', () => {
   it('selects events in the transcript and prints only them, without the viewer around them', async () => {
     mount();
     await pick([await fixtureFile()]);
+    // Loaded to the end first: a selection made while the log still loads
+    // is on a transcript the finished load may draw anew.
+    await expect
+      .poll(() => document.querySelector('.viewer-doc')?.getAttribute('data-phase'), WAIT)
+      .toBe('done');
     await expect.poll(() => article('1-1-e2'), WAIT).not.toBeNull();
     await userEvent.click(article('1-1-e2')!.querySelector('.skein-transcript__title')!);
     const selectedBar = () =>
@@ -248,6 +253,7 @@ describe('viewer page', () => {
       );
       await expect.poll(() => print.mock.calls.length, WAIT).toBe(1);
       await commands.emulatePrintMedia(true);
+      await expect.poll(() => document.querySelector('.skein-print'), WAIT).not.toBeNull();
       const sheet = document.querySelector<HTMLElement>('.skein-print')!;
       expect(sheet.querySelectorAll('.skein-print__event')).toHaveLength(1);
       expect(sheet.getBoundingClientRect().height).toBeGreaterThan(0);
