@@ -215,36 +215,42 @@ export const Transcript = forwardRef(function Transcript(
   // The browser's own Print (Ctrl/Cmd-P) prints the same as the Print button:
   // the print view is drawn synchronously in `beforeprint`, before the page
   // is laid out for paper. One transcript prints at a time (the page's flag).
+  // Whether this transcript drew the page's print view (and must clear it).
+  const printingRef = useRef(false);
+  const startPrint = useCallback(() => {
+    const root = document.documentElement;
+    if (root.hasAttribute('data-skein-printing')) return;
+    printingRef.current = true;
+    root.setAttribute('data-skein-printing', '');
+    flushSync(() => setPrintJob(makePrintJobRef.current()));
+  }, []);
   useEffect(() => {
     if (!selectable) return;
     const root = document.documentElement;
-    let mine = false;
-    const before = () => {
-      if (root.hasAttribute('data-skein-printing')) return;
-      mine = true;
-      root.setAttribute('data-skein-printing', '');
-      flushSync(() => setPrintJob(makePrintJobRef.current()));
-    };
     const after = () => {
-      if (!mine) return;
-      mine = false;
+      if (!printingRef.current) return;
+      printingRef.current = false;
       root.removeAttribute('data-skein-printing');
       setPrintJob(null);
     };
-    window.addEventListener('beforeprint', before);
+    window.addEventListener('beforeprint', startPrint);
     window.addEventListener('afterprint', after);
     return () => {
-      window.removeEventListener('beforeprint', before);
+      window.removeEventListener('beforeprint', startPrint);
       window.removeEventListener('afterprint', after);
-      if (mine) root.removeAttribute('data-skein-printing');
+      if (printingRef.current) root.removeAttribute('data-skein-printing');
+      printingRef.current = false;
     };
-  }, [selectable]);
+  }, [selectable, startPrint]);
   const print = useCallback(async () => {
     // Markdown and the other renderers load on first use: have them before
     // drawing what the printer lays out at once.
     await preloadDisplay().catch(() => undefined);
+    // Drawn here, before the print dialog, not only in `beforeprint`: the
+    // page is ready for paper whichever order the browser fires things in.
+    startPrint();
     window.print();
-  }, []);
+  }, [startPrint]);
 
   // --- find -------------------------------------------------------------------
   const activeQuery = findOpen ? findQuery : '';
