@@ -78,6 +78,8 @@ function starExports(entry: string): string[] {
     if (seen.has(file)) continue;
     seen.add(file);
     const path = file.endsWith('.ts') && !readable(file) ? file.replace(/\.ts$/, '.tsx') : file;
+    // Only a module with an `export … from` line can continue a chain.
+    if (!/^export\b[^;]*\bfrom\s/m.test(readFileSync(path, 'utf8'))) continue;
     for (const st of parse(path).statements) {
       if (!ts.isExportDeclaration(st) || !st.moduleSpecifier) continue;
       if (!ts.isStringLiteral(st.moduleSpecifier) || !st.moduleSpecifier.text.startsWith('.'))
