@@ -458,7 +458,7 @@ function inspectTwin(otlp: readonly Event[]): Event[] {
       ...(parent ? { parent_id: parent } : {}),
     });
   const end = (id: string, e: Event) => out.push({ event: 'span_end', ...at(e), span_id: id, id });
-  const [agentBegin, m1, lookup, refund, subBegin, m2, issue, subEnd, m3, agentEnd] = otlp;
+  const [agentBegin, m1, lookup, , refund, subBegin, m2, issue, , subEnd, m3, agentEnd] = otlp;
   begin('S', 'solvers', 'solvers', null, agentBegin!);
   begin('V', 'support', 'solver', 'S', agentBegin!);
   begin('A', 'support_agent', 'agent', 'V', agentBegin!);
