@@ -8,8 +8,8 @@ import {
   generateRun,
   generateRunVariant,
   type Event,
-} from '../../src/core/index.js';
-import { RunDiff } from '../../src/react/index.js';
+} from '../../src/index.js';
+import { RunDiff } from '../../src/react.js';
 import { run } from '../core/helpers/run-builder.js';
 import '../../src/styles.css';
 

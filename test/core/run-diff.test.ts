@@ -18,7 +18,7 @@ import {
   type Event,
   type RunDiffResult,
   type RunDiffRow,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 import { header } from './helpers/inspect-fixture.js';
 import { run, type RunBuilder } from './helpers/run-builder.js';
 

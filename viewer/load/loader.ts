@@ -24,6 +24,7 @@ import {
   importInspectLog,
   isInspectLog,
   isFailedEvent,
+  jsonPath,
   streamImport,
   summarizeInspectSample,
   type Diagnostic,
@@ -34,7 +35,6 @@ import {
   type InspectSampleSummary,
 } from '../../src/index.js';
 import { createEventsParser } from '../../src/core/events/parse.js';
-import { jsonPath } from '../../src/core/errors.js';
 import {
   capDiagnostics,
   inspectUuidSeed,

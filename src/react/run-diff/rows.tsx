@@ -6,7 +6,7 @@ import {
   type RunDiffResult,
   type RunDiffRow,
   type RunStep,
-} from '../../core/index.js';
+} from '../../index.js';
 import { useLazyModule } from '../display/lazy.js';
 import type { StepTexts } from './run-diff.js';
 import { wordDiffModule } from './loaders.js';

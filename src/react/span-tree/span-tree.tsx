@@ -28,7 +28,7 @@ import {
   type SpanTreeRows,
   type SpanTreeView,
   type TreeKeyRows,
-} from '../../core/index.js';
+} from '../../index.js';
 import { useListVirtualizer } from '../list/use-list-virtualizer.js';
 import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.js';
 import { useControllable } from '../use-controllable.js';

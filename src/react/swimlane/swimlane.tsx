@@ -39,7 +39,7 @@ import {
   type SwimlaneCrumb,
   type Timeline,
   type TimelineItem,
-} from '../../core/index.js';
+} from '../../index.js';
 import { useListVirtualizer } from '../list/use-list-virtualizer.js';
 import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.js';
 import { useStoreSelector } from '../use-store-selector.js';
