@@ -3,7 +3,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createLoader, lineFormatOf, sampleRow, scoreToNumber } from '../../viewer/load/loader.js';
-import type { Event } from '../../src/index.js';
 import { batchEvents, type LoadMessage, type LoadSource } from '../../viewer/load/protocol.js';
 
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url));
