@@ -158,13 +158,15 @@ function put(obj: Record<string, unknown>, key: string, value: unknown): void {
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
- * `own(r, key)` with the property load first: the same value for data
- * properties, but a field that is absent (most reads of optional fields and
- * of attribute spellings) costs no `hasOwnProperty` call.
+ * `own(r, key)` for the names this importer reads (never `__proto__`): a
+ * name the object lacks answers from its prototype only with a method of
+ * `Object.prototype` (`toString`, …), and a value read from JSON is never a
+ * function, so a function is taken for absent — one property load, no
+ * `hasOwnProperty` call per field read.
  */
 function field(r: Record<string, unknown>, key: string): unknown {
   const v = r[key];
-  return v !== undefined && hasOwn.call(r, key) ? v : undefined;
+  return typeof v === 'function' ? undefined : v;
 }
 
 /**
