@@ -51,9 +51,22 @@ export function rawAttribute(list: unknown, key: string): string | undefined {
 
 /** The conversation or session a raw attribute list names, if any (conversation first). */
 export function groupOf(attributes: unknown): OtlpRunKey | undefined {
-  const conversation = rawAttribute(attributes, CONVERSATION_ID);
+  if (!Array.isArray(attributes)) return undefined;
+  // One pass over the list (every span is asked): where each key first is.
+  let conversationAt = -1;
+  let sessionAt = -1;
+  for (let i = 0; i < attributes.length; i++) {
+    const kv = attributes[i] as { key?: unknown } | null;
+    if (kv === null || typeof kv !== 'object') continue;
+    if (kv.key === CONVERSATION_ID) {
+      if (conversationAt < 0) conversationAt = i;
+    } else if (kv.key === SESSION_ID && sessionAt < 0) sessionAt = i;
+  }
+  if (conversationAt < 0 && sessionAt < 0) return undefined;
+  const conversation =
+    conversationAt < 0 ? undefined : rawAttribute([attributes[conversationAt]], CONVERSATION_ID);
   if (conversation !== undefined) return runKey('conversation', conversation);
-  const session = rawAttribute(attributes, SESSION_ID);
+  const session = sessionAt < 0 ? undefined : rawAttribute([attributes[sessionAt]], SESSION_ID);
   if (session !== undefined) return runKey('session', session);
   return undefined;
 }

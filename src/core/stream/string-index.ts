@@ -10,7 +10,9 @@
  */
 
 const EMPTY = -1;
-const INITIAL_CAPACITY = 1024; // slots; a power of two
+// Slots; a power of two. Small: a registry holds thousands of streams of a
+// few dozen events each, and the table doubles as it fills.
+const INITIAL_CAPACITY = 32;
 
 /** FNV-1a over the UTF-16 code units, then murmur3's finalizer to spread the low bits the mask keeps. */
 function hashString(key: string): number {

@@ -34,9 +34,18 @@ export type OtlpEncoding = 'protobuf' | 'json';
 const HEX: string[] = [];
 for (let i = 0; i < 256; i++) HEX.push(i.toString(16).padStart(2, '0'));
 
+type HexBuffer = Uint8Array & { toString(encoding: 'hex'): string };
+const HexBufferClass =
+  typeof NodeBuffer === 'function' ? (NodeBuffer as new () => HexBuffer) : undefined;
+
 /** Bytes as lower-case hex ('' for none). */
 function hex(bytes: Uint8Array | null | undefined): string {
   if (!bytes || bytes.length === 0) return '';
+  // A Node Buffer (protobufjs' bytes where there is one) writes one flat
+  // string natively: two to three times faster than the loop below, whose
+  // appends make a rope of up to sixteen strings per id, flattened again
+  // where the id is hashed (the registry's and the importer's maps).
+  if (HexBufferClass !== undefined && bytes instanceof HexBufferClass) return bytes.toString('hex');
   let s = '';
   for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i]!];
   return s;

@@ -62,7 +62,7 @@ export interface LogRead {
   path: string;
 }
 
-/** What otlp.ts lends this file: its value and time readers, one copy of each. */
+/** The value and time readers this file is lent (values.ts, time.ts): one copy of each. */
 export interface LogValueReaders {
   keyValues(list: unknown): Record<string, unknown>;
   anyValue(v: unknown): unknown;
@@ -192,7 +192,7 @@ function attributeString(list: unknown, key: string): string | undefined {
 
 /**
  * A record as a span event (`{name, timeUnixNano, attributes, body}`, the
- * shape otlp.ts reads span events in), for a record attached to its span.
+ * shape read.ts reads span events in), for a record attached to its span.
  */
 export function asSpanEvent(log: LogRead): Record<string, unknown> {
   const e: Record<string, unknown> = { name: log.name };

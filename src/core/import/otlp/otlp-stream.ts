@@ -153,7 +153,7 @@ class OtlpStream implements OtlpLiveImporter {
     if (this.#records === this.#importedAt || !this.#placement.take()) return [];
     this.#importedAt = this.#records;
     this.#last = this.#import();
-    return this.#changed(placed(this.#last.events), false);
+    return this.#changed(this.#placed(this.#last.events), false);
   }
 
   release(): Event[] {
@@ -174,7 +174,7 @@ class OtlpStream implements OtlpLiveImporter {
     if (!this.#placement.take()) return [];
     this.#importedAt = this.#records;
     this.#last = this.#import();
-    return this.#changed(placed(this.#last.events), false);
+    return this.#changed(this.#placed(this.#last.events), false);
   }
 
   end(): Event[] {
@@ -188,6 +188,18 @@ class OtlpStream implements OtlpLiveImporter {
 
   diagnostics(): Diagnostic[] {
     return this.#diagnostics;
+  }
+
+  /**
+   * The placed events of a partial import. Nothing held means every span's
+   * parents up to a root were read (ids as written: where the placement sees
+   * a chain, so does the import, which reads ids the same or more loosely),
+   * and every log record naming a span names one read: all are placed, and
+   * the walk over the events is skipped (the usual live case: a run's spans
+   * arrive with their parents).
+   */
+  #placed(events: readonly Event[]): readonly Event[] {
+    return this.#placement.held === 0 && !this.#placement.released ? events : placed(events);
   }
 
   #import(): ImportResult {
@@ -250,10 +262,17 @@ class Placement {
 
   /** Everything waiting counts as placed (the importer handed it out). */
   releaseAll(): void {
+    if (this.#held > 0) this.released = true;
     for (const keys of this.#waiting.values()) for (const k of keys) this.#placed.add(k);
     this.#waiting.clear();
     this.#held = 0;
   }
+
+  /**
+   * Whether some span may be out without its parent: released, or waiting
+   * without an id (not counted in {@link held}).
+   */
+  released = false;
 
   /** Whether something was placed since the last call. */
   take(): boolean {
@@ -340,7 +359,7 @@ class Placement {
     if (parent === '' || parent === id) return this.#place(id === '' ? undefined : key);
     const wait = `${trace}/${parent}`;
     if (this.#placed.has(wait)) return this.#place(id === '' ? undefined : key);
-    if (id === '') return;
+    if (id === '') return void (this.released = true); // waits, uncounted: not all placed
     this.#wait(wait, key);
   }
 
