@@ -1,3 +1,4 @@
+// Past 600 lines: one class, AgentGenerator, whose turns, tool calls and sub-agent launches spend one event budget from one seeded stream.
 // The run generator's agents: each agent's span, turns, tool calls, failures,
 // compaction, branches and sub-agent launches.
 
