@@ -5,6 +5,24 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/**
+ * `no-restricted-imports` patterns that allow skein's own code only through
+ * its entry points: a relative import into `src/core`, `src/react` or
+ * `src/node` (from the viewer) or into `core/` (from the CLI in `src/node`)
+ * is an error. `allowed`: a regex of module paths (after `core/`) still let
+ * through.
+ */
+function publicEntryOnly(allowed) {
+  const except = allowed ? `(?!${allowed})` : '';
+  const message =
+    'Use skein through its entry points (src/index.js, src/react.js, src/server.js); make what is needed public on purpose.';
+  return [
+    { regex: `(^|/)src/(react|node)/`, message },
+    { regex: `(^|/)src/${except}core/`, message },
+    { regex: `^(\\.\\./)+${except}core/`, message },
+  ];
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -47,6 +65,39 @@ export default tseslint.config(
     // Library code reports through return values and diagnostics, never the console.
     files: ['src/**/*.{ts,tsx}'],
     rules: { 'no-console': 'error' },
+  },
+  {
+    // The viewer and the CLI are built on the public API, like any user's
+    // app: they import skein through its entry points (src/index.ts,
+    // src/react.ts, src/server.ts), never a module behind them. What they
+    // need is made public on purpose (test/node/public-api.test.ts lists it).
+    files: ['viewer/**/*.{ts,tsx}', 'src/cli.ts', 'src/node/cli.ts', 'src/node/otlp/cli-otlp.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: publicEntryOnly() }],
+    },
+  },
+  {
+    // The one exception: the viewer's inspect streaming path (read a sample's
+    // events a few hundred at a time while the file is still arriving) is
+    // built from the inspect importer's parts. It belongs in core's
+    // `streamImport`; until it moves there, these files may reach exactly
+    // these modules and no others.
+    files: [
+      'viewer/load/loader.ts',
+      'viewer/load/inspect-stream.ts',
+      'viewer/load/eval-stream.ts',
+      'viewer/load/timeline-wire.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: publicEntryOnly(
+            'core/(import/(json|guards|zip|inspect/inspect-log|inspect/inspect-resolve)|events/parse|timeline/(metrics|serialize))\\.js$',
+          ),
+        },
+      ],
+    },
   },
   {
     // The core is headless: no React, no DOM-bound or Node-bound layers, no Node built-ins.

@@ -1,7 +1,7 @@
 import type { Decorator, Preview } from '@storybook/react-vite';
 import { useLayoutEffect } from 'react';
 import { configure } from 'storybook/test';
-import { SkeinTheme } from '../src/react/index.js';
+import { SkeinTheme } from '../src/react.js';
 import { STORY_VIEWPORTS } from './viewports.js';
 import '../src/styles.css';
 

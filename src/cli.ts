@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `skein` executable. All logic lives in runCli (src/node/cli.ts).
-import { runCli } from './node/cli.js';
+import { runCli } from './server.js';
 
 const abort = new AbortController();
 // Ctrl-C stops `serve` and `view` cleanly (exit 0); a second one kills.

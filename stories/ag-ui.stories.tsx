@@ -4,7 +4,7 @@ import type { BaseEvent, RunAgentInput } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
 import { useState } from 'react';
 import { playLiveRun } from './live-run-play.js';
-import { Transcript, useAgUiStream } from '../src/react/index.js';
+import { Transcript, useAgUiStream } from '../src/react.js';
 
 const meta = {
   title: 'Sources/AG-UI',

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, within } from 'storybook/test';
-import { buildTimeline, generateRun } from '../src/core/index.js';
-import { AsciiSwimlane } from '../src/react/index.js';
+import { buildTimeline, generateRun } from '../src/index.js';
+import { AsciiSwimlane } from '../src/react.js';
 import { fanOutTimeline, nestedTimeline } from './swimlane-fixtures.js';
 
 const meta = {

@@ -9,7 +9,7 @@ import {
   type DisplayRenderer,
   type MimeBundle,
   type Trust,
-} from '../src/react/index.js';
+} from '../src/react.js';
 import {
   ANSI_TRACEBACK,
   CHECKER_PNG,

@@ -1,6 +1,6 @@
 import type { Meta } from '@storybook/react-vite';
-import { importAcp } from '../src/core/index.js';
-import { Transcript } from '../src/react/index.js';
+import { importAcp } from '../src/index.js';
+import { Transcript } from '../src/react.js';
 import { importedRunStory } from './imported-run.js';
 import session from '../test/fixtures/acp/session.jsonl?raw';
 import agentOnly from '../test/fixtures/acp/agent-only.jsonl?raw';

@@ -1,6 +1,6 @@
 import type { Meta } from '@storybook/react-vite';
-import { importAgex } from '../src/core/index.js';
-import { Transcript } from '../src/react/index.js';
+import { importAgex } from '../src/index.js';
+import { Transcript } from '../src/react.js';
 import { importedRunStory } from './imported-run.js';
 import agexTs from '../test/fixtures/agex/agex-ts.jsonl?raw';
 import pythonEvents from '../test/fixtures/agex/python-events.jsonl?raw';

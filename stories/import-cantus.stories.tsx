@@ -1,6 +1,6 @@
 import type { Meta } from '@storybook/react-vite';
-import { importCantus } from '../src/core/index.js';
-import { Transcript } from '../src/react/index.js';
+import { importCantus } from '../src/index.js';
+import { Transcript } from '../src/react.js';
 import { importedRunStory } from './imported-run.js';
 import runJson from '../test/fixtures/cantus/run.json?raw';
 import taggedJsonl from '../test/fixtures/cantus/tagged.jsonl?raw';

@@ -1,6 +1,6 @@
 import type { Meta } from '@storybook/react-vite';
-import { importClaudeCode } from '../src/core/index.js';
-import { Transcript } from '../src/react/index.js';
+import { importClaudeCode } from '../src/index.js';
+import { Transcript } from '../src/react.js';
 import { importedRunStory } from './imported-run.js';
 import session from '../test/fixtures/claude-code/session.jsonl?raw';
 import withSubagent from '../test/fixtures/claude-code/with-subagent.jsonl?raw';

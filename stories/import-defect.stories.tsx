@@ -1,6 +1,6 @@
 import type { Meta } from '@storybook/react-vite';
-import { importDefect } from '../src/core/index.js';
-import { Transcript } from '../src/react/index.js';
+import { importDefect } from '../src/index.js';
+import { Transcript } from '../src/react.js';
 import { importedRunStory } from './imported-run.js';
 import log from '../test/fixtures/defect/events.jsonl?raw';
 

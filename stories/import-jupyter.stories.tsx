@@ -1,6 +1,6 @@
 import type { Meta } from '@storybook/react-vite';
-import { importJupyter } from '../src/core/index.js';
-import { Transcript } from '../src/react/index.js';
+import { importJupyter } from '../src/index.js';
+import { Transcript } from '../src/react.js';
 import { importedRunStory } from './imported-run.js';
 import notebook from '../test/fixtures/jupyter/agent notebook.ipynb?raw';
 import iopub from '../test/fixtures/jupyter/iopub.jsonl?raw';

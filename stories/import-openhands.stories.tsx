@@ -1,6 +1,6 @@
 import type { Meta } from '@storybook/react-vite';
-import { importOpenHands } from '../src/core/index.js';
-import { Transcript } from '../src/react/index.js';
+import { importOpenHands } from '../src/index.js';
+import { Transcript } from '../src/react.js';
 import { importedRunStory } from './imported-run.js';
 import trajectory from '../test/fixtures/openhands/trajectory-v0.json?raw';
 import sdkEvents from '../test/fixtures/openhands/events-v1.jsonl?raw';

@@ -1,6 +1,6 @@
 import type { Meta } from '@storybook/react-vite';
-import { importOtlp } from '../src/core/index.js';
-import { Transcript } from '../src/react/index.js';
+import { importOtlp } from '../src/index.js';
+import { Transcript } from '../src/react.js';
 import { importedRunStory } from './imported-run.js';
 import agentRun from '../test/fixtures/otlp/agent-chat-tool.otlp.json';
 import openInference from '../test/fixtures/otlp/openinference-agent.otlp.json';

@@ -1,7 +1,7 @@
 import type { StoryObj } from '@storybook/react-vite';
 import type { ComponentProps } from 'react';
 import { expect, waitFor, within } from 'storybook/test';
-import { Transcript } from '../src/react/index.js';
+import { Transcript } from '../src/react.js';
 
 const frame = { height: 560, padding: 8 };
 

@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { useState } from 'react';
-import { createSelectionStore, generateRun } from '../src/core/index.js';
-import { SpanTree, Swimlane, Transcript } from '../src/react/index.js';
+import { createSelectionStore, generateRun } from '../src/index.js';
+import { SpanTree, Swimlane, Transcript } from '../src/react.js';
 import './stories.css';
 
 /**

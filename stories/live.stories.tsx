@@ -2,12 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { useEffect, useState } from 'react';
 import { useProducer } from './producer.js';
-import {
-  EventStream,
-  createSelectionStore,
-  generateRun,
-  type FetchLike,
-} from '../src/core/index.js';
+import { EventStream, createSelectionStore, generateRun, type FetchLike } from '../src/index.js';
 // The real Fetch handler of `skein/server`, run in the page: it imports no
 // Node built-ins, so the story's "server" is skein's own, with no network.
 import { createEventStreamFetchHandler } from '../src/node/server/fetch.js';
@@ -19,7 +14,7 @@ import {
   useEventStream,
   useReplayPlayer,
   useStoreSelector,
-} from '../src/react/index.js';
+} from '../src/react.js';
 
 const meta = {
   title: 'Views/Live and replay',

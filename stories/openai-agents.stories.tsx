@@ -12,7 +12,7 @@ import { useEffect, useState } from 'react';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { z } from 'zod';
 import { EventStream, skeinTracingProcessor } from '../src/index.js';
-import { SpanTree, Transcript } from '../src/react/index.js';
+import { SpanTree, Transcript } from '../src/react.js';
 
 const meta = {
   title: 'Sources/OpenAI Agents SDK',

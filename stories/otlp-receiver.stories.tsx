@@ -9,11 +9,11 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { createOtlpRunRegistry, type OtlpRunRegistry } from '../src/core/index.js';
+import { createOtlpRunRegistry, type OtlpRunRegistry } from '../src/index.js';
 // The real OTLP receiver of `skein/server` in its Fetch form, run in the
 // page (it imports no Node built-ins): the story's agents "export" to it.
 import { createOtlpFetchHandler } from '../src/node/otlp/fetch-handler.js';
-import { SkeinTheme, SpanTree, Transcript } from '../src/react/index.js';
+import { SkeinTheme, SpanTree, Transcript } from '../src/react.js';
 
 const meta = {
   title: 'Views/OTLP receiver',

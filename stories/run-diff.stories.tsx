@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { useProducedStream } from './producer.js';
-import { generateRun, generateRunVariant, type Event } from '../src/core/index.js';
-import { RunDiff } from '../src/react/index.js';
+import { generateRun, generateRunVariant, type Event } from '../src/index.js';
+import { RunDiff } from '../src/react.js';
 
 const meta = {
   title: 'Views/RunDiff',

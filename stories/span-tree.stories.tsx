@@ -9,8 +9,8 @@ import {
   eventTreeIndexOf,
   generateRun,
   type Event,
-} from '../src/core/index.js';
-import { SkeinTheme, SpanTree, Transcript, useStoreSelector } from '../src/react/index.js';
+} from '../src/index.js';
+import { SkeinTheme, SpanTree, Transcript, useStoreSelector } from '../src/react.js';
 
 const meta = {
   title: 'Views/SpanTree',

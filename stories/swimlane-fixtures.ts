@@ -3,7 +3,7 @@
 // as events or as a ready timeline built directly (a 100k-span timeline in
 // milliseconds, without building 300k events first). Deterministic.
 import { stampEventTime } from '../src/core/events/event-time.js';
-import type { Event, Timeline, TimelineItem, TimelineSpan } from '../src/core/index.js';
+import type { Event, Timeline, TimelineItem, TimelineSpan } from '../src/index.js';
 
 /** Options of {@link fanOutEvents} and {@link fanOutTimeline}. */
 export interface FanOutOptions {

@@ -1,19 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { useState } from 'react';
-import {
-  buildTimeline,
-  createSelectionStore,
-  generateRun,
-  type Timeline,
-} from '../src/core/index.js';
-import {
-  AsciiSwimlane,
-  SkeinTheme,
-  SpanTree,
-  Swimlane,
-  type SwimlaneProps,
-} from '../src/react/index.js';
+import { buildTimeline, createSelectionStore, generateRun, type Timeline } from '../src/index.js';
+import { AsciiSwimlane, SkeinTheme, SpanTree, Swimlane, type SwimlaneProps } from '../src/react.js';
 import { fanOutEvents, fanOutTimeline, nestedTimeline } from './swimlane-fixtures.js';
 import { useProducedStream } from './producer.js';
 import './stories.css';

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, within } from 'storybook/test';
 import { useId } from 'react';
-import { SkeinTheme } from '../src/react/index.js';
+import { SkeinTheme } from '../src/react.js';
 import './theme.css';
 
 const TOKENS = [

@@ -8,8 +8,8 @@ import {
   generateRun,
   type Event,
   type EventDisplay,
-} from '../src/core/index.js';
-import { Transcript, type RowBodyRenderProps } from '../src/react/index.js';
+} from '../src/index.js';
+import { Transcript, type RowBodyRenderProps } from '../src/react.js';
 
 /**
  * `<Transcript>` dropped in as a user does (issue 16): only `skein/styles.css`,

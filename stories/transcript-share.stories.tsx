@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
-import { generateRun } from '../src/core/index.js';
-import { SkeinTheme, Transcript } from '../src/react/index.js';
+import { generateRun } from '../src/index.js';
+import { SkeinTheme, Transcript } from '../src/react.js';
 
 const meta = {
   title: 'Views/Transcript (select and share)',

@@ -10,8 +10,8 @@ import {
   type Event,
   type InspectLog as OpenedInspectLog,
   type InspectSampleEvents,
-} from '../src/core/index.js';
-import { SkeinTheme, Transcript } from '../src/react/index.js';
+} from '../src/index.js';
+import { SkeinTheme, Transcript } from '../src/react.js';
 import { buildInspectLogJson } from './inspect-log-fixture.js';
 
 const meta = {

@@ -12,7 +12,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { useState, type FormEvent } from 'react';
 import { expect, waitFor, within } from 'storybook/test';
 import { z } from 'zod';
-import { Transcript, useUIMessagesStream } from '../src/react/index.js';
+import { Transcript, useUIMessagesStream } from '../src/react.js';
 import { playLiveRun } from './live-run-play.js';
 
 const meta = {

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
-import { EventStream, generateRun, generateRunVariant, type Event } from '../src/core/index.js';
+import { EventStream, generateRun, generateRunVariant, type Event } from '../src/index.js';
 import { CompareChooser, CompareView } from '../viewer/compare.js';
 import { fixedSession, type LoadSession, type LoadState } from '../viewer/load/client.js';
 import type { SampleRow } from '../viewer/load/protocol.js';

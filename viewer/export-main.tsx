@@ -12,17 +12,16 @@ import { readEmbeddedRun } from './embedded-run.js';
 import { inThreadPort } from './load/client.js';
 
 const root = createRoot(document.getElementById('root')!);
-readEmbeddedRun(document).then(
-  (source) =>
-    root.render(
-      <StrictMode>
-        <ViewerApp createPort={inThreadPort} open={source} />
-      </StrictMode>,
-    ),
-  (error: unknown) => {
-    const p = document.createElement('p');
-    p.setAttribute('role', 'alert');
-    p.textContent = `This exported run could not be read: ${error instanceof Error ? error.message : String(error)}`;
-    document.getElementById('root')!.replaceChildren(p);
-  },
-);
+try {
+  const source = readEmbeddedRun(document);
+  root.render(
+    <StrictMode>
+      <ViewerApp createPort={inThreadPort} open={source} />
+    </StrictMode>,
+  );
+} catch (error) {
+  const p = document.createElement('p');
+  p.setAttribute('role', 'alert');
+  p.textContent = `This exported run could not be read: ${error instanceof Error ? error.message : String(error)}`;
+  document.getElementById('root')!.replaceChildren(p);
+}

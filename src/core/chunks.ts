@@ -36,6 +36,7 @@ export type ChunkSource =
  * whole input.
  *
  * @example
+ * import { isAsyncIterable } from './chunks.js';
  * declare const input: unknown;
  * if (isAsyncIterable(input)) for await (const chunk of input) void chunk;
  */
@@ -51,6 +52,7 @@ export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown>
  * True for a ReadableStream (anything with `getReader()`).
  *
  * @example
+ * import { isReadableStreamLike } from './chunks.js';
  * declare const input: unknown;
  * if (isReadableStreamLike(input)) await input.getReader().cancel();
  */
@@ -66,6 +68,7 @@ export function isReadableStreamLike(value: unknown): value is ReadableStreamLik
  * True for a {@link ChunkSource}.
  *
  * @example
+ * import { isChunkSource } from './chunks.js';
  * declare const input: unknown;
  * isChunkSource(input); // an async iterable or a ReadableStream
  */
@@ -80,6 +83,7 @@ export function isChunkSource(value: unknown): value is ChunkSource {
  * `for await` over a stream does.
  *
  * @example
+ * import { chunksOf } from './chunks.js';
  * declare const response: Response;
  * for await (const chunk of chunksOf(response.body!)) void chunk;
  */

@@ -451,6 +451,7 @@ export class ImportError extends SkeinError {
  * Builds a {@link Diagnostic} whose message comes from the catalogue.
  *
  * @example
+ * import { makeDiagnostic } from './errors.js';
  * const diagnostics: Diagnostic[] = [];
  * diagnostics.push(makeDiagnostic('warning', '$[3].update', 'unknown_event_kind', 'foo'));
  */
@@ -468,6 +469,7 @@ export function makeDiagnostic<C extends ErrorCode>(
  * diagnostics of `code` left out over a cap (one per code).
  *
  * @example
+ * import { truncatedDiagnostic } from './errors.js';
  * truncatedDiagnostic('uuid_derived', 4900).message; // '4900 more "uuid_derived" diagnostics not listed'
  */
 export function truncatedDiagnostic(code: ErrorCode, count: number): Diagnostic {

@@ -1,33 +1,36 @@
-import { EventStream } from '../core/stream/event-stream.js';
 import {
-  ImportError,
-  SkeinError,
-  countDiagnostics,
-  type Diagnostic,
-  type SkeinErrorArgs,
-} from '../core/errors.js';
-import {
-  formats,
-  importAny,
+  buildTimeline,
   compareSamples,
+  countDiagnostics,
+  describeInput,
+  diffRuns,
+  eventsToJsonArray,
+  eventsToJsonLines,
+  EventStream,
+  formatBytes,
+  formatDuration,
+  formats,
+  formatScore,
+  formatTokens,
+  importAny,
+  ImportError,
+  importInspectLog,
+  renderRunDiffText,
+  renderSpanTreeText,
+  renderTimelineAscii,
+  renderTimelineSvg,
+  replayStream,
+  SkeinError,
   summarizeInspectSample,
   summarizeLog,
+  VERSION,
+  type Diagnostic,
+  type Event,
   type FormatId,
   type LogSummary,
   type SampleSummary,
-} from '../core/import/index.js';
-import { describeInput } from '../core/import/describe-input.js';
-import { eventsToJsonArray, eventsToJsonLines } from '../core/share/json.js';
-import { importInspectLog } from '../core/import/inspect/inspect-log.js';
-import { VERSION } from '../core/version.js';
-import { renderTimelineAscii } from '../core/swimlane/ascii.js';
-import { renderTimelineSvg } from '../core/swimlane/svg.js';
-import { buildTimeline } from '../core/timeline/build.js';
-import { renderSpanTreeText } from '../core/tree/span-tree-text.js';
-import { diffRuns } from '../core/diff/diff-runs.js';
-import { renderRunDiffText } from '../core/diff/text.js';
-import { formatBytes, formatDuration, formatScore, formatTokens } from '../core/format.js';
-import type { Event } from '../core/events/types.js';
+  type SkeinErrorArgs,
+} from '../index.js';
 import { readLogFile } from './files.js';
 import { listLogs } from './log-list.js';
 import { createViewHandler } from './view-server.js';
@@ -39,7 +42,6 @@ import { stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname, resolve } from 'node:path';
-import { replayStream } from '../core/stream/replay.js';
 import { createEventStreamHandler } from './server/sse.js';
 import type { AllowedHosts } from './server/host-check.js';
 

@@ -178,10 +178,11 @@ export async function exportRunHtml(
   // A zip (`.eval`) is compressed already.
   const zipped = isZip(payload);
   const run = zipped ? payload : new Uint8Array(gzipSync(payload, { level: 6 }));
-  const header = JSON.stringify({ name, encoding: zipped ? 'none' : 'gzip' }).replace(
-    /</g,
-    '\\u003c',
-  );
+  const header = JSON.stringify({
+    name,
+    encoding: zipped ? 'none' : 'gzip',
+    size: payload.byteLength,
+  }).replace(/</g, '\\u003c');
 
   const js = inlineScript(readFileSync(join(viewerDir, 'viewer.js'), 'utf8'));
   const css = readFileSync(join(viewerDir, 'viewer.css'), 'utf8').replace(/<\/(style)/gi, '<\\/$1');

@@ -1,10 +1,5 @@
 import { useMemo } from 'react';
-import {
-  sharedEventTreeFeed,
-  type Event,
-  type EventStream,
-  type EventTreeFeed,
-} from '../core/index.js';
+import { sharedEventTreeFeed, type Event, type EventStream, type EventTreeFeed } from '../index.js';
 
 /**
  * Where a view's events come from — the same props on `<Transcript>`,

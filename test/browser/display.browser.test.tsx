@@ -2,7 +2,7 @@ import { render } from '@testing-library/react';
 import { userEvent } from 'vitest/browser';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup } from '@testing-library/react';
-import { Display, SkeinTheme, preloadDisplay, type MimeBundle } from '../../src/react/index.js';
+import { Display, SkeinTheme, preloadDisplay, type MimeBundle } from '../../src/react.js';
 import { CHECKER_PNG, HOSTILE_SVG, longMarkdown } from '../../stories/display-fixtures.js';
 import '../../src/styles.css';
 

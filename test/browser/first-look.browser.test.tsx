@@ -6,8 +6,8 @@
 import { act, cleanup, render } from '@testing-library/react';
 import { userEvent } from 'vitest/browser';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSelectionStore, generateRun } from '../../src/core/index.js';
-import { Player, SpanTree, Swimlane, Transcript, useReplayPlayer } from '../../src/react/index.js';
+import { createSelectionStore, generateRun } from '../../src/index.js';
+import { Player, SpanTree, Swimlane, Transcript, useReplayPlayer } from '../../src/react.js';
 import '../../src/styles.css';
 
 afterEach(() => cleanup());

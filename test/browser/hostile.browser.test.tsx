@@ -16,7 +16,7 @@ import {
   importAny,
   SkeinError,
   type FormatId,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 import {
   HOSTILE_FORMATS,
   HOSTILE_SHAPES,
@@ -25,7 +25,7 @@ import {
   type HostileCase,
   type HostileShape,
 } from '../../src/core/generate/hostile.js';
-import { Display, SpanTree, Swimlane, Transcript } from '../../src/react/index.js';
+import { Display, SpanTree, Swimlane, Transcript } from '../../src/react.js';
 import { ViewerApp } from '../../viewer/app.js';
 import '../../src/styles.css';
 import '../../viewer/viewer.css';

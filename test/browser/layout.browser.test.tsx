@@ -17,7 +17,7 @@ import {
   importAny,
   type Event,
   type MimeBundle,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 import {
   AsciiSwimlane,
   Display,
@@ -26,7 +26,7 @@ import {
   Swimlane,
   Transcript,
   useReplayPlayer,
-} from '../../src/react/index.js';
+} from '../../src/react.js';
 import claudeCode from '../fixtures/claude-code/session.jsonl?raw';
 import openHands from '../fixtures/openhands/events-v1.jsonl?raw';
 import '../../src/styles.css';

@@ -1,8 +1,8 @@
 import { cleanup, render } from '@testing-library/react';
 import { userEvent } from 'vitest/browser';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Event } from '../../src/core/index.js';
-import { SpanTree, Transcript } from '../../src/react/index.js';
+import type { Event } from '../../src/index.js';
+import { SpanTree, Transcript } from '../../src/react.js';
 import '../../src/styles.css';
 
 afterEach(() => cleanup());

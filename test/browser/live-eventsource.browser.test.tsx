@@ -4,8 +4,8 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commands } from 'vitest/browser';
-import { connectEventStream, type LiveConnection } from '../../src/core/index.js';
-import { Transcript } from '../../src/react/index.js';
+import { connectEventStream, type LiveConnection } from '../../src/index.js';
+import { Transcript } from '../../src/react.js';
 import '../../src/styles.css';
 import './live-commands.js';
 

@@ -1,6 +1,7 @@
 // <Player> in Chromium (issue 21): the scrubber seeks where it is clicked,
 // keyboard focus stays on it, and the transcript and span tree on the
 // player's stream and store follow the playhead.
+import { replayCountAt } from '../../src/core/stream/replay-player.js';
 import { cleanup, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,17 +9,16 @@ import { page, userEvent } from 'vitest/browser';
 import {
   createSelectionStore,
   generateRun,
-  replayCountAt,
   type ReplayPlayer,
   type SelectionStore,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 import {
   Player,
   SpanTree,
   Transcript,
   useReplayPlayer,
   useStoreSelector,
-} from '../../src/react/index.js';
+} from '../../src/react.js';
 import '../../src/styles.css';
 
 afterEach(() => cleanup());

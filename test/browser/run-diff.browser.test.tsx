@@ -8,8 +8,8 @@ import {
   generateRun,
   generateRunVariant,
   type Event,
-} from '../../src/core/index.js';
-import { RunDiff } from '../../src/react/index.js';
+} from '../../src/index.js';
+import { RunDiff } from '../../src/react.js';
 import { run } from '../core/helpers/run-builder.js';
 import '../../src/styles.css';
 
@@ -179,5 +179,27 @@ describe('<RunDiff> in Chromium', () => {
     await expect.poll(() => container.textContent).not.toContain('(still running)');
     await expect.poll(() => Number(grid.getAttribute('aria-rowcount'))).not.toBe(before);
     expect(container.querySelector('.skein-run-diff__header')!.textContent).toContain('C → I');
+  });
+
+  it('a closed word diff lays out its opening only; opened, all of it', async () => {
+    const long = (word: string) => Array.from({ length: 400 }, (_, i) => `${word}${i}`).join(' ');
+    const a = run('a', (r) => {
+      r.model('go', { calls: ['bash'] }).tool('bash', { cmd: 'cat log' }, long('alpha'));
+    });
+    const b = run('b', (r) => {
+      r.model('go', { calls: ['bash'] }).tool('bash', { cmd: 'cat log' }, long('beta'));
+    });
+    const { grid } = mount(<RunDiff a={a} b={b} overview={false} />);
+    const words = () => grid.querySelector<HTMLElement>('.skein-run-diff__words');
+    await expect.poll(() => words()?.querySelector('del, ins') ?? null).not.toBeNull();
+    // Closed: at most 2,000 characters of each text (three lines never hold more).
+    const closed = words()!.textContent!.length;
+    expect(closed).toBeGreaterThan(1000);
+    expect(closed).toBeLessThanOrEqual(4001);
+    expect(words()!.textContent).not.toContain('beta399');
+    const row = words()!.closest<HTMLElement>('[role="row"]')!;
+    await userEvent.click(row.querySelector<HTMLElement>('.skein-run-diff__more')!);
+    await expect.poll(() => words()!.textContent!.length).toBeGreaterThan(5000);
+    expect(words()!.textContent).toContain('beta399');
   });
 });

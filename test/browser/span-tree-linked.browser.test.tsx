@@ -7,8 +7,8 @@ import {
   generateRun,
   type Event,
   type SelectionStore,
-} from '../../src/core/index.js';
-import { SkeinTheme, SpanTree, Transcript } from '../../src/react/index.js';
+} from '../../src/index.js';
+import { SkeinTheme, SpanTree, Transcript } from '../../src/react.js';
 import '../../src/styles.css';
 
 afterEach(() => cleanup());

@@ -2,13 +2,8 @@ import { act, cleanup, render } from '@testing-library/react';
 import { userEvent } from 'vitest/browser';
 import type { ReactNode } from 'react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  EventStream,
-  createSelectionStore,
-  generateRun,
-  type Event,
-} from '../../src/core/index.js';
-import { SpanTree } from '../../src/react/index.js';
+import { EventStream, createSelectionStore, generateRun, type Event } from '../../src/index.js';
+import { SpanTree } from '../../src/react.js';
 import '../../src/styles.css';
 
 afterEach(() => cleanup());

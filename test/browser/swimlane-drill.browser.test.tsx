@@ -4,8 +4,8 @@
 import { act, cleanup, render } from '@testing-library/react';
 import { userEvent } from 'vitest/browser';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSelectionStore } from '../../src/core/index.js';
-import { Swimlane } from '../../src/react/index.js';
+import { createSelectionStore } from '../../src/index.js';
+import { Swimlane } from '../../src/react.js';
 import { nestedTimeline } from '../../stories/swimlane-fixtures.js';
 import '../../src/styles.css';
 

@@ -13,9 +13,9 @@ import {
   projectViewport,
   type SwimlaneProjection,
   type Timeline,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 import { rowBar } from '../../src/core/swimlane/layout.js';
-import { Swimlane, type SwimlaneRange } from '../../src/react/index.js';
+import { Swimlane, type SwimlaneRange } from '../../src/react.js';
 import { fanOutTimeline } from '../../stories/swimlane-fixtures.js';
 import '../../src/styles.css';
 

@@ -12,8 +12,8 @@ import {
   generateRun,
   layoutSwimlane,
   type Timeline,
-} from '../../src/core/index.js';
-import { AsciiSwimlane, Swimlane, type SwimlaneRange } from '../../src/react/index.js';
+} from '../../src/index.js';
+import { AsciiSwimlane, Swimlane, type SwimlaneRange } from '../../src/react.js';
 import { fanOutEvents, fanOutTimeline } from '../../stories/swimlane-fixtures.js';
 import '../../src/styles.css';
 

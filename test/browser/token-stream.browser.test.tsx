@@ -16,8 +16,8 @@ import {
   type AgUiEventInput,
   type EventTreeFeed,
   type EventStream,
-} from '../../src/core/index.js';
-import { Transcript, useAgUiStream, type AgUiAgentLike } from '../../src/react/index.js';
+} from '../../src/index.js';
+import { Transcript, useAgUiStream, type AgUiAgentLike } from '../../src/react.js';
 import '../../src/styles.css';
 
 afterEach(() => cleanup());

@@ -3,8 +3,8 @@
 import { cleanup, render } from '@testing-library/react';
 import type { CSSProperties, ReactNode } from 'react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EventStream, generateRun, type Event } from '../../src/core/index.js';
-import { Transcript, type TranscriptWarning } from '../../src/react/index.js';
+import { EventStream, generateRun, type Event } from '../../src/index.js';
+import { Transcript, type TranscriptWarning } from '../../src/react.js';
 import '../../src/styles.css';
 
 afterEach(() => cleanup());

@@ -5,8 +5,8 @@
 import { act, cleanup, render } from '@testing-library/react';
 import { createRef } from 'react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { generateRun, type Event } from '../../src/core/index.js';
-import { Transcript, type TranscriptHandle } from '../../src/react/index.js';
+import { generateRun, type Event } from '../../src/index.js';
+import { Transcript, type TranscriptHandle } from '../../src/react.js';
 import '../../src/styles.css';
 
 afterEach(() => {

@@ -5,8 +5,8 @@ import { act, cleanup, render } from '@testing-library/react';
 import { userEvent } from 'vitest/browser';
 import { StrictMode, createRef, type ReactNode, type Ref } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EventStream, type Event } from '../../src/core/index.js';
-import { SkeinTheme, Transcript, type TranscriptHandle } from '../../src/react/index.js';
+import { EventStream, type Event } from '../../src/index.js';
+import { SkeinTheme, Transcript, type TranscriptHandle } from '../../src/react.js';
 import '../../src/styles.css';
 
 afterEach(() => cleanup());

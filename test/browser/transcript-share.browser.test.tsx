@@ -5,8 +5,8 @@ import { act, cleanup, render } from '@testing-library/react';
 import { createRef } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { commands, userEvent } from 'vitest/browser';
-import { createEventBuilders, importAny, type Event } from '../../src/core/index.js';
-import { Transcript, type TranscriptHandle } from '../../src/react/index.js';
+import { createEventBuilders, importAny, type Event } from '../../src/index.js';
+import { Transcript, type TranscriptHandle } from '../../src/react.js';
 import '../../src/styles.css';
 
 declare module 'vitest/browser' {

@@ -2,8 +2,8 @@ import { act, cleanup, render } from '@testing-library/react';
 import { userEvent } from 'vitest/browser';
 import { createRef } from 'react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EventStream, type Event } from '../../src/core/index.js';
-import { SkeinTheme, Transcript, type TranscriptHandle } from '../../src/react/index.js';
+import { EventStream, type Event } from '../../src/index.js';
+import { SkeinTheme, Transcript, type TranscriptHandle } from '../../src/react.js';
 import '../../src/styles.css';
 
 afterEach(() => cleanup());

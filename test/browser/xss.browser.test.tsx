@@ -31,7 +31,7 @@ import {
   preloadDisplay,
   sandboxDocument,
   type Trust,
-} from '../../src/react/index.js';
+} from '../../src/react.js';
 import '../../src/styles.css';
 import { XSS_PAYLOADS, withOrigin } from './xss-payloads.js';
 

@@ -11,7 +11,7 @@ import {
   isInspectLog,
   type InspectLog,
   type ModelEvent,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 import { describeFixtures, listFixtures, readFixture } from './fixtures.js';
 
 const files = [

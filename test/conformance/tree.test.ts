@@ -16,7 +16,7 @@ import {
   type EventTree,
   type SpanBeginEvent,
   type SpanEndEvent,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 import { dumpTree } from '../core/helpers/tree-oracle.js';
 import { describeFixtures, listFixtures, readFixture } from './fixtures.js';
 

@@ -16,7 +16,7 @@ import {
   spanSummary,
   spanTotalTokens,
   type Event,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 
 const T0 = Date.parse('2026-06-10T18:24:10Z');
 const ts = (s: number) => new Date(T0 + s * 1000).toISOString();

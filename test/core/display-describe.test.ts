@@ -1,8 +1,8 @@
 // Event describers (issue 5, "Core"): one per canonical kind, the generic one
 // for unknown kinds, and the registry that replaces and extends them.
+import { KNOWN_EVENT_FIELDS } from '../../src/core/events/parse.js';
 import { describe, expect, it } from 'vitest';
 import {
-  KNOWN_EVENT_FIELDS,
   KNOWN_EVENT_KINDS,
   createDescriberRegistry,
   describeEvent,

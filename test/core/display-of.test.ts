@@ -1,7 +1,8 @@
 // The representation cascade (issue 5, "Core"): the display symbol, IPython's
 // names, serialized Jupyter outputs, shape summaries and primitives.
+import { displayNotes } from '../../src/core/display/display-of.js';
 import { describe, expect, it } from 'vitest';
-import { DISPLAY, displayNotes, displayOf } from '../../src/index.js';
+import { DISPLAY, displayOf } from '../../src/index.js';
 
 const skein = displayNotes;
 const text = (value: unknown, options = {}) => displayOf(value, options).data['text/plain'];

@@ -4,6 +4,7 @@
 // every event of the id. The span tree, its views and the timeline must show
 // the same copies; keys tell the copies apart; totals count each event once.
 // See src/core/tree/event-tree.ts and README "Duplicate span ids".
+import { isExpanded } from '../../src/core/selection/selection-store.js';
 import { describe, expect, it } from 'vitest';
 import {
   buildEventTree,
@@ -15,7 +16,6 @@ import {
   filterSpanTreeView,
   eventTreeIndexOf,
   eventTreeNodeKey,
-  isExpanded,
   sectionCounts,
   spanSummary,
   spanTreeRows,
@@ -25,7 +25,7 @@ import {
   type Event,
   type EventTree,
   type TimelineSpan,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 import { buildTimeline } from '../../src/core/timeline/index.js';
 import { layoutSwimlane } from '../../src/core/swimlane/index.js';
 import { clock, parse, shape, spans, wire } from './helpers/timeline-wire.js';

@@ -1,12 +1,6 @@
+import { makeDiagnostic } from '../../src/core/errors.js';
 import { describe, expect, it } from 'vitest';
-import {
-  ImportError,
-  LiveError,
-  SkeinError,
-  errorMessage,
-  jsonPath,
-  makeDiagnostic,
-} from '../../src/index.js';
+import { ImportError, LiveError, SkeinError, errorMessage, jsonPath } from '../../src/index.js';
 
 describe('jsonPath', () => {
   it('appends identifiers with a dot', () => expect(jsonPath('$', 'samples')).toBe('$.samples'));

@@ -22,7 +22,7 @@ import {
   spanTotalTokens,
   type Event,
   type TimelineSpan,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 
 const T0 = '2026-06-10T18:24:10Z';
 const T0_MS = Date.parse(T0);

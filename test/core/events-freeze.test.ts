@@ -1,5 +1,6 @@
+import { cloneJson } from '../../src/core/events/freeze.js';
 import { describe, expect, it } from 'vitest';
-import { MAX_VALUE_DEPTH, VALUE_CUT_MARKER, cloneJson, deepFreeze } from '../../src/index.js';
+import { MAX_VALUE_DEPTH, VALUE_CUT_MARKER, deepFreeze } from '../../src/index.js';
 
 describe('deepFreeze', () => {
   it('freezes every nested object and array and returns its argument', () => {

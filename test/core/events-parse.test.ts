@@ -1,7 +1,7 @@
+import { INSPECT_EVENT_KINDS } from '../../src/core/events/types.js';
 import { describe, expect, it } from 'vitest';
 import {
   ImportError,
-  INSPECT_EVENT_KINDS,
   KNOWN_EVENT_KINDS,
   deepFreeze,
   eventTime,

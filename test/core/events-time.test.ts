@@ -1,13 +1,7 @@
+import { eventCompletedTime } from '../../src/core/events/event-time.js';
+import { parseTimestamp, timestampMs } from '../../src/core/events/timestamp.js';
 import { describe, expect, it } from 'vitest';
-import {
-  eventCompletedTime,
-  eventTime,
-  importAny,
-  parseEvent,
-  parseTimestamp,
-  timestampMs,
-  type Event,
-} from '../../src/index.js';
+import { eventTime, importAny, parseEvent, type Event } from '../../src/index.js';
 
 const base = Date.UTC(2026, 5, 10, 18, 23, 50);
 

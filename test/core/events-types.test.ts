@@ -1,6 +1,6 @@
+import { INSPECT_EVENT_KINDS } from '../../src/core/events/types.js';
 import { describe, expect, it } from 'vitest';
 import {
-  INSPECT_EVENT_KINDS,
   KNOWN_EVENT_KINDS,
   isEvent,
   isEventKind,

@@ -1,6 +1,7 @@
+import { deriveEventUuid } from '../../src/core/events/uuid.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { deriveEventUuid, parseEvents } from '../../src/index.js';
+import { parseEvents } from '../../src/index.js';
 import { uuidDeriver } from '../../src/core/events/uuid.js';
 
 // Old logs (research/inspect_ai.md §1.2: none of the 43 events of the 0.3.95

@@ -10,7 +10,7 @@ import {
   events,
   generateRun,
   type DisplayMetadata,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 import { markdownToPlainText } from '../../src/core/display/markdown-text.js';
 
 // eslint-disable-next-line no-control-regex

@@ -1,8 +1,9 @@
 // Fuzzing the ACP importer (issue 19, "Fuzzing"): seeded from the project's own
 // fixtures; `npm run fuzz` runs 10,000 inputs.
+import { acpFormat } from '../../src/core/import/acp/acp.js';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
-import { importAcp, importAny, acpFormat } from '../../src/index.js';
+import { importAcp, importAny } from '../../src/index.js';
 import { fuzzImporter, fuzzShare, streamedAsWhole } from './helpers/import-fuzz.js';
 
 const seed = (name: string) =>

@@ -1,8 +1,9 @@
 // Fuzzing the AG-UI importer (as the other importers: test/core/helpers/import-fuzz.ts),
 // seeded from schema-valid runs (every outcome, subagents, the deprecated THINKING
 // events); `npm run fuzz` runs 10,000 inputs.
+import { agUiFormat } from '../../src/core/import/ag-ui/ag-ui.js';
 import { describe, it } from 'vitest';
-import { agUiFormat, importAgUi, importAny } from '../../src/index.js';
+import { importAgUi, importAny } from '../../src/index.js';
 import { agUiRun, validAgUi } from './helpers/ag-ui-runs.js';
 import { fuzzImporter, fuzzShare, streamedAsWhole } from './helpers/import-fuzz.js';
 

@@ -1,9 +1,10 @@
 // Fuzzing the agex importer (issue 19, "Fuzzing"), seeded from the project's
 // own fixtures: the agex-ts union, the Python class-name shape and a mime
 // stream. `npm run fuzz` runs FUZZ_RUNS=10000.
+import { agexFormat } from '../../src/core/import/agex/agex.js';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
-import { importAgex, importAny, agexFormat } from '../../src/index.js';
+import { importAgex, importAny } from '../../src/index.js';
 import { fuzzImporter, fuzzShare, streamedAsWhole } from './helpers/import-fuzz.js';
 
 const lines = (name: string) =>

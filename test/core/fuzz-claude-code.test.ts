@@ -2,9 +2,10 @@
 // from the project's own fixtures (a session with a sidechain, a rewind and
 // compaction; a session with a sub-agent; a sub-agent file on its own).
 // `npm run fuzz` runs 10,000 inputs (FUZZ_RUNS).
+import { claudeCodeFormat } from '../../src/core/import/claude-code/claude-code.js';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
-import { importAny, importClaudeCode, claudeCodeFormat } from '../../src/index.js';
+import { importAny, importClaudeCode } from '../../src/index.js';
 import { fuzzImporter, fuzzShare, streamedAsWhole } from './helpers/import-fuzz.js';
 
 const lines = (name: string) =>

@@ -1,9 +1,10 @@
 // Fuzzing the defect importer (issue 19, "Fuzzing"): seeded from the project's
 // own fixtures (events with sub-agents and aborts, the journal); `npm run fuzz`
 // runs 10,000 inputs.
+import { defectFormat } from '../../src/core/import/defect/defect.js';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
-import { importAny, importDefect, defectFormat } from '../../src/index.js';
+import { importAny, importDefect } from '../../src/index.js';
 import { fuzzImporter, fuzzShare, streamedAsWhole } from './helpers/import-fuzz.js';
 
 const seed = (name: string) =>

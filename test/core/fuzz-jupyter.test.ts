@@ -1,6 +1,7 @@
+import { jupyterFormat } from '../../src/core/import/jupyter/jupyter.js';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
-import { importAny, importJupyter, jupyterFormat } from '../../src/index.js';
+import { importAny, importJupyter } from '../../src/index.js';
 import { fuzzImporter, fuzzShare, streamedAsWhole } from './helpers/import-fuzz.js';
 
 const own = (name: string) =>

@@ -1,9 +1,10 @@
 // Fuzzing the OpenHands importer (issue 20): mutated V0 trajectories, V1 SDK
 // events and wrapped events seeded from the project's own fixtures.
 // `npm run fuzz` runs 10,000 inputs (FUZZ_RUNS).
+import { openHandsFormat } from '../../src/core/import/openhands/openhands.js';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
-import { importAny, importOpenHands, openHandsFormat } from '../../src/index.js';
+import { importAny, importOpenHands } from '../../src/index.js';
 import { fuzzImporter, fuzzShare, streamedAsWhole } from './helpers/import-fuzz.js';
 
 const read = (name: string) =>

@@ -1,9 +1,10 @@
 // Fuzzing the OpenTelemetry traces importer (issue 20): mutated OTLP/JSON
 // exports, JSONL of exports and flat span lists seeded from the project's own
 // fixtures. `npm run fuzz` runs 10,000 inputs (FUZZ_RUNS).
+import { otlpFormat } from '../../src/core/import/otlp/otlp.js';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
-import { importAny, importOtlp, otlpFormat } from '../../src/index.js';
+import { importAny, importOtlp } from '../../src/index.js';
 import { fuzzImporter, fuzzShare, streamedAsWhole } from './helpers/import-fuzz.js';
 
 const read = (name: string) =>

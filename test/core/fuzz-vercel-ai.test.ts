@@ -2,8 +2,9 @@
 // seeded from what the `ai` package makes: UI message stream chunks (a run, a
 // failed tool, an aborted stream) and stored UI messages; `npm run fuzz` runs
 // 10,000 inputs.
+import { vercelAiFormat } from '../../src/core/import/vercel-ai/vercel-ai.js';
 import { describe, it } from 'vitest';
-import { importAny, importUIMessages, vercelAiFormat } from '../../src/index.js';
+import { importAny, importUIMessages } from '../../src/index.js';
 import { fuzzImporter, fuzzShare, streamedAsWhole } from './helpers/import-fuzz.js';
 import { question, uiMessages, uiRun } from './helpers/vercel-ai-runs.js';
 

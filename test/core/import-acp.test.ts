@@ -1,11 +1,11 @@
 // ACP importer (issue 19): the project's own fixtures (every variant the
 // importer maps, the messy shapes of real captures, the v2 draft), streaming
 // equals whole-file, and the real captures in ../shared/fixtures/acp.
+import { acpFormat } from '../../src/core/import/acp/acp.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   EventStream,
-  acpFormat,
   detectFormat,
   importAcp,
   importAny,

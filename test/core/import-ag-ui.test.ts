@@ -2,12 +2,12 @@
 // snapshots, outcomes, subagents), recorded runs (JSON Lines and the SSE
 // `@ag-ui/encoder` writes) through the front door, and the live adapter's
 // growing message. Every input is validated by `@ag-ui/core`'s schemas.
+import { agUiFormat } from '../../src/core/import/ag-ui/ag-ui.js';
 import type { BaseEvent, Event as AgCoreEvent } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   EventStream,
-  agUiFormat,
   buildEventTree,
   detectFormat,
   eventStatus,

@@ -1,10 +1,10 @@
+import { agexFormat } from '../../src/core/import/agex/agex.js';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   EventStream,
   ImportError,
-  agexFormat,
   detectFormat,
   generateRun,
   importAgex,

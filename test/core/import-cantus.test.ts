@@ -1,8 +1,8 @@
+import { cantusFormat } from '../../src/core/import/cantus/cantus.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   EventStream,
-  cantusFormat,
   detectFormat,
   importAny,
   importCantus,

@@ -1,12 +1,12 @@
+import { claudeCodeFormat } from '../../src/core/import/claude-code/claude-code.js';
+import { readJsonLines } from '../../src/core/import/lines.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   EventStream,
   ImportContext,
-  claudeCodeFormat,
   detectFormat,
   importClaudeCode,
-  readJsonLines,
   type Event,
   type ModelEvent,
   type ToolEvent,

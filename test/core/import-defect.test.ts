@@ -1,16 +1,10 @@
 // defect importer (issue 19): the project's own fixtures (every AgentEvent
 // variant, sub-agents in both path forms, an aborted turn, a cut-off turn, the
 // array form, the stored journal with a seq gap) and streaming = whole file.
+import { defectFormat } from '../../src/core/import/defect/defect.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  EventStream,
-  defectFormat,
-  detectFormat,
-  importDefect,
-  isDefect,
-  type Event,
-} from '../../src/index.js';
+import { EventStream, detectFormat, importDefect, isDefect, type Event } from '../../src/index.js';
 import { checkImport } from './helpers/import-check.js';
 
 const own = (name: string) =>

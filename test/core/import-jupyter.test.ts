@@ -1,3 +1,5 @@
+import { jupyterFormat } from '../../src/core/import/jupyter/jupyter.js';
+import { readJsonLines } from '../../src/core/import/lines.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
@@ -5,8 +7,6 @@ import {
   detectFormat,
   importJupyter,
   isJupyter,
-  jupyterFormat,
-  readJsonLines,
   ImportContext,
   type DisplayEvent,
   type ErrorEvent,

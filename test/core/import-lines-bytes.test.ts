@@ -2,17 +2,13 @@
 // `segmentsOf`), so an input of any size reads as JSON Lines. These check that
 // the pieces change nothing: the same records, line numbers, paths and
 // diagnostics as decoding the whole input, wherever the pieces are cut.
+import { Probe } from '../../src/core/import/probe.js';
+import { readJsonLines } from '../../src/core/import/lines.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeUtf8 } from '../../src/core/import/json.js';
 import { forEachJsonLine } from '../../src/core/import/lines.js';
-import {
-  ImportContext,
-  Probe,
-  importAny,
-  readJsonLines,
-  readJsonLinesAsync,
-} from '../../src/index.js';
+import { ImportContext, importAny, readJsonLinesAsync } from '../../src/index.js';
 
 const encoder = new TextEncoder();
 

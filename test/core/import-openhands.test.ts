@@ -1,3 +1,5 @@
+import { openHandsFormat } from '../../src/core/import/openhands/openhands.js';
+import { readJsonLines } from '../../src/core/import/lines.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
@@ -6,8 +8,6 @@ import {
   detectFormat,
   importOpenHands,
   isOpenHands,
-  openHandsFormat,
-  readJsonLines,
   type Event,
   type MessageEvent,
   type ModelEvent,

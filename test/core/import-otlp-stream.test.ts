@@ -1,10 +1,11 @@
 // OTLP JSON Lines stream (issues 19/20): events come out while the input is
 // read, what waits on a parent not seen yet is held, and fed a line at a time
 // or in random chunks the result is the whole-file import's.
+import { otlpFormat } from '../../src/core/import/otlp/otlp.js';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EventStream, importOtlp, otlpFormat, streamImport, type Event } from '../../src/index.js';
+import { EventStream, importOtlp, streamImport, type Event } from '../../src/index.js';
 import { describeFixtures, fixturePath } from '../conformance/fixtures.js';
 
 const own = (name: string) =>

@@ -1,3 +1,6 @@
+import { Probe } from '../../src/core/import/probe.js';
+import { SyntheticClock } from '../../src/core/import/sink.js';
+import { readJsonLines } from '../../src/core/import/lines.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { forEachJsonLine } from '../../src/core/import/lines.js';
@@ -6,15 +9,12 @@ import {
   EventStream,
   ImportContext,
   ImportError,
-  Probe,
-  SyntheticClock,
   detectFormat,
   formats,
   importAny,
   isSkeinEvents,
   countDiagnostics,
   parseEvents,
-  readJsonLines,
   readJsonLinesAsync,
   streamImport,
   eventTime,

@@ -3,6 +3,7 @@
 // toUIMessageStream, readUIMessageStream), mapped by one mapping; recorded
 // streams (JSON Lines and the SSE of toUIMessageStreamResponse) through the
 // front door; and the live `messages` adapter touching only what changed.
+import { vercelAiFormat } from '../../src/core/import/vercel-ai/vercel-ai.js';
 import {
   JsonToSseTransformStream,
   simulateReadableStream,
@@ -21,7 +22,6 @@ import {
   isAbortedEvent,
   isVercelAi,
   streamImport,
-  vercelAiFormat,
   type Event,
   type MessageEvent,
   type ToolEvent,

@@ -14,7 +14,7 @@ import {
 } from '../../src/core/import/inspect/inspect-log.js';
 import { parseJsonTolerant } from '../../src/core/import/json.js';
 import { crc32, openZip } from '../../src/core/import/zip.js';
-import * as core from '../../src/core/index.js';
+import * as core from '../../src/index.js';
 import {
   HASH,
   LONG,

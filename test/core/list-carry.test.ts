@@ -1,12 +1,7 @@
+import { rowScrollTop, scrollSpace } from '../../src/core/list/scroll-space.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  alignOffset,
-  carrySizes,
-  firstWindow,
-  rowScrollTop,
-  scrollSpace,
-} from '../../src/core/index.js';
+import { alignOffset, carrySizes, firstWindow } from '../../src/index.js';
 import { carryChunkedSizes } from '../../src/core/list/carry.js';
 import { ChunkedColumn, float32Chunk } from '../../src/core/list/chunked.js';
 

@@ -4,16 +4,16 @@
 // estimate, a row observer fired by hand, and a view that draws what
 // `getView()` says and commits, again while the engine asks for it (what the
 // React hook does inside one synchronous update).
+import { MAX_SCROLL_SIZE } from '../../src/core/list/scroll-space.js';
+import { markRowsContinued } from '../../src/core/list/carry.js';
 import { describe, expect, it } from 'vitest';
 import {
   ListEngine,
-  MAX_SCROLL_SIZE,
-  markRowsContinued,
   type ListDom,
   type ListEngineOptions,
   type ListRow,
   type ListScroller,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 
 class FakeScroller implements ListScroller {
   spacer = 0;

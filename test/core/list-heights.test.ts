@@ -1,6 +1,6 @@
+import { createRowHeights } from '../../src/core/list/heights.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createRowHeights } from '../../src/core/index.js';
 
 /** The obvious O(n) answers, to check the Fenwick tree against. */
 function naive(sizes: number[]) {

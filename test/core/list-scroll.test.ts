@@ -1,12 +1,12 @@
-import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
 import {
   MAX_SCROLL_SIZE,
   contentOffsetOf,
   rowScrollTop,
   scrollSpace,
   scrollTopOf,
-} from '../../src/core/index.js';
+} from '../../src/core/list/scroll-space.js';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 
 const contentSize = fc.double({ min: 0, max: 5e9, noNaN: true });
 const viewport = fc.integer({ min: 0, max: 4000 });

@@ -1,13 +1,8 @@
+import { createRowHeights } from '../../src/core/list/heights.js';
+import { scrollSpace } from '../../src/core/list/scroll-space.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  createRowHeights,
-  pageTarget,
-  resolveAnchor,
-  scrollSpace,
-  takeAnchor,
-  visibleRange,
-} from '../../src/core/index.js';
+import { pageTarget, resolveAnchor, takeAnchor, visibleRange } from '../../src/index.js';
 
 describe('visibleRange', () => {
   it('covers the viewport with overscan, clamped', () => {

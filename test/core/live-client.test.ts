@@ -2,9 +2,9 @@
 // timers: resume points, duplicates, reordering, gaps, restarts, the retry
 // policy and the status store (issue 21). The real-socket tests are in
 // test/node/live-*.test.ts.
+import { compareSeq } from '../../src/core/live/sequence.js';
 import { describe, expect, it } from 'vitest';
 import {
-  compareSeq,
   connectEventStream,
   EventStream,
   parseEventId,

@@ -5,6 +5,7 @@
 // previous snapshot's entry, and so every snapshot a live transcript ever
 // counted (found in a heap snapshot of the viewer: 61 trees, 350 MB of
 // columns at 300k events).
+import { rowsContinued } from '../../src/core/list/carry.js';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
@@ -14,14 +15,13 @@ import {
   buildTranscriptRows,
   createEventTreeBuilder,
   generateRun,
-  rowsContinued,
   sectionCounts,
   spanSummary,
   spanTreeRows,
   visibleRows,
   type EventTree,
   type Expansion,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 
 // A collector this test can call (the flag only adds the `gc` global to
 // contexts made after it is set).

@@ -1,5 +1,6 @@
+import { createSseParser } from '../../src/core/live/sse-parser.js';
 import { describe, expect, it } from 'vitest';
-import { createSseParser, type SseMessage } from '../../src/index.js';
+import { type SseMessage } from '../../src/index.js';
 import { withFrom } from '../../src/core/live/transports.js';
 
 function parseAll(chunks: string[]) {

@@ -2,6 +2,9 @@
 // after every batch of a random feed, what they give equals a build from
 // scratch of the same events (a batch-built tree has no `change`, so every
 // view builds it in full).
+import { createRowHeights } from '../../src/core/list/heights.js';
+import { previousEventTree } from '../../src/core/tree/links.js';
+import { rowsContinued } from '../../src/core/list/carry.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,12 +12,9 @@ import {
   buildSpanTreeView,
   buildTranscriptRows,
   createEventTreeBuilder,
-  createRowHeights,
   deepFreeze,
   eventTreeNodeKey,
   generateRun,
-  previousEventTree,
-  rowsContinued,
   sectionCounts,
   spanSummary,
   spanTreeRows,
@@ -23,7 +23,7 @@ import {
   type EventTree,
   type SpanTreeView,
   type TranscriptRows,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 import { latestVersions, liveFeed, malformedRun } from './helpers/tree-oracle.js';
 
 const KINDS = ['info', 'model', 'tool', 'error', 'sandbox', 'state', 'logger', 'x_custom'];

@@ -1,16 +1,18 @@
+import {
+  replayCountAt,
+  replayPositionOf,
+  replayTimeAt,
+} from '../../src/core/stream/replay-player.js';
 import { describe, expect, it } from 'vitest';
 import {
   buildReplayTimeline,
   createReplayPlayer,
   createSelectionStore,
   generateRun,
-  replayCountAt,
-  replayPositionOf,
   replayStream,
-  replayTimeAt,
   type Event,
   type ReplayPlayerClock,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 const at = (uuid: string, ms: number, kind = 'info'): Event =>

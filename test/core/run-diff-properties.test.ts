@@ -3,7 +3,7 @@
 // the runs swaps the one-sided rows and keeps the divergence point.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffRuns, type RunDiffResult } from '../../src/core/index.js';
+import { diffRuns, type RunDiffResult } from '../../src/index.js';
 import { run, type RunBuilder } from './helpers/run-builder.js';
 
 type Spec =

@@ -18,7 +18,7 @@ import {
   type Event,
   type RunDiffResult,
   type RunDiffRow,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 import { header } from './helpers/inspect-fixture.js';
 import { run, type RunBuilder } from './helpers/run-builder.js';
 
@@ -504,6 +504,11 @@ describe('diffRuns: options and bounds', () => {
     const [a, b] = pair();
     expect(diffRuns(a, b).counts.changed).toBe(1);
     expect(diffRuns(a, b, { ignore: [...DEFAULT_DIFF_IGNORE, 'result'] }).identical).toBe(true);
+    // A root path ignores that field only where the path leads.
+    expect(diffRuns(a, b, { ignore: [...DEFAULT_DIFF_IGNORE, '$.result'] }).identical).toBe(true);
+    expect(diffRuns(a, b, { ignore: [...DEFAULT_DIFF_IGNORE, '$.x.result'] }).counts.changed).toBe(
+      1,
+    );
   });
 
   it('a custom key decides which steps are the same step', () => {

@@ -1,5 +1,6 @@
+import { isExpanded, withExpanded } from '../../src/core/selection/selection-store.js';
 import { describe, expect, it, vi } from 'vitest';
-import { createSelectionStore, isExpanded, withExpanded } from '../../src/core/index.js';
+import { createSelectionStore } from '../../src/index.js';
 
 describe('createSelectionStore', () => {
   it('starts empty with everything expanded', () => {

@@ -1,8 +1,8 @@
+import { codeFence } from '../../src/core/share/markdown.js';
 import { describe, expect, it } from 'vitest';
 import {
   buildEventTree,
   buildTranscriptRows,
-  codeFence,
   createEventBuilders,
   eventsToJsonArray,
   eventsToJsonLines,
@@ -13,7 +13,7 @@ import {
   transcriptKeyAction,
   transcriptRowRange,
   type Event,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 import { begin, end, info } from './helpers/tree-oracle.js';
 
 const events = createEventBuilders({ now: () => Date.parse('2026-06-10T18:24:12Z') });

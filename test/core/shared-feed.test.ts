@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EventStream, generateRun, sharedEventTreeFeed, type Event } from '../../src/core/index.js';
+import { EventStream, generateRun, sharedEventTreeFeed, type Event } from '../../src/index.js';
 import { info } from './helpers/tree-oracle.js';
 
 const settle = () => new Promise((r) => setTimeout(r, 0));

@@ -1,16 +1,15 @@
+import { VIEW_NODE } from '../../src/core/tree/outline.js';
+import { isExpanded } from '../../src/core/selection/selection-store.js';
 import { describe, expect, it } from 'vitest';
 import {
-  VIEW_NODE,
   buildEventTree,
   buildSpanTreeView,
   createEventTreeFeed,
-  createTranscriptFeed,
   eventTreeIndexOf,
   expandSiblings,
   expandToViewNode,
   filterSpanTreeView,
   generateRun,
-  isExpanded,
   spanTreeRowOf,
   spanTreeRows,
   spanTreeViewIndexOf,
@@ -18,7 +17,7 @@ import {
   spanTreeViewNodeOf,
   type Event,
   type SpanTreeView,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 import { begin, end, info } from './helpers/tree-oracle.js';
 
 const T = '2026-06-10T18:23:50Z';
@@ -220,8 +219,7 @@ describe('spanTreeRows', () => {
 });
 
 describe('createEventTreeFeed', () => {
-  it('is the transcript feed under its shared name', () => {
-    expect(createTranscriptFeed).toBe(createEventTreeFeed);
+  it('is the transcript feed', () => {
     const feed = createEventTreeFeed(events, { firstSlice: 5 });
     expect(feed.getSnapshot().tree.length).toBeGreaterThan(0);
     expect(feed.getSnapshot().loading).toBe(true);

@@ -7,7 +7,7 @@ import {
   findSpanPath,
   layoutSwimlane,
   spanStartTime,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 import type { TimelineSpan } from '../../src/core/timeline/types.js';
 import { model, span, timeline } from './helpers/hand-timeline.js';
 

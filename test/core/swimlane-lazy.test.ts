@@ -2,10 +2,10 @@
 // (helpers/swimlane-layout-oracle.ts): same rows, bars, markers and segments
 // on random timelines, and the same drawing of any window — while a window
 // of a big run builds only the bars it draws.
+import { clampViewport } from '../../src/core/swimlane/viewport.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  clampViewport,
   createSwimlaneIndex,
   fitViewport,
   hitTestSwimlane,
@@ -13,8 +13,8 @@ import {
   projectViewport,
   swimlaneBarDetails,
   windowSwimlane,
-} from '../../src/core/index.js';
-import type { SwimlaneLayout, SwimlaneLayoutOptions } from '../../src/core/index.js';
+} from '../../src/index.js';
+import type { SwimlaneLayout, SwimlaneLayoutOptions } from '../../src/index.js';
 import type { TimelineItem, TimelineSpan } from '../../src/core/timeline/types.js';
 import { fanOutTimeline } from '../../stories/swimlane-fixtures.js';
 import { model, point, span, timeline, tool } from './helpers/hand-timeline.js';

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import {
   EventStream,
   buildEventTree,
-  createTranscriptFeed,
+  createEventTreeFeed,
   sectionCounts,
   type Event,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 import { begin, end, info } from './helpers/tree-oracle.js';
 
 const sync = { schedule: (task: () => void) => task(), now: () => 0 };
@@ -42,13 +42,13 @@ describe('EventStream complete / close()', () => {
 
 describe('TranscriptFeed complete', () => {
   it('an array is complete from the first snapshot', () => {
-    expect(createTranscriptFeed([info('a')], sync).getSnapshot().complete).toBe(true);
+    expect(createEventTreeFeed([info('a')], sync).getSnapshot().complete).toBe(true);
   });
 
   it('a stream follows stream.complete, publishing when only that changed', async () => {
     const stream = new EventStream();
     stream.append(info('a'));
-    const feed = createTranscriptFeed(stream, sync);
+    const feed = createEventTreeFeed(stream, sync);
     const seen: boolean[] = [];
     feed.subscribe(() => seen.push(feed.getSnapshot().complete));
     expect(feed.getSnapshot().complete).toBe(false);
@@ -63,7 +63,7 @@ describe('TranscriptFeed complete', () => {
     async function* ok() {
       yield info('a');
     }
-    const feed = createTranscriptFeed(ok());
+    const feed = createEventTreeFeed(ok());
     const off = feed.subscribe(() => {});
     expect(feed.getSnapshot().complete).toBe(false);
     await expect.poll(() => feed.getSnapshot().complete).toBe(true);
@@ -72,7 +72,7 @@ describe('TranscriptFeed complete', () => {
       yield info('a');
       throw new Error('boom');
     }
-    const failing = createTranscriptFeed(bad());
+    const failing = createEventTreeFeed(bad());
     const off2 = failing.subscribe(() => {});
     await expect.poll(() => failing.getSnapshot().failed).toBe(true);
     expect(failing.getSnapshot().complete).toBe(false);

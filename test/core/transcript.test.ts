@@ -4,7 +4,7 @@ import {
   EventStream,
   buildEventTree,
   buildTranscriptRows,
-  createTranscriptFeed,
+  createEventTreeFeed,
   createTranscriptFind,
   deepFreeze,
   findMatchOffsets,
@@ -18,7 +18,7 @@ import {
   transcriptRowOfEvent,
   visibleRows,
   type Event,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 import { begin, end, info } from './helpers/tree-oracle.js';
 
 const kind = (uuid: string, event: string, span: string | null = null): Event =>
@@ -249,7 +249,7 @@ describe('transcript feed', () => {
     const run = generateRun({ seed: 2, events: 5000 });
     const m = manual();
     let clock = 0;
-    const feed = createTranscriptFeed(run, {
+    const feed = createEventTreeFeed(run, {
       schedule: m.schedule,
       now: () => (clock += 1),
       sliceMs: 300,
@@ -275,7 +275,7 @@ describe('transcript feed', () => {
     // A clock that stands still: no snapshot seems to cost anything, so none
     // is held back (with the real clock, a loaded machine made one cost over
     // LIVE_MIN_COST_MS and this test flaky; holding back is tested below).
-    const feed = createTranscriptFeed(stream, { schedule: () => {}, now: () => 0 });
+    const feed = createEventTreeFeed(stream, { schedule: () => {}, now: () => 0 });
     const stop = feed.subscribe(() => {});
     expect(feed.getSnapshot().tree.length).toBe(1);
     stream.append({ ...info('b'), pending: true });
@@ -305,7 +305,7 @@ describe('transcript feed', () => {
       await new Promise((r) => setTimeout(r, 1));
       yield info('b');
     }
-    const feed = createTranscriptFeed(gen(), { sliceMs: 50 });
+    const feed = createEventTreeFeed(gen(), { sliceMs: 50 });
     expect(feed.getSnapshot().loading).toBe(true);
     await new Promise<void>((resolve) => {
       const stop = feed.subscribe(() => {
@@ -324,7 +324,7 @@ describe('transcript feed', () => {
       yield info('b');
       throw new Error('socket closed');
     }
-    const feed = createTranscriptFeed(gen(), { sliceMs: 50 });
+    const feed = createEventTreeFeed(gen(), { sliceMs: 50 });
     await new Promise<void>((resolve) => {
       const stop = feed.subscribe(() => {
         if (!feed.getSnapshot().loading) {
@@ -345,7 +345,7 @@ describe('transcript feed', () => {
       throw new Error('bad line');
     }
     const m = manual();
-    const feed = createTranscriptFeed(gen(), { schedule: m.schedule });
+    const feed = createEventTreeFeed(gen(), { schedule: m.schedule });
     const stop = feed.subscribe(() => {});
     m.runAll();
     const snap = feed.getSnapshot();
@@ -368,10 +368,10 @@ describe('transcript feed', () => {
       },
     };
     const m = manual();
-    const feed = createTranscriptFeed(iterator, { schedule: m.schedule });
+    const feed = createEventTreeFeed(iterator, { schedule: m.schedule });
     expect(feed.getSnapshot()).toMatchObject({ taken: 0, loading: true, failed: false });
     // A thrown-away render: a second feed over the same iterator, never subscribed.
-    createTranscriptFeed(iterator, { schedule: m.schedule }).getSnapshot();
+    createEventTreeFeed(iterator, { schedule: m.schedule }).getSnapshot();
     await new Promise((r) => setTimeout(r, 1));
     expect(pulls).toBe(0);
     expect(m.pending).toBe(0);
@@ -404,7 +404,7 @@ describe('transcript feed', () => {
       }
     }
     const m = manual();
-    const feed = createTranscriptFeed(gen(), { schedule: m.schedule });
+    const feed = createEventTreeFeed(gen(), { schedule: m.schedule });
     const stop = feed.subscribe(() => {});
     await new Promise((r) => setTimeout(r, 5));
     m.runAll();
@@ -421,7 +421,7 @@ describe('transcript feed', () => {
 
   it('schedules no slices while nobody listens', () => {
     const m = manual();
-    const feed = createTranscriptFeed(generateRun({ seed: 2, events: 3000 }), {
+    const feed = createEventTreeFeed(generateRun({ seed: 2, events: 3000 }), {
       schedule: m.schedule,
       firstSlice: 500,
     });
@@ -511,7 +511,7 @@ describe('transcript feed: live snapshots of a large run', () => {
     stream.append(info('a'));
     let clock = 1000;
     const delayed: { task: () => void; ms: number }[] = [];
-    const feed = createTranscriptFeed(stream, {
+    const feed = createEventTreeFeed(stream, {
       schedule: () => {},
       now: () => clock,
       delay: (task, ms) => delayed.push({ task, ms }),
@@ -562,7 +562,7 @@ describe('transcript feed: live snapshots of a large run', () => {
     let clock = 0;
     const tasks: (() => void)[] = [];
     const delayed: { task: () => void; ms: number }[] = [];
-    const feed = createTranscriptFeed(stream, {
+    const feed = createEventTreeFeed(stream, {
       schedule: (task) => void tasks.push(task),
       now: () => (clock += step),
       delay: (task, ms) => delayed.push({ task, ms }),
@@ -607,7 +607,7 @@ describe('transcript feed: live snapshots of a large run', () => {
     // Every clock read is 5 ms later: a slice (8 ms) takes 512 events.
     let clock = 0;
     const tasks: (() => void)[] = [];
-    const feed = createTranscriptFeed(stream, {
+    const feed = createEventTreeFeed(stream, {
       schedule: (task) => void tasks.push(task),
       now: () => (clock += 5),
       sliceMs: 8,
@@ -634,7 +634,7 @@ describe('transcript feed: live snapshots of a large run', () => {
   it('publishes every change at once while snapshots are cheap', async () => {
     const stream = new EventStream();
     const delayed: unknown[] = [];
-    const feed = createTranscriptFeed(stream, {
+    const feed = createEventTreeFeed(stream, {
       schedule: () => {},
       now: () => 0,
       delay: (task) => delayed.push(task),
@@ -654,7 +654,7 @@ describe('transcript feed: live snapshots of a large run', () => {
     for (let k = 0; k < 10; k++) stream.append(info(`e${k}`));
     let clock = 0;
     const delayed: (() => void)[] = [];
-    const feed = createTranscriptFeed(stream, {
+    const feed = createEventTreeFeed(stream, {
       schedule: (task) => task(),
       now: () => clock,
       delay: (task) => void delayed.push(task),

@@ -8,7 +8,7 @@ import {
   generateRun,
   type Event,
   type EventTree,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 import {
   begin,
   dumpTree,

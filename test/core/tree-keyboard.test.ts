@@ -4,7 +4,7 @@ import {
   treeKeyAction,
   type TreeKeyInput,
   type TreeKeyRows,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 
 /**
  * Rows of a small tree:

@@ -1,3 +1,4 @@
+import { rowOfNode } from '../../src/core/tree/visible-rows.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -5,12 +6,11 @@ import {
   deepFreeze,
   eventTreeNodeKey,
   generateRun,
-  rowOfNode,
   visibleRow,
   visibleRows,
   type EventTree,
   type VisibleRows,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 import { begin, end, info, malformedRun, step } from './helpers/tree-oracle.js';
 
 /** Rows as `key depth parent end pos/size children expanded` strings. */

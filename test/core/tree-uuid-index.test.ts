@@ -5,7 +5,7 @@ import {
   createEventTreeBuilder,
   generateRun,
   type Event,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 import { Prng } from '../../src/core/generate/prng.js';
 import { UuidIndex, sampledKey } from '../../src/core/tree/incremental.js';
 import { hashKey } from '../../src/core/tree/links.js';

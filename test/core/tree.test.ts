@@ -1,3 +1,4 @@
+import { walkEventTree } from '../../src/core/tree/event-tree.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -7,9 +8,8 @@ import {
   eventTreeNode,
   eventTreeNodeKey,
   generateRun,
-  walkEventTree,
   type Event,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 import {
   begin,
   dumpTree,

@@ -1,6 +1,7 @@
 // skein/server's live handlers over real loopback sockets: protocol, resume,
 // restarts, gzip, heartbeats, display values, slow clients, auth, CORS, Fetch
 // and WebSocket variants (issue 21).
+import { createSseParser } from '../../src/core/live/sse-parser.js';
 import http from 'node:http';
 import net from 'node:net';
 import { createGunzip } from 'node:zlib';
@@ -8,7 +9,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
   connectEventStream,
-  createSseParser,
   EventStream,
   eventStreamSource,
   type SequencedSource,

@@ -6,7 +6,7 @@
 // error. In `npm test` one format per shape; every format with `HOSTILE_SIZE=full`.
 import { describe, expect, it } from 'vitest';
 import { createLoader } from '../../viewer/load/loader.js';
-import type { LoadMessage } from '../../viewer/load/protocol.js';
+import { batchEvents, type LoadMessage } from '../../viewer/load/protocol.js';
 import { HOSTILE_FORMATS, HOSTILE_SHAPES, hostileCase } from '../../src/core/generate/hostile.js';
 import type { FormatId } from '../../src/index.js';
 import {
@@ -50,8 +50,7 @@ describe(`the viewer's loader on hostile files (seed ${HOSTILE_SEED})`, () => {
         source: { kind: 'file', file: new Blob([c.input]), name: c.filename },
       });
       let events = 0;
-      for (const m of messages)
-        if (m.type === 'events') events += (JSON.parse(m.json) as unknown[]).length;
+      for (const m of messages) if (m.type === 'events') events += batchEvents(m).length;
       const end = [...messages].reverse().find((m) => m.type === 'done' || m.type === 'error');
       if (end === undefined) problems.push(`no done or error (last: ${messages.at(-1)?.type})`);
       else if (end.type === 'done') {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createLoader, lineFormatOf, sampleRow, scoreToNumber } from '../../viewer/load/loader.js';
 import type { Event } from '../../src/index.js';
-import type { LoadMessage, LoadSource } from '../../viewer/load/protocol.js';
+import { batchEvents, type LoadMessage, type LoadSource } from '../../viewer/load/protocol.js';
 
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url));
 
@@ -22,7 +22,7 @@ const fileOf = (path: string, name = path.split('/').at(-1)!): LoadSource => ({
 });
 
 const eventsOf = (messages: LoadMessage[]) =>
-  messages.flatMap((m) => (m.type === 'events' ? (JSON.parse(m.json) as Event[]) : []));
+  messages.flatMap((m) => (m.type === 'events' ? [...batchEvents(m)] : []));
 /** The last message before the timeline (built after `done`). */
 const last = (messages: LoadMessage[]) => {
   const end = messages.at(-1)!;

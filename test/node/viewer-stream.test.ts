@@ -13,7 +13,7 @@ import { BYTE, JsonScanner, ScanError } from '../../viewer/load/json-scan.js';
 import { createLoader } from '../../viewer/load/loader.js';
 import { openEvalMember } from '../../viewer/load/eval-stream.js';
 import { InspectEventReader } from '../../viewer/load/inspect-stream.js';
-import type { LoadMessage } from '../../viewer/load/protocol.js';
+import { batchEvents, type LoadMessage } from '../../viewer/load/protocol.js';
 
 const enc = new TextEncoder();
 
@@ -49,7 +49,7 @@ function outcome(messages: readonly LoadMessage[]) {
   while (at >= 0 && messages[at]!.type !== 'reset') at--;
   const kept = messages.slice(at + 1);
   return {
-    events: kept.flatMap((m) => (m.type === 'events' ? (JSON.parse(m.json) as Event[]) : [])),
+    events: kept.flatMap((m) => (m.type === 'events' ? [...batchEvents(m)] : [])),
     log: kept.filter((m) => m.type === 'log'),
     done: kept.filter((m) => m.type === 'done'),
     error: kept.filter((m) => m.type === 'error'),

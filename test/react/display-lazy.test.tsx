@@ -8,7 +8,7 @@ import { act, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { createLazyModule } from '../../src/react/display/lazy.js';
 import { mediaModule, sanitizerModule } from '../../src/react/display/loaders.js';
-import { Display, loadSanitizer, preloadDisplay } from '../../src/react/index.js';
+import { Display, loadSanitizer, preloadDisplay } from '../../src/react.js';
 
 describe('lazy display parts', () => {
   it('shows markdown as plain text first, then rendered, without a reload', async () => {

@@ -4,12 +4,7 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { MimeBundle } from '../../src/index.js';
-import {
-  Display,
-  DisplayProvider,
-  preloadDisplay,
-  type DisplayRenderer,
-} from '../../src/react/index.js';
+import { Display, DisplayProvider, preloadDisplay, type DisplayRenderer } from '../../src/react.js';
 import { streamingTail } from '../../src/react/display/renderers/markdown.js';
 
 const md = (text: string): MimeBundle => ({ data: { 'text/markdown': text } });

@@ -1,3 +1,4 @@
+import { markdownDepth, splitMarkdown } from '../../src/react/display/renderers/markdown.js';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -5,15 +6,13 @@ import {
   DisplayProvider,
   createRendererRegistry,
   defaultRenderers,
-  markdownDepth,
   parseUnifiedDiff,
   preloadDisplay,
   safeImageUrl,
   safeLinkUrl,
-  splitMarkdown,
   type DisplayRenderer,
   type MimeBundle,
-} from '../../src/react/index.js';
+} from '../../src/react.js';
 
 const bundle = (data: Record<string, unknown>, metadata?: Record<string, unknown>): MimeBundle => ({
   data,

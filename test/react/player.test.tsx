@@ -8,8 +8,8 @@ import {
   type Event,
   type ReplayPlayerClock,
   type SelectionStore,
-} from '../../src/core/index.js';
-import { Player, useReplayPlayer, useStoreSelector } from '../../src/react/index.js';
+} from '../../src/index.js';
+import { Player, useReplayPlayer, useStoreSelector } from '../../src/react.js';
 import { formatClock, turnTickPath } from '../../src/react/player/player.js';
 
 const T0 = Date.UTC(2026, 0, 1);

@@ -3,8 +3,8 @@
 // reaches every view whole.
 import { render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { EventStream, sharedEventTreeFeed, type Event } from '../../src/core/index.js';
-import { SpanTree, Transcript } from '../../src/react/index.js';
+import { EventStream, sharedEventTreeFeed, type Event } from '../../src/index.js';
+import { SpanTree, Transcript } from '../../src/react.js';
 import { begin, end, info } from '../core/helpers/tree-oracle.js';
 
 // Span times do not matter here: the tree's shape and the events' text do.

@@ -1,8 +1,8 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
-import { EventStream, createSelectionStore, type Event } from '../../src/core/index.js';
-import { SpanTree, useControllable } from '../../src/react/index.js';
+import { EventStream, createSelectionStore, type Event } from '../../src/index.js';
+import { SpanTree, useControllable } from '../../src/react.js';
 
 const T0 = Date.parse('2026-06-10T18:23:50Z');
 const ts = (s: number) => new Date(T0 + s * 1000).toISOString();

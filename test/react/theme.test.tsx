@@ -1,6 +1,6 @@
 import { render } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { SkeinTheme } from '../../src/react/index.js';
+import { SkeinTheme } from '../../src/react.js';
 
 describe('SkeinTheme', () => {
   it('defaults to auto theme and comfortable density', () => {

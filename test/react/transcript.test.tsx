@@ -7,7 +7,7 @@ import {
   createDescriberRegistry,
   createEventTreeFeed,
   type Event,
-} from '../../src/core/index.js';
+} from '../../src/index.js';
 import {
   DisplayProvider,
   SpanTree,
@@ -16,7 +16,7 @@ import {
   writeEventHash,
   type RendererProps,
   type TranscriptHandle,
-} from '../../src/react/index.js';
+} from '../../src/react.js';
 
 const T0 = Date.parse('2026-06-10T18:23:50Z');
 const ts = (i: number) => new Date(T0 + i * 1000).toISOString();

@@ -2,7 +2,7 @@ import { act, render, screen } from '@testing-library/react';
 import { useSyncExternalStore } from 'react';
 import { describe, expect, it } from 'vitest';
 import { EventStream, createMimeRegistry } from '../../src/index.js';
-import { useStoreSelector, type ExternalStore } from '../../src/react/index.js';
+import { useStoreSelector, type ExternalStore } from '../../src/react.js';
 
 /** A minimal store with the core's contract: stable snapshot until a change. */
 function createCounterStore(initial: { a: number; b: number }) {

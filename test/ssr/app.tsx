@@ -1,7 +1,7 @@
 // The app the SSR tests render on the server (Node) and hydrate in Chromium:
 // a bare <Transcript> (no <SkeinTheme>) over a complete, deterministic run.
-import { generateRun } from '../../src/core/index.js';
-import { Transcript } from '../../src/react/index.js';
+import { generateRun } from '../../src/index.js';
+import { Transcript } from '../../src/react.js';
 
 export const events = generateRun({ seed: 3, events: 2_000, pendingRate: 0 });
 

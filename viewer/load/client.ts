@@ -5,14 +5,15 @@
 import { EventStream, type Diagnostic, type Event, type Timeline } from '../../src/index.js';
 import { createLoader } from './loader.js';
 import { TimelineDecoder } from './timeline-wire.js';
-import type {
-  LoadFailure,
-  LoadMessage,
-  LoadRequest,
-  LoadSource,
-  RunFacts,
-  SampleRef,
-  SampleRow,
+import {
+  batchEvents,
+  type LoadFailure,
+  type LoadMessage,
+  type LoadRequest,
+  type LoadSource,
+  type RunFacts,
+  type SampleRef,
+  type SampleRow,
 } from './protocol.js';
 
 /** Where a load stands, as the page shows it. */
@@ -111,9 +112,12 @@ export function inThreadPort(): LoaderPort {
       stopped = true;
     },
   };
-  const loader = createLoader((message) => {
-    if (!stopped) port.onmessage?.({ data: message } as MessageEvent<LoadMessage>);
-  });
+  const loader = createLoader(
+    (message) => {
+      if (!stopped) port.onmessage?.({ data: message } as MessageEvent<LoadMessage>);
+    },
+    { onPage: true },
+  );
   return port;
 }
 
@@ -177,7 +181,7 @@ export function openLog(given: LoadSource, options: LoadSessionOptions = {}): Lo
       }
       if (message.type === 'events') {
         // Parsed here, in this slice (see the protocol's `json`).
-        const events = (item.events ??= JSON.parse(message.json) as Event[]);
+        const events = (item.events ??= batchEvents(message));
         const stream = state.stream;
         while (item.at < events.length) {
           stream.append(events[item.at++]!);

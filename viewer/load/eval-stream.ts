@@ -7,7 +7,7 @@
 // Like inspect-stream.ts it only reads; the loader decides what it posts.
 import { Inflate } from 'fflate';
 import { Decompress as ZstdDecompress } from 'fzstd';
-import { jsonPath } from '../../src/core/errors.js';
+import { jsonPath } from '../../src/index.js';
 import { valueText } from '../../src/core/import/guards.js';
 import {
   checkZstdFrames,

@@ -24,6 +24,7 @@ import {
   importInspectLog,
   isInspectLog,
   isFailedEvent,
+  jsonPath,
   streamImport,
   summarizeInspectSample,
   type Diagnostic,
@@ -34,7 +35,6 @@ import {
   type InspectSampleSummary,
 } from '../../src/index.js';
 import { createEventsParser } from '../../src/core/events/parse.js';
-import { jsonPath } from '../../src/core/errors.js';
 import {
   capDiagnostics,
   inspectUuidSeed,
@@ -74,6 +74,13 @@ const HEAD_BYTES = 64 * 1024;
 const MAX_DIAGNOSTICS = 100;
 /** A streaming open lets requests in at least this often (ms). */
 const YIELD_MS = 100;
+/** On the page's own thread, a streaming open yields this often (ms): a frame's worth. */
+const PAGE_SLICE_MS = 12;
+
+/** Ends the current task: the page renders and takes input before the next step. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
 
 /**
  * A loader over `post` (the worker's `postMessage`, or a callback on the
@@ -89,9 +96,20 @@ export function createLoader(
      * compare the two).
      */
     streamInspect?: boolean;
+    /**
+     * The loader shares the page's thread (an exported file, where no Worker
+     * starts): batches carry the importer's frozen events as they are (no
+     * JSON round trip), and a streaming open gives the page a task every
+     * `PAGE_SLICE_MS`, so its first rows paint while the rest imports.
+     */
+    onPage?: boolean;
   } = {},
 ) {
   const streaming = options.streamInspect ?? true;
+  const onPage = options.onPage ?? false;
+  const sliceMs = onPage ? PAGE_SLICE_MS : YIELD_MS;
+  const newBatcher = (id: number, progress: Progress, facts: FactsTracker) =>
+    new Batcher(post, id, progress, facts, onPage);
   let session = 0;
   // `inspect` is a function: after a streaming open the whole log is
   // imported only if another sample is asked for.
@@ -178,12 +196,20 @@ export function createLoader(
       }
     }
     const facts = new FactsTracker();
-    const batcher = new Batcher(post, id, progress, facts);
+    const batcher = newBatcher(id, progress, facts);
     const it = streamImport(chunks(), { filename: source.name, format });
     let result: IteratorResult<Event[], { diagnostics: Diagnostic[] }>;
+    let slice = Date.now();
     while (!(result = await it.next()).done) {
       if (id !== session) return;
       batcher.add(result.value);
+      if (Date.now() - slice >= sliceMs) {
+        // A new request gets in (and, on the page, the page paints).
+        batcher.flush();
+        await nextTask();
+        if (id !== session) return;
+        slice = Date.now();
+      }
     }
     batcher.finish({
       type: 'done',
@@ -249,7 +275,7 @@ export function createLoader(
     if (format === null)
       post({ type: 'format', session: id, format: result.format, name: result.format });
     const facts = new FactsTracker();
-    const batcher = new Batcher(post, id, progress, facts);
+    const batcher = newBatcher(id, progress, facts);
     progress.phase('importing');
     batcher.add(result.events);
     batcher.finish({
@@ -265,7 +291,7 @@ export function createLoader(
     const progress = new Progress(post, id, null);
     progress.phase('importing');
     const facts = new FactsTracker();
-    const batcher = new Batcher(post, id, progress, facts);
+    const batcher = newBatcher(id, progress, facts);
     batcher.add(generateRun({ seed: 1, events: n, pendingRate: 0 }));
     batcher.finish({
       type: 'done',
@@ -317,7 +343,7 @@ export function createLoader(
     const { events, diagnostics } = await inspect.sample(ref.id, ref.epoch);
     if (id !== session) return;
     const facts = new FactsTracker();
-    const batcher = new Batcher(post, id, progress, facts);
+    const batcher = newBatcher(id, progress, facts);
     batcher.add(events);
     batcher.finish({
       type: 'done',
@@ -383,7 +409,7 @@ export function createLoader(
       adopt: true,
     });
     const facts = new FactsTracker();
-    const batcher = new Batcher(post, id, progress, facts);
+    const batcher = newBatcher(id, progress, facts);
     let posted = false;
     // Set at the first piece with refs: resolves it and every later piece.
     let resolver: ReturnType<typeof createSampleResolver> | null = null;
@@ -426,9 +452,10 @@ export function createLoader(
           reader.extend(await growing.all());
           if (id !== session) return true;
         }
-        if (Date.now() - slice >= YIELD_MS) {
+        if (Date.now() - slice >= sliceMs) {
           // Lets a new request (another file, a sample) in between.
-          await new Promise((resolve) => setTimeout(resolve, 0));
+          if (onPage) batcher.flush();
+          await nextTask();
           if (id !== session) return true;
           slice = Date.now();
         }
@@ -607,7 +634,7 @@ interface ChunkReader {
 
 async function openReader(source: Exclude<LoadSource, { kind: 'demo' }>): Promise<ChunkReader> {
   if (source.kind === 'file') {
-    if (typeof source.file.stream !== 'function') {
+    if ('arrayBuffer' in source.file && typeof source.file.stream !== 'function') {
       // A Blob without streams (jsdom): one chunk.
       const bytes = new Uint8Array(await source.file.arrayBuffer());
       let given = false;
@@ -823,6 +850,8 @@ class Batcher {
     readonly session: number,
     readonly progress: Progress,
     readonly facts: FactsTracker,
+    /** Post the events themselves, not their JSON (the loader is on the page). */
+    readonly asObjects = false,
   ) {}
   add(events: readonly Event[]) {
     for (const e of events) {
@@ -858,12 +887,16 @@ class Batcher {
     const events = this.#pending;
     this.#pending = [];
     for (const e of events) this.#posted.push(e);
-    this.post({
-      type: 'events',
-      session: this.session,
-      json: JSON.stringify(events),
-      count: events.length,
-    });
+    this.post(
+      this.asObjects
+        ? { type: 'events', session: this.session, events, count: events.length }
+        : {
+            type: 'events',
+            session: this.session,
+            json: JSON.stringify(events),
+            count: events.length,
+          },
+    );
     this.progress.events(events.length);
   }
 }

@@ -2,12 +2,23 @@
 // same code on the page where no Worker exists, as in jsdom tests). The loader
 // reads, detects, parses and imports; the page only appends event batches to
 // an EventStream, so it never blocks on a big log (issue 22).
-import type { Diagnostic, FormatId } from '../../src/index.js';
+import type { Diagnostic, Event, FormatId } from '../../src/index.js';
 import type { TimelineWire } from './timeline-wire.js';
 
 /** Where a log comes from: a local file (picker, drop), a URL (`?src`, a listing) or a generated run (`?demo`). */
+/**
+ * A file the loader reads as a stream of bytes without a Blob (an exported
+ * page's embedded run, decoded as it is read). Not structured-cloneable: only
+ * an on-page loader (`inThreadPort`) takes one.
+ */
+export interface FileLike {
+  /** Bytes once read, when known (the progress bar's total). */
+  readonly size: number | null;
+  stream(): ReadableStream<Uint8Array>;
+}
+
 export type LoadSource =
-  | { readonly kind: 'file'; readonly file: Blob; readonly name: string }
+  | { readonly kind: 'file'; readonly file: Blob | FileLike; readonly name: string }
   | { readonly kind: 'url'; readonly url: string; readonly name: string }
   | { readonly kind: 'demo'; readonly events: number; readonly name: string };
 
@@ -100,8 +111,15 @@ export type LoadMessage =
        * parses it in its own slice (a few ms per batch), so a 300k-event log
        * never blocks the page (issue 22, `viewer.open.*` in bench/browser).
        */
-      readonly json: string;
-      /** Events in `json`. */
+      readonly json?: string;
+      /**
+       * The batch itself, when the loader runs on the page (an exported
+       * file, where no Worker starts): the importer's frozen events, handed
+       * over as they are instead of stringified and parsed back. Exactly one
+       * of `json` and `events` is set; read either with `batchEvents`.
+       */
+      readonly events?: readonly Event[];
+      /** Events in the batch. */
       readonly count: number;
     }
   | {
@@ -126,3 +144,12 @@ export type LoadMessage =
    * follow.
    */
   | { readonly type: 'reset'; readonly session: number };
+
+/**
+ * The events of an `events` message, whichever way they crossed.
+ * @example
+ * const events = batchEvents({ type: 'events', session: 1, json: '[]', count: 0 }); // []
+ */
+export function batchEvents(message: Extract<LoadMessage, { type: 'events' }>): readonly Event[] {
+  return message.events ?? (JSON.parse(message.json ?? '[]') as Event[]);
+}

@@ -423,8 +423,8 @@ function pairRow(A: StepTable, B: StepTable, a: number, b: number, ignore: Ignor
     ca === null || cb === null
       ? textSimilarity(A.keyText[a]!, B.keyText[b]!)
       : textSimilarity(
-          normalizedText(ca, ignore, SIMILARITY_CHARS, ''),
-          normalizedText(cb, ignore, SIMILARITY_CHARS, ''),
+          normalizedText(ca, ignore, SIMILARITY_CHARS, ignore.root),
+          normalizedText(cb, ignore, SIMILARITY_CHARS, ignore.root),
         );
   const row: {
     status: RunDiffStatus;

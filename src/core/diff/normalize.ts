@@ -74,49 +74,69 @@ export const DEFAULT_DIFF_IGNORE: readonly string[] = Object.freeze([
 /** Deepest nesting a comparison or a text walks; deeper parts count as one opaque value. */
 export const MAX_DEPTH = 64;
 
+/**
+ * A place in the tree of ignored root paths: the fields below it that are
+ * ignored, and the places below it where an ignored path continues (`*` for
+ * any array index). `null` stands for every place no ignored path reaches.
+ * Internal.
+ */
+export interface IgnorePath {
+  /** Keys ignored right here (`usage` at `output`). */
+  readonly ignored: ReadonlySet<string>;
+  /** Keys under which an ignored path goes on. */
+  readonly next: ReadonlyMap<string, IgnorePath>;
+}
+
 /** An ignore list, split for lookups. Internal. */
 export interface IgnoreSet {
   /** Names ignored at any depth. */
   readonly names: ReadonlySet<string>;
   /** Root paths as `a.b` (without `$.`). */
   readonly paths: ReadonlySet<string>;
-  /** Every prefix of a root path (`output` for `output.usage`): where to keep track of the path. */
-  readonly prefixes: ReadonlySet<string>;
+  /** The root of the ignored paths (an event's top level). */
+  readonly root: IgnorePath;
 }
 
 /** Splits an ignore list into names and root paths. Internal. */
 export function ignoreSet(list: readonly string[]): IgnoreSet {
   const names = new Set<string>();
   const paths = new Set<string>();
-  const prefixes = new Set<string>();
+  type Node = { ignored: Set<string>; next: Map<string, Node> };
+  const root: Node = { ignored: new Set(), next: new Map() };
   for (const entry of list) {
     if (entry.startsWith('$.')) {
       const path = entry.slice(2);
       paths.add(path);
       const parts = path.split('.');
-      for (let i = 1; i < parts.length; i++) prefixes.add(parts.slice(0, i).join('.'));
+      let node = root;
+      for (let i = 0; i < parts.length - 1; i++) {
+        const part = parts[i]!;
+        let child = node.next.get(part);
+        if (child === undefined) {
+          child = { ignored: new Set(), next: new Map() };
+          node.next.set(part, child);
+        }
+        node = child;
+      }
+      node.ignored.add(parts[parts.length - 1]!);
     } else names.add(entry);
   }
-  return { names, paths, prefixes };
+  return { names, paths, root };
 }
 
-function skipped(ignore: IgnoreSet, key: string, parentPath: string | null): boolean {
-  if (ignore.names.has(key)) return true;
-  if (parentPath === null) return false;
-  return ignore.paths.has(parentPath === '' ? key : `${parentPath}.${key}`);
+function skipped(ignore: IgnoreSet, key: string, at: IgnorePath | null): boolean {
+  return ignore.names.has(key) || (at !== null && at.ignored.has(key));
 }
 
-/** The root path of `key` under `parentPath`, or `null` once no ignored path can lie below. */
-function childPath(ignore: IgnoreSet, key: string, parentPath: string | null): string | null {
-  if (parentPath === null) return null;
-  const path = parentPath === '' ? key : `${parentPath}.${key}`;
-  return ignore.prefixes.has(path) ? path : null;
+/** The place of `key` under `at`, or `null` once no ignored path can lie below. */
+function childPath(key: string, at: IgnorePath | null): IgnorePath | null {
+  return at === null ? null : (at.next.get(key) ?? null);
 }
 
 /**
  * Whether `x` and `y` hold the same content, ignoring `ignore`'s fields
- * (`path` is where `x` and `y` sit: `''` for an event's root, `null` below
- * every ignored path). Strings compare exactly; numbers by value (`NaN`
+ * (`path` is where `x` and `y` sit: `ignore.root` for an event's root,
+ * `null` below every ignored path). Strings compare exactly; numbers by value (`NaN`
  * equals `NaN`: inspect writes it for missing scores); a field that is
  * `null` or absent is absent (inspect omits null fields, `exclude_none`;
  * other writers keep them). Recursion is bounded: parts deeper than
@@ -126,7 +146,7 @@ export function sameContent(
   x: unknown,
   y: unknown,
   ignore: IgnoreSet,
-  path: string | null = null,
+  path: IgnorePath | null = null,
   depth = 0,
 ): boolean {
   if (x === y) return true;
@@ -140,7 +160,7 @@ export function sameContent(
     const p = x as unknown[];
     const q = y as unknown[];
     if (p.length !== q.length) return false;
-    const inner = path === null ? null : childPath(ignore, '*', path);
+    const inner = childPath('*', path);
     for (let i = 0; i < p.length; i++) {
       if (!sameContent(p[i], q[i], ignore, inner, depth + 1)) return false;
     }
@@ -157,8 +177,7 @@ export function sameContent(
     kept++;
     const w = q[key];
     if (w === undefined || w === null) return false;
-    if (!sameContent(v, w, ignore, path === null ? null : childPath(ignore, key, path), depth + 1))
-      return false;
+    if (!sameContent(v, w, ignore, childPath(key, path), depth + 1)) return false;
   }
   for (const key in q) {
     const w = q[key];
@@ -178,21 +197,20 @@ export function differingFields(
   ignore: IgnoreSet,
 ): string[] {
   const out: string[] = [];
-  const seen = new Set<string>();
   const check = (key: string) => {
-    if (seen.has(key) || skipped(ignore, key, '')) return;
-    seen.add(key);
+    if (skipped(ignore, key, ignore.root)) return;
     const p = x[key];
     const q = y[key];
     const pAbsent = p === undefined || p === null;
     const qAbsent = q === undefined || q === null;
     if (pAbsent && qAbsent) return;
-    if (pAbsent !== qAbsent || !sameContent(p, q, ignore, childPath(ignore, key, ''))) {
+    if (pAbsent !== qAbsent || !sameContent(p, q, ignore, childPath(key, ignore.root))) {
       out.push(key);
     }
   };
   for (const key in x) check(key);
-  for (const key in y) check(key);
+  // `y`'s keys that `x` lacks (events are plain objects: own keys only).
+  for (const key in y) if (!Object.prototype.hasOwnProperty.call(x, key)) check(key);
   return out;
 }
 
@@ -206,11 +224,11 @@ export function normalizedText(
   value: unknown,
   ignore: IgnoreSet,
   max: number,
-  path: string | null = null,
+  path: IgnorePath | null = null,
 ): string {
   let out = '';
   // Work items: a value to write (with its root path and depth), or a literal.
-  type Item = { v: unknown; at: string | null; depth: number } | string;
+  type Item = { v: unknown; at: IgnorePath | null; depth: number } | string;
   const stack: Item[] = [{ v: value, at: path, depth: 0 }];
   while (stack.length > 0 && out.length < max) {
     const item = stack.pop()!;
@@ -232,7 +250,7 @@ export function normalizedText(
     } else if (Array.isArray(v)) {
       out += '[';
       stack.push(']');
-      const inner = childPath(ignore, '*', at);
+      const inner = childPath('*', at);
       for (let i = v.length - 1; i >= 0; i--) {
         stack.push({ v: v[i], at: inner, depth: depth + 1 });
         if (i > 0) stack.push(',');
@@ -249,7 +267,7 @@ export function normalizedText(
       stack.push('}');
       for (let i = keys.length - 1; i >= 0; i--) {
         const k = keys[i]!;
-        stack.push({ v: record[k], at: childPath(ignore, k, at), depth: depth + 1 });
+        stack.push({ v: record[k], at: childPath(k, at), depth: depth + 1 });
         stack.push(`${JSON.stringify(k)}:`);
         if (i > 0) stack.push(',');
       }

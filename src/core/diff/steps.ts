@@ -201,6 +201,15 @@ const modelNames = new Map<string, string>();
  * reading the rest of a long text.
  */
 function head(text: string, n = 200): string {
+  // Most texts need no folding in their first `n` characters: one slice.
+  const lim = Math.min(text.length, n);
+  let plain = lim > 0 && text.charCodeAt(0) !== 32 && text.charCodeAt(lim - 1) !== 32;
+  for (let i = 0; plain && i < lim; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32) plain = text.charCodeAt(i - 1) !== 32;
+    else if (c === 9 || c === 10 || c === 13 || c === 12 || c === 11 || c === 0xa0) plain = false;
+  }
+  if (plain) return lim === text.length ? text : text.slice(0, lim);
   let out = '';
   let space = false;
   for (let i = 0; i < text.length && out.length < n; i++) {
@@ -597,7 +606,7 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
     let failed = false;
     let first = Number.POSITIVE_INFINITY;
     let last = Number.NEGATIVE_INFINITY;
-    const memberKeys: string[] = [];
+    const memberKeys: string[] | null = isTurn ? [] : null;
     for (let c = s + 1; c < step.end; c = steps[c]!.end) {
       const child = steps[c]!;
       tokens += child.tokens;
@@ -613,7 +622,7 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
         const t1 = endMs[c]!;
         if (t0 < first) first = t0;
         if (t1 > last) last = t1;
-        memberKeys.push(hashOf(key[c]!));
+        memberKeys!.push(hashOf(key[c]!));
       }
     }
     if (step.end > s + 1) {
@@ -628,8 +637,8 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
       if (Number.isFinite(first)) step.start = first;
       if (Number.isFinite(first) && Number.isFinite(last)) step.durationMs = last - first;
       // The members' signatures as a set (parallel calls finish in any order).
-      memberKeys.sort();
-      keyText[s] = `T\u0000${normalizeModel(step.name)}\u0000${memberKeys.join(' ')}`;
+      memberKeys!.sort();
+      keyText[s] = `T\u0000${normalizeModel(step.name)}\u0000${memberKeys!.join(' ')}`;
       coarseText[s] = 'T';
     }
     if (options.key !== undefined) {

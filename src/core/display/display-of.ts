@@ -253,6 +253,7 @@ function fromIPython(
  * `metadata.skein` is not a plain object (a foreign bundle may hold anything).
  *
  * @example
+ * import { displayNotes } from './display-of.js';
  * displayNotes(displayOf([1, 2])).source; // 'shape'
  */
 export function displayNotes(bundle: MimeBundle): DisplayMetadata {

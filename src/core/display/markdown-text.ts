@@ -62,6 +62,7 @@ function inline(line: string): string {
  * their content.
  *
  * @example
+ * import { markdownToPlainText } from './markdown-text.js';
  * markdownToPlainText('## Plan\n**Step 1**: run `ls` — see [docs](https://x.dev)');
  * // 'Plan\nStep 1: run ls — see docs'
  */
@@ -111,6 +112,7 @@ export function markdownToPlainText(markdown: string): string {
  * characters: a row's summary. Only the head of a long text is converted.
  *
  * @example
+ * import { markdownSummary } from './markdown-text.js';
  * markdownSummary('# Report\n\nAll **green**.'); // 'Report'
  */
 export function markdownSummary(markdown: unknown, max = 120): string {

@@ -57,6 +57,7 @@ export type Trust = 'untrusted' | 'trusted';
  * - `primitive`: a string, number, boolean, null, undefined, bigint or symbol.
  *
  * @example
+ * import { displayNotes } from './display-of.js';
  * displayNotes(displayOf([1, 2])).source; // 'shape'
  */
 export type DisplaySource = 'symbol' | 'ipython' | 'jupyter' | 'shape' | 'primitive';

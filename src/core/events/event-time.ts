@@ -100,6 +100,7 @@ export function eventTime(event: Event): number {
  * `undefined` when it has none. Parsed on first use and cached per event.
  *
  * @example
+ * import { eventCompletedTime } from './event-time.js';
  * const end = eventCompletedTime(toolEvent);
  * if (end !== undefined) end - eventTime(toolEvent); // duration in ms
  */

@@ -216,6 +216,7 @@ function cutChildren(node: Record<string, unknown>): void {
  * caller's input is never frozen.
  *
  * @example
+ * import { cloneJson } from './freeze.js';
  * const copy = cloneJson({ a: [1, { b: 2 }] });
  */
 export function cloneJson<T>(value: T): T {

@@ -373,6 +373,7 @@ const UNTYPED: Partial<Record<EventKind, readonly string[]>> = {
  * on an event is kept as it came; viewers use this to show it apart.
  *
  * @example
+ * import { KNOWN_EVENT_FIELDS } from './parse.js';
  * KNOWN_EVENT_FIELDS.info.has('data'); // true
  */
 export const KNOWN_EVENT_FIELDS: Readonly<Record<EventKind, ReadonlySet<string>>> =

@@ -11,6 +11,7 @@
  * microseconds survive) and whether the string carried a UTC offset.
  *
  * @example
+ * import { type ParsedTimestamp } from './timestamp.js';
  * const t: ParsedTimestamp = { ms: 1781115830198.559, hasOffset: true };
  */
 export interface ParsedTimestamp {
@@ -168,6 +169,7 @@ export function timestampHadOffset(): boolean {
  * including impossible dates (`2026-02-30`).
  *
  * @example
+ * import { parseTimestamp } from './timestamp.js';
  * parseTimestamp('2026-06-10T18:23:50.198559+00:00')?.ms; // 1781115830198.559
  */
 export function parseTimestamp(s: string): ParsedTimestamp | undefined {
@@ -179,6 +181,7 @@ export function parseTimestamp(s: string): ParsedTimestamp | undefined {
  * Epoch milliseconds of an ISO 8601 string, or `NaN` when it is not one.
  *
  * @example
+ * import { timestampMs } from './timestamp.js';
  * timestampMs('2024-01-01T00:00:01Z'); // 1704067201000
  */
 export function timestampMs(s: string): number {

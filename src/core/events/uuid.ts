@@ -25,6 +25,7 @@ function fmix32(h: number): number {
  * Not cryptographic: it only has to be stable and well spread.
  *
  * @example
+ * import { deriveEventUuid } from './uuid.js';
  * deriveEventUuid('$.samples[0].events[3]\u0000model\u00002026-06-10T18:24:10Z');
  * // always the same 22 characters
  */
@@ -39,6 +40,7 @@ export function deriveEventUuid(key: string): string {
  * of the joined string, since the lanes read the code units in order.
  *
  * @example
+ * import { deriveEventUuid } from './uuid.js';
  * import { uuidDeriver } from 'src/core/events/uuid.js';
  * const uuidOf = uuidDeriver('acp\u0000');
  * uuidOf('$[3]') === deriveEventUuid('acp\u0000$[3]'); // true

@@ -57,6 +57,7 @@ export interface ImportResult {
  * `end()` alone is the whole-file import.
  *
  * @example
+ * import { acpFormat } from './acp/acp.js';
  * const body = (await fetch('/session.jsonl')).body!; // a ReadableStream or an async iterable
  * const ctx = new ImportContext({});
  * const imp = acpFormat.incremental({});
@@ -87,6 +88,8 @@ export interface AnyImportOptions extends ImportOptions {
  * incremental importer.
  *
  * @example
+ * import { acpFormat } from './acp/acp.js';
+ * import { importLines } from './format.js';
  * const fmt: FormatImporter = {
  *   id: 'acp',
  *   name: 'Agent Client Protocol',
@@ -115,6 +118,9 @@ export interface FormatImporter {
  * construction.
  *
  * @example
+ * import { acpFormat } from './acp/acp.js';
+ * import { importLines } from './format.js';
+ * import { Probe } from './probe.js';
  * const result: ImportResult = importLines(acpFormat, new Probe('{"jsonrpc":"2.0"}\n'), {});
  */
 export function importLines(
@@ -141,6 +147,8 @@ export function importLines(
  * its path under `base`.
  *
  * @example
+ * import { cantusFormat } from './cantus/cantus.js';
+ * import { importRecords } from './format.js';
  * importRecords(cantusFormat, [{ FinalAnswerAction: { thought: '', answer: '42' } }], '$.events', {});
  */
 export function importRecords(
@@ -160,6 +168,7 @@ export function importRecords(
  * and a sink for events, seeded by the format (or `options.uuidSeed`).
  *
  * @example
+ * import { importerParts } from './format.js';
  * const { ctx, sink } = importerParts('acp', { uuidSeed: 'session-7' });
  */
 export function importerParts(
@@ -175,6 +184,8 @@ export function importerParts(
  * value). Never throws.
  *
  * @example
+ * import { acpFormat } from './acp/acp.js';
+ * import { sniffer } from './format.js';
  * const isAcp = sniffer(acpFormat);
  * isAcp('{"jsonrpc":"2.0","method":"session/update"}'); // true
  */

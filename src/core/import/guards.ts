@@ -41,6 +41,7 @@ export function isRecord(value: unknown): value is JsonRecord {
  * `string`, `number`, `boolean`, `undefined`.
  *
  * @example
+ * import { typeName } from './guards.js';
  * typeName([]); // 'array'
  */
 export function typeName(value: unknown): string {

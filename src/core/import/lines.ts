@@ -56,6 +56,7 @@ function isSpace(c: number): boolean {
  * reporting (then skipping) lines that are not JSON.
  *
  * @example
+ * import { readJsonLines } from './lines.js';
  * const ctx = new ImportContext();
  * declare const text: string; // JSONL
  * declare function handle(value: unknown, path: string): void;
@@ -108,6 +109,7 @@ function* linesIn(
  *
  * @example
  * import { forEachJsonLine } from 'src/core/import/lines.js';
+ * import { acpFormat } from './acp/acp.js';
  * declare const text: string; // JSONL
  * const ctx = new ImportContext({});
  * const importer = acpFormat.incremental({});
@@ -240,6 +242,7 @@ function* segmentsOf(
  * newline.
  *
  * @example
+ * import { acpFormat } from './acp/acp.js';
  * const body = (await fetch('/session.jsonl')).body!;
  * const ctx = new ImportContext({});
  * const importer = acpFormat.incremental({});

@@ -95,6 +95,7 @@ export interface LiveAdapter<In> {
  * not end up frozen inside events).
  *
  * @example
+ * import { agUiFormat } from './ag-ui/ag-ui.js';
  * const adapter = createLiveAdapter<unknown>('fromAgUi', agUiFormat.incremental!({}), {});
  * adapter.push({ type: 'RUN_STARTED', threadId: 't', runId: 'r' });
  */

@@ -23,6 +23,7 @@ const NOT_PARSED = Symbol('not parsed');
  * `lines`, `bytes`).
  *
  * @example
+ * import { Probe } from './probe.js';
  * declare const text: string;
  * const probe = new Probe(text, 'session.jsonl');
  * probe.records(4); // the first four JSON records

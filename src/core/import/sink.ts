@@ -443,6 +443,7 @@ export function sealEvent(event: Event, ctx?: ImportContext): Event {
  * backwards even when a real time is seen between invented ones.
  *
  * @example
+ * import { SyntheticClock } from './sink.js';
  * const clock = new SyntheticClock('1970-01-01T00:00:00.000Z');
  * clock.next(); // '1970-01-01T00:00:00.000Z'
  * clock.next(); // '1970-01-01T00:00:00.001Z'

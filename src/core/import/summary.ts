@@ -236,6 +236,7 @@ export function compareSamples(a: SampleSummary, b: SampleSummary): number {
  * none): `started` while one runs, else `error`, `cancelled` or `success`.
  *
  * @example
+ * import { overallStatus } from './summary.js';
  * overallStatus([summarizeEvents(stream.latest())]); // 'success'
  */
 export function overallStatus(samples: readonly SampleSummary[]): string {

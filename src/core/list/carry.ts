@@ -103,6 +103,7 @@ const continued = new WeakMap<object, { previous: WeakRef<object>; keep: number 
  * Called by whoever builds `rows` (`buildTranscriptRows`, `spanTreeRows`).
  *
  * @example
+ * import { markRowsContinued, rowsContinued } from './carry.js';
  * declare const before: object;
  * declare const after: object;
  * markRowsContinued(after, before, 120);
@@ -118,6 +119,7 @@ export function markRowsContinued(rows: object, previous: object, keep: number):
  * the heights of those rows instead of asking for them again).
  *
  * @example
+ * import { rowsContinued } from './carry.js';
  * declare const before: object;
  * declare const after: object;
  * const keep = rowsContinued(after, before); // 0 unless recorded

@@ -18,6 +18,7 @@ import { ChunkedColumn, float64Chunk } from './chunked.js';
  * Heights of `count` rows with prefix sums, from {@link createRowHeights}.
  *
  * @example
+ * import { createRowHeights } from './heights.js';
  * declare const rows: readonly { kind: 'span' | 'event' }[];
  * declare const scrollTop: number;
  * const heights = createRowHeights(rows.length, (r) => (rows[r]!.kind === 'span' ? 36 : 72));
@@ -71,6 +72,7 @@ export interface KeptHeights {
  * change the other.
  *
  * @example
+ * import { createRowHeights } from './heights.js';
  * const heights = createRowHeights(3, () => 40);
  * heights.start(2); // 80
  * heights.rowAt(85); // 2

@@ -23,6 +23,7 @@
  * ~17.9M px limit with room to spare (Chromium's is ~33.5M px).
  *
  * @example
+ * import { MAX_SCROLL_SIZE, scrollSpace } from './scroll-space.js';
  * scrollSpace(40_000_000, 800).scrollSize === MAX_SCROLL_SIZE; // true
  */
 export const MAX_SCROLL_SIZE = 15_000_000;
@@ -32,6 +33,7 @@ export const MAX_SCROLL_SIZE = 15_000_000;
  * for a list of `contentSize`, and the factor between their scrollable ranges.
  *
  * @example
+ * import { scrollSpace } from './scroll-space.js';
  * declare const heights: RowHeights;
  * declare const spacer: HTMLElement;
  * const space = scrollSpace(heights.total, 800);
@@ -56,6 +58,7 @@ export interface ScrollSpace {
  * {@link MAX_SCROLL_SIZE}). Negative or non-finite sizes count as 0.
  *
  * @example
+ * import { scrollSpace } from './scroll-space.js';
  * scrollSpace(1_000, 400).scale; // 1
  * scrollSpace(40_000_000, 400).scrollSize; // 15_000_000
  */
@@ -79,6 +82,7 @@ export function scrollSpace(
  * scrolled to `scrollTop`. Clamped to the scrollable range; monotonic.
  *
  * @example
+ * import { contentOffsetOf, scrollSpace } from './scroll-space.js';
  * const space = scrollSpace(40_000_000, 400);
  * contentOffsetOf(space, space.scrollSize - 400); // 39_999_600: the last row
  */
@@ -95,6 +99,7 @@ export function contentOffsetOf(space: ScrollSpace, scrollTop: number): number {
  * inverse of {@link contentOffsetOf}, clamped to the scrollable range).
  *
  * @example
+ * import { scrollSpace, scrollTopOf } from './scroll-space.js';
  * const space = scrollSpace(40_000_000, 400);
  * scrollTopOf(space, 20_000_000); // ≈ 7.5M
  */
@@ -114,6 +119,7 @@ export function scrollTopOf(space: ScrollSpace, contentOffset: number): number {
  * parked at -1,000,000 px instead: it must not stretch the scroll range.
  *
  * @example
+ * import { contentOffsetOf, rowScrollTop } from './scroll-space.js';
  * declare const heights: RowHeights;
  * declare const space: ScrollSpace;
  * declare const el: HTMLElement; // the scroller

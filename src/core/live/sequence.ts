@@ -13,6 +13,7 @@
  * `"10" < "9"`). Digits beyond 2^53 still compare right: longer is larger.
  *
  * @example
+ * import { compareSeq } from './sequence.js';
  * compareSeq('9', '10'); // < 0
  * compareSeq('1718000000000-2', '1718000000000-10'); // < 0
  */
@@ -99,6 +100,7 @@ interface CryptoLike {
  * differ between server restarts, not resist guessing.
  *
  * @example
+ * import { createStreamId } from './sequence.js';
  * createStreamId(); // 'q8z0m3kd7a1x'
  */
 export function createStreamId(): string {

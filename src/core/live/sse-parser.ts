@@ -24,6 +24,7 @@ export interface SseMessage {
  * comment line (heartbeats).
  *
  * @example
+ * import { createSseParser } from './sse-parser.js';
  * declare function handle(event: string, data: string): void;
  * const feed = createSseParser((m) => handle(m.event, m.data));
  * feed('data: hel');

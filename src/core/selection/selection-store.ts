@@ -94,6 +94,7 @@ const ALL_EXPANDED: Expansion = Object.freeze({ all: true, except: NONE });
  * a view folds by default (see {@link Expansion}).
  *
  * @example
+ * import { isExpanded } from './selection-store.js';
  * isExpanded({ all: true, except: new Set(['a']) }, 'a'); // false
  */
 export function isExpanded(expansion: Expansion, id: string, folded = false): boolean {
@@ -106,6 +107,7 @@ export function isExpanded(expansion: Expansion, id: string, folded = false): bo
  * {@link isExpanded}). Returns `expansion` itself when nothing changes.
  *
  * @example
+ * import { withExpanded } from './selection-store.js';
  * const expansion: Expansion = { all: false, except: new Set() };
  * const next = withExpanded(expansion, 'span-3', true); // only span-3 expanded
  */

@@ -33,6 +33,7 @@ export interface EventsToMarkdownOptions {
  * §4.5: a closing fence is at least as long as the opening one).
  *
  * @example
+ * import { codeFence } from './markdown.js';
  * codeFence('a ``` b'); // '````'
  */
 export function codeFence(text: string): string {
@@ -53,6 +54,7 @@ export function codeFence(text: string): string {
  * `<img src=x onerror=…>` or `[x](javascript:…)` shows as written.
  *
  * @example
+ * import { escapeMarkdownInline } from './markdown.js';
  * escapeMarkdownInline('**bold** <b>'); // '\\*\\*bold\\*\\* \\<b\\>'
  */
 export function escapeMarkdownInline(text: string): string {

@@ -127,6 +127,7 @@ export function buildReplayTimeline(
  * offsets ≤ position). O(log n).
  *
  * @example
+ * import { replayCountAt } from './replay-player.js';
  * declare const timeline: ReplayTimeline;
  * const shown = replayCountAt(timeline, 1500); // events the run shows 1.5 s in
  */
@@ -148,6 +149,7 @@ export function replayCountAt(timeline: ReplayTimeline, position: number): numbe
  * gap it sweeps the whole gap in `maxGap`. NaN when no event has a time.
  *
  * @example
+ * import { replayTimeAt } from './replay-player.js';
  * declare const timeline: ReplayTimeline;
  * replayTimeAt(timeline, 1500); // epoch ms shown as the playhead
  */
@@ -170,6 +172,7 @@ export function replayTimeAt(timeline: ReplayTimeline, position: number): number
  * the inverse of {@link replayTimeAt} (the first position showing it).
  *
  * @example
+ * import { replayPositionOf } from './replay-player.js';
  * const player = createReplayPlayer(stream.toArray());
  * player.seek(replayPositionOf(player.timeline, Date.parse('2026-01-01T00:05:00Z')));
  */

@@ -14,6 +14,7 @@ import { rowSpans, type SwimlaneRow } from './layout.js';
  * `1` a tool call.
  *
  * @example
+ * import { type SwimlaneActivityKind } from './activity.js';
  * const kind: SwimlaneActivityKind = 'model';
  */
 export type SwimlaneActivityKind = 'model' | 'tool';
@@ -22,6 +23,7 @@ export type SwimlaneActivityKind = 'model' | 'tool';
  * Codes of {@link SwimlaneActivityKind} in typed arrays.
  *
  * @example
+ * import { type SwimlaneActivity } from './activity.js';
  * import { ACTIVITY_KINDS } from './activity.js';
  * declare const activity: SwimlaneActivity;
  * const first = ACTIVITY_KINDS[activity.kinds[0]!]; // 'model' or 'tool'
@@ -33,6 +35,7 @@ export const ACTIVITY_KINDS: readonly SwimlaneActivityKind[] = ['model', 'tool']
  * {@link ACTIVITY_KINDS}) from `starts[i]` to `ends[i]` (epoch ms).
  *
  * @example
+ * import { type SwimlaneActivity } from './activity.js';
  * declare const activity: SwimlaneActivity;
  * const busyMs = activity.ends.reduce((sum, end, i) => sum + end - activity.starts[i]!, 0);
  */
@@ -59,6 +62,7 @@ const cache = new WeakMap<SwimlaneRow, SwimlaneActivity>();
  * spans), no recursion.
  *
  * @example
+ * import { swimlaneRowActivity } from './activity.js';
  * declare const timeline: Timeline;
  * const row = layoutSwimlane(timeline).rows[0]!;
  * swimlaneRowActivity(row).kinds.length; // model and tool calls of the main agent

@@ -117,6 +117,7 @@ const CLOCK_STEPS = [
  * to nanoseconds), clock units above, then 1-2-5 × 10ⁿ days. One home for
  * the static scale's ticks and the interactive viewport's.
  * @example
+ * import { niceTickStep } from './time-scale.js';
  * niceTickStep(0.0032); // 0.005
  */
 export function niceTickStep(raw: number): number {

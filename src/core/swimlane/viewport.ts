@@ -347,6 +347,7 @@ export function panViewport(
  * {@link projectViewport} would show for it).
  *
  * @example
+ * import { clampViewport } from './viewport.js';
  * declare const axis: SwimlaneAxis;
  * clampViewport(axis, { start: -50, end: 1e12 }, { width: 640 }); // the whole run
  */
@@ -413,6 +414,7 @@ const MINUTE = 60 * SECOND;
  * units as `formatRelativeTime`, plus as many decimals of a second as the
  * step needs (`5h 12m 3.000125s` at a microsecond step).
  * @example
+ * import { formatTickLabel } from './viewport.js';
  * formatTickLabel(3_723_000.5, 0.5); // '1h 2m 3.0005s'
  */
 export function formatTickLabel(time: number, step: number): string {

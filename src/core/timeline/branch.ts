@@ -11,6 +11,7 @@ import type { AnchorEvent, BranchEvent, SpanBeginEvent, SpanEndEvent } from '../
  * Options of {@link recordBranch}.
  *
  * @example
+ * import { type RecordBranchOptions } from './branch.js';
  * const options: RecordBranchOptions = {
  *   name: 'retry',
  *   fromAnchor: 'a1',
@@ -40,6 +41,7 @@ export interface RecordBranchOptions {
  * a function making the closing `span_end` once the branch's events are done.
  *
  * @example
+ * import { type RecordBranchOptions, recordBranch } from './branch.js';
  * declare const options: RecordBranchOptions;
  * const { events, spanId, end } = recordBranch(options);
  */
@@ -58,6 +60,7 @@ export interface RecordedBranch {
  * BranchEvent (first inside it), plus `end()` for the closing span_end.
  *
  * @example
+ * import { recordBranch } from './branch.js';
  * const newId = () => crypto.randomUUID();
  * const branch = recordBranch({ name: 'attempt 2', fromAnchor: 'turn-3', spanId: 'agent-1', newId });
  * for (const e of branch.events) stream.append(e);

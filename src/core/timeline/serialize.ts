@@ -255,6 +255,7 @@ function withPhases(name: string, description: string, root: TimelineSpan): Time
  * unchanged, not filtered (inspect's `timeline_filter`, inspect_ai's `timeline_dump`).
  *
  * @example
+ * import { timelineFilter } from './serialize.js';
  * declare const timeline: Timeline;
  * const noUtility = timelineFilter(timeline, (span) => !span.utility);
  */

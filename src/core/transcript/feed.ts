@@ -1,14 +1,13 @@
 /**
  * The transcript's feed is the shared event-tree feed (`src/core/tree/feed.ts`,
- * one feed for every view): the names here are aliases of it, for code
+ * one feed for every view): the type names here are aliases of it, for code
  * written against the transcript's names.
  */
-import {
-  createEventTreeFeed,
-  type EventTreeFeed,
-  type EventTreeFeedOptions,
-  type EventTreeFeedSnapshot,
-  type EventTreeSource,
+import type {
+  EventTreeFeed,
+  EventTreeFeedOptions,
+  EventTreeFeedSnapshot,
+  EventTreeSource,
 } from '../tree/feed.js';
 
 /**
@@ -19,17 +18,17 @@ import {
  */
 export type TranscriptSource = EventTreeSource;
 /**
- * Options of {@link createTranscriptFeed} (the same as {@link EventTreeFeedOptions}).
+ * Options of {@link createEventTreeFeed} (the same as {@link EventTreeFeedOptions}).
  *
  * @example
- * createTranscriptFeed(stream, { sliceMs: 8 });
+ * createEventTreeFeed(stream, { sliceMs: 8 });
  */
 export type TranscriptFeedOptions = EventTreeFeedOptions;
 /**
  * A transcript feed's state (the same as {@link EventTreeFeedSnapshot}).
  *
  * @example
- * const feed = createTranscriptFeed(stream);
+ * const feed = createEventTreeFeed(stream);
  * const { tree, loading } = feed.getSnapshot();
  */
 export type TranscriptFeedSnapshot = EventTreeFeedSnapshot;
@@ -37,15 +36,6 @@ export type TranscriptFeedSnapshot = EventTreeFeedSnapshot;
  * A transcript feed (the same as {@link EventTreeFeed}).
  *
  * @example
- * const feed: TranscriptFeed = createTranscriptFeed(stream);
+ * const feed: TranscriptFeed = createEventTreeFeed(stream);
  */
 export type TranscriptFeed = EventTreeFeed;
-
-/**
- * {@link createEventTreeFeed} under its first name: a transcript feed is an
- * event-tree feed, and can be given to `<SpanTree feed>` too.
- *
- * @example
- * const feed = createTranscriptFeed(stream);
- */
-export const createTranscriptFeed: typeof createEventTreeFeed = createEventTreeFeed;

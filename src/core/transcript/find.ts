@@ -234,6 +234,7 @@ function escapeRegExp(text: string): string {
  * into the searched text itself.
  *
  * @example
+ * import { findPattern } from './find.js';
  * findPattern('foo').test('FOO bar'); // true
  */
 export function findPattern(query: string, global = false): RegExp {

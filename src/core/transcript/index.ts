@@ -14,7 +14,6 @@ export type { TranscriptFind, TranscriptFindOptions, TranscriptFindState } from 
 export { transcriptKeyAction } from './keys.js';
 export type { TranscriptKeyAction, TranscriptKeyInput } from './keys.js';
 export { parseEventHash, formatEventHash } from './hash.js';
-export { createTranscriptFeed } from './feed.js';
 export type {
   TranscriptFeed,
   TranscriptFeedOptions,

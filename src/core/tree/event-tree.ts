@@ -242,6 +242,7 @@ export interface EventTreeSpanNode extends EventTreeNodeBase {
  * A leaf: any event that is not a span or step begin.
  *
  * @example
+ * import { walkEventTree } from './event-tree.js';
  * const models: Event[] = [];
  * for (const node of walkEventTree(tree))
  *   if (node.kind === 'event' && node.event.event === 'model') models.push(node.event);
@@ -350,6 +351,7 @@ export type EventTreeFilter = string | readonly string[] | ((node: EventTreeNode
  * filtered, optionally only the subtree of node `within` (itself included).
  *
  * @example
+ * import { walkEventTree } from './event-tree.js';
  * let tokens = 0;
  * for (const node of walkEventTree(tree, 'model')) tokens += eventTotalTokens(node.event);
  * const spans = [...walkEventTree(tree, (n) => n.kind === 'span')];

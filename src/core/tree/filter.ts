@@ -52,6 +52,7 @@ function eventText(event: Event): string {
  * message; `turn` / `turns` for outline groups.
  *
  * @example
+ * import { spanTreeNodeText } from './filter.js';
  * const view = buildSpanTreeView(tree);
  * spanTreeNodeText(view, 0); // 'solvers solver span'
  */

@@ -42,6 +42,7 @@ export interface TreeKeyInput {
  * The rows the keys move over, as the map needs them.
  *
  * @example
+ * import { spanTreeNodeText } from './filter.js';
  * const view = buildSpanTreeView(tree);
  * const spanRows = spanTreeRows(view, { all: true, except: new Set() });
  * const v = (r: number) => spanRows.view[r]!; // the view node of row r

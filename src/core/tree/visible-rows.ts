@@ -184,6 +184,7 @@ export function visibleRow(tree: EventTree, rows: VisibleRows, r: number): Visib
  * collapsed ancestor. O(log rows): rows keep pre-order, so `node` is sorted.
  *
  * @example
+ * import { rowOfNode } from './visible-rows.js';
  * declare const rows: VisibleRows;
  * declare const selectedUuid: string;
  * declare function reveal(row: number): void;

@@ -3,9 +3,9 @@
 // viewer page, which lists the runs as they arrive and follows one live.
 // The command line's option parsing and listening are cli.ts's, lent here.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { SkeinErrorArgs } from '../../core/errors.js';
+import type { SkeinErrorArgs } from '../../index.js';
 import type { AllowedHosts } from '../server/host-check.js';
-import { createOtlpRunRegistry } from '../../core/otlp-runs/registry.js';
+import { createOtlpRunRegistry } from '../../index.js';
 import { createViewHandler } from '../view-server.js';
 import { createOtlpHandler } from './node-handler.js';
 import { isOtlpPath } from './receiver.js';

@@ -6,6 +6,7 @@ import { useEffect, useLayoutEffect } from 'react';
  * measures the DOM and renders on the server needs.
  *
  * @example
+ * import { useIsomorphicLayoutEffect } from './use-isomorphic-layout-effect.js';
  * import { useRef } from 'react';
  * declare function measure(el: HTMLElement | null): void;
  * const ref = useRef<HTMLDivElement>(null);

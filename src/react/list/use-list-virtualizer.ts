@@ -6,11 +6,11 @@ import {
   type ListDom,
   type ListView,
   type MeasuredSizes,
-} from '../../core/index.js';
+} from '../../index.js';
 import { useIsomorphicLayoutEffect as useLayoutEffect } from './use-isomorphic-layout-effect.js';
 import { readViewport } from './viewport.js';
 
-export type { ListItem, MeasuredSizes } from '../../core/index.js';
+export type { ListItem, MeasuredSizes } from '../../index.js';
 
 /**
  * Options of {@link useListVirtualizer}.

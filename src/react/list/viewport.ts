@@ -1,6 +1,6 @@
-import type { LayoutProblem } from '../../core/index.js';
+import type { LayoutProblem } from '../../index.js';
 
-export type { LayoutProblem } from '../../core/index.js';
+export type { LayoutProblem } from '../../index.js';
 
 /**
  * The scroller's viewport height, and what is wrong with it. A scroller that

@@ -2,12 +2,7 @@
 // `AbstractAgent`; the package is an optional peer — only its shape is used
 // here) and render its runs with any skein view.
 import { useEffect, useState } from 'react';
-import {
-  fromAgUi,
-  type AgUiEventInput,
-  type EventStream,
-  type LiveAdapter,
-} from '../../core/index.js';
+import { fromAgUi, type AgUiEventInput, type EventStream, type LiveAdapter } from '../../index.js';
 import { nextFrame } from './frame.js';
 
 /**

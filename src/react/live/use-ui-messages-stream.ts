@@ -2,7 +2,7 @@
 // not needed here: only the messages' shape is read) as an `EventStream` for
 // any skein view.
 import { useEffect, useState } from 'react';
-import { fromUIMessages, type EventStream, type UIMessage } from '../../core/index.js';
+import { fromUIMessages, type EventStream, type UIMessage } from '../../index.js';
 import { nextFrame } from './frame.js';
 
 /**

@@ -7,7 +7,7 @@ import {
   type KeyboardEvent as ReactKeyboardEvent,
   type PointerEvent as ReactPointerEvent,
 } from 'react';
-import type { ReplayPlayer, ReplayTimeline } from '../../core/index.js';
+import type { ReplayPlayer, ReplayTimeline } from '../../index.js';
 import { useRovingToolbar } from '../use-roving-toolbar.js';
 import { useStoreSelector } from '../use-store-selector.js';
 import { formatCount } from '../../core/format.js';

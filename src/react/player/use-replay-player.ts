@@ -5,7 +5,7 @@ import {
   type ReplayPlayer,
   type ReplayPlayerOptions,
   type SelectionStore,
-} from '../../core/index.js';
+} from '../../index.js';
 
 /**
  * Options of {@link useReplayPlayer}: the player's options (read when it is

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { runDiffDeltas, runDiffSideFacts, type RunDiffResult } from '../../core/index.js';
+import { runDiffDeltas, runDiffSideFacts, type RunDiffResult } from '../../index.js';
 import { formatCount } from '../../core/format.js';
 
 /**

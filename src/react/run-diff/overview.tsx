@@ -6,7 +6,7 @@ import {
   type EventTreeFeed,
   type RunDiffResult,
   type RunDiffView,
-} from '../../core/index.js';
+} from '../../index.js';
 import { formatCount } from '../../core/format.js';
 
 /** Width of the drawing in its own units (the SVG stretches to its box). */

@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useEffect, useState } from 'react';
 import {
   formatCount,
   formatDuration,
@@ -6,7 +6,7 @@ import {
   type RunDiffResult,
   type RunDiffRow,
   type RunStep,
-} from '../../core/index.js';
+} from '../../index.js';
 import { useLazyModule } from '../display/lazy.js';
 import type { StepTexts } from './run-diff.js';
 import { wordDiffModule } from './loaders.js';
@@ -248,19 +248,41 @@ function ChangeDetail(p: {
  * The word-level diff of two texts (jsdiff, loaded on first use): words only
  * in A struck through, words only in B underlined, both as text. Clamped to
  * three lines until opened.
+ *
+ * Diffing two long texts takes milliseconds, so a row diffs its texts once
+ * it has stayed on screen for {@link WORD_DIFF_SETTLE_MS} (rows scrolled
+ * past never diff); until then, and on the server, both texts show whole.
+ * A diff done before (the row scrolled back) shows at once.
  */
 function WordDiff(p: { a: string; b: string; open: boolean; onToggle: () => void }) {
   const mod = useLazyModule(wordDiffModule);
-  const parts = mod === undefined || p.a === p.b ? null : cachedWordDiff(mod.wordDiff, p.a, p.b);
+  const same = p.a === p.b;
+  const known = mod === undefined || same ? undefined : wordDiffs.get(wordDiffKey(p.a, p.b));
+  const [done, setDone] = useState<{ a: string; b: string; parts: WordParts } | null>(null);
+  useEffect(() => {
+    if (mod === undefined || same || known !== undefined) return;
+    const timer = setTimeout(() => {
+      setDone({ a: p.a, b: p.b, parts: cachedWordDiff(mod.wordDiff, p.a, p.b) });
+    }, WORD_DIFF_SETTLE_MS);
+    return () => clearTimeout(timer);
+  }, [mod, same, known, p.a, p.b]);
+  const parts =
+    known !== undefined
+      ? known
+      : done !== null && done.a === p.a && done.b === p.b
+        ? done.parts
+        : null;
+  // Closed, three lines show: what lies past `CLOSED_CHARS` is not laid out.
+  const limit = p.open ? Number.POSITIVE_INFINITY : CLOSED_CHARS;
   return (
     <span className="skein-run-diff__words-box">
       <span className="skein-run-diff__words" data-open={p.open ? '' : undefined}>
         {parts === null ? (
           <>
-            <del>{p.a}</del> <ins>{p.b}</ins>
+            <del>{clip(p.a, limit)}</del> <ins>{clip(p.b, limit)}</ins>
           </>
         ) : (
-          parts.map((part, i) =>
+          clipParts(parts, limit).map((part, i) =>
             part.kind === 'same' ? (
               <span key={i}>{part.text}</span>
             ) : part.kind === 'del' ? (
@@ -286,6 +308,31 @@ function WordDiff(p: { a: string; b: string; open: boolean; onToggle: () => void
   );
 }
 
+/** How long a changed row stays on screen before its texts are diffed, ms. */
+const WORD_DIFF_SETTLE_MS = 120;
+/** Characters of a closed word diff drawn: more than three lines of the widest row hold. */
+const CLOSED_CHARS = 2000;
+
+function clip(text: string, limit: number): string {
+  return text.length > limit ? text.slice(0, limit) : text;
+}
+
+/** `parts` up to `limit` characters in all (the last one cut). */
+function clipParts(parts: NonNullable<WordParts>, limit: number): NonNullable<WordParts> {
+  let total = 0;
+  for (let i = 0; i < parts.length; i++) {
+    total += parts[i]!.text.length;
+    if (total > limit) {
+      const last = parts[i]!;
+      return [
+        ...parts.slice(0, i),
+        { ...last, text: last.text.slice(0, last.text.length - (total - limit)) },
+      ];
+    }
+  }
+  return parts;
+}
+
 type WordDiffFn = typeof wordDiff;
 type WordParts = ReturnType<WordDiffFn>;
 
@@ -297,8 +344,12 @@ type WordParts = ReturnType<WordDiffFn>;
 const wordDiffs = new Map<string, WordParts>();
 const WORD_DIFFS_KEPT = 256;
 
+function wordDiffKey(a: string, b: string): string {
+  return `${a.length}:${a}\u0000${b}`;
+}
+
 function cachedWordDiff(diff: WordDiffFn, a: string, b: string): WordParts {
-  const key = `${a.length}:${a}\u0000${b}`;
+  const key = wordDiffKey(a, b);
   let parts = wordDiffs.get(key);
   if (parts === undefined) {
     parts = diff(a, b);

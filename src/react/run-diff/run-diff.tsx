@@ -23,7 +23,7 @@ import {
   type RunDiffOptions,
   type RunDiffView,
   type SelectionStore,
-} from '../../core/index.js';
+} from '../../index.js';
 import { useListVirtualizer } from '../list/use-list-virtualizer.js';
 import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.js';
 import { useHydrated } from '../use-hydrated.js';

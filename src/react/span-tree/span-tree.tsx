@@ -24,7 +24,7 @@ import {
   spanTreeViewKey,
   spanTreeViewNodeOf,
   treeKeyAction,
-} from '../../core/index.js';
+} from '../../index.js';
 import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.js';
 import { useListVirtualizer } from '../list/use-list-virtualizer.js';
 import { useControllable } from '../use-controllable.js';

@@ -3,7 +3,7 @@
 import type { PointerEvent as ReactPointerEvent } from 'react';
 import { formatDuration, formatTokens } from '../../core/format.js';
 import { MAX_INDENT } from '../../core/indent.js';
-import { type SpanTreeRows, type SpanTreeView, spanTreeViewKey } from '../../core/index.js';
+import { type SpanTreeRows, type SpanTreeView, spanTreeViewKey } from '../../index.js';
 import { clampWidth } from './columns.js';
 import type { RowFacts } from './facts.js';
 import type { SpanTreeColumn } from './span-tree.js';

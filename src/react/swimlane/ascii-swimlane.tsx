@@ -12,7 +12,7 @@ import {
   renderTimelineAscii,
   type SelectionStore,
   type Timeline,
-} from '../../core/index.js';
+} from '../../index.js';
 import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.js';
 import { useStoreSelector } from '../use-store-selector.js';
 

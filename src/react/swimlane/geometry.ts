@@ -1,4 +1,4 @@
-import type { Timeline, TimelineItem } from '../../core/index.js';
+import type { Timeline, TimelineItem } from '../../index.js';
 
 // Sizes (px) and thresholds the swimlane's hooks and parts share.
 

@@ -6,7 +6,7 @@ import {
   type SwimlaneProjection,
   type Timeline,
   type swimlaneTicks,
-} from '../../core/index.js';
+} from '../../index.js';
 import { useRovingToolbar } from '../use-roving-toolbar.js';
 import { formatDuration } from '../../core/format.js';
 import { TICK_CHAR_WIDTH, TOOLBAR_HEIGHT } from './geometry.js';

@@ -1,5 +1,5 @@
-import type { Timeline } from '../../core/index.js';
-import type { SelectionStore, SwimlaneLayoutOptions } from '../../core/index.js';
+import type { Timeline } from '../../index.js';
+import type { SelectionStore, SwimlaneLayoutOptions } from '../../index.js';
 import type { CSSProperties } from 'react';
 import type { ViewSourceProps } from '../view-source.js';
 

@@ -5,7 +5,7 @@ import {
   type SwimlaneDrawRow,
   type SwimlaneRow,
   type swimlaneTicks,
-} from '../../core/index.js';
+} from '../../index.js';
 import { formatDuration, formatTokens } from '../../core/format.js';
 
 /** Opacity of the three density levels of strips. */

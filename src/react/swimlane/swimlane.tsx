@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { createSelectionStore } from '../../core/index.js';
+import { createSelectionStore } from '../../index.js';
 import { useStoreSelector } from '../use-store-selector.js';
 import { formatDuration } from '../../core/format.js';
 import { Axis, Legend, Minimap, Toolbar, findName } from './parts.js';

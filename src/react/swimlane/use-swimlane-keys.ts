@@ -5,7 +5,7 @@ import {
   type SelectionStore,
   type SwimlaneProjection,
   type SwimlaneViewport,
-} from '../../core/index.js';
+} from '../../index.js';
 import type { SwimlaneAxis, SwimlaneDrill } from '../../core/swimlane/index.js';
 import { ZOOM_STEP } from './geometry.js';
 

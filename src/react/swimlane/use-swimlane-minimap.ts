@@ -6,7 +6,7 @@ import {
   swimlaneDensity,
   type SwimlaneProjection,
   type SwimlaneViewport,
-} from '../../core/index.js';
+} from '../../index.js';
 import type { SwimlaneIndex } from '../../core/swimlane/index.js';
 import { capture, localX } from './geometry.js';
 

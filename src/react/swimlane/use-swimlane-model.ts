@@ -6,7 +6,7 @@ import {
   drillTimeline,
   layoutSwimlane,
   type Timeline,
-} from '../../core/index.js';
+} from '../../index.js';
 import { useStoreSelector } from '../use-store-selector.js';
 import { useControllable } from '../use-controllable.js';
 import { useViewFeed } from '../view-source.js';

@@ -14,7 +14,7 @@ import {
   type SwimlaneProjection,
   type SwimlaneRow,
   type SwimlaneViewport,
-} from '../../core/index.js';
+} from '../../index.js';
 import type { SwimlaneIndex } from '../../core/swimlane/index.js';
 import { capture, localX } from './geometry.js';
 import { barTooltip } from './row.js';

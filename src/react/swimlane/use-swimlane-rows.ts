@@ -4,7 +4,7 @@ import {
   windowSwimlane,
   type SwimlaneProjection,
   type SwimlaneRow,
-} from '../../core/index.js';
+} from '../../index.js';
 import type { SwimlaneIndex } from '../../core/swimlane/index.js';
 import { useListVirtualizer } from '../list/use-list-virtualizer.js';
 import { DEFER_MARKERS_AT, LABEL_FONT, MIN_BAR } from './geometry.js';

@@ -6,7 +6,7 @@ import {
   isFitted,
   projectViewport,
   type SwimlaneViewport,
-} from '../../core/index.js';
+} from '../../index.js';
 import type { SwimlaneAxis, SwimlaneDrill } from '../../core/swimlane/index.js';
 import type { SwimlaneRange } from './props.js';
 

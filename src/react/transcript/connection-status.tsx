@@ -1,4 +1,4 @@
-import type { LiveConnection, LiveConnectionSnapshot, LiveStatus } from '../../core/index.js';
+import type { LiveConnection, LiveConnectionSnapshot, LiveStatus } from '../../index.js';
 import { useStoreSelector } from '../use-store-selector.js';
 
 /**

@@ -1,4 +1,4 @@
-import { formatEventHash, parseEventHash } from '../../core/index.js';
+import { formatEventHash, parseEventHash } from '../../index.js';
 
 /**
  * The event uuid in the page URL's `#event=<uuid>` (or in `hash`), or `null`.

@@ -1,6 +1,6 @@
 import type { RefObject } from 'react';
 import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.js';
-import { findMatchOffsets } from '../../core/index.js';
+import { findMatchOffsets } from '../../index.js';
 
 interface HighlightRegistry {
   set(name: string, highlight: unknown): void;

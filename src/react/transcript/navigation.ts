@@ -6,9 +6,9 @@ import {
   transcriptRowOf,
   type EventTree,
   type TranscriptRows,
-} from '../../core/index.js';
+} from '../../index.js';
 import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.js';
-import type { ListAlign } from '../../core/index.js';
+import type { ListAlign } from '../../index.js';
 
 /**
  * Options of a navigation (`scrollToEvent`, find, keys).

@@ -1,5 +1,5 @@
 import { createPortal } from 'react-dom';
-import type { DescriberRegistry, Event, Trust } from '../../core/index.js';
+import type { DescriberRegistry, Event, Trust } from '../../index.js';
 import { RowBody } from './row.js';
 import { formatCount } from '../../core/format.js';
 

@@ -1,5 +1,5 @@
 import type { CSSProperties } from 'react';
-import type { DescriberRegistry, Event, SelectionStore, Trust } from '../../core/index.js';
+import type { DescriberRegistry, Event, SelectionStore, Trust } from '../../index.js';
 import type { TranscriptConnection } from './connection-status.js';
 import type { TranscriptWarning } from './layout.js';
 import type { ScrollToEventOptions } from './navigation.js';

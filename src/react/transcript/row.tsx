@@ -6,7 +6,7 @@ import {
   type Event,
   type EventDisplay,
   type Trust,
-} from '../../core/index.js';
+} from '../../index.js';
 import { Display } from '../display/index.js';
 import { formatCount, formatTokens } from '../../core/format.js';
 

@@ -9,6 +9,7 @@
  * Download instead.
  *
  * @example
+ * import { copyText } from './share-actions.js';
  * declare function say(message: string): void;
  * const why = await copyText('hello');
  * if (why !== null) say(`Copy failed: ${why}`);
@@ -33,6 +34,7 @@ export async function copyText(text: string): Promise<string | null> {
  * `<a download>` (revoked after the click).
  *
  * @example
+ * import { downloadText } from './share-actions.js';
  * downloadText('selection.jsonl', '{"event":"info"}\n', 'application/jsonl');
  */
 export function downloadText(name: string, text: string, type: string): void {

@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { DEFAULT_HIDDEN_KINDS, type TranscriptRows } from '../../core/index.js';
+import { DEFAULT_HIDDEN_KINDS, type TranscriptRows } from '../../index.js';
 import { useRovingToolbar } from '../use-roving-toolbar.js';
 import { ConnectionStatus, type TranscriptConnection } from './connection-status.js';
 import type { TranscriptWarning } from './layout.js';

@@ -7,7 +7,7 @@ import {
   type EventTree,
   type TranscriptRows,
   type Trust,
-} from '../../core/index.js';
+} from '../../index.js';
 import { layoutStyles } from './layout.js';
 import { RowBody, type RenderRowBody, type SpanHeaderInfo } from './row.js';
 

@@ -24,7 +24,7 @@ import {
   selectedTranscriptEvents,
   type Event,
   type TranscriptFeed,
-} from '../../core/index.js';
+} from '../../index.js';
 import { preloadDisplay } from '../display/index.js';
 import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.js';
 import { useControllable } from '../use-controllable.js';

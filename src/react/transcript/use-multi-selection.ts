@@ -5,7 +5,7 @@ import {
   transcriptRowRange,
   type EventTree,
   type TranscriptRows,
-} from '../../core/index.js';
+} from '../../index.js';
 import { useControllable } from '../use-controllable.js';
 
 const NONE: ReadonlySet<string> = Object.freeze(new Set<string>());

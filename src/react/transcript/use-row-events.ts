@@ -4,7 +4,7 @@ import {
   transcriptKeyAction,
   type EventTree,
   type TranscriptRows,
-} from '../../core/index.js';
+} from '../../index.js';
 import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.js';
 
 export interface RowEventsOptions {

@@ -7,7 +7,7 @@ import {
   type EventTree,
   type SelectionSnapshot,
   type SelectionStore,
-} from '../../core/index.js';
+} from '../../index.js';
 import { useControllable } from '../use-controllable.js';
 import { useStoreSelector } from '../use-store-selector.js';
 import { writeEventHash } from './hash.js';

@@ -4,7 +4,7 @@ import {
   describeEvent,
   type DescriberRegistry,
   type EventTree,
-} from '../../core/index.js';
+} from '../../index.js';
 import { useStoreSelector } from '../use-store-selector.js';
 
 /**

@@ -4,7 +4,7 @@ import {
   transcriptRowOfEvent,
   type EventTree,
   type TranscriptRows,
-} from '../../core/index.js';
+} from '../../index.js';
 import { carryChunkedSizes } from '../../core/list/carry.js';
 import { changedSince } from '../../core/tree/links.js';
 import type { ChunkedColumn } from '../../core/list/chunked.js';

@@ -11,13 +11,13 @@
 // ones were over nine tenths of the run: 21 properties × 10,000 inputs would
 // have taken ~4,300 CPU-s. Now one input in a hundred is huge, in a property
 // of its own, and the 10,000 are per importer: the whole run ~105 CPU-s.
+import { readJsonLines } from '../../../src/core/import/lines.js';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import {
   EventStream,
   ImportContext,
   ImportError,
-  readJsonLines,
   type Event,
   type ImportOptions,
   type IncrementalImporter,

@@ -1,7 +1,7 @@
 // Small canonical runs for the run-diff tests, written step by step. Every
 // run gets its own uuids, span ids, tool-call ids and clock (as two real
 // runs would), so only what the agent did can make two runs differ.
-import { createEventBuilders, type Event } from '../../../src/core/index.js';
+import { createEventBuilders, type Event } from '../../../src/index.js';
 
 export interface ModelOptions {
   model?: string;

@@ -1161,6 +1161,8 @@ function looksLikeAcp(record: unknown): boolean {
  * ACP sessions (JSON-RPC 2.0 JSON Lines, either or both directions).
  *
  * @example
+ * import { Probe } from '../probe.js';
+ * import { acpFormat } from './acp.js';
  * acpFormat.detect(new Probe('{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}')); // true
  */
 export const acpFormat: FormatImporter & {

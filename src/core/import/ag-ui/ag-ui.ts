@@ -97,6 +97,8 @@ function sseHeadRecords(probe: Probe): unknown[] {
  * The AG-UI format: JSON Lines, a JSON array, or recorded Server-Sent Events.
  *
  * @example
+ * import { Probe } from '../probe.js';
+ * import { agUiFormat } from './ag-ui.js';
  * agUiFormat.detect(new Probe('{"type":"RUN_STARTED","threadId":"t","runId":"r"}\n')); // true
  */
 export const agUiFormat: FormatImporter & {

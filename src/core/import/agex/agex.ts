@@ -1276,6 +1276,8 @@ function later(a: string, b: string): string {
  * `{"events": [...]}`).
  *
  * @example
+ * import { Probe } from '../probe.js';
+ * import { agexFormat } from './agex.js';
  * agexFormat.detect(new Probe('{"type":"taskStart","agentName":"a","taskName":"t","inputs":{}}')); // true
  */
 export const agexFormat: FormatImporter & {

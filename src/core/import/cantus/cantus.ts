@@ -540,6 +540,8 @@ function skillFromSummary(summary: string | undefined): string | undefined {
  * `steps` shape.
  *
  * @example
+ * import { Probe } from '../probe.js';
+ * import { cantusFormat } from './cantus.js';
  * cantusFormat.detect(new Probe('[{"FinalAnswerAction":{"thought":"","answer":"42"}}]')); // true
  */
 export const cantusFormat: FormatImporter & {

@@ -777,6 +777,8 @@ function firstTime(probe: Probe): string | undefined {
  * Claude Code session JSONL (and a sub-agent file opened on its own).
  *
  * @example
+ * import { Probe } from '../probe.js';
+ * import { claudeCodeFormat } from './claude-code.js';
  * declare const sessionText: string; // ~/.claude/projects/…/<session>.jsonl
  * claudeCodeFormat.detect(new Probe(sessionText)); // true
  */

@@ -943,6 +943,8 @@ function looksLikeDefect(record: unknown): boolean {
  * defect `AgentEvent` logs (JSON Lines or an array) and `journal.jsonl`.
  *
  * @example
+ * import { Probe } from '../probe.js';
+ * import { defectFormat } from './defect.js';
  * defectFormat.detect(new Probe('{"type":"turn_started"}\n')); // true
  */
 export const defectFormat: FormatImporter & {

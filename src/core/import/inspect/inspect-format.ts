@@ -13,6 +13,8 @@ const encoder = new TextEncoder();
  * inspect_ai `.eval` and `.json` logs.
  *
  * @example
+ * import { inspectFormat } from './inspect-format.js';
+ * import { Probe } from '../probe.js';
  * declare const bytes: Uint8Array; // an .eval file
  * const { events, samples } = await inspectFormat.import(new Probe(bytes), { sample: 2 });
  */

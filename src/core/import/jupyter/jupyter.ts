@@ -638,6 +638,8 @@ function looksLikeMessage(record: unknown): boolean {
  * or an array of kernel messages).
  *
  * @example
+ * import { Probe } from '../probe.js';
+ * import { jupyterFormat } from './jupyter.js';
  * declare const notebookText: string; // an .ipynb file
  * jupyterFormat.detect(new Probe(notebookText)); // true
  */

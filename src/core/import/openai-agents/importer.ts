@@ -128,6 +128,7 @@ const SKIP_TOOL = new Set(['type', 'name', 'input', 'output', 'from_agent', 'to_
  * calls). See the file's head for the mapping.
  *
  * @example
+ * import { OpenAiAgentsImporter } from './importer.js';
  * const imp = new OpenAiAgentsImporter({});
  * imp.push({ object: 'trace', id: 'trace_1', workflow_name: 'Agent workflow' }, '$[0]');
  * imp.push({

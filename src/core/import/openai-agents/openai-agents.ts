@@ -172,6 +172,8 @@ function importProbe(probe: Probe, options: ImportOptions): ImportResult {
  * registry (`detectFormat`, `importAny`, the viewer).
  *
  * @example
+ * import { Probe } from '../probe.js';
+ * import { openAiAgentsFormat } from './openai-agents.js';
  * openAiAgentsFormat.detect(new Probe('{"object":"trace","id":"trace_1"}')); // true
  */
 export const openAiAgentsFormat: FormatImporter = {

@@ -1364,6 +1364,8 @@ function looksLikeOpenHands(records: unknown[]): boolean {
  * `{event_type, raw}` wrapper (JSON array, JSON Lines or `{ "history": [...] }`).
  *
  * @example
+ * import { Probe } from '../probe.js';
+ * import { openHandsFormat } from './openhands.js';
  * declare const trajectoryText: string;
  * openHandsFormat.detect(new Probe(trajectoryText)); // true
  */

@@ -97,6 +97,7 @@ export function otlpLiveImporter(
  * the top of this file for the order).
  *
  * @example
+ * import { otlpFormat } from './otlp.js';
  * const imp = otlpFormat.incremental!({}); // otlpIncremental(importOtlp, {})
  * imp.push({ resourceSpans: [] }, '$[0]', '{"resourceSpans":[]}');
  * const events = [...imp.drain(), ...imp.end()];

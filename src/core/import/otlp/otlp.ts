@@ -2317,6 +2317,8 @@ function standaloneLogs(logs: LogRead[], spans: Span[]): LogRead[] {
  * dialects.
  *
  * @example
+ * import { Probe } from '../probe.js';
+ * import { otlpFormat } from './otlp.js';
  * otlpFormat.detect(new Probe('{"resourceSpans":[]}')); // true
  */
 export const otlpFormat: FormatImporter = {

@@ -56,6 +56,8 @@ function incremental(options: ImportOptions): IncrementalImporter {
  * skein's canonical events (JSON array, `{events: [...]}`, or JSON Lines).
  *
  * @example
+ * import { Probe } from '../probe.js';
+ * import { skeinEventsFormat } from './skein-events.js';
  * skeinEventsFormat.detect(new Probe('[{"event":"info","timestamp":"2026-01-01T00:00:00Z"}]')); // true
  */
 export const skeinEventsFormat: FormatImporter & {

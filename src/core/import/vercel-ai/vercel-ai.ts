@@ -119,6 +119,8 @@ class VercelImporter implements IncrementalImporter {
  * The Vercel AI SDK format: stored UI messages, or UI message stream chunks.
  *
  * @example
+ * import { Probe } from '../probe.js';
+ * import { vercelAiFormat } from './vercel-ai.js';
  * vercelAiFormat.detect(new Probe('[{"id":"m1","role":"user","parts":[]}]')); // true
  */
 export const vercelAiFormat: FormatImporter & {

@@ -223,6 +223,7 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
  * whose recursion deep inputs would overflow.
  *
  * @example
+ * import { markdownDepth } from './markdown.js';
  * markdownDepth('> > > deep'); // 3
  */
 export function markdownDepth(text: string): number {
@@ -296,6 +297,7 @@ const KEEP_WITH_PREVIOUS = /^(?:[ \t]|[>*+|-]|\d{1,9}[.)]|=|$)/;
  * all of them. With `firstSize`, chunk sizes start there and double up to `size`.
  *
  * @example
+ * import { splitMarkdown } from './markdown.js';
  * declare const longReport: string;
  * splitMarkdown(longReport, 3000).length; // ≈ longReport.length / 3000
  */
