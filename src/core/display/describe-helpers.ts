@@ -1,3 +1,4 @@
+// Past 600 lines: the shared building blocks of the describers (search text, bodies for messages, content parts and tool calls), each short.
 /**
  * Building blocks of the event describers: bounded search text, body bundles
  * for messages, content parts and tool calls, and small formatters. Internal

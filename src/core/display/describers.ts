@@ -1,3 +1,4 @@
+// Past 600 lines: one short describer per canonical kind (25) over shared envelope rules, read best as one table.
 /**
  * The built-in describers: one per canonical kind (inspect_ai's 23 and skein's
  * `message` and `display`), plus the generic one for kinds nobody knows.

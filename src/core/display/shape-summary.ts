@@ -1,3 +1,4 @@
+// Past 600 lines: one bounded walk (visit budget, cycle tracking, limits) that every kind of value goes through.
 /**
  * Shape summaries: step 3 of the representation cascade. A summary
  * says what a value *is* — `Array(10000) of {id: number, name: string}` — and

@@ -1,3 +1,4 @@
+// Past 600 lines: the field tables of every canonical kind and the one checker that reads them.
 /**
  * Wire JSON → canonical events.
  *

@@ -1,3 +1,4 @@
+// Past 600 lines: `layoutSwimlane` and the passes it runs over one row model (lane packing, bars, markers, idle gaps).
 /**
  * Swimlane layout: rows, bars and markers of a timeline in **time space**
  * (epoch ms), plus the idle gaps a scale may compress. Pure data; the SVG

@@ -1,3 +1,4 @@
+// Past 600 lines: inspect's timeline_build pipeline (span tree, phases, agents, post-processing), whose passes share one internal span tree and copy budget.
 /**
  * `buildTimeline`: inspect_ai's `timeline_build` (its
  * `event/_timeline.py`) in linear time and without recursion over the input.

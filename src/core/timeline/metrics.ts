@@ -1,3 +1,4 @@
+// Past 600 lines: every metric reads the same per-span cache and scratch columns, filled by one iterative post-order pass.
 /**
  * Timeline metrics as functions (inspect's `TimelineSpan.start_time`,
  * `end_time`, `total_tokens`, `idle_time`; inspect_ai's `event/_timeline.py`).

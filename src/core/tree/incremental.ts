@@ -1,3 +1,4 @@
+// Past 600 lines: the builder, its uuid index and its state are one mechanism (what arrived, where it went, what changed since the last snapshot).
 /**
  * The incremental span tree builder: events arrive one at a time, in whatever
  * order a live feed delivers them, and the tree is always the one

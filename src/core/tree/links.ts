@@ -1,3 +1,4 @@
+// Past 600 lines: one class, Placement, whose private columns both the forward pass and the flatten read on the 1M-event hot path.
 /**
  * Internal machinery shared by the batch builder (`event-tree.ts`) and the
  * incremental builder (`incremental.ts`): {@link Placement}, which decides
@@ -18,25 +19,18 @@
  *   that a fresh (zeroed) array means "none" and nothing is `fill`ed;
  * - the root list as an array, so only root items that moved need marking.
  */
-import { errorMessage, type Diagnostic, type ErrorCode } from '../errors.js';
-import {
-  KNOWN_EVENT_KINDS,
-  type Event,
-  type SpanBeginEvent,
-  type SpanEndEvent,
-  type StepEvent,
-} from '../events/types.js';
+import type { Event, SpanBeginEvent, SpanEndEvent, StepEvent } from '../events/types.js';
 import type { EventTree, EventTreeChange, EventTreeSpan } from './event-tree.js';
+import { cachedKindCode, treeKindCodes } from './kinds.js';
+import { recordLineage } from './lineage.js';
+import { finishDiagnostics, type PendingDiagnostic } from './pending-diagnostics.js';
+import { hashKey, keyOf } from './span-keys.js';
 
-/**
- * A diagnostic before formatting: slot first, so both builders can sort them
- * the same way whatever order they found them in.
- */
-export interface PendingDiagnostic {
-  readonly slot: number;
-  readonly code: ErrorCode;
-  readonly args: readonly string[];
-}
+export { OTHER_KIND, kindCode, treeKinds } from './kinds.js';
+export { changedSince, previousEventTree } from './lineage.js';
+export { finishDiagnostics } from './pending-diagnostics.js';
+export type { PendingDiagnostic } from './pending-diagnostics.js';
+export { hashKey, keyOf } from './span-keys.js';
 
 /** `kind[slot]` of a slot that is not a node (a span_end or step end that became an end, a dropped span_end). */
 const NOT_NODE = 0;
@@ -55,169 +49,6 @@ const LEAF = 1;
  */
 export const COPY_KEY_SEPARATOR = '\u241f';
 
-/**
- * A small code per event kind (its index in `KNOWN_EVENT_KINDS`;
- * {@link OTHER_KIND} for any other), kept per tree node so that views can
- * filter and sum by kind without touching a million event objects (each a
- * cache miss) every time a live tree is rebuilt.
- */
-const KIND_CODE: ReadonlyMap<string, number> = new Map(KNOWN_EVENT_KINDS.map((k, i) => [k, i]));
-/** The kind code of a kind that is not a known one. */
-export const OTHER_KIND = 255;
-
-/** The kind code of `kind` ({@link OTHER_KIND} when unknown). */
-export function kindCode(kind: string): number {
-  return KIND_CODE.get(kind) ?? OTHER_KIND;
-}
-
-/**
- * Kinds looked up last, direct-mapped by length and first and last character
- * (of the known kinds, only `state`, `store` and `score` share an entry): a
- * hit is one string comparison (kinds are a few short, usually interned
- * strings), where the `Map` lookup cost ~30 ns per event.
- */
-const recentKinds: unknown[] = new Array<unknown>(64).fill(undefined);
-const recentKindCodes = new Uint8Array(64);
-
-/** {@link kindCode} through the recent-kind cache. */
-function cachedKindCode(kind: string): number {
-  if (typeof kind !== 'string') return OTHER_KIND;
-  const r = (kind.length + kind.charCodeAt(0) * 5 + kind.charCodeAt(kind.length - 1) * 9) & 63;
-  if (recentKinds[r] === kind) return recentKindCodes[r]!;
-  const code = kindCode(kind);
-  recentKinds[r] = kind;
-  recentKindCodes[r] = code;
-  return code;
-}
-
-/** Kind codes per node of trees built here (`kinds[i]` for node `i`). */
-const treeKindCodes = new WeakMap<EventTree, Uint8Array>();
-
-/**
- * Where a live snapshot came from: its builder's snapshot before it (weakly:
- * a chain of snapshots must not keep every earlier one alive) and the first
- * node that may differ from it (`change.from`, or an earlier `updated` node).
- * The links between these small records are strong, so a walk back still
- * passes a snapshot nothing holds any more (a feed publishes more often
- * than a view renders: the snapshots between are collected) and reaches the
- * one a view derived from. Cut at {@link LINEAGE_STEPS} links. A tree stays
- * plain data (`structuredClone` drops this).
- */
-interface Lineage {
-  readonly tree: WeakRef<EventTree>;
-  /** `change.from`: every node before it is in the same place, of the same kind. */
-  readonly from: number;
-  /** Also before the first `updated` node that is not a span (a new version of its event). */
-  readonly eventFrom: number;
-  /** The snapshot before's record; `null` past the cut or without `change`. */
-  prev: Lineage | null;
-}
-
-/** Links a walk back may take ({@link changedSince}'s default bound). */
-const LINEAGE_STEPS = 64;
-
-const treeLineage = new WeakMap<EventTree, Lineage>();
-
-/**
- * Records `tree` (made from `previous` with `change`, or from scratch) in
- * the lineage, and cuts the record {@link LINEAGE_STEPS} links back.
- */
-function recordLineage(tree: EventTree, previous: EventTree | null): void {
-  const change = tree.change;
-  const prev =
-    change === undefined || previous === null ? null : (treeLineage.get(previous) ?? null);
-  const from = change === undefined ? 0 : change.from;
-  let eventFrom = from;
-  // A span listed in `updated` got a new span object (it ended, or its begin
-  // was re-sent as a new version of the same span): its node's place and
-  // kind did not change, nor did any event's content but its begin's.
-  if (change !== undefined) {
-    for (const u of change.updated) {
-      if (u >= eventFrom) break;
-      if (tree.spanIndex[u]! < 0 || tree.events[u] !== previous!.events[u]) {
-        eventFrom = u;
-        break;
-      }
-    }
-  }
-  const node: Lineage = { tree: new WeakRef(tree), from, eventFrom, prev };
-  treeLineage.set(tree, node);
-  let cut: Lineage | null = node;
-  for (let k = 0; k < LINEAGE_STEPS && cut !== null; k++) cut = cut.prev;
-  if (cut !== null) cut.prev = null;
-}
-
-/**
- * The tree `tree.change` is relative to (its builder's snapshot before it),
- * while something still holds that tree; `undefined` otherwise, and for a
- * tree without `change`. Views that derived something from that tree go on
- * from `change.from` instead of starting over.
- *
- * @example
- * const builder = createEventTreeBuilder({ events: stream.latest() });
- * const before = builder.getSnapshot();
- * builder.append(event);
- * const after = builder.getSnapshot();
- * previousEventTree(after) === before; // true
- */
-export function previousEventTree(tree: EventTree): EventTree | undefined {
-  if (tree.change === undefined) return undefined;
-  return treeLineage.get(tree)?.prev?.tree.deref();
-}
-
-/**
- * The nearest earlier snapshot of `tree` that `has` accepts, walking back
- * through its builder's snapshots (at most `maxSteps`, and at most
- * {@link LINEAGE_STEPS}; snapshots nothing holds any more are passed, not
- * offered), with where they differ:
- * - `from`: the least `change.from` along the way. Every node before it is
- *   that snapshot's node at the same index, in the same place, of the same
- *   kind (its event may be a new version, its span object new).
- * - `eventFrom`: also before the first node along the way whose event is a
- *   new version (a pending event made final): every node before it holds
- *   the very same event. For what is derived from events' contents (token
- *   sums); a span that ended changes its span object only, not this.
- *
- * A view derived only for some snapshots — a list renders once per frame
- * while its feed publishes more often — goes on from the last one it
- * derived instead of starting over. `undefined` when the
- * chain ends first (a snapshot without `change`). Internal.
- */
-export function changedSince(
-  tree: EventTree,
-  has: (before: EventTree) => boolean,
-  maxSteps = LINEAGE_STEPS,
-): { base: EventTree; from: number; eventFrom: number } | undefined {
-  if (tree.change === undefined) return undefined;
-  let node = treeLineage.get(tree);
-  let from = tree.length;
-  let eventFrom = tree.length;
-  for (let step = 0; step < maxSteps && node !== undefined; step++) {
-    from = Math.min(from, node.from);
-    eventFrom = Math.min(eventFrom, node.eventFrom);
-    const prev = node.prev;
-    if (prev === null) return undefined;
-    const before = prev.tree.deref();
-    if (before !== undefined && has(before)) return { base: before, from, eventFrom };
-    node = prev;
-  }
-  return undefined;
-}
-
-/**
- * The kind code of every node of `tree` (from its builder; computed once for
- * a tree made elsewhere, e.g. by `structuredClone`). Internal.
- */
-export function treeKinds(tree: EventTree): Uint8Array {
-  let kinds = treeKindCodes.get(tree);
-  if (kinds === undefined) {
-    kinds = new Uint8Array(tree.length);
-    for (let i = 0; i < tree.length; i++) kinds[i] = kindCode(tree.events[i]!.event);
-    treeKindCodes.set(tree, kinds);
-  }
-  return kinds;
-}
-
 /** A span's place in `spans` until its object is made (never published). */
 const NO_SPAN = null as unknown as EventTreeSpan;
 
@@ -235,31 +66,6 @@ const RECENT = 64;
  */
 function recentSlot(key: string): number {
   return (key.charCodeAt(0) * 31 + key.charCodeAt(key.length - 1) * 7 + key.length) & (RECENT - 1);
-}
-
-/** `span_id` / `parent_id` as a key: inspect treats `''` like null (`if span_id and …`, `_tree.py`). */
-export function keyOf(value: string | null | undefined): string | null {
-  return typeof value === 'string' && value !== '' ? value : null;
-}
-
-/**
- * A string hash over every UTF-16 code unit, two per multiply (FNV-1a
- * style), then a final mix so the low bits a table uses depend on all of them.
- * Every character counts: ids from other producers may differ only in a few
- * places (`evt-000123`). Not a string (malformed input): 0, and `===` decides.
- */
-export function hashKey(key: unknown): number {
-  if (typeof key !== 'string') return 0;
-  const n = key.length;
-  let h = 0x811c9dc5 ^ n;
-  let k = 0;
-  for (; k + 1 < n; k += 2) {
-    h = Math.imul(h ^ (key.charCodeAt(k) | (key.charCodeAt(k + 1) << 16)), 0x01000193);
-  }
-  if (k < n) h = Math.imul(h ^ key.charCodeAt(k), 0x01000193);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  return h ^ (h >>> 13);
 }
 
 function grow(a: Int32Array, capacity: number): Int32Array {
@@ -1315,24 +1121,4 @@ export class Placement {
     this.#spansBefore = grow(this.#spansBefore, c);
     this.#rootPosAfter = grow(this.#rootPosAfter, c);
   }
-}
-
-/** Formats and sorts diagnostics (by slot, then code) so both builders agree exactly. */
-export function finishDiagnostics(pending: readonly PendingDiagnostic[]): readonly Diagnostic[] {
-  const sorted = pending
-    .slice()
-    .sort((a, b) => a.slot - b.slot || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-  return Object.freeze(
-    sorted.map((d) =>
-      Object.freeze({
-        code: d.code,
-        severity: 'warning' as const,
-        message: (errorMessage as (code: ErrorCode, ...args: string[]) => string)(
-          d.code,
-          ...d.args,
-        ),
-        path: `$[${d.slot}]`,
-      }),
-    ),
-  );
 }

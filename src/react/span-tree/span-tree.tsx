@@ -1,16 +1,17 @@
 import {
+  type CSSProperties,
+  type KeyboardEvent as ReactKeyboardEvent,
   useCallback,
   useEffect,
   useId,
   useMemo,
   useRef,
   useState,
-  type CSSProperties,
-  type KeyboardEvent as ReactKeyboardEvent,
-  type PointerEvent as ReactPointerEvent,
 } from 'react';
-import { MAX_INDENT } from '../../core/indent.js';
 import {
+  type SelectionStore,
+  TREE_TYPEAHEAD_START,
+  type TreeKeyRows,
   buildSpanTreeView,
   createSelectionStore,
   eventTreeIndexOf,
@@ -23,21 +24,17 @@ import {
   spanTreeViewKey,
   spanTreeViewNodeOf,
   treeKeyAction,
-  TREE_TYPEAHEAD_START,
-  type SelectionStore,
-  type SpanTreeRows,
-  type SpanTreeView,
-  type TreeKeyRows,
 } from '../../index.js';
-import { useListVirtualizer } from '../list/use-list-virtualizer.js';
 import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.js';
+import { useListVirtualizer } from '../list/use-list-virtualizer.js';
 import { useControllable } from '../use-controllable.js';
 import { useHydrated } from '../use-hydrated.js';
-import { useRovingToolbar } from '../use-roving-toolbar.js';
 import { useStoreSelector } from '../use-store-selector.js';
-import { formatDuration, formatTokens } from '../../core/format.js';
-import { useViewFeed, type ViewSourceProps } from '../view-source.js';
-import { LIVE_WINDOW_MS, rowFacts, runExtent, type RowFacts } from './facts.js';
+import { type ViewSourceProps, useViewFeed } from '../view-source.js';
+import { ALL_COLUMNS, COLUMN_LABELS } from './columns.js';
+import { LIVE_WINDOW_MS, rowFacts, runExtent } from './facts.js';
+import { Toolbar } from './toolbar.js';
+import { ResizeHandle, TreeRow, columnTemplate } from './tree-row.js';
 
 /**
  * Where the tree's events come from: the props every view takes
@@ -98,14 +95,6 @@ export type SpanTreeProps = SpanTreeSourceProps & {
   dir?: 'ltr' | 'rtl';
   className?: string;
   style?: CSSProperties;
-};
-
-const ALL_COLUMNS: readonly SpanTreeColumn[] = ['duration', 'tokens', 'start', 'bar'];
-const COLUMN_LABELS: Record<SpanTreeColumn, string> = {
-  duration: 'Duration',
-  tokens: 'Tokens',
-  start: 'Start',
-  bar: 'Timeline',
 };
 const DEFAULT_WIDTHS: Readonly<Record<SpanTreeColumn, number>> = {
   duration: 80,
@@ -459,336 +448,6 @@ export function SpanTree(props: SpanTreeProps) {
           {filter.query.trim() !== '' ? 'Nothing matches the filter.' : 'No spans yet.'}
         </p>
       )}
-    </div>
-  );
-}
-
-interface TreeRowProps {
-  gridId: string;
-  row: number;
-  top: number;
-  height: number;
-  view: SpanTreeView;
-  rows: SpanTreeRows;
-  facts: RowFacts;
-  extent: { start: number; end: number };
-  columns: readonly SpanTreeColumn[];
-  focusable: boolean;
-  selected: boolean;
-  hovered: boolean;
-  onClick: (row: number) => void;
-  onToggle: (row: number) => void;
-  onFocus: (row: number) => void;
-  onHover: (key: string | null) => void;
-}
-
-function TreeRow(p: TreeRowProps) {
-  const { view, rows, row, facts } = p;
-  const v = rows.view[row]!;
-  const parent = view.parent[v]!;
-  const hasChildren = view.childCount[v]! > 0;
-  const expanded = rows.expanded[row] === 1;
-  const depth = view.depth[v]!;
-  const key = spanTreeViewKey(view, v);
-  const collapsedHint = hasChildren && !expanded;
-  return (
-    // Keys are the grid's (one treeKeyAction handler for every row).
-    // eslint-disable-next-line jsx-a11y/click-events-have-key-events
-    <div
-      role="row"
-      aria-level={depth + 1}
-      aria-posinset={view.posInSet[v]}
-      aria-setsize={parent < 0 ? view.rootCount : view.childCount[parent]}
-      aria-expanded={hasChildren ? expanded : undefined}
-      aria-selected={p.selected}
-      aria-rowindex={row + 2}
-      tabIndex={p.focusable ? 0 : -1}
-      data-row={row}
-      data-key={key}
-      data-status={facts.status}
-      data-aborted={facts.aborted ? '' : undefined}
-      data-dim={view.dim[v] === 1 ? '' : undefined}
-      data-hovered={p.hovered ? '' : undefined}
-      className="skein-span-tree__row"
-      style={{
-        position: 'absolute',
-        top: 0,
-        left: 0,
-        right: 0,
-        height: p.height,
-        transform: `translateY(${p.top}px)`,
-      }}
-      onClick={() => p.onClick(row)}
-      onFocus={(e) => {
-        if (e.target === e.currentTarget) p.onFocus(row);
-      }}
-      onPointerEnter={() => p.onHover(key)}
-      onPointerLeave={() => p.onHover(null)}
-    >
-      <span
-        role="gridcell"
-        aria-colindex={1}
-        className="skein-span-tree__cell skein-span-tree__name"
-        // Indented up to MAX_INDENT levels (aria-level keeps the true depth),
-        // and at most half the name column, so the name keeps the rest: a
-        // 100,000-deep row would otherwise start 1.4M px to the right.
-        style={{
-          paddingInlineStart: `calc(min(${Math.min(depth, MAX_INDENT)} * var(--skein-span-tree-indent, 14px), 50%) + 4px)`,
-        }}
-      >
-        {/* The twisty is for the pointer; the keyboard toggles with ← / → on the row. */}
-        <span
-          className="skein-span-tree__twisty"
-          aria-hidden="true"
-          onClick={(e) => {
-            if (!hasChildren) return;
-            e.stopPropagation();
-            p.onToggle(row);
-          }}
-        >
-          {hasChildren ? (expanded ? '▾' : '▸') : ''}
-        </span>
-        <StatusIcon status={facts.status} />
-        <span className="skein-span-tree__label" title={facts.name}>
-          {facts.name}
-        </span>
-        {facts.detail !== '' && (
-          <span className="skein-span-tree__detail" title={facts.detail}>
-            {facts.detail}
-          </span>
-        )}
-        {facts.aborted && (
-          <span
-            className="skein-span-tree__aborted"
-            title="Rolled back by the agent: shown, not counted in totals"
-          >
-            rolled back
-          </span>
-        )}
-        {collapsedHint && facts.errors > 0 && (
-          <span className="skein-span-tree__failed">{facts.errors} failed</span>
-        )}
-        {collapsedHint && <Holds facts={facts} />}
-      </span>
-      {p.columns.map((c, k) => (
-        <span
-          role="gridcell"
-          key={c}
-          aria-colindex={k + 2}
-          className={`skein-span-tree__cell skein-span-tree__cell--${c === 'bar' ? 'bar' : 'num'} skein-span-tree__col--${c}`}
-          style={{ gridColumn: k + 2 }}
-        >
-          {c === 'duration' &&
-            (facts.status === 'running'
-              ? `${formatDuration(facts.durationMs)}…`
-              : formatDuration(facts.durationMs))}
-          {c === 'tokens' && (facts.tokens > 0 ? formatTokens(facts.tokens) : '')}
-          {c === 'start' &&
-            (Number.isFinite(facts.startMs)
-              ? `+${formatDuration(facts.startMs - p.extent.start)}`
-              : '')}
-          {c === 'bar' && <TimeBar facts={facts} extent={p.extent} />}
-        </span>
-      ))}
-    </div>
-  );
-}
-
-/** What a collapsed row holds. */
-function Holds({ facts }: { facts: RowFacts }) {
-  const text = `${facts.events} events${facts.tokens > 0 ? ` · ${formatTokens(facts.tokens)} tokens` : ''}`;
-  return (
-    <span className="skein-span-tree__holds" title={text}>
-      {text}
-    </span>
-  );
-}
-
-/**
- * The grid's tracks: the name, then each column at its width. Each column's
- * track goes through `--skein-span-tree-<column>-track`, which the
- * stylesheet's container queries set to `0px` (with the column's cells
- * hidden) when the tree is too narrow for it: the timeline first (after
- * narrowing with the tree), then start, tokens and duration. The name never
- * goes.
- */
-function columnTemplate(
-  columns: readonly SpanTreeColumn[],
-  widths: Readonly<Record<SpanTreeColumn, number>>,
-): string {
-  const tracks = columns.map((c) => {
-    const width = c === 'bar' ? `min(${widths[c]}px, 25cqi)` : `${widths[c]}px`;
-    return `var(--skein-span-tree-${c}-track, ${width})`;
-  });
-  return ['minmax(min(8rem, 100%), 1fr)', ...tracks].join(' ');
-}
-
-function StatusIcon({ status }: { status: RowFacts['status'] }) {
-  const glyph =
-    status === 'error' ? '✕' : status === 'running' ? '●' : status === 'cancelled' ? '◌' : '✓';
-  const text = status === 'error' ? 'failed' : status;
-  return (
-    <span className="skein-span-tree__status" role="img" aria-label={text}>
-      {glyph}
-    </span>
-  );
-}
-
-function TimeBar({ facts, extent }: { facts: RowFacts; extent: { start: number; end: number } }) {
-  const total = extent.end - extent.start;
-  if (!(total > 0) || !Number.isFinite(facts.startMs)) return null;
-  const left = Math.max(0, Math.min(1, (facts.startMs - extent.start) / total));
-  const width = Number.isFinite(facts.durationMs) ? Math.max(0, facts.durationMs / total) : 0;
-  return (
-    <span className="skein-span-tree__bar" aria-hidden="true">
-      <span
-        className="skein-span-tree__bar-fill"
-        style={{
-          insetInlineStart: `${left * 100}%`,
-          width: `max(2px, ${Math.min(1 - left, width) * 100}%)`,
-        }}
-      />
-    </span>
-  );
-}
-
-/**
- * A column's resize handle, for the pointer. The keyboard sets widths in
- * the Columns menu (a slider per column): a focusable handle per column
- * would put four Tab stops between the toolbar and the first row.
- */
-function ResizeHandle(p: { width: number; onResize: (width: number) => void }) {
-  const onPointerDown = (e: ReactPointerEvent<HTMLSpanElement>) => {
-    e.preventDefault();
-    const startX = e.clientX;
-    const startW = p.width;
-    const target = e.currentTarget;
-    target.setPointerCapture?.(e.pointerId);
-    const rtl = getComputedStyle(target).direction === 'rtl';
-    const move = (ev: PointerEvent) =>
-      p.onResize(clampWidth(startW + (rtl ? 1 : -1) * (ev.clientX - startX)));
-    const up = () => {
-      target.removeEventListener('pointermove', move);
-      target.removeEventListener('pointerup', up);
-    };
-    target.addEventListener('pointermove', move);
-    target.addEventListener('pointerup', up);
-  };
-  return (
-    <span className="skein-span-tree__resize" aria-hidden="true" onPointerDown={onPointerDown} />
-  );
-}
-
-const MIN_WIDTH = 40;
-const MAX_WIDTH = 600;
-const clampWidth = (w: number) => Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, Math.round(w)));
-
-interface ToolbarProps {
-  filter: SpanTreeFilterState;
-  setFilter: (f: SpanTreeFilterState) => void;
-  mode: 'spans' | 'events' | 'outline';
-  setMode: (m: 'spans' | 'events' | 'outline') => void;
-  columns: readonly SpanTreeColumn[];
-  setColumns: (c: readonly SpanTreeColumn[]) => void;
-  widths: Readonly<Record<SpanTreeColumn, number>>;
-  setWidth: (c: SpanTreeColumn, width: number) => void;
-  onExpandAll: () => void;
-  onCollapseAll: () => void;
-  onExpandToSelection: () => void;
-  canExpandToSelection: boolean;
-  shownCount: number;
-}
-
-/**
- * Filter, modes, expand/collapse and the Columns menu: one Tab stop (APG
- * toolbar: ← / → between its controls), so the first row is the second stop
- * into the tree.
- */
-function Toolbar(p: ToolbarProps) {
-  const ref = useRef<HTMLDivElement>(null);
-  const roving = useRovingToolbar(ref);
-  return (
-    <div
-      ref={ref}
-      className="skein-span-tree__toolbar"
-      role="toolbar"
-      aria-label="Span tree controls"
-      {...roving}
-    >
-      <input
-        type="search"
-        className="skein-span-tree__filter"
-        aria-label="Filter by name, kind or text"
-        placeholder="Filter"
-        value={p.filter.query}
-        onChange={(e) => p.setFilter({ ...p.filter, query: e.target.value })}
-      />
-      <select
-        aria-label="Filter mode"
-        value={p.filter.mode}
-        onChange={(e) => p.setFilter({ ...p.filter, mode: e.target.value as 'strict' | 'loose' })}
-      >
-        <option value="loose">with context</option>
-        <option value="strict">matches only</option>
-      </select>
-      <select
-        aria-label="Show"
-        value={p.mode}
-        onChange={(e) => p.setMode(e.target.value as 'spans' | 'events' | 'outline')}
-      >
-        <option value="spans">spans</option>
-        <option value="events">all events</option>
-        <option value="outline">outline</option>
-      </select>
-      <button type="button" onClick={p.onExpandAll}>
-        Expand all
-      </button>
-      <button type="button" onClick={p.onCollapseAll}>
-        Collapse all
-      </button>
-      <button type="button" onClick={p.onExpandToSelection} disabled={!p.canExpandToSelection}>
-        Expand to selection
-      </button>
-      <details className="skein-span-tree__columns">
-        <summary>Columns</summary>
-        <fieldset data-toolbar-popup="">
-          <legend className="skein-span-tree__visually-hidden">
-            Columns shown and their widths
-          </legend>
-          {ALL_COLUMNS.map((c) => (
-            <div key={c} className="skein-span-tree__column-choice">
-              <label>
-                <input
-                  type="checkbox"
-                  checked={p.columns.includes(c)}
-                  onChange={(e) =>
-                    p.setColumns(
-                      e.target.checked
-                        ? ALL_COLUMNS.filter((x) => x === c || p.columns.includes(x))
-                        : p.columns.filter((x) => x !== c),
-                    )
-                  }
-                />
-                {COLUMN_LABELS[c]}
-              </label>
-              <input
-                type="range"
-                aria-label={`${COLUMN_LABELS[c]} width`}
-                aria-valuetext={`${p.widths[c]} px`}
-                min={MIN_WIDTH}
-                max={MAX_WIDTH}
-                step={10}
-                value={p.widths[c]}
-                disabled={!p.columns.includes(c)}
-                onChange={(e) => p.setWidth(c, clampWidth(Number(e.target.value)))}
-              />
-            </div>
-          ))}
-        </fieldset>
-      </details>
-      <span className="skein-span-tree__count" aria-live="polite">
-        {p.shownCount} rows
-      </span>
     </div>
   );
 }
