@@ -1,3 +1,5 @@
+// Past 600 lines: one command table (parse, run, print) per subcommand, sharing one
+// argument parser, one reader of logs and one error printer.
 import {
   buildTimeline,
   compareSamples,

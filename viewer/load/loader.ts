@@ -1,9 +1,13 @@
+// Past 600 lines: every way a log is opened (line formats, whole documents,
+// the streamed inspect sample) posts through the same session, batcher and facts.
+//
 // The loader: reads a log, detects its format, imports it and posts canonical
 // events in batches. It runs in a Web Worker (worker.ts) so the page never
-// blocks on parsing; where no Worker exists (jsdom tests) the page runs the
-// same code itself (client.ts).
+// blocks on parsing; where no Worker starts (an exported page opened from
+// `file://`, jsdom tests) the page runs the same code itself (client.ts,
+// `onPage`), handing events over as objects and yielding between slices.
 //
-// Two ways through (issue 22, "streaming open"):
+// Two ways through ("streaming open"):
 // - line formats (JSON Lines whose format has an incremental importer) go
 //   through `streamImport` while the file is still being read: the first rows
 //   arrive after the first chunk;

@@ -1,3 +1,5 @@
+// Past 600 lines: building the steps is one pass over the tree with the per-step
+// keys, signatures and facts that the aligner and the rows read.
 /**
  * A run's steps: the span tree (core `buildEventTree`, inspect's
  * `event_tree`) turned into the list the run diff aligns. Structure comes
