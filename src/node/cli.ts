@@ -1,5 +1,5 @@
-// Past 600 lines: one command table (parse, run, print) per subcommand, sharing one
-// argument parser, one reader of logs and one error printer.
+// Past 600 lines: every subcommand (info, tree, diff, view, export, …) is a short function
+// over the same option readers, log reader and error printer, kept beside them.
 import {
   buildTimeline,
   compareSamples,
