@@ -31,6 +31,7 @@ export interface Size {
  * The size of an element, kept current by a ResizeObserver: give the element
  * the returned ref. `null` until measured; the first measure is taken before
  * the first paint, so a layout chosen from it never paints the wrong one first.
+ * While the element is not rendered at all, the last size stands.
  */
 export function useElementSize<T extends HTMLElement>(): [(el: T | null) => void, Size | null] {
   const [el, setEl] = useState<T | null>(null);
@@ -40,7 +41,13 @@ export function useElementSize<T extends HTMLElement>(): [(el: T | null) => void
     const read = () => {
       const width = el.clientWidth;
       const height = el.clientHeight;
-      setSize((s) => (s && s.width === width && s.height === height ? s : { width, height }));
+      setSize((s) => {
+        // Not rendered (display: none — a page laid out for print, where only
+        // the print view shows, or a hidden tab): keep the last size, so a
+        // layout chosen from it does not flip and remount what it holds.
+        if (s !== null && el.getClientRects().length === 0) return s;
+        return s && s.width === width && s.height === height ? s : { width, height };
+      });
     };
     read();
     if (typeof ResizeObserver === 'undefined') return;

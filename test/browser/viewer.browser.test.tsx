@@ -255,6 +255,10 @@ describe('viewer page', () => {
       await commands.emulatePrintMedia(true);
       await expect.poll(() => document.querySelector('.skein-print'), WAIT).not.toBeNull();
       const sheet = document.querySelector<HTMLElement>('.skein-print')!;
+      // Laid out for paper, the viewer is not rendered: its layout must not
+      // flip (wide → tabs) and remount the transcript, taking the print view.
+      for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(r));
+      expect(document.querySelector('.skein-print')).toBe(sheet);
       expect(sheet.querySelectorAll('.skein-print__event')).toHaveLength(1);
       expect(sheet.getBoundingClientRect().height).toBeGreaterThan(0);
       expect(document.querySelector('.viewer-bar')!.getBoundingClientRect().height).toBe(0);
