@@ -9,17 +9,15 @@ import tseslint from 'typescript-eslint';
  * `no-restricted-imports` patterns that allow skein's own code only through
  * its entry points: a relative import into `src/core`, `src/react` or
  * `src/node` (from the viewer) or into `core/` (from the CLI in `src/node`)
- * is an error. `allowed`: a regex of module paths (after `core/`) still let
- * through.
+ * is an error.
  */
-function publicEntryOnly(allowed) {
-  const except = allowed ? `(?!${allowed})` : '';
+function publicEntryOnly() {
   const message =
     'Use skein through its entry points (src/index.js, src/react.js, src/server.js); make what is needed public on purpose.';
   return [
     { regex: `(^|/)src/(react|node)/`, message },
-    { regex: `(^|/)src/${except}core/`, message },
-    { regex: `^(\\.\\./)+${except}core/`, message },
+    { regex: `(^|/)src/core/`, message },
+    { regex: `^(\\.\\./)+core/`, message },
   ];
 }
 
@@ -74,29 +72,6 @@ export default tseslint.config(
     files: ['viewer/**/*.{ts,tsx}', 'src/cli.ts', 'src/node/cli.ts', 'src/node/otlp/cli-otlp.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: publicEntryOnly() }],
-    },
-  },
-  {
-    // The one exception: the viewer's inspect streaming path (read a sample's
-    // events a few hundred at a time while the file is still arriving) is
-    // built from the inspect importer's parts. It belongs in core's
-    // `streamImport`; until it moves there, these files may reach exactly
-    // these modules and no others.
-    files: [
-      'viewer/load/loader.ts',
-      'viewer/load/inspect-stream.ts',
-      'viewer/load/eval-stream.ts',
-      'viewer/load/timeline-wire.ts',
-    ],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: publicEntryOnly(
-            'core/(import/(json|guards|zip|inspect/inspect-log|inspect/inspect-resolve)|events/parse|timeline/(metrics|serialize))\\.js$',
-          ),
-        },
-      ],
     },
   },
   {

@@ -31,6 +31,14 @@ export type {
 } from './core/import/openai-agents/types.js';
 export type { ChunkSource, ReadableStreamLike } from './core/chunks.js';
 export { importInspectLog, isInspectLog } from './core/import/inspect/inspect-log.js';
+export { streamEvalSample, streamInspectSample } from './core/import/inspect/inspect-stream.js';
+export type {
+  InspectStreamEnd,
+  InspectStreamItem,
+  InspectStreamOptions,
+} from './core/import/inspect/inspect-stream.js';
+export { growingSource } from './core/import/growing.js';
+export type { GrowingSource } from './core/import/growing.js';
 export type {
   InspectEvalSpec,
   InspectLog,
@@ -217,7 +225,7 @@ export {
 } from './core/import/index.js';
 export type { DetectedFormat, SummarizeLogOptions } from './core/import/index.js';
 export type { ImportInput } from './core/import/probe.js';
-export { ImportContext, isRecord, own } from './core/import/guards.js';
+export { ImportContext, isRecord, own, safeJson } from './core/import/guards.js';
 export type { ImportOptions, InventedValue, JsonRecord } from './core/import/guards.js';
 export { readJsonLinesAsync } from './core/import/lines.js';
 export type { JsonLine } from './core/import/lines.js';
@@ -290,6 +298,8 @@ export {
 } from './core/timeline/metrics.js';
 export type { SpanMetricOptions } from './core/timeline/metrics.js';
 export { timelineDump, timelineLoad } from './core/timeline/serialize.js';
+export { TimelineDecoder, timelineWireOf } from './core/timeline/wire.js';
+export type { TimelineWire } from './core/timeline/wire.js';
 export type {
   TimelineEventJson,
   TimelineJson,

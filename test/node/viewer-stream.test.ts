@@ -5,14 +5,10 @@
 // or after them (a `reset`, then the importer's messages).
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { generateRun, type Event } from '../../src/index.js';
-import { inspectJsonLog } from '../../bench/inspect-log.js';
-import { BYTE, JsonScanner, ScanError } from '../../viewer/load/json-scan.js';
+import { inspectEvalLog, inspectJsonLog } from '../../bench/inspect-log.js';
 import { createLoader } from '../../viewer/load/loader.js';
-import { openEvalMember } from '../../viewer/load/eval-stream.js';
-import { InspectEventReader } from '../../viewer/load/inspect-stream.js';
 import { batchEvents, type LoadMessage } from '../../viewer/load/protocol.js';
 
 const enc = new TextEncoder();
@@ -302,29 +298,6 @@ describe('streaming open of a one-sample inspect .json log', () => {
   });
 });
 
-/** A one-sample-per-member inspect `.eval` (deflated members) holding `samples`. */
-function inspectEvalLog(
-  samples: readonly (readonly Event[])[],
-  attachments: Record<string, string> = {},
-): Uint8Array {
-  const doc = JSON.parse(new TextDecoder().decode(inspectJsonLog(samples[0] ?? []))) as Mutable & {
-    eval: { dataset: { samples: number } };
-  };
-  delete doc['samples'];
-  doc.eval.dataset.samples = samples.length;
-  const files: Record<string, Uint8Array> = {
-    '_journal/start.json': enc.encode(JSON.stringify({ version: 2, eval: doc.eval })),
-  };
-  const summaries = samples.map((_, i) => ({ id: i + 1, epoch: 1, input: 'bench', target: '' }));
-  samples.forEach((events, i) => {
-    const sample = { ...summaries[i], messages: [], events, attachments };
-    files[`samples/${i + 1}_epoch_1.json`] = enc.encode(JSON.stringify(sample));
-  });
-  files['summaries.json'] = enc.encode(JSON.stringify(summaries));
-  files['header.json'] = enc.encode(JSON.stringify(doc));
-  return zipSync(files, { level: 6 });
-}
-
 /** The zip's central directory entry for `name` (its CRC-32 is at +16). */
 function centralEntry(zip: Uint8Array, name: string): number {
   const want = enc.encode(name);
@@ -347,24 +320,6 @@ describe('streaming open of an inspect .eval log', () => {
       reset: streamed.messages.some((m) => m.type === 'reset'),
     };
   }
-
-  it('inflates the sample’s member piece by piece, and its events read from the first piece', () => {
-    const events = run1(3000, 21);
-    const zip = inspectEvalLog([events]);
-    const member = openEvalMember(zip, 1, 1)!;
-    expect(member.path).toBe('$["samples/1_epoch_1.json"]');
-    const whole = member.bytes.view.length;
-    void member.bytes.more();
-    const first = member.bytes.view;
-    expect(whole).toBe(0);
-    expect(first.length).toBeGreaterThan(0);
-    expect(member.bytes.complete).toBe(false);
-    const reader = InspectEventReader.openSample(first, { task: 'bench' })!;
-    expect(reader.id).toBe(1);
-    const raw = reader.next(50, true)!;
-    expect(raw).toHaveLength(50);
-    expect((raw[0] as { uuid: string }).uuid).toBe(events[0]!.uuid);
-  });
 
   it('ends equal to the importer on a one-sample .eval, log first as before', async () => {
     const r = await expectEvalSame(inspectEvalLog([run1(2300, 22)]));
@@ -452,36 +407,5 @@ describe('streaming open of an inspect .eval log', () => {
     const files = readdirSync(real).filter((f) => f.endsWith('.eval'));
     expect(files.length).toBeGreaterThan(0);
     for (const f of files) await expectEvalSame(new Uint8Array(readFileSync(join(real, f))));
-  });
-});
-
-describe('JsonScanner', () => {
-  const scan = (text: string) => new JsonScanner(enc.encode(text));
-  it('skips strings with escaped quotes and backslashes, and nested values', () => {
-    const text = '\uFEFF {"a\\"b": ["x\\\\", {"y": "\\"]}"}, 1.5e3, null], "c": -2}';
-    const s = scan(text);
-    s.expect(BYTE.OPEN_OBJECT);
-    expect(s.key()).toBe('a"b');
-    const [start, end] = s.value();
-    const bytes = enc.encode(text);
-    expect(JSON.parse(new TextDecoder().decode(bytes.subarray(start, end)))).toEqual([
-      'x\\',
-      { y: '"]}' },
-      1500,
-      null,
-    ]);
-    expect(s.next(BYTE.CLOSE_OBJECT)).toBe(true);
-    expect(s.key()).toBe('c');
-    expect(s.value()).toEqual([bytes.length - 3, bytes.length - 1]);
-    expect(s.next(BYTE.CLOSE_OBJECT)).toBe(false);
-    expect(s.peek()).toBe(-1);
-  });
-  it('throws a ScanError on a cut-off or misplaced value', () => {
-    expect(() => scan('["abc').value()).toThrow(ScanError);
-    // Depth only: mismatched brackets are left to the JSON.parse of the range.
-    expect(scan('{"a": [1, 2}]').value()).toEqual([0, 13]);
-    expect(() => scan('[[1]').value()).toThrow(ScanError);
-    expect(() => scan(', 1').value()).toThrow(ScanError);
-    expect(() => scan('{"a" 1}').key()).toThrow(ScanError);
   });
 });

@@ -11,6 +11,8 @@ import {
   spanEndTime,
   spanStartTime,
   timelineDump,
+  TimelineDecoder,
+  timelineWireOf,
   type Event,
   type Timeline,
 } from '../../src/index.js';
@@ -18,7 +20,6 @@ import { inspectJsonLog } from '../../bench/inspect-log.js';
 import { inThreadPort, openLog } from '../../viewer/load/client.js';
 import { createLoader } from '../../viewer/load/loader.js';
 import type { LoadMessage } from '../../viewer/load/protocol.js';
-import { TimelineDecoder, timelineWireOf } from '../../viewer/load/timeline-wire.js';
 
 /** The events as the page gets them: JSON text, parsed, appended to a stream. */
 function pageStream(events: readonly Event[]): EventStream {

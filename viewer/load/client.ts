@@ -2,9 +2,14 @@
 // requests to the loader (a Web Worker when the platform has one) and appends
 // the event batches it gets back to an EventStream in time slices, so even
 // the appending never holds the main thread for long.
-import { EventStream, type Diagnostic, type Event, type Timeline } from '../../src/index.js';
+import {
+  EventStream,
+  TimelineDecoder,
+  type Diagnostic,
+  type Event,
+  type Timeline,
+} from '../../src/index.js';
 import { createLoader } from './loader.js';
-import { TimelineDecoder } from './timeline-wire.js';
 import {
   batchEvents,
   type LoadFailure,
@@ -193,7 +198,7 @@ export function openLog(given: LoadSource, options: LoadSessionOptions = {}): Lo
         let timeline: Timeline | null = null;
         try {
           item.decoder ??= new TimelineDecoder(message.timeline, state.stream.toArray());
-          timeline = item.decoder.step(deadline);
+          timeline = item.decoder.step(deadline, () => performance.now());
         } catch {
           // Not the events it was built for: the views build their own.
           queue.shift();

@@ -14,8 +14,9 @@
 // - whole documents (an inspect `.eval` zip or `.json`, an OTLP export, a
 //   notebook, a JSON array) are read to the end, parsed here, and their events
 //   posted in batches; but a one-sample inspect `.json` and the sample opened
-//   from an `.eval` (its member inflated piece by piece, eval-stream.ts) have
-//   their events read a few hundred at a time (`streamInspect`).
+//   from an `.eval` (its member inflated piece by piece) have their events
+//   read a few hundred at a time (core's `streamInspectSample` and
+//   `streamEvalSample`, posted by `streamInspect`).
 import {
   detectFormat,
   eventEndTime,
@@ -24,38 +25,28 @@ import {
   formatScore,
   formats,
   generateRun,
+  growingSource,
   importAny,
   importInspectLog,
   isInspectLog,
   isFailedEvent,
-  jsonPath,
+  streamEvalSample,
   streamImport,
+  streamInspectSample,
   summarizeInspectSample,
+  timelineWireOf,
   type Diagnostic,
   type Event,
   type FormatId,
+  type GrowingSource,
   type InspectLog,
   type InspectLogHeader,
   type InspectSampleSummary,
+  type InspectStreamEnd,
+  type InspectStreamItem,
+  safeJson,
 } from '../../src/index.js';
-import { createEventsParser } from '../../src/core/events/parse.js';
-import {
-  capDiagnostics,
-  inspectUuidSeed,
-  readInspectSample,
-} from '../../src/core/import/inspect/inspect-log.js';
-import { createSampleResolver } from '../../src/core/import/inspect/inspect-resolve.js';
-import { parseJsonBytes } from '../../src/core/import/json.js';
-import { safeJson } from '../../src/core/import/guards.js';
-import { openEvalMember, type EvalMember, type GrowingSource } from './eval-stream.js';
 import { LoadError, explainFailure, isZipHead } from './explain.js';
-import {
-  InspectEventReader,
-  NeedMoreBytes,
-  NotStreamable,
-  STREAMED_EVENTS_PATH,
-} from './inspect-stream.js';
-import { timelineWireOf } from './timeline-wire.js';
 import type {
   LoadMessage,
   LoadRequest,
@@ -159,9 +150,14 @@ export function createLoader(
       ) {
         // A big inspect `.json`: its first events may be streamed before the
         // rest of the file is read.
-        const growing = new GrowingBytes(reader, head, total, progress, () => id !== session);
+        const growing = growingFile(reader, head, total, progress, () => id !== session);
         post({ type: 'format', session: id, format: 'inspect', name: 'inspect_ai log' });
-        if (await streamInspect(id, head, progress, growing)) return;
+        const cancelled = () => id !== session;
+        const it = streamInspectSample(growing, {
+          maxDiagnosticsPerCode: MAX_DIAGNOSTICS,
+          cancelled,
+        });
+        if (await streamInspect(id, it, progress)) return;
         const bytes = await growing.all();
         if (id !== session) return;
         head = bytes;
@@ -247,7 +243,19 @@ export function createLoader(
     }
     if (format === 'inspect') {
       post({ type: 'format', session: id, format, name: detected.name ?? 'inspect_ai log' });
-      if (stream && !isZipHead(bytes) && (await streamInspect(id, bytes, progress))) return;
+      if (
+        stream &&
+        !isZipHead(bytes) &&
+        (await streamInspect(
+          id,
+          streamInspectSample(bytes, {
+            maxDiagnosticsPerCode: MAX_DIAGNOSTICS,
+            cancelled: () => id !== session,
+          }),
+          progress,
+        ))
+      )
+        return;
       const inspect = await importInspectLog(bytes);
       if (id !== session) return;
       const samples = inspect.samples.map(sampleRow);
@@ -259,7 +267,7 @@ export function createLoader(
       const chosen = pickSample(samples, sample);
       post({ type: 'log', session: id, facts: log.facts, samples, sample: chosen });
       if (stream && inspect.format === 'eval') log.zip = bytes;
-      if (chosen && (await streamEvalSample(id, log, chosen, progress))) return;
+      if (chosen && (await streamEvalSample_(id, log, chosen, progress))) return;
       if (chosen) await loadSample(id, chosen, progress);
       else
         post({
@@ -306,30 +314,32 @@ export function createLoader(
   }
 
   /**
-   * Streams sample `ref` of an open `.eval` (`current.zip`; eval-stream.ts
-   * inflates its member piece by piece). True when it posted the sample's
-   * events and `done` (or the session moved on); false when the caller loads
-   * it the importer's way, after the `log` a `reset` dropped is posted again.
+   * Streams sample `ref` of an open `.eval` (`current.zip`; core's
+   * `streamEvalSample` inflates its member piece by piece). True when it
+   * posted the sample's events and `done` (or the session moved on); false
+   * when the caller loads it the importer's way, after the `log` a `reset`
+   * dropped is posted again.
    */
-  async function streamEvalSample(
+  async function streamEvalSample_(
     id: number,
     current: OpenLog,
     ref: SampleRef,
     progress: Progress,
   ): Promise<boolean> {
     if (!current.zip) return false;
-    const member: (EvalMember & { reset?: boolean }) | null = openEvalMember(
-      current.zip,
-      ref.id,
-      ref.epoch,
-    );
-    if (!member) return false;
     const inspect = await current.inspect();
-    const bytes = member.bytes;
-    if (await streamInspect(id, bytes.view, progress, bytes, { member, inspect, ref })) return true;
+    const it = streamEvalSample(current.zip, inspect, ref.id, ref.epoch, {
+      maxDiagnosticsPerCode: MAX_DIAGNOSTICS,
+      cancelled: () => id !== session,
+    });
+    if (!it) return false;
+    const facts = headerFacts(inspect.header);
+    const samples = inspect.samples.map(sampleRow);
+    const sample: EvalSampleFacts = { facts, samples, ref };
+    if (await streamInspect(id, it, progress, sample)) return true;
     if (id !== session) return true;
     log = current;
-    if (member.reset)
+    if (sample.reset)
       post({
         type: 'log',
         session: id,
@@ -358,188 +368,93 @@ export function createLoader(
   }
 
   /**
-   * The streaming open of a one-sample inspect `.json` log (issue 22): posts
-   * the first events after parsing only them, instead of after importing the
-   * whole log, then the same `log` and `done` the importer's path posts (in
-   * that order: the summary and the sample's other fields follow its events
-   * in the file). Returns false when the log is not streamable; the caller
-   * then takes the importer's path. Every check that can fail on the
-   * first events is made before they are posted; one that fails later (a
-   * ref, an invalid event or document further on) posts `reset`, so the
-   * page drops what it got and the importer's path starts over.
+   * Posts a streamed inspect sample (`it`: core's `streamInspectSample` or
+   * `streamEvalSample`): its first events after parsing only them, instead
+   * of after importing the whole log, then the same `log` and `done` the
+   * importer's path posts (in that order: the summary and the sample's other
+   * fields follow its events in the file; for an `.eval` sample, `evalSample`
+   * holds the log's facts and rows, posted before). True when it posted
+   * `done` (or the session moved on); false when the caller takes the
+   * importer's path, after a `reset` that drops the events posted (for an
+   * `.eval` sample, `evalSample.reset` then says so).
    */
   async function streamInspect(
     id: number,
-    bytes: Uint8Array,
+    it: AsyncGenerator<InspectStreamItem, InspectStreamEnd>,
     progress: Progress,
-    growing?: GrowingSource,
-    /**
-     * An `.eval` sample's member (`bytes` and `growing` are its inflated
-     * bytes), with the log read from the zip and the sample it is.
-     */
-    evalSample?: {
-      member: EvalMember & { reset?: boolean };
-      inspect: InspectLog;
-      ref: SampleRef;
-    },
-  ) {
-    const openReader = (b: Uint8Array) =>
-      evalSample
-        ? InspectEventReader.openSample(b, evalSample.inspect.header.eval)
-        : InspectEventReader.open(b);
-    let reader = openReader(bytes);
-    // On the part read so far: try again on twice as much, up to the whole.
-    try {
-      while (!reader && growing && !growing.complete) {
-        const tried = Math.max(growing.view.length, 1);
-        while (!growing.complete && growing.view.length < 2 * tried) await growing.more();
-        if (id !== session) return true;
-        reader = openReader(growing.view);
-      }
-    } catch (e) {
-      // A member that does not inflate: the importer's path says why.
-      if (e instanceof NotStreamable) return false;
-      throw e;
-    }
-    if (!reader) return false;
-    progress.phase('importing');
-    const seed = inspectUuidSeed(reader.spec, reader.id, reader.epoch);
-    const samplePath = evalSample ? evalSample.member.path : '$.samples[0]';
-    const eventsPath = evalSample ? jsonPath(samplePath, 'events') : STREAMED_EVENTS_PATH;
-    const parser = createEventsParser({
-      path: eventsPath,
-      uuidSeed: seed,
-      maxDiagnosticsPerCode: MAX_DIAGNOSTICS,
-      adopt: true,
-    });
+    evalSample?: EvalSampleFacts,
+  ): Promise<boolean> {
     const facts = new FactsTracker();
     const batcher = newBatcher(id, progress, facts);
     let posted = false;
-    // Set at the first piece with refs: resolves it and every later piece.
-    let resolver: ReturnType<typeof createSampleResolver> | null = null;
-    const resolved: Diagnostic[] = [];
-    let offset = 0;
-    try {
-      let slice = Date.now();
-      for (;;) {
-        let raw: unknown[] | null;
-        const escapedBefore = reader.escapes;
-        if (growing && !growing.complete) {
-          try {
-            raw = reader.next(BATCH_EVENTS, true);
-          } catch (e) {
-            if (!(e instanceof NeedMoreBytes)) throw e;
-            await growing.more();
-            if (id !== session) return true;
-            reader.extend(growing.view);
-            continue;
-          }
-        } else raw = reader.next(BATCH_EVENTS);
-        if (raw === null) break;
-        if (!resolver && reader.pieceHasRefs) {
-          // The sample's attachments and pools follow its events: read to
-          // the end, take them, and resolve from here on as the importer does.
-          if (growing && !growing.complete) reader.extend(await growing.all());
-          if (id !== session) return true;
-          resolver = sampleResolver(reader, samplePath, eventsPath, escapedBefore);
-        }
-        if (resolver) for (const d of resolver.resolve(raw, offset)) resolved.push(d);
-        offset += raw.length;
-        const events = parser.push(raw);
-        // A timestamp repair that looked past these events: the importer,
-        // which sees them all, may have repaired it otherwise.
-        if (parser.shortLookAhead) throw new NotStreamable('a timestamp repair looked ahead');
-        batcher.add(events);
-        posted = true;
-        if (growing && !growing.complete) {
-          // The first rows are out: read the rest, then go on over all of it.
-          reader.extend(await growing.all());
-          if (id !== session) return true;
-        }
-        if (Date.now() - slice >= sliceMs) {
-          // Lets a new request (another file, a sample) in between.
-          if (onPage) batcher.flush();
-          await nextTask();
-          if (id !== session) return true;
-          slice = Date.now();
-        }
-      }
-      const whole = reader.bytes;
-      const rest = reader.rest();
-      if (!resolver && reader.restNeedsResolution(rest))
-        throw new NotStreamable('refs in the rest');
-      // The resolver's diagnostics stand for those of the sample read with
-      // its events emptied (its pools'), plus the events'.
-      const own = (sample: readonly Diagnostic[]) =>
-        resolver ? capDiagnostics([...resolver.diagnostics, ...resolved], MAX_DIAGNOSTICS) : sample;
-      if (evalSample) {
-        // The sample's other fields, as `log.sample` reads them (checks and diagnostics).
-        const { inspect, member, ref } = evalSample;
-        const empty = readInspectSample(
-          parseJsonBytes(rest, member.path),
-          member.path,
-          inspect.header,
-          MAX_DIAGNOSTICS,
-        );
-        if (empty.events.length) throw new NotStreamable('events in the rest');
-        growing?.verify?.();
-        if (id !== session) return true;
-        const facts0 = headerFacts(inspect.header);
-        const samples = inspect.samples.map(sampleRow);
-        // Through the batcher, like every other path: `done`, then the
-        // timeline built here (timeline-wire.ts).
-        batcher.finish({
-          type: 'done',
-          session: id,
-          diagnostics: [...inspect.diagnostics, ...own(empty.diagnostics), ...parser.finish()],
-          facts: sampleFacts(facts, facts0, samples, ref),
-        });
+    let slice = Date.now();
+    let next: IteratorResult<InspectStreamItem, InspectStreamEnd>;
+    while (!(next = await it.next()).done) {
+      if (id !== session) {
+        await it.return({ type: 'cancelled' });
         return true;
       }
-      // The header, the summary and the sample's other fields, as the
-      // importer reads them (its checks and diagnostics included).
-      const inspect = await importInspectLog(rest, { maxDiagnosticsPerCode: MAX_DIAGNOSTICS });
-      const only = inspect.samples.length === 1 ? inspect.samples[0]! : null;
-      if (
-        !only ||
-        only.id !== reader.id ||
-        only.epoch !== reader.epoch ||
-        inspectUuidSeed(inspect.header.eval, only.id, only.epoch) !== seed
-      )
-        throw new NotStreamable('the document disagrees with its head');
-      const empty = await inspect.sample(only.id, only.epoch);
-      if (empty.events.length) throw new NotStreamable('events in the rest');
-      const diagnostics = [...inspect.diagnostics, ...own(empty.diagnostics), ...parser.finish()];
-      if (id !== session) return true;
-      batcher.flush();
-      const samples = inspect.samples.map(sampleRow);
-      const ref = { id: only.id, epoch: only.epoch };
-      let full: Promise<InspectLog> | undefined;
-      log = {
-        inspect: () => (full ??= importInspectLog(whole)),
-        facts: headerFacts(inspect.header),
-        samples,
-      };
-      post({ type: 'log', session: id, facts: log.facts, samples, sample: ref });
-      batcher.finish({
-        type: 'done',
-        session: id,
-        diagnostics,
-        facts: sampleFacts(facts, log.facts, samples, ref),
-      });
-      return true;
-    } catch {
-      // Whatever failed, the importer's path gives the answer (its events,
-      // or the error it explains).
-      if (id !== session) return true;
+      const item = next.value;
+      if (item.type === 'sample') {
+        progress.phase('importing');
+        slice = Date.now();
+        continue;
+      }
+      batcher.add(item.events);
+      posted = true;
+      if (Date.now() - slice >= sliceMs) {
+        // Lets a new request (another file, a sample) in between.
+        if (onPage) batcher.flush();
+        await nextTask();
+        if (id !== session) {
+          await it.return({ type: 'cancelled' });
+          return true;
+        }
+        slice = Date.now();
+      }
+    }
+    const end = next.value;
+    if (id !== session || end.type === 'cancelled') return true;
+    if (end.type === 'fallback') {
+      // The importer's path gives the answer (its events, or the error it explains).
       log = null;
       if (posted) {
         progress.resetEvents();
         post({ type: 'reset', session: id });
-        if (evalSample) evalSample.member.reset = true;
+        if (evalSample) evalSample.reset = true;
       }
       return false;
     }
+    if (evalSample) {
+      // Through the batcher, like every other path: `done`, then the
+      // timeline built here (timelineWireOf).
+      batcher.finish({
+        type: 'done',
+        session: id,
+        diagnostics: end.diagnostics,
+        facts: sampleFacts(facts, evalSample.facts, evalSample.samples, evalSample.ref),
+      });
+      return true;
+    }
+    batcher.flush();
+    const inspect = end.log;
+    const samples = inspect.samples.map(sampleRow);
+    const ref = { id: end.sample.id, epoch: end.sample.epoch };
+    const whole = end.bytes;
+    let full: Promise<InspectLog> | undefined;
+    log = {
+      inspect: () => (full ??= importInspectLog(whole)),
+      facts: headerFacts(inspect.header),
+      samples,
+    };
+    post({ type: 'log', session: id, facts: log.facts, samples, sample: ref });
+    batcher.finish({
+      type: 'done',
+      session: id,
+      diagnostics: end.diagnostics,
+      facts: sampleFacts(facts, log.facts, samples, ref),
+    });
+    return true;
   }
 
   return {
@@ -558,7 +473,7 @@ export function createLoader(
           samples: current.samples,
           sample: request.sample,
         });
-        if (await streamEvalSample(id, current, request.sample, progress)) return;
+        if (await streamEvalSample_(id, current, request.sample, progress)) return;
         await loadSample(id, request.sample, progress);
       } catch (error) {
         if (id !== session) return;
@@ -572,49 +487,12 @@ export function createLoader(
   };
 }
 
-/**
- * The importer's resolution of a sample's refs (`createSampleResolver`) for
- * a reader that has all the sample's bytes: its attachments and pools, typed
- * as `log.sample` requires (else NotStreamable: the importer's path reports
- * it). `escapedBefore`: the pieces already posted hold an escape that could
- * spell a ref, which the importer then resolves and the stream did not.
- */
-function sampleResolver(
-  reader: InspectEventReader,
-  samplePath: string,
-  eventsPath: string,
-  escapedBefore: boolean,
-) {
-  const mayContainRefs = reader.mayContainRefs();
-  if (escapedBefore && mayContainRefs) throw new NotStreamable('an escaped ref');
-  const { attachments, eventsData } = reader.tail();
-  if (attachments !== undefined && rec(attachments) === null)
-    throw new NotStreamable('attachments not an object');
-  let messagePool: unknown[] | undefined;
-  let callPool: unknown[] | undefined;
-  if (eventsData !== undefined && eventsData !== null) {
-    const data = rec(eventsData);
-    if (!data) throw new NotStreamable('events_data not an object');
-    const { messages, calls } = data;
-    if (messages !== undefined && !Array.isArray(messages))
-      throw new NotStreamable('events_data.messages not an array');
-    if (calls !== undefined && !Array.isArray(calls))
-      throw new NotStreamable('events_data.calls not an array');
-    messagePool = messages as unknown[] | undefined;
-    callPool = calls as unknown[] | undefined;
-  }
-  const dataPath = jsonPath(samplePath, 'events_data');
-  const messagesPath = jsonPath(dataPath, 'messages');
-  const callsPath = jsonPath(dataPath, 'calls');
-  return createSampleResolver({
-    eventPath: (i) => jsonPath(eventsPath, i),
-    attachments: { kind: 'hash', map: (attachments ?? {}) as Record<string, unknown> },
-    messagePool,
-    messagePoolPath: (i) => jsonPath(messagesPath, i),
-    callPool,
-    callPoolPath: (i) => jsonPath(callsPath, i),
-    mayContainRefs,
-  });
+/** What the `done` of a streamed `.eval` sample says, and whether its stream posted a `reset`. */
+interface EvalSampleFacts {
+  facts: RunFacts;
+  samples: SampleRow[];
+  ref: SampleRef;
+  reset?: boolean;
 }
 
 /** The log open after an inspect open, for the page's sample requests. */
@@ -710,55 +588,27 @@ async function readRest(
 }
 
 /**
- * A file read into one buffer of its announced size, chunk by chunk, so a
- * reader can work on the part read so far (`view`) while more arrives. More
- * bytes than announced go on in a list (`all` joins them).
+ * A file read into one buffer of its announced size, chunk by chunk (core's
+ * `growingSource`), so a reader can work on the part read so far while more
+ * arrives; each chunk counts in `progress`, and once `cancelled` the file
+ * reads as complete.
  */
-class GrowingBytes implements GrowingSource {
-  #buf: Uint8Array;
-  #filled: number;
-  #extra: Uint8Array[] | null = null;
-  complete = false;
-  constructor(
-    readonly reader: ChunkReader,
-    head: Uint8Array,
-    total: number,
-    readonly progress: Progress,
-    readonly cancelled: () => boolean,
-  ) {
-    this.#buf = new Uint8Array(Math.max(total, head.length));
-    this.#buf.set(head);
-    this.#filled = head.length;
-  }
-  get view(): Uint8Array {
-    return this.#buf.subarray(0, this.#filled);
-  }
-  /** Reads one more chunk (or learns the end). */
-  async more(): Promise<void> {
-    if (this.complete) return;
-    if (this.cancelled()) {
-      this.complete = true;
-      return;
-    }
-    const next = await this.reader.read();
-    if (next.done) {
-      this.complete = true;
-      return;
-    }
-    const chunk = next.value;
-    this.progress.bytes(chunk.length);
-    if (this.#extra || this.#filled + chunk.length > this.#buf.length) {
-      (this.#extra ??= []).push(chunk);
-    } else {
-      this.#buf.set(chunk, this.#filled);
-      this.#filled += chunk.length;
-    }
-  }
-  /** Everything, once read to the end. */
-  async all(): Promise<Uint8Array> {
-    while (!this.complete) await this.more();
-    return this.#extra ? concat([this.view, ...this.#extra]) : this.view;
-  }
+function growingFile(
+  reader: ChunkReader,
+  head: Uint8Array,
+  total: number,
+  progress: Progress,
+  cancelled: () => boolean,
+): GrowingSource {
+  return growingSource(
+    async () => {
+      if (cancelled()) return { done: true };
+      const next = await reader.read();
+      if (!next.done) progress.bytes(next.value.length);
+      return next;
+    },
+    { head, total },
+  );
 }
 
 function concat(parts: readonly Uint8Array[], length = parts.reduce((n, p) => n + p.length, 0)) {

@@ -2,8 +2,7 @@
 // same code on the page where no Worker exists, as in jsdom tests). The loader
 // reads, detects, parses and imports; the page only appends event batches to
 // an EventStream, so it never blocks on a big log (issue 22).
-import type { Diagnostic, Event, FormatId } from '../../src/index.js';
-import type { TimelineWire } from './timeline-wire.js';
+import type { Diagnostic, Event, FormatId, TimelineWire } from '../../src/index.js';
 
 /** Where a log comes from: a local file (picker, drop), a URL (`?src`, a listing) or a generated run (`?demo`). */
 /**

@@ -1,36 +1,17 @@
-// The streaming open of an inspect `.eval` log (issue 22): the zip is read
-// whole (its directory is at the end), but the sample's member is inflated a
-// piece at a time, so its first events are scanned, parsed and posted before
-// the rest of the member is inflated (inflating and parsing a big sample is
-// most of an `.eval`'s open).
+// An inspect `.eval` sample read as it inflates: the zip is whole (its
+// directory is at the end), but the sample's member is inflated a piece at a
+// time, so its first events are scanned, parsed and yielded before the rest
+// of the member is inflated (inflating and parsing a big sample is most of an
+// `.eval`'s open).
 //
-// Like inspect-stream.ts it only reads; the loader decides what it posts.
+// Like inspect-events.ts it only reads; inspect-stream.ts decides what it yields.
 import { Inflate } from 'fflate';
 import { Decompress as ZstdDecompress } from 'fzstd';
-import { jsonPath } from '../../src/index.js';
-import { valueText } from '../../src/core/import/guards.js';
-import {
-  checkZstdFrames,
-  crc32,
-  memberData,
-  openZip,
-  type ZipEntry,
-} from '../../src/core/import/zip.js';
-import { NotStreamable } from './inspect-stream.js';
-
-/**
- * Bytes that arrive piece by piece: `view` is what is there so far, `more`
- * adds a piece (or learns the end), `all` waits for the end. The loader's
- * file reader and the member inflater below both are one.
- */
-export interface GrowingSource {
-  readonly view: Uint8Array;
-  readonly complete: boolean;
-  more(): Promise<void>;
-  all(): Promise<Uint8Array>;
-  /** Once complete: throws when the bytes fail a check (a member's CRC-32). */
-  verify?(): void;
-}
+import { jsonPath } from '../../errors.js';
+import type { GrowingSource } from '../growing.js';
+import { valueText } from '../guards.js';
+import { checkZstdFrames, crc32, memberData, openZip, type ZipEntry } from '../zip.js';
+import { NotStreamable } from './inspect-events.js';
 
 /** Compressed bytes inflated per step: about half a megabyte of JSON, a few ms. */
 const STEP = 64 * 1024;
@@ -86,7 +67,7 @@ export function openEvalMember(
  * A member's bytes, inflated `STEP` compressed bytes per `more`, into one
  * buffer of the size the directory gives. At the end the size (and with
  * `verify`, the CRC-32) are checked as the importer checks them; a mismatch (or corrupt data) throws
- * NotStreamable, and the loader takes the importer's path, which reports it.
+ * NotStreamable, and the caller takes the importer's path, which reports it.
  */
 class InflatingMember implements GrowingSource {
   #buf: Uint8Array;
@@ -160,7 +141,7 @@ class InflatingMember implements GrowingSource {
   }
 
   /**
-   * The CRC-32 check, apart from the inflating: a ref makes the loader
+   * The CRC-32 check, apart from the inflating: a ref makes the stream
    * inflate the whole member before its first rows, and the check is half
    * a second per 150 MB that can wait for the end.
    */

@@ -1,14 +1,16 @@
-// The events of a one-sample inspect `.json` log, read a few hundred at a
-// time straight from the file's bytes (issue 22, streaming open): the
+// The events of a one-sample inspect `.json` log (or of one `.eval` sample
+// member), read a few hundred at a time straight from the file's bytes: the
 // importer parses the whole document before the first event, which on a
 // 300k-event log is seconds; this finds `samples[0].events` with a byte
 // scanner and parses only the elements asked for.
 //
-// It only reads; the loader decides what it may post. Anything it does not
-// expect throws NotStreamable, and the loader takes the importer's path.
-import type { InspectEvalSpec } from '../../src/index.js';
-import { hasRefPrefix, parseJsonTolerant } from '../../src/core/import/json.js';
-import { BYTE, JsonScanner, ScanError } from './json-scan.js';
+// It only reads; `streamInspectSample` (inspect-stream.ts) decides what it
+// may yield. Anything it does not expect throws NotStreamable, and the
+// caller takes the importer's path.
+import type { InspectEvalSpec } from './inspect-log.js';
+import { hasRefPrefix, parseJsonTolerant } from '../json.js';
+import { isRecord } from '../guards.js';
+import { BYTE, JsonScanner, ScanError } from '../json-scan.js';
 
 /** The log is not one this reader can stream exactly as the importer reads it. */
 export class NotStreamable extends Error {}
@@ -23,8 +25,6 @@ const utf8 = new TextDecoder('utf-8');
  * characters (`\u001b`) and other escapes are common in events, these are not.
  */
 const REF_ESCAPE = /\\\/|\\u00(?:6[1358dDeE]|74|3[aA]|2[fF])/;
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** JSON path of the events, as the importer names them (`monolithSample`). */
 export const STREAMED_EVENTS_PATH = '$.samples[0].events';

@@ -1,6 +1,7 @@
-// A byte-level JSON structure scanner for the streaming open of a big inspect
-// `.json` log (issue 22): it finds where values begin and end without
-// building them.
+// A byte-level JSON structure scanner for reading a big inspect `.json` log
+// as it arrives (`streamInspectSample`): it finds where values begin and end
+// without building them. Nesting is followed by a depth counter, not
+// recursion, so any depth is scanned in constant stack.
 //
 // The scanner checks structure (strings, escapes, nesting, the commas and
 // colons between members) but not the values it skips: whoever uses a range

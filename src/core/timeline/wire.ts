@@ -1,21 +1,18 @@
-// The run's timeline, built by the loader (in its worker) and rebuilt on the
-// page in time slices (issue 22: the page never blocks more than 50 ms).
-// `buildTimeline` over a 300k-event log takes over a second; on the page it
-// ran in the task that mounted the swimlane. The worker has every event the
-// page has, in the same order, so it builds the timeline there and posts its
-// shape with events as positions in that order; the page puts its own event
-// objects back in, a bounded number of items per slice, and fills the span
-// time cache (`spanTimesInto`) the swimlane's layout reads, in the same slices.
-import {
-  buildEventTree,
-  buildTimeline,
-  type Event,
-  type Outline,
-  type Timeline,
-  type TimelineSpan,
-} from '../../src/index.js';
-import { spanTimesInto } from '../../src/core/timeline/metrics.js';
-import type { LoadSpan } from '../../src/core/timeline/serialize.js';
+// A timeline sent between threads: built where the events were imported (a
+// Web Worker) and rebuilt where they are shown, in time slices. Building a
+// timeline over a 300k-event log takes over a second; the thread that
+// imported the events has every event the page has, in the same order, so it
+// builds the timeline there and sends its shape, with events as positions in
+// that order; the receiver puts its own event objects back in, a bounded
+// number of items per slice, and fills the span time cache (`spanTimesInto`)
+// the swimlane's layout reads, in the same slices. Every walk here is a loop
+// over a worklist: span depth costs no stack.
+import type { Event } from '../events/types.js';
+import { buildEventTree } from '../tree/event-tree.js';
+import { buildTimeline } from './build.js';
+import { spanTimesInto } from './metrics.js';
+import type { LoadSpan } from './serialize.js';
+import type { Outline, Timeline, TimelineSpan } from './types.js';
 
 /** A span's fields besides its content: `[id, name, spanType, branchedFrom, description, utility, toolInvoked, agentResult, outline]`. */
 type SpanShell = [
@@ -31,9 +28,16 @@ type SpanShell = [
 ];
 
 /**
- * A timeline with its events as positions in the posted event order. Spans
+ * A timeline with its events as positions in the posted event order, made by
+ * {@link timelineWireOf} and rebuilt by {@link TimelineDecoder}. It holds
+ * only strings and typed arrays, so it crosses `postMessage` cheaply. Spans
  * are numbered so a child's number is above its parent's (span 0 is the
  * root); their fields travel as JSON text in chunks, parsed one per slice.
+ *
+ * @example
+ * declare const events: Event[];
+ * const wire: TimelineWire = timelineWireOf(events);
+ * const spanCount = wire.spans;
  */
 export interface TimelineWire {
   readonly name: string;
@@ -59,6 +63,12 @@ const SHELLS_PER_CHUNK = 2_000;
  * The events a page's `EventStream.latest()` holds for a log of `events`
  * (one per uuid, in first-seen order, its newest version, a pending copy
  * after a final one ignored), with each one's position in `events`.
+ *
+ * @example
+ * import { latestWithPositions } from './wire.js';
+ * declare const events: Event[];
+ * const { latest, positions } = latestWithPositions(events);
+ * positions.get(latest[0]!); // its index in `events`
  */
 export function latestWithPositions(events: readonly Event[]): {
   latest: Event[];
@@ -85,17 +95,32 @@ export function latestWithPositions(events: readonly Event[]): {
 }
 
 /**
- * The timeline of `events` (every version, in posted order), ready to post:
- * the one the swimlane builds on the page from its tree feed, over the event
- * tree's events (latest versions, in tree order, span ends folded into
- * their spans).
+ * The timeline of `events` (every version, in the order they were appended
+ * to the receiver's `EventStream`), ready to post to another thread: the one
+ * the swimlane builds from its tree feed, over the event tree's events
+ * (latest versions, in tree order, span ends folded into their spans).
+ * Rebuild it there with {@link TimelineDecoder}.
+ *
+ * @example
+ * // In a Web Worker, after posting `events` in this order:
+ * declare const events: Event[];
+ * declare const worker: { postMessage(message: unknown): void };
+ * worker.postMessage({ type: 'timeline', timeline: timelineWireOf(events) });
  */
 export function timelineWireOf(events: readonly Event[]): TimelineWire {
   const { latest, positions } = latestWithPositions(events);
   return encodeTimeline(buildTimeline(buildEventTree(latest).events), positions);
 }
 
-/** `timeline` with each event as its position in `positions`. */
+/**
+ * `timeline` with each event as its position in `positions`.
+ *
+ * @example
+ * import { encodeTimeline, latestWithPositions } from './wire.js';
+ * declare const events: Event[];
+ * declare const timeline: Timeline; // built over latestWithPositions(events).latest
+ * const wire = encodeTimeline(timeline, latestWithPositions(events).positions);
+ */
 export function encodeTimeline(
   timeline: Timeline,
   positions: ReadonlyMap<Event, number>,
@@ -167,12 +192,22 @@ function shellOf(span: TimelineSpan): SpanShell {
 const CHECK_EVERY = 512;
 
 /**
- * Rebuilds a {@link TimelineWire} over `events` (the page's events, in the
- * order they were posted) in slices: each `step(deadline)` works until
- * `performance.now()` passes `deadline` and returns the timeline when it is
- * whole, else `null`. The last slices fill the span time cache, children
- * before parents, so the swimlane's first layout reads every span's times
- * from it.
+ * Rebuilds a {@link TimelineWire} over `events` (the receiver's events, in
+ * the order they were posted: `EventStream.toArray()`) in slices: each
+ * `step(deadline, now)` works until `now()` passes `deadline` and returns
+ * the timeline when it is whole, else `null`. The last slices fill the span
+ * time cache, children before parents, so the swimlane's first layout reads
+ * every span's times from it.
+ *
+ * @example
+ * declare const wire: TimelineWire; // posted by a worker
+ * declare const stream: EventStream; // holds the events the worker posted
+ * const decoder = new TimelineDecoder(wire, stream.toArray());
+ * let timeline: Timeline | null = null;
+ * while (!timeline) {
+ *   timeline = decoder.step(performance.now() + 8, () => performance.now());
+ *   await new Promise((r) => setTimeout(r, 0)); // the page paints between slices
+ * }
  */
 export class TimelineDecoder {
   readonly #wire: TimelineWire;
@@ -190,7 +225,11 @@ export class TimelineDecoder {
     this.#warm = wire.spans - 1;
   }
 
-  step(deadline: number): Timeline | null {
+  /**
+   * Works until `now()` (default `Date.now`) reaches `deadline`; the
+   * timeline once whole, else `null` (call again).
+   */
+  step(deadline: number, now: () => number = Date.now): Timeline | null {
     const w = this.#wire;
     const spans = this.#spans;
     while (this.#chunk < w.shells.length) {
@@ -210,7 +249,7 @@ export class TimelineDecoder {
           outline: s[8],
         });
       }
-      if (performance.now() >= deadline) return null;
+      if (now() >= deadline) return null;
     }
     let budget = CHECK_EVERY;
     while (this.#span < w.spans) {
@@ -230,7 +269,7 @@ export class TimelineDecoder {
           span.content.push({ type: 'event', event });
         }
         if (--budget === 0) {
-          if (performance.now() >= deadline) return null;
+          if (now() >= deadline) return null;
           budget = CHECK_EVERY;
         }
       }
@@ -245,7 +284,7 @@ export class TimelineDecoder {
         w.items.subarray(w.contentAt[i]!, w.contentAt[i + 1]!).some((v) => v < 0);
       if (hasChildSpans) {
         spanTimesInto(spans[i]!, false);
-        if (performance.now() >= deadline) return null;
+        if (now() >= deadline) return null;
       }
     }
     this.#result ??= {
