@@ -137,8 +137,8 @@ function optionalArray(obj: Record<string, unknown>, key: string, path: string):
 }
 
 /**
- * A span while it is put together (its lists still growing); also what the
- * viewer's worker-built timeline is rebuilt into (viewer/load/timeline-wire.ts).
+ * A span while it is put together (its lists still growing); also what a
+ * worker-built timeline is rebuilt into on the page (`TimelineDecoder`, wire.ts).
  * @internal
  */
 export interface LoadSpan {
