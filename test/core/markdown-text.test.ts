@@ -1,4 +1,5 @@
 // Markdown as clean text in row summaries and search (issue 16).
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { markdownSummary, markdownToPlainText } from '../../src/core/display/markdown-text.js';
 
@@ -33,6 +34,32 @@ describe('markdownToPlainText', () => {
   it('keeps plain text as it is', () => {
     const text = 'The build failed: exit 2 (see log).\nSecond line.';
     expect(markdownToPlainText(text)).toBe(text);
+  });
+
+  // Text with no character any rule needs skips the rules: the rules must
+  // agree. A code span on a last line sends the same lines through them
+  // (no fence in the text, so lines are read one by one). Mostly letters,
+  // with now and then one character of any kind.
+  it('reads text without syntax characters the same with or without the rules (property)', () => {
+    const printable = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).filter(
+      (c) => c !== '`' && c !== '~',
+    );
+    const text = fc
+      .array(
+        fc.oneof(
+          { arbitrary: fc.constantFrom(...'ab Z09\téß€😀'.split('')), weight: 12 },
+          { arbitrary: fc.constantFrom(...printable, '\n'), weight: 1 },
+        ),
+        { maxLength: 16 },
+      )
+      .map((chars) => chars.join(''));
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(markdownToPlainText(`${t}\n\`x\``)).toBe(`${markdownToPlainText(t)}\nx`);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(markdownToPlainText('a\r\nb\rc\n')).toBe('a\nb\nc\n');
   });
 });
 

@@ -19,9 +19,20 @@ const BULLET = /^(\s*)(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/;
 /** Lines longer than this skip the inline rules (see `markdownToPlainText`). */
 const MAX_INLINE = 20_000;
 const TABLE_RULE = /^\s*\|?\s*:?-{1,}:?\s*(?:\|\s*:?-{1,}:?\s*)+\|?\s*$/;
+/** Every inline rule below needs one of these characters to match. */
+// eslint-disable-next-line no-control-regex -- NUL: the placeholders' own
+const INLINE_SYNTAX = /[`\\[<*_~\u0000]/;
+/**
+ * Every rule of `markdownToPlainText` (block and inline) needs one of these
+ * characters: a text with none of them reads as it is written.
+ */
+// eslint-disable-next-line no-control-regex -- NUL is reserved for placeholders
+const ANY_SYNTAX = /[`~#=\-*_>+|.)\\[<\u0000]/;
 
 /** Inline syntax → its visible text. Order matters: code spans first (their content is literal). */
 function inline(line: string): string {
+  // Plain prose (most lines of most messages) has nothing to rewrite.
+  if (!INLINE_SYNTAX.test(line)) return line;
   const codes: string[] = [];
   // Code spans: keep their text verbatim, shielded from the other rules
   // behind NUL-delimited placeholders (NULs were removed from the input).
@@ -68,6 +79,8 @@ function inline(line: string): string {
  */
 export function markdownToPlainText(markdown: string): string {
   if (typeof markdown !== 'string' || markdown === '') return '';
+  // Lines split on any line ending and joined with `\n`, nothing else.
+  if (!ANY_SYNTAX.test(markdown)) return markdown.replace(/\r\n?/g, '\n');
   // eslint-disable-next-line no-control-regex -- NUL is reserved for placeholders
   const lines = markdown.replace(/\u0000/g, '').split(/\r\n|\r|\n/);
   const out: string[] = [];
