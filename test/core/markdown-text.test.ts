@@ -64,10 +64,36 @@ describe('markdownToPlainText', () => {
 });
 
 describe('markdownSummary', () => {
+  // The summary reads only as far as its line: it must be the line the whole
+  // conversion gives. Lines of markdown syntax, prose and blanks, in any order.
+  it('is the first line the whole conversion has (property)', () => {
+    const line = fc.oneof(
+      fc.constantFrom('', '  ', '```', '~~~js', '---', '===', '> ', '| a | b |', '|-|-|', '# '),
+      fc.constantFrom('- ', '1. ', '**', '`', '_', '[a](b)', 'x', 'word', ' \t'),
+      fc.string({ maxLength: 6 }),
+    );
+    const markdown = fc
+      .array(fc.array(line, { maxLength: 3 }), { maxLength: 6 })
+      .map((lines) => lines.map((parts) => parts.join('')).join('\n'));
+    fc.assert(
+      fc.property(markdown, (md) => {
+        const first = markdownToPlainText(md)
+          .split('\n')
+          .map((l) => l.trim())
+          .find((l) => l !== '');
+        expect(markdownSummary(md, 1000)).toBe(first ?? '');
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('is the first non-empty line, clean and cut', () => {
     expect(markdownSummary('\n\n## Plan\n1. **Read** the file')).toBe('Plan');
     expect(markdownSummary('```\ncode first\n```')).toBe('code first');
     expect(markdownSummary(`**${'x'.repeat(200)}**`, 10)).toBe('xxxxxxxxx…');
     expect(markdownSummary(42)).toBe('');
+    // A blank line of spaces still makes `===` under it a setext underline.
+    expect(markdownSummary('  \n===\nnext')).toBe('next');
+    expect(markdownSummary('\n===')).toBe('===');
   });
 });
