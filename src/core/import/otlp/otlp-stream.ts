@@ -73,6 +73,8 @@ export interface OtlpLiveImporter extends IncrementalImporter {
   release(): Event[];
   /** Records and spans waiting for a parent (or a span) not read yet. */
   readonly held: number;
+  /** The records pushed, in order: kept, since every import reads them all. */
+  readonly records: readonly unknown[];
 }
 
 /**
@@ -148,6 +150,10 @@ class OtlpStream implements OtlpLiveImporter {
 
   get held(): number {
     return this.#placement.held;
+  }
+
+  get records(): readonly unknown[] {
+    return this.#values ?? [];
   }
 
   flush(): Event[] {
