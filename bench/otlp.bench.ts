@@ -1,13 +1,19 @@
 /**
  * The OTLP receiver (issue 32), over real loopback sockets with the
- * OpenTelemetry JS SDK's protobuf exporter (`@opentelemetry/exporter-trace-otlp-proto`):
- * - `node.otlp.ingest.<n>`: ms to take n spans (agent runs of 10 spans: a
- *   trace each) from the exporter into live runs, every run imported, as a
- *   ratio to decoding the same protobuf bodies alone in this run (the
- *   floor: a receiver must at least decode); `node.otlp.ingest.spans-per-s`
- *   the rate. The exporter serializes in this process, as a real agent
- *   would in its own: its share is measured alone (`…serialize`) and taken
- *   out of the receiver's rate (`…receiver-spans-per-s`).
+ * OpenTelemetry JS SDK's protobuf exporter (`@opentelemetry/exporter-trace-otlp-proto`)
+ * running in two agent processes of their own (otlp-exporter-child.ts), as
+ * deployed: serializing and sending is the agents' work, not the receiver's.
+ * - `node.otlp.ingest.<runs>x<spans per run>`: ms from the agents' first
+ *   export to every span in a run of the registry and every run imported,
+ *   as a ratio to decoding the same protobuf bodies alone (the floor: a
+ *   receiver must at least decode), each sample paired with a decode right
+ *   before it; `…receiver-cpu.<shape>` the receiver process's CPU time (all
+ *   its threads: HTTP, decode, registry, import, GC) as a ratio to the
+ *   decode's CPU time; `…spans-per-s.<shape>` the rate (wall clock),
+ *   `…receiver-spans-per-s.<shape>` per second of the receiver's CPU,
+ *   `…agents-cpu.<shape>` the exporters' CPU time. Two shapes: 5,000 runs of
+ *   10 spans (every run pays its fixed costs for ten spans: adverse) and 50
+ *   runs of 1,000 spans (long sessions, a run's spans over several requests).
  * - `node.otlp.latency.p95`: ms from an exporter's `export()` to the span's
  *   event in a connected `connectEventStream` client following its run,
  *   while the ingest above runs beside it.
@@ -19,9 +25,10 @@
  *   the heap after each sixth of the hour, and its growth from the second
  *   sixth to the last (steady: the registry evicts what it does not keep).
  */
+import { fork, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import { fileURLToPath } from 'node:url';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -35,91 +42,8 @@ import { connectEventStream, createOtlpRunRegistry, type OtlpRunRegistry } from 
 import { createOtlpHandler, createOtlpRunsHandler } from '../src/server.js';
 import { decodeProtobuf } from '../src/node/otlp/decode.js';
 import { quantile } from './harness.js';
-import { defineBench } from './node.js';
-
-/** `runs` agent runs of ten spans each, made by the SDK's tracer (a trace each). */
-function agentSpans(runs: number, service = 'bench-agent', conversation?: string): ReadableSpan[] {
-  const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': service }),
-    spanProcessors: [new SimpleSpanProcessor(exporter)],
-  });
-  const tracer = provider.getTracer('bench');
-  for (let r = 0; r < runs; r++) {
-    const root = tracer.startSpan('invoke_agent support', {
-      attributes: {
-        'gen_ai.operation.name': 'invoke_agent',
-        'gen_ai.agent.name': 'support',
-        ...(conversation ? { 'gen_ai.conversation.id': conversation } : {}),
-      },
-    });
-    const ctx = trace.setSpan(ROOT_CONTEXT, root);
-    for (let step = 0; step < 3; step++) {
-      tracer
-        .startSpan(
-          'chat gpt-4o-mini',
-          {
-            attributes: {
-              'gen_ai.operation.name': 'chat',
-              'gen_ai.provider.name': 'openai',
-              'gen_ai.request.model': 'gpt-4o-mini',
-              'gen_ai.usage.input_tokens': 400 + step,
-              'gen_ai.usage.output_tokens': 27,
-              'gen_ai.input.messages': JSON.stringify([
-                {
-                  role: 'user',
-                  parts: [{ type: 'text', content: `Where is order A-${r}-${step}?` }],
-                },
-              ]),
-              'gen_ai.output.messages': JSON.stringify([
-                {
-                  role: 'assistant',
-                  parts: [
-                    {
-                      type: 'tool_call',
-                      id: `c${r}_${step}`,
-                      name: 'lookup',
-                      arguments: { id: r },
-                    },
-                  ],
-                },
-              ]),
-            },
-          },
-          ctx,
-        )
-        .end();
-      const tool = tracer.startSpan(
-        'execute_tool lookup',
-        {
-          attributes: {
-            'gen_ai.operation.name': 'execute_tool',
-            'gen_ai.tool.call.id': `c${r}_${step}`,
-            'gen_ai.tool.call.result': '{"status":"in_transit"}',
-          },
-        },
-        ctx,
-      );
-      tracer
-        .startSpan(
-          'GET /orders',
-          { attributes: { 'http.request.method': 'GET' } },
-          trace.setSpan(ctx, tool),
-        )
-        .end();
-      tool.end();
-    }
-    root.end();
-  }
-  return exporter.getFinishedSpans();
-}
-
-/** Batches of 512, as the SDK's BatchSpanProcessor sends them. */
-function batches(spans: ReadableSpan[], size = 512): ReadableSpan[][] {
-  const out: ReadableSpan[][] = [];
-  for (let i = 0; i < spans.length; i += size) out.push(spans.slice(i, i + size));
-  return out;
-}
+import { defineBench, type NodeBenchContext } from './node.js';
+import { agentSpans, batches, shapeLabel, type RunShape } from './otlp-agent.js';
 
 async function receiver(registry: OtlpRunRegistry) {
   const otlp = createOtlpHandler(registry);
@@ -176,80 +100,191 @@ async function imported(registry: OtlpRunRegistry, spans: number): Promise<void>
   }
 }
 
+/** Agent processes (otlp-exporter-child.ts), each exporting its share of the runs. */
+async function startAgents(shape: RunShape, count = 2) {
+  const children: ChildProcess[] = [];
+  const bodies: Uint8Array[] = [];
+  const next = (child: ChildProcess) =>
+    new Promise<Record<string, unknown>>((ok, fail) => {
+      child.once('message', (m) => {
+        const answer = m as Record<string, unknown>;
+        if (typeof answer['error'] === 'string') fail(new Error(answer['error']));
+        else ok(answer);
+      });
+    });
+  for (let k = 0; k < count; k++) {
+    const runs = Math.floor(shape.runs / count) + (k < shape.runs % count ? 1 : 0);
+    const child = fork(
+      fileURLToPath(new URL('./otlp-exporter-child.ts', import.meta.url)),
+      [String(runs), String(shape.spansPerRun), `agent-${k}`],
+      {
+        execArgv: ['--import', 'tsx'],
+        serialization: 'advanced',
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      },
+    );
+    children.push(child);
+  }
+  for (const child of children) {
+    const answer = await next(child);
+    // As the receiver gets them: Node Buffers (protobufjs reads their strings natively).
+    for (const b of answer['bodies'] as Uint8Array[])
+      bodies.push(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+  }
+  return {
+    bodies,
+    /** Every agent exports all its batches to `url`; resolves with their CPU ms. */
+    async exportTo(url: string): Promise<number> {
+      const answers = children.map(next);
+      for (const child of children) child.send({ url });
+      let cpuMs = 0;
+      for (const a of await Promise.all(answers)) cpuMs += a['cpuMs'] as number;
+      return cpuMs;
+    },
+    stop(): Promise<void> {
+      return Promise.all(
+        children.map(
+          (child) =>
+            new Promise<void>((ok) => {
+              child.once('exit', () => ok());
+              child.send('exit');
+            }),
+        ),
+      ).then(() => undefined);
+    },
+  };
+}
+
+const cpuMsSince = (start: NodeJS.CpuUsage): number => {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+};
+
+/**
+ * `node.otlp.ingest.<shape>…`: the agents export every run to a receiver
+ * in this process; each sample is paired with the decode floor measured
+ * right before it (the machine's speed drifts).
+ */
+async function measureIngest(ctx: NodeBenchContext, shape: RunShape): Promise<void> {
+  const label = shapeLabel(shape);
+  const agents = await startAgents(shape);
+  const { bodies } = agents;
+  const decodeAll = () => {
+    let k = 0;
+    for (const b of bodies) k += decodeProtobuf('traces', b).items;
+    return k;
+  };
+  const n = decodeAll();
+  if (n !== shape.runs * shape.spansPerRun) throw new Error(`${n} spans for ${label}`);
+  const ingestOnce = async () => {
+    const registry = createOtlpRunRegistry({ maxRuns: shape.runs + 10, maxBytes: 2 ** 31 });
+    const rx = await receiver(registry);
+    try {
+      const exporterMs = await agents.exportTo(rx.url);
+      // Every export was answered, so every span is in the registry; the
+      // imports still due run now.
+      registry.flush();
+      const snap = registry.getSnapshot();
+      let taken = 0;
+      for (const r of snap.runs) taken += r.spans;
+      if (snap.runs.length !== shape.runs || taken !== n)
+        throw new Error(`${snap.runs.length} runs, ${taken} spans of ${label}`);
+      return exporterMs;
+    } finally {
+      registry.close();
+      await rx.stop();
+    }
+  };
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  const decodeWall: number[] = [];
+  const decodeCpu: number[] = [];
+  const exporterCpu: number[] = [];
+  const repeat = 5;
+  for (let i = -1; i < repeat; i++) {
+    ctx.heapUsedMB(); // a full GC before each sample
+    let c0 = process.cpuUsage();
+    let t0 = performance.now();
+    if (decodeAll() !== n) throw new Error('decode lost spans');
+    const dWall = performance.now() - t0;
+    const dCpu = cpuMsSince(c0);
+    ctx.heapUsedMB();
+    c0 = process.cpuUsage();
+    t0 = performance.now();
+    const eCpu = await ingestOnce();
+    if (i < 0) continue; // warm-up
+    wall.push(performance.now() - t0);
+    cpu.push(cpuMsSince(c0));
+    decodeWall.push(dWall);
+    decodeCpu.push(dCpu);
+    exporterCpu.push(eCpu);
+  }
+  await agents.stop();
+  const med = (xs: number[]) => quantile(xs, 0.5);
+  const decodeMetric = {
+    name: `node.otlp.decode.${label}`,
+    value: med(decodeWall),
+    unit: 'ms' as const,
+    n,
+  };
+  const decodeCpuMetric = {
+    name: `node.otlp.decode-cpu.${label}`,
+    value: med(decodeCpu),
+    unit: 'ms' as const,
+    n,
+  };
+  ctx.record(decodeMetric);
+  ctx.record(decodeCpuMetric);
+  ctx.record({ name: `node.otlp.ingest.${label}`, value: med(wall), unit: 'ms', n }, decodeMetric);
+  ctx.record(
+    {
+      name: `node.otlp.ingest.receiver-cpu.${label}`,
+      value: med(cpu),
+      unit: 'ms',
+      n,
+      target: '≤ 2× decode',
+    },
+    decodeCpuMetric,
+  );
+  ctx.record({
+    name: `node.otlp.ingest.spans-per-s.${label}`,
+    value: Math.round(n / (med(wall) / 1000)),
+    unit: 'spans/s',
+    n,
+    target: '≥ 50,000',
+  });
+  ctx.record({
+    name: `node.otlp.ingest.receiver-spans-per-s.${label}`,
+    value: Math.round(n / (med(cpu) / 1000)),
+    unit: 'spans/s',
+    n,
+  });
+  ctx.record({
+    name: `node.otlp.ingest.agents-cpu.${label}`,
+    value: med(exporterCpu),
+    unit: 'ms',
+    n,
+  });
+}
+
 export default defineBench({
   name: 'node.otlp',
   async run(ctx) {
     const runs = ctx.size(5_000, 1_000);
+    // Many short runs (every run pays its fixed costs for ten spans: the
+    // adverse shape) and a few long ones (a long agent session).
+    await measureIngest(ctx, { runs, spansPerRun: 10 });
+    await measureIngest(ctx, { runs: ctx.size(50, 10), spansPerRun: 1_000 });
+
     const spans = agentSpans(runs);
     const n = spans.length;
     const label = ctx.label(n);
     const parts = batches(spans);
-    // As the receiver gets them: Node Buffers (protobufjs reads their strings natively).
     const bodies = parts.map((p) => Buffer.from(ProtobufTraceSerializer.serializeRequest(p)!));
 
-    // The floor: decoding the same bodies alone.
-    const decode = await ctx.time(
-      () => {
-        let k = 0;
-        for (const b of bodies) k += decodeProtobuf('traces', b).items;
-        if (k !== n) throw new Error(`decoded ${k} of ${n}`);
-      },
-      { repeat: 5, warmup: 1 },
-    );
-    const decodeMetric = {
-      name: `node.otlp.decode.${label}`,
-      value: decode.median,
-      unit: 'ms' as const,
-      n,
-    };
-    ctx.record(decodeMetric);
-    const serialize = await ctx.time(() => {
-      for (const p of parts) ProtobufTraceSerializer.serializeRequest(p);
-    });
-    ctx.record({ name: `node.otlp.serialize.${label}`, value: serialize.median, unit: 'ms', n });
-
-    // Ingest: exporter → loopback → receiver → runs, every run imported.
-    const ingest = await ctx.time(
-      async () => {
-        const registry = createOtlpRunRegistry({ maxRuns: runs + 10, maxBytes: 2 ** 31 });
-        const rx = await receiver(registry);
-        try {
-          await exportAll(rx.url, parts);
-          await imported(registry, n);
-          if (registry.getSnapshot().runs.length !== runs) throw new Error('runs lost');
-        } finally {
-          registry.close();
-          await rx.stop();
-        }
-      },
-      { repeat: 5, warmup: 1 },
-    );
-    ctx.record(
-      {
-        name: `node.otlp.ingest.${label}`,
-        value: ingest.median,
-        unit: 'ms',
-        n,
-        target: '≤ 2× decode',
-      },
-      decodeMetric,
-    );
-    ctx.record({
-      name: 'node.otlp.ingest.spans-per-s',
-      value: Math.round(n / (ingest.median / 1000)),
-      unit: 'spans/s',
-      n,
-      target: '≥ 50,000',
-    });
-    ctx.record({
-      name: 'node.otlp.ingest.receiver-spans-per-s',
-      value: Math.round(n / ((ingest.median - serialize.median) / 1000)),
-      unit: 'spans/s',
-      n,
-    });
-
-    // Latency: a probe run followed by a live client while the ingest runs beside it.
+    // Latency: a probe run followed by a live client while the agents' ingest runs beside it.
     {
+      const agents = await startAgents({ runs, spansPerRun: 10 });
       const registry = createOtlpRunRegistry({ maxRuns: runs * 4, maxBytes: 2 ** 31 });
       const rx = await receiver(registry);
       const probeExporter = new OTLPTraceExporter({ url: `${rx.url}/v1/traces` });
@@ -280,7 +315,7 @@ export default defineBench({
             arrived.set((e as { name: string }).name, now);
       });
       const sent = new Map<string, number>();
-      const load = exportAll(rx.url, parts);
+      const load = agents.exportTo(rx.url);
       let loading = true;
       void load.finally(() => (loading = false));
       let i = 1;
@@ -312,6 +347,7 @@ export default defineBench({
         n: latencies.length,
       });
       client.close();
+      await agents.stop();
       await probeExporter.shutdown();
       registry.close();
       await rx.stop();
@@ -371,7 +407,7 @@ export default defineBench({
       const heap: number[] = [];
       const t0 = performance.now();
       for (let k = 0; k < sixths; k++) {
-        const sixth = agentSpans(perSixth, `fleet-${k % 30}`);
+        const sixth = agentSpans(perSixth, 10, `fleet-${k % 30}`);
         await exportAll(rx.url, batches(sixth));
         await imported(registry, 0);
         heap.push(ctx.heapUsedMB());

@@ -2,6 +2,7 @@
 // read, what waits on a parent not seen yet is held, and fed a line at a time
 // or in random chunks the result is the whole-file import's.
 import { otlpFormat } from '../../src/core/import/otlp/otlp.js';
+import { otlpLiveImporter } from '../../src/core/import/otlp/otlp-stream.js';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -446,5 +447,56 @@ describeFixtures('OTLP JSON Lines: the shared captures, split one span per line'
       await expectSame(jsonl(byStart), true);
       await expectSame(jsonl([...records].reverse()), false);
     }
+  });
+});
+
+describe('OTLP live import: a deep value', () => {
+  it('a re-import compares it with the version handed out, and does not hand it out again', () => {
+    // A tool's arguments nested 20,000 levels (JSON text, parsed into the
+    // event and cut at MAX_VALUE_DEPTH), then a child span: the second import
+    // re-reads the first span and compares its events with those handed out.
+    const deep = `${'['.repeat(20_000)}1${']'.repeat(20_000)}`;
+    const trace = '0af7651916cd43dd8448eb211c80319c';
+    const span = (id: string, parent: string | undefined, attributes: unknown[]) => ({
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                {
+                  traceId: trace,
+                  spanId: id,
+                  ...(parent ? { parentSpanId: parent } : {}),
+                  name: 'execute_tool lookup',
+                  startTimeUnixNano: '1700000000000000000',
+                  endTimeUnixNano: '1700000001000000000',
+                  attributes,
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const tool = [
+      { key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } },
+      { key: 'gen_ai.tool.name', value: { stringValue: 'lookup' } },
+      { key: 'gen_ai.tool.call.arguments', value: { stringValue: `{"q":${deep}}` } },
+    ];
+    const imp = otlpLiveImporter(importOtlp, {});
+    imp.push(span('b7ad6b7169203331', undefined, tool), '$[0]');
+    const first = imp.flush();
+    expect(first.some((e) => e.event === 'tool')).toBe(true);
+    imp.push(span('00f067aa0ba902b7', 'b7ad6b7169203331', []), '$[1]');
+    const second = imp.flush();
+    // Only the child's events (and the parent's end, which now follows them) are new.
+    expect(second.some((e) => e.event === 'tool')).toBe(false);
+    expect(second.filter((e) => e.event === 'span_begin')).toHaveLength(1);
+    const whole = importOtlp(
+      [span('b7ad6b7169203331', undefined, tool), span('00f067aa0ba902b7', 'b7ad6b7169203331', [])],
+      {},
+    ).events;
+    const out = byUuid([...first, ...second, ...imp.end()]);
+    expect(out).toEqual(byUuid(whole));
   });
 });

@@ -141,14 +141,17 @@ class Registry implements OtlpRunRegistry {
     if (this.#closed) return closedResult(countItems(resources, 'scopeSpans', 'spans'));
     const now = this.#now();
     // Pass 1: the conversation or session each trace names in this request.
+    // Each span's trace key, in the order pass 2 walks them (read once).
     const groups = new Map<string, OtlpRunKey | undefined>();
+    const traceKeys: string[] = [];
     for (const r of resources) {
       const resourceGroup = groupOf(attributesOf(field(r, 'resource')));
       for (const sc of listOf(r, 'scopeSpans'))
         for (const s of listOf(sc, 'spans')) {
           const trace = idKey(field(s, 'traceId'));
+          traceKeys.push(trace);
           const group = strongerGroup(groupOf(field(s, 'attributes')), resourceGroup);
-          groups.set(trace, strongerGroup(groups.get(trace), group));
+          if (group !== undefined) groups.set(trace, strongerGroup(groups.get(trace), group));
         }
     }
     // Pass 2: each span to its run, duplicates dropped.
@@ -161,8 +164,7 @@ class Registry implements OtlpRunRegistry {
       const service = rawAttribute(attributesOf(field(r, 'resource')), 'service.name') ?? null;
       listOf(r, 'scopeSpans').forEach((sc, si) => {
         for (const s of listOf(sc, 'spans')) {
-          total++;
-          const trace = idKey(field(s, 'traceId'));
+          const trace = traceKeys[total++]!;
           const span = idKey(field(s, 'spanId'));
           if (trace === '' || span === '') {
             rejected++;
@@ -319,7 +321,7 @@ class Registry implements OtlpRunRegistry {
 
   /** Moves everything of `from` (a trace's run) into `to`. */
   #merge(from: Run, to: Run): void {
-    for (const record of from.records) {
+    for (const record of from.importer.records as object[]) {
       to.push(record);
       if (this.#spill !== undefined) this.#spill.record(to.info, record);
     }

@@ -13,8 +13,6 @@ export class Run implements OtlpRun {
   readonly key: OtlpRunKey | { kind: 'all'; key: string; id: string };
   readonly stream: EventStream;
   readonly importer: OtlpLiveImporter;
-  /** Every record pushed, in order (for a merge). */
-  readonly records: object[] = [];
   readonly spanKeys = new Set<string>();
   readonly traces = new Set<string>();
   name = '';
@@ -35,6 +33,8 @@ export class Run implements OtlpRun {
   dirty = false;
   nextImportAt = 0;
   #info: OtlpRunInfo | null = null;
+  /** The nanosecond text `startTime` came from ('' when unknown or not plain digits). */
+  #startNs = '';
 
   constructor(key: Run['key'], stream: EventStream, importOptions: ImportOptions, now: number) {
     this.key = key;
@@ -77,9 +77,9 @@ export class Run implements OtlpRun {
     this.#info = null;
   }
 
+  /** Every record pushed is kept once, by the importer (which re-reads them all; a merge moves them). */
   push(record: object): void {
-    this.records.push(record);
-    this.importer.push(record, `$[${this.records.length - 1}]`);
+    this.importer.push(record, `$[${this.importer.records.length}]`);
   }
 
   append(events: readonly Event[]): void {
@@ -87,11 +87,25 @@ export class Run implements OtlpRun {
   }
 
   noteTime(ns: unknown): void {
-    if (typeof ns !== 'string' && typeof ns !== 'number') return;
+    const text = typeof ns === 'string' ? ns : typeof ns === 'number' ? String(ns) : '';
+    if (text.length <= 6) return;
+    // Every span is asked: a count of the same digits as the earliest one and
+    // not below it, or with more digits, is later (decimal text without
+    // leading zeros, as decode.ts writes it), without parsing it.
+    const first = text.charCodeAt(0);
+    const plain = first > 48 && first <= 57;
+    const known = this.#startNs;
+    if (
+      plain &&
+      known !== '' &&
+      (text.length > known.length || (text.length === known.length && text >= known))
+    )
+      return;
     // Epoch ms of a nanosecond count, to the ms: enough to sort runs.
-    const text = String(ns);
-    const ms = text.length > 6 ? Number(text.slice(0, -6)) : 0;
-    if (ms > 0 && Number.isFinite(ms) && (this.startTime === null || ms < this.startTime))
+    const ms = Number(text.slice(0, -6));
+    if (ms > 0 && Number.isFinite(ms) && (this.startTime === null || ms < this.startTime)) {
       this.startTime = ms;
+      this.#startNs = plain ? text : '';
+    }
   }
 }

@@ -39,6 +39,8 @@ import type {
 import { jsonPath } from '../../errors.js';
 import { isRecord, own, typeName, type ImportContext } from '../guards.js';
 import type { EventSink } from '../sink.js';
+import { nanosToIso, readId, readMs, readNanos } from './time.js';
+import { anyValue, keyValues } from './values.js';
 
 /** One log record, read: ids and times normalised, attributes and body as they came. */
 export interface LogRead {
@@ -62,16 +64,6 @@ export interface LogRead {
   path: string;
 }
 
-/** The value and time readers this file is lent (values.ts, time.ts): one copy of each. */
-export interface LogValueReaders {
-  keyValues(list: unknown): Record<string, unknown>;
-  anyValue(v: unknown): unknown;
-  readId(v: unknown): string;
-  readNanos(v: unknown): string | undefined;
-  /** ISO and epoch ms of a nanosecond count. */
-  nanosTime(ns: string): { iso: string; ms: number } | undefined;
-}
-
 const EVENT_NAME = /^(claude_code|gen_ai)\.[\w.]+$/;
 
 /** Reads `resourceLogs` (an array) into `out`. */
@@ -79,7 +71,6 @@ export function readResourceLogs(
   list: unknown[],
   path: string,
   ctx: ImportContext,
-  read: LogValueReaders,
   out: LogRead[],
 ): void {
   for (let i = 0; i < list.length; i++) {
@@ -118,7 +109,7 @@ export function readResourceLogs(
           ctx.warn(lrPath, 'wrong_type', 'object', typeName(lr));
           continue;
         }
-        out.push(readRecord(lr, lrPath, read, resource, scope));
+        out.push(readRecord(lr, lrPath, resource, scope));
       }
     }
   }
@@ -127,14 +118,14 @@ export function readResourceLogs(
 function readRecord(
   lr: Record<string, unknown>,
   path: string,
-  read: LogValueReaders,
   resource: unknown,
   scope: JsonObject | undefined,
 ): LogRead {
-  const timeNs = read.readNanos(own(lr, 'timeUnixNano'));
-  const observedNs = read.readNanos(own(lr, 'observedTimeUnixNano'));
+  const timeNs = readNanos(own(lr, 'timeUnixNano'));
+  const observedNs = readNanos(own(lr, 'observedTimeUnixNano'));
   const ns = timeNs ?? observedNs;
-  const t = ns === undefined ? undefined : read.nanosTime(ns);
+  const iso = ns === undefined ? undefined : nanosToIso(ns);
+  const t = iso === undefined ? undefined : { iso, ms: readMs };
   const attributes = own(lr, 'attributes');
   const body = own(lr, 'body');
   let name = own(lr, 'eventName');
@@ -153,8 +144,8 @@ function readRecord(
   const severityNumber = own(lr, 'severityNumber');
   const severityText = own(lr, 'severityText');
   return {
-    traceId: read.readId(own(lr, 'traceId')),
-    spanId: read.readId(own(lr, 'spanId')),
+    traceId: readId(own(lr, 'traceId')),
+    spanId: readId(own(lr, 'spanId')),
     name: String(name),
     timeNs,
     observedNs,
@@ -270,14 +261,9 @@ function messageText(body: unknown): string | undefined {
  * the root (see the rule at the top of this file). `clockIso` is the time
  * for a record without one (flagged as invented).
  */
-export function emitLog(
-  sink: EventSink,
-  log: LogRead,
-  read: LogValueReaders,
-  clockIso: () => string,
-): Event {
-  const attrs = read.keyValues(log.attributes);
-  const body = log.body === undefined ? undefined : read.anyValue(log.body);
+export function emitLog(sink: EventSink, log: LogRead, clockIso: () => string): Event {
+  const attrs = keyValues(log.attributes);
+  const body = log.body === undefined ? undefined : anyValue(log.body);
   const uuid = sink.uuid(`log/${log.path}`);
   const end = log.time !== '' ? log.time : clockIso();
   const endMs = Number.isFinite(log.ms) ? log.ms : Date.parse(end);
@@ -291,7 +277,7 @@ export function emitLog(
   const metadata = (): JsonObject => {
     const m: JsonObject = { log: logMeta, dialect: dialectOf(log.name) };
     if (Object.keys(attrs).length > 0) m.attributes = attrs as JsonObject;
-    const resource = read.keyValues(log.resource);
+    const resource = keyValues(log.resource);
     if (Object.keys(resource).length > 0) m.resource = resource as JsonObject;
     if (log.scope) m.scope = log.scope;
     return m;

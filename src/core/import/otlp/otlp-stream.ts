@@ -38,6 +38,7 @@ import type { Diagnostic } from '../../errors.js';
 import type { Event } from '../../events/types.js';
 import type { ImportResult, IncrementalImporter } from '../format.js';
 import type { ImportOptions } from '../guards.js';
+import { jsonEqual } from '../json-equal.js';
 
 /** The whole-input importer this drives (`importOtlp`): the lines as one text, or the records as a list. */
 export type OtlpWholeImport = (
@@ -72,6 +73,8 @@ export interface OtlpLiveImporter extends IncrementalImporter {
   release(): Event[];
   /** Records and spans waiting for a parent (or a span) not read yet. */
   readonly held: number;
+  /** The records pushed, in order: kept, since every import reads them all. */
+  readonly records: readonly unknown[];
 }
 
 /**
@@ -149,6 +152,10 @@ class OtlpStream implements OtlpLiveImporter {
     return this.#placement.held;
   }
 
+  get records(): readonly unknown[] {
+    return this.#values ?? [];
+  }
+
   flush(): Event[] {
     if (this.#records === this.#importedAt || !this.#placement.take()) return [];
     this.#importedAt = this.#records;
@@ -221,7 +228,7 @@ class OtlpStream implements OtlpLiveImporter {
     let ends: Event[] = [];
     for (const e of events) {
       const before = this.#out.get(e.uuid);
-      if (before !== undefined && sameJson(before, e)) continue;
+      if (before !== undefined && jsonEqual(before, e)) continue;
       if (before === undefined && !final) {
         if (e.event === 'span_end') {
           ends.push(e);
@@ -476,27 +483,4 @@ function namesSpan(log: unknown): boolean {
   if (typeof log !== 'object' || log === null) return false;
   const id = (log as Record<string, unknown>)['span_id'];
   return typeof id === 'string' && id !== '';
-}
-
-/** Deep equality of two JSON values (events are JSON). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
-    return typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
-  }
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (const k of ka) {
-    if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
-    if (!sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
-      return false;
-  }
-  return true;
 }

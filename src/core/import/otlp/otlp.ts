@@ -67,7 +67,7 @@ import { asSpanEvent, emitLog, sortLogs, type LogRead } from './otlp-logs.js';
 import { Probe, type ImportInput } from '../probe.js';
 import { EventSink, SyntheticClock } from '../sink.js';
 import { quoteBigInts } from './time.js';
-import { type Span, looksLikeOtlp, Reader, LOG_READERS } from './read.js';
+import { type Span, looksLikeOtlp, Reader } from './read.js';
 import { buildTree } from './tree.js';
 import { Used } from './dialects.js';
 import { type Emit, emitSpan, pairTools } from './emit.js';
@@ -146,10 +146,10 @@ function importProbe(probe: Probe, options: ImportOptions): ImportResult {
     const root = roots[i]!;
     // Records of their own go among the root spans by time.
     while (next < logs.length && !(logs[next]!.ms >= root.startMs))
-      emitLog(sink, logs[next++]!, LOG_READERS, () => clock.next());
+      emitLog(sink, logs[next++]!, () => clock.next());
     runNested(emitSpan, em, root, null);
   }
-  while (next < logs.length) emitLog(sink, logs[next++]!, LOG_READERS, () => clock.next());
+  while (next < logs.length) emitLog(sink, logs[next++]!, () => clock.next());
   pairTools(em);
   return { format: 'otlp', events: sink.finish(), diagnostics: ctx.finish() };
 }

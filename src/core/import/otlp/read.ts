@@ -4,8 +4,8 @@ import { jsonPath } from '../../errors.js';
 import type { JsonObject } from '../../events/types.js';
 import type { ImportContext } from '../guards.js';
 import { isRecord, own, typeName, stringOf } from '../guards.js';
-import { readResourceLogs, type LogRead, type LogValueReaders } from './otlp-logs.js';
-import { type Attrs, field, anyValue, keyValues } from './values.js';
+import { readResourceLogs, type LogRead } from './otlp-logs.js';
+import { type Attrs, field, keyValues } from './values.js';
 import { readId, enumName, readNanos, readMs, nanosToIso, isoTime } from './time.js';
 import type { Classified } from './dialects.js';
 
@@ -118,13 +118,7 @@ export class Reader {
       if (Array.isArray(own(r, 'scopeSpans'))) return this.resource(r, path);
       const rl = own(r, 'resourceLogs');
       if (Array.isArray(rl))
-        return readResourceLogs(
-          rl,
-          jsonPath(path, 'resourceLogs'),
-          this.#ctx,
-          LOG_READERS,
-          this.logs,
-        );
+        return readResourceLogs(rl, jsonPath(path, 'resourceLogs'), this.#ctx, this.logs);
       const spans = own(r, 'spans');
       if (Array.isArray(spans) && typeof r['event'] !== 'string')
         return this.scope(r, path, undefined);
@@ -258,15 +252,3 @@ function resourceOf(r: Attrs): Attrs | undefined {
   const res = own(r, 'resource');
   return isRecord(res) ? keyValues(own(res, 'attributes')) : undefined;
 }
-
-/** The value and time readers otlp-logs.ts reads records with (values.ts, time.ts). */
-export const LOG_READERS: LogValueReaders = {
-  keyValues: (list) => keyValues(list),
-  anyValue: (v) => anyValue(v),
-  readId,
-  readNanos,
-  nanosTime(ns) {
-    const iso = nanosToIso(ns);
-    return iso === undefined ? undefined : { iso, ms: readMs };
-  },
-};
