@@ -227,17 +227,18 @@ export function normalizedText(
   path: IgnorePath | null = null,
 ): string {
   let out = '';
-  // Work items: a value to write (with its root path and depth), or a literal.
-  type Item = { v: unknown; at: IgnorePath | null; depth: number } | string;
-  const stack: Item[] = [{ v: value, at: path, depth: 0 }];
-  while (stack.length > 0 && out.length < max) {
-    const item = stack.pop()!;
-    if (typeof item === 'string') {
-      out += item;
-      continue;
-    }
-    const { v, at, depth } = item;
-    if (typeof v === 'string') {
+  // Work items on three parallel stacks (no object per item): a value to
+  // write with its root path and depth, or a literal (depth -1).
+  const values: unknown[] = [value];
+  const paths: (IgnorePath | null)[] = [path];
+  const depths: number[] = [0];
+  while (values.length > 0 && out.length < max) {
+    const v = values.pop();
+    const at = paths.pop()!;
+    const depth = depths.pop()!;
+    if (depth < 0) {
+      out += v as string;
+    } else if (typeof v === 'string') {
       out += JSON.stringify(v.length > max ? v.slice(0, max) : v);
     } else if (typeof v === 'number' || typeof v === 'boolean') {
       out += String(v);
@@ -249,31 +250,67 @@ export function normalizedText(
       out += '…';
     } else if (Array.isArray(v)) {
       out += '[';
-      stack.push(']');
+      values.push(']');
+      paths.push(null);
+      depths.push(-1);
       const inner = childPath('*', at);
       for (let i = v.length - 1; i >= 0; i--) {
-        stack.push({ v: v[i], at: inner, depth: depth + 1 });
-        if (i > 0) stack.push(',');
+        values.push(v[i]);
+        paths.push(inner);
+        depths.push(depth + 1);
+        if (i > 0) {
+          values.push(',');
+          paths.push(null);
+          depths.push(-1);
+        }
       }
     } else {
       const record = v as Record<string, unknown>;
-      const keys = Object.keys(record)
-        .filter((k) => {
-          const x = record[k];
-          return x !== undefined && x !== null && !skipped(ignore, k, at);
-        })
-        .sort();
+      const keys: string[] = [];
+      for (const k of Object.keys(record)) {
+        const x = record[k];
+        if (x !== undefined && x !== null && !skipped(ignore, k, at)) keys.push(k);
+      }
+      sortStrings(keys);
       out += '{';
-      stack.push('}');
+      values.push('}');
+      paths.push(null);
+      depths.push(-1);
       for (let i = keys.length - 1; i >= 0; i--) {
         const k = keys[i]!;
-        stack.push({ v: record[k], at: childPath(k, at), depth: depth + 1 });
-        stack.push(`${JSON.stringify(k)}:`);
-        if (i > 0) stack.push(',');
+        values.push(record[k], `${JSON.stringify(k)}:`);
+        paths.push(childPath(k, at), null);
+        depths.push(depth + 1, -1);
+        if (i > 0) {
+          values.push(',');
+          paths.push(null);
+          depths.push(-1);
+        }
       }
     }
   }
   return out.length > max ? out.slice(0, max) : out;
+}
+
+/**
+ * Sorts `keys` in place as `Array.prototype.sort()` does (by UTF-16 code
+ * units; equal strings are indistinguishable): insertion sort for the few
+ * keys most objects have, which allocates nothing. Internal.
+ */
+export function sortStrings(keys: string[]): void {
+  if (keys.length > 12) {
+    keys.sort();
+    return;
+  }
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i]!;
+    let j = i - 1;
+    while (j >= 0 && keys[j]! > k) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = k;
+  }
 }
 
 /** `text` trimmed, with every run of white space folded to one space. */

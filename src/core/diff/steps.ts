@@ -41,7 +41,7 @@ import {
   type EventStatus,
 } from '../events/outcome.js';
 import type { Content, Event } from '../events/types.js';
-import { normalizedText, type IgnoreSet } from './normalize.js';
+import { normalizedText, sortStrings, type IgnoreSet } from './normalize.js';
 import type { RunStep } from './types.js';
 
 /**
@@ -212,20 +212,24 @@ function head(text: string, n = 200): string {
     else if (c === 9 || c === 10 || c === 13 || c === 12 || c === 11 || c === 0xa0) plain = false;
   }
   if (plain) return lim === text.length ? text : text.slice(0, lim);
-  let out = '';
-  let space = false;
-  for (let i = 0; i < text.length && out.length < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11 || c === 0xa0) {
-      space = out !== '';
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += text[i];
+  // Fold a prefix long enough for `n` folded characters (one regular
+  // expression replace: building it character by character was most of a
+  // diff's garbage). The output takes characters while it is shorter than
+  // `n`, so a space at `n - 1` brings the character after it.
+  let len = Math.min(text.length, n + (n >> 2) + 8);
+  for (;;) {
+    const whole = len >= text.length;
+    let f = (whole ? text : text.slice(0, len)).replace(SPACES, ' ');
+    if (f.charCodeAt(0) === 32) f = f.slice(1);
+    if (whole && f.charCodeAt(f.length - 1) === 32) f = f.slice(0, -1);
+    if (f.length > n) return f.charCodeAt(n - 1) === 32 ? f.slice(0, n + 1) : f.slice(0, n);
+    if (whole) return f;
+    len = Math.min(text.length, len * 2);
   }
-  return out;
 }
+
+/** The white space {@link head} folds. */
+const SPACES = /[ \t\n\r\f\v\u00a0]+/g;
 
 function completionText(event: Event): string {
   const output = field(event, 'output') as
@@ -639,7 +643,7 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
       if (Number.isFinite(first)) step.start = first;
       if (Number.isFinite(first) && Number.isFinite(last)) step.durationMs = last - first;
       // The members' signatures as a set (parallel calls finish in any order).
-      memberKeys!.sort();
+      sortStrings(memberKeys!);
       keyText[s] = `T\u0000${normalizeModel(step.name)}\u0000${memberKeys!.join(' ')}`;
       coarseText[s] = 'T';
     }
