@@ -203,33 +203,43 @@ const modelNames = new Map<string, string>();
  * reading the rest of a long text.
  */
 function head(text: string, n = 200): string {
-  // Most texts need no folding in their first `n` characters: one slice.
-  const lim = Math.min(text.length, n);
-  let plain = lim > 0 && text.charCodeAt(0) !== 32 && text.charCodeAt(lim - 1) !== 32;
-  for (let i = 0; plain && i < lim; i++) {
+  // One scan; the stretches between white space that needs folding (all
+  // but a single space inside the text) are sliced whole, and a text that
+  // needs none is returned as it is. Characters are taken while the output
+  // is shorter than `n`, so a space at `n - 1` brings the character after
+  // it.
+  let i = 0;
+  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+  let out = '';
+  let seg = i;
+  while (i < text.length) {
     const c = text.charCodeAt(i);
-    if (c === 32) plain = text.charCodeAt(i - 1) !== 32;
-    else if (c === 9 || c === 10 || c === 13 || c === 12 || c === 11 || c === 0xa0) plain = false;
+    if (!isSpace(c)) {
+      i++;
+      if (out.length + (i - seg) > n) break;
+      continue;
+    }
+    let k = i + 1;
+    while (k < text.length && isSpace(text.charCodeAt(k))) k++;
+    if (k === text.length) break;
+    if (c === 32 && k === i + 1) {
+      i = k;
+      if (out.length + (i - seg) > n) break;
+      continue;
+    }
+    out += `${text.slice(seg, i)} `;
+    seg = k;
+    i = k;
+    if (out.length > n) break;
   }
-  if (plain) return lim === text.length ? text : text.slice(0, lim);
-  // Fold a prefix long enough for `n` folded characters (one regular
-  // expression replace: building it character by character was most of a
-  // diff's garbage). The output takes characters while it is shorter than
-  // `n`, so a space at `n - 1` brings the character after it.
-  let len = Math.min(text.length, n + (n >> 2) + 8);
-  for (;;) {
-    const whole = len >= text.length;
-    let f = (whole ? text : text.slice(0, len)).replace(SPACES, ' ');
-    if (f.charCodeAt(0) === 32) f = f.slice(1);
-    if (whole && f.charCodeAt(f.length - 1) === 32) f = f.slice(0, -1);
-    if (f.length > n) return f.charCodeAt(n - 1) === 32 ? f.slice(0, n + 1) : f.slice(0, n);
-    if (whole) return f;
-    len = Math.min(text.length, len * 2);
-  }
+  const f = seg === 0 && i === text.length ? text : out + text.slice(seg, i);
+  if (f.length <= n) return f;
+  return f.charCodeAt(n - 1) === 32 ? f.slice(0, n + 1) : f.slice(0, n);
 }
 
-/** The white space {@link head} folds. */
-const SPACES = /[ \t\n\r\f\v\u00a0]+/g;
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11 || c === 0xa0;
+}
 
 function completionText(event: Event): string {
   const output = field(event, 'output') as
