@@ -445,7 +445,7 @@ function pairRow(A: StepTable, B: StepTable, a: number, b: number, ignore: Ignor
   if (status === 'same') return delta === undefined ? { status, a, b } : { status, a, b, delta };
   const similarity =
     ca === null || cb === null
-      ? textSimilarity(A.keyText[a]!, B.keyText[b]!)
+      ? textSimilarity(A.texts[A.key[a]!]!, B.texts[B.key[b]!]!)
       : textSimilarity(
           normalizedText(ca, ignore, SIMILARITY_CHARS, ignore.root),
           normalizedText(cb, ignore, SIMILARITY_CHARS, ignore.root),

@@ -95,6 +95,21 @@ export interface IgnoreSet {
   readonly paths: ReadonlySet<string>;
   /** The root of the ignored paths (an event's top level). */
   readonly root: IgnorePath;
+  /**
+   * A filter over every ignored name and path key, by length and first
+   * character (`skipped`): most keys are ruled out without a set
+   * lookup.
+   */
+  readonly filter: Uint32Array;
+}
+
+/** The filter slot of `key`: its length (capped) and first character. */
+function filterBit(filter: Uint32Array, key: string, set: boolean): boolean {
+  const slot = key.length < 63 ? key.length : 63;
+  // `''.charCodeAt(0)` is NaN, and NaN & 31 is 0: the empty key has a slot too.
+  const bit = 1 << (key.charCodeAt(0) & 31);
+  if (set) filter[slot] = filter[slot]! | bit;
+  return (filter[slot]! & bit) !== 0;
 }
 
 /** Splits an ignore list into names and root paths. Internal. */
@@ -103,6 +118,7 @@ export function ignoreSet(list: readonly string[]): IgnoreSet {
   const paths = new Set<string>();
   type Node = { ignored: Set<string>; next: Map<string, Node> };
   const root: Node = { ignored: new Set(), next: new Map() };
+  const filter = new Uint32Array(64);
   for (const entry of list) {
     if (entry.startsWith('$.')) {
       const path = entry.slice(2);
@@ -119,12 +135,17 @@ export function ignoreSet(list: readonly string[]): IgnoreSet {
         node = child;
       }
       node.ignored.add(parts[parts.length - 1]!);
-    } else names.add(entry);
+      filterBit(filter, parts[parts.length - 1]!, true);
+    } else {
+      names.add(entry);
+      filterBit(filter, entry, true);
+    }
   }
-  return { names, paths, root };
+  return { names, paths, root, filter };
 }
 
 function skipped(ignore: IgnoreSet, key: string, at: IgnorePath | null): boolean {
+  if (!filterBit(ignore.filter, key, false)) return false;
   return ignore.names.has(key) || (at !== null && at.ignored.has(key));
 }
 

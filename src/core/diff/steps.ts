@@ -81,8 +81,8 @@ export interface StepTable {
   readonly mid: Int32Array;
   /** Interned coarse key (kind and name) per step. */
   readonly coarse: Int32Array;
-  /** Signature text per step (similarity of spans and turns). */
-  readonly keyText: readonly string[];
+  /** The text of each interned id (`texts[key[s]]`: step `s`'s signature). */
+  readonly texts: readonly string[];
   /** Height of the subtree (0 for a leaf). */
   readonly height: Int32Array;
   /** A hash of the subtree's signatures and shape. */
@@ -480,8 +480,19 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
   const { hidden, ignore, intern } = options;
   const { events, spanIndex, spans, subtreeEnd } = tree;
   const steps: MutableStep[] = [];
-  const keyText: string[] = [];
-  const coarseText: string[] = [];
+  // Interned as they are made, so the texts die young (a turn's key and a
+  // custom key are made bottom-up, below).
+  const keyIds: number[] = [];
+  const coarseIds: number[] = [];
+  const id = (text: string): number => {
+    let k = intern.ids.get(text);
+    if (k === undefined) {
+      k = intern.texts.length;
+      intern.ids.set(text, k);
+      intern.texts.push(text);
+    }
+    return k;
+  };
   const content: (Readonly<Record<string, unknown>> | null)[] = [];
   const stepEvent: (Event | undefined)[] = [];
   const turnFlag: number[] = [];
@@ -581,8 +592,8 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
         if (item.adopted !== null) children = [...(children ?? []), ...item.adopted];
       }
     }
-    keyText.push(key);
-    coarseText.push(coarse);
+    keyIds.push(item.members !== null ? -1 : id(key));
+    coarseIds.push(item.members !== null ? id('T') : id(coarse));
     content.push(compared);
     stepEvent.push(event);
     turnFlag.push(item.members !== null ? 1 : 0);
@@ -600,15 +611,6 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
   const mid = new Int32Array(n);
   const height = new Int32Array(n);
   const digest = new Float64Array(n);
-  const id = (text: string): number => {
-    let k = intern.ids.get(text);
-    if (k === undefined) {
-      k = intern.texts.length;
-      intern.ids.set(text, k);
-      intern.texts.push(text);
-    }
-    return k;
-  };
   const hashOf = (k: number): string => (intern.hashes[k] ??= hashText(intern.texts[k]!));
   for (let s = n - 1; s >= 0; s--) {
     const step = steps[s]!;
@@ -654,15 +656,14 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
       if (Number.isFinite(first) && Number.isFinite(last)) step.durationMs = last - first;
       // The members' signatures as a set (parallel calls finish in any order).
       sortStrings(memberKeys!);
-      keyText[s] = `T\u0000${normalizeModel(step.name)}\u0000${memberKeys!.join(' ')}`;
-      coarseText[s] = 'T';
+      keyIds[s] = id(`T\u0000${normalizeModel(step.name)}\u0000${memberKeys!.join(' ')}`);
     }
     if (options.key !== undefined) {
       const custom = options.key(step, stepEvent[s]);
-      if (typeof custom === 'string') keyText[s] = `x\u0000${custom}`;
+      if (typeof custom === 'string') keyIds[s] = id(`x\u0000${custom}`);
     }
-    key[s] = id(keyText[s]!);
-    coarse[s] = id(coarseText[s]!);
+    key[s] = keyIds[s]!;
+    coarse[s] = coarseIds[s]!;
     mid[s] = isTurn && s + 1 < step.end ? id(`M\u0000${hashOf(key[s + 1]!)}`) : coarse[s]!;
     height[s] = h;
     lo = mix(mix(mix(lo, key[s]!), coarse[s]!), mid[s]!);
@@ -675,7 +676,7 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
     key,
     mid,
     coarse,
-    keyText,
+    texts: intern.texts,
     height,
     digest,
     content,
