@@ -218,21 +218,48 @@ export function differingFields(
   ignore: IgnoreSet,
 ): string[] {
   const out: string[] = [];
-  const check = (key: string) => {
-    if (skipped(ignore, key, ignore.root)) return;
-    const p = x[key];
-    const q = y[key];
-    const pAbsent = p === undefined || p === null;
-    const qAbsent = q === undefined || q === null;
-    if (pAbsent && qAbsent) return;
-    if (pAbsent !== qAbsent || !sameContent(p, q, ignore, childPath(key, ignore.root))) {
-      out.push(key);
-    }
-  };
-  for (const key in x) check(key);
+  // `x`'s keys in order: `y`'s keys usually come in the same order (one
+  // writer), and a key at its place in `x` needs no own-property lookup.
+  const keys = scratchKeys;
+  let n = 0;
+  for (const key in x) {
+    keys[n++] = key;
+    fieldDiffers(x, y, key, ignore, out);
+  }
   // `y`'s keys that `x` lacks (events are plain objects: own keys only).
-  for (const key in y) if (!Object.prototype.hasOwnProperty.call(x, key)) check(key);
+  let i = 0;
+  for (const key in y) {
+    if (i < n && keys[i] === key) {
+      i++;
+      continue;
+    }
+    i = n;
+    if (!Object.prototype.hasOwnProperty.call(x, key)) fieldDiffers(x, y, key, ignore, out);
+  }
+  // Kept for the next call (no allocation); a long list is let go.
+  if (n > 64) keys.length = 0;
   return out;
+}
+
+/** Reused by {@link differingFields} (not reentrant: it calls nothing that calls it). */
+const scratchKeys: string[] = [];
+
+function fieldDiffers(
+  x: Record<string, unknown>,
+  y: Record<string, unknown>,
+  key: string,
+  ignore: IgnoreSet,
+  out: string[],
+): void {
+  if (skipped(ignore, key, ignore.root)) return;
+  const p = x[key];
+  const q = y[key];
+  const pAbsent = p === undefined || p === null;
+  const qAbsent = q === undefined || q === null;
+  if (pAbsent && qAbsent) return;
+  if (pAbsent !== qAbsent || !sameContent(p, q, ignore, childPath(key, ignore.root))) {
+    out.push(key);
+  }
 }
 
 /**
