@@ -326,7 +326,7 @@ export function normalizedText(
       depths.push(-1);
       for (let i = keys.length - 1; i >= 0; i--) {
         const k = keys[i]!;
-        values.push(record[k], `${JSON.stringify(k)}:`);
+        values.push(record[k], keyLiteral(k));
         paths.push(childPath(k, at), null);
         depths.push(depth + 1, -1);
         if (i > 0) {
@@ -338,6 +338,20 @@ export function normalizedText(
     }
   }
   return out.length > max ? out.slice(0, max) : out;
+}
+
+/** `"key":` per key name, made once: events of one run share a few dozen names. */
+const keyLiterals = new Map<string, string>();
+
+function keyLiteral(key: string): string {
+  let out = keyLiterals.get(key);
+  if (out === undefined) {
+    out = `${JSON.stringify(key)}:`;
+    // A hostile run can name any number of keys; this stays small.
+    if (keyLiterals.size >= 4096) keyLiterals.clear();
+    keyLiterals.set(key, out);
+  }
+  return out;
 }
 
 /**
