@@ -112,67 +112,91 @@ export function alignSteps(
   const rows: RunDiffRow[] = [];
   const next: AlignMemo | undefined =
     memo === undefined ? undefined : { levels: new Map(), rows: new Map() };
-  const frames: { ops: Op[]; pos: number }[] = [
-    { ops: alignLevel(A, B, childrenOf(A, -1), childrenOf(B, -1), false, budget), pos: 0 },
+  // A frame walks a level's ops, or (`ops` null) the children of a pair
+  // with equal digests in lockstep, `a` and `b` the next pair's steps: most
+  // of two runs of one agent, walked without an op or a list per level.
+  const frames: { ops: Op[] | null; pos: number; a: number; b: number; end: number }[] = [
+    {
+      ops: alignLevel(A, B, childrenOf(A, -1), childrenOf(B, -1), false, budget),
+      pos: 0,
+      a: 0,
+      b: 0,
+      end: 0,
+    },
   ];
   while (frames.length > 0) {
     const frame = frames[frames.length - 1]!;
-    if (frame.pos >= frame.ops.length) {
-      frames.pop();
-      continue;
+    let oa: number;
+    let ob: number;
+    let wrapper = false;
+    if (frame.ops === null) {
+      if (frame.a >= frame.end) {
+        frames.pop();
+        continue;
+      }
+      oa = frame.a;
+      ob = frame.b;
+      frame.a = A.steps[oa]!.end;
+      frame.b = B.steps[ob]!.end;
+    } else {
+      if (frame.pos >= frame.ops.length) {
+        frames.pop();
+        continue;
+      }
+      const op = frame.ops[frame.pos++]!;
+      oa = op.a;
+      ob = op.b;
+      wrapper = op.wrapper;
     }
-    const op = frame.ops[frame.pos++]!;
-    if (op.a >= 0 && op.b >= 0) {
+    if (oa >= 0 && ob >= 0) {
       rows.push(
         next === undefined
-          ? pairRow(A, B, op.a, op.b, ignore)
-          : memoRow(A, B, op.a, op.b, ignore, memo!, next),
+          ? pairRow(A, B, oa, ob, ignore)
+          : memoRow(A, B, oa, ob, ignore, memo!, next),
       );
-      if (!hasChildren(A, op.a) && !hasChildren(B, op.b)) continue;
-      let ops: Op[];
-      if (A.digest[op.a] === B.digest[op.b] && A.key[op.a] === B.key[op.b]) {
-        const ca = childrenOf(A, op.a);
-        const cb = childrenOf(B, op.b);
-        ops = ca.map((a, i) => ({ a, b: cb[i]!, coarse: false, wrapper: false }));
-      } else {
-        const key = pairKey(op.a, op.b);
-        const da = A.digest[op.a]!;
-        const db = B.digest[op.b]!;
-        const known = memo?.levels.get(key);
-        if (known !== undefined && known.da === da && known.db === db) {
-          budget.work -= known.work;
-          budget.coarse += known.coarse;
-          ops = known.ops;
-        } else {
-          const work = budget.work;
-          const coarse = budget.coarse;
-          const turn = A.turn[op.a] === 1 && B.turn[op.b] === 1;
-          ops = alignLevel(A, B, childrenOf(A, op.a), childrenOf(B, op.b), turn, budget);
-          if (next !== undefined) {
-            next.levels.set(key, {
-              da,
-              db,
-              ops,
-              work: work - budget.work,
-              coarse: budget.coarse - coarse,
-            });
-          }
-        }
-        if (known !== undefined && next !== undefined) next.levels.set(key, known);
+      if (!hasChildren(A, oa) && !hasChildren(B, ob)) continue;
+      if (A.digest[oa] === B.digest[ob] && A.key[oa] === B.key[ob]) {
+        frames.push({ ops: null, pos: 0, a: oa + 1, b: ob + 1, end: A.steps[oa]!.end });
+        continue;
       }
-      frames.push({ ops, pos: 0 });
-    } else if (op.wrapper) {
+      let ops: Op[];
+      const key = pairKey(oa, ob);
+      const da = A.digest[oa]!;
+      const db = B.digest[ob]!;
+      const known = memo?.levels.get(key);
+      if (known !== undefined && known.da === da && known.db === db) {
+        budget.work -= known.work;
+        budget.coarse += known.coarse;
+        ops = known.ops;
+      } else {
+        const work = budget.work;
+        const coarse = budget.coarse;
+        const turn = A.turn[oa] === 1 && B.turn[ob] === 1;
+        ops = alignLevel(A, B, childrenOf(A, oa), childrenOf(B, ob), turn, budget);
+        if (next !== undefined) {
+          next.levels.set(key, {
+            da,
+            db,
+            ops,
+            work: work - budget.work,
+            coarse: budget.coarse - coarse,
+          });
+        }
+      }
+      if (known !== undefined && next !== undefined) next.levels.set(key, known);
+      frames.push({ ops, pos: 0, a: 0, b: 0, end: 0 });
+    } else if (wrapper) {
       rows.push(
-        op.a >= 0
-          ? { status: 'only-a', a: op.a, b: null, wrapper: true }
-          : { status: 'only-b', a: null, b: op.b, wrapper: true },
+        oa >= 0
+          ? { status: 'only-a', a: oa, b: null, wrapper: true }
+          : { status: 'only-b', a: null, b: ob, wrapper: true },
       );
-    } else if (op.a >= 0) {
-      const end = A.steps[op.a]!.end;
-      for (let s = op.a; s < end; s++) rows.push({ status: 'only-a', a: s, b: null });
+    } else if (oa >= 0) {
+      const end = A.steps[oa]!.end;
+      for (let s = oa; s < end; s++) rows.push({ status: 'only-a', a: s, b: null });
     } else {
-      const end = B.steps[op.b]!.end;
-      for (let s = op.b; s < end; s++) rows.push({ status: 'only-b', a: null, b: s });
+      const end = B.steps[ob]!.end;
+      for (let s = ob; s < end; s++) rows.push({ status: 'only-b', a: null, b: s });
     }
   }
   if (memo !== undefined && next !== undefined) {
@@ -421,7 +445,7 @@ function pairRow(A: StepTable, B: StepTable, a: number, b: number, ignore: Ignor
   if (status === 'same') return delta === undefined ? { status, a, b } : { status, a, b, delta };
   const similarity =
     ca === null || cb === null
-      ? textSimilarity(A.keyText[a]!, B.keyText[b]!)
+      ? textSimilarity(A.texts[A.key[a]!]!, B.texts[B.key[b]!]!)
       : textSimilarity(
           normalizedText(ca, ignore, SIMILARITY_CHARS, ignore.root),
           normalizedText(cb, ignore, SIMILARITY_CHARS, ignore.root),

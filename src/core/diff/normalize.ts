@@ -95,6 +95,21 @@ export interface IgnoreSet {
   readonly paths: ReadonlySet<string>;
   /** The root of the ignored paths (an event's top level). */
   readonly root: IgnorePath;
+  /**
+   * A filter over every ignored name and path key, by length and first
+   * character (`skipped`): most keys are ruled out without a set
+   * lookup.
+   */
+  readonly filter: Uint32Array;
+}
+
+/** The filter slot of `key`: its length (capped) and first character. */
+function filterBit(filter: Uint32Array, key: string, set: boolean): boolean {
+  const slot = key.length < 63 ? key.length : 63;
+  // `''.charCodeAt(0)` is NaN, and NaN & 31 is 0: the empty key has a slot too.
+  const bit = 1 << (key.charCodeAt(0) & 31);
+  if (set) filter[slot] = filter[slot]! | bit;
+  return (filter[slot]! & bit) !== 0;
 }
 
 /** Splits an ignore list into names and root paths. Internal. */
@@ -103,6 +118,7 @@ export function ignoreSet(list: readonly string[]): IgnoreSet {
   const paths = new Set<string>();
   type Node = { ignored: Set<string>; next: Map<string, Node> };
   const root: Node = { ignored: new Set(), next: new Map() };
+  const filter = new Uint32Array(64);
   for (const entry of list) {
     if (entry.startsWith('$.')) {
       const path = entry.slice(2);
@@ -119,12 +135,17 @@ export function ignoreSet(list: readonly string[]): IgnoreSet {
         node = child;
       }
       node.ignored.add(parts[parts.length - 1]!);
-    } else names.add(entry);
+      filterBit(filter, parts[parts.length - 1]!, true);
+    } else {
+      names.add(entry);
+      filterBit(filter, entry, true);
+    }
   }
-  return { names, paths, root };
+  return { names, paths, root, filter };
 }
 
 function skipped(ignore: IgnoreSet, key: string, at: IgnorePath | null): boolean {
+  if (!filterBit(ignore.filter, key, false)) return false;
   return ignore.names.has(key) || (at !== null && at.ignored.has(key));
 }
 
@@ -197,21 +218,48 @@ export function differingFields(
   ignore: IgnoreSet,
 ): string[] {
   const out: string[] = [];
-  const check = (key: string) => {
-    if (skipped(ignore, key, ignore.root)) return;
-    const p = x[key];
-    const q = y[key];
-    const pAbsent = p === undefined || p === null;
-    const qAbsent = q === undefined || q === null;
-    if (pAbsent && qAbsent) return;
-    if (pAbsent !== qAbsent || !sameContent(p, q, ignore, childPath(key, ignore.root))) {
-      out.push(key);
-    }
-  };
-  for (const key in x) check(key);
+  // `x`'s keys in order: `y`'s keys usually come in the same order (one
+  // writer), and a key at its place in `x` needs no own-property lookup.
+  const keys = scratchKeys;
+  let n = 0;
+  for (const key in x) {
+    keys[n++] = key;
+    fieldDiffers(x, y, key, ignore, out);
+  }
   // `y`'s keys that `x` lacks (events are plain objects: own keys only).
-  for (const key in y) if (!Object.prototype.hasOwnProperty.call(x, key)) check(key);
+  let i = 0;
+  for (const key in y) {
+    if (i < n && keys[i] === key) {
+      i++;
+      continue;
+    }
+    i = n;
+    if (!Object.prototype.hasOwnProperty.call(x, key)) fieldDiffers(x, y, key, ignore, out);
+  }
+  // Kept for the next call (no allocation); a long list is let go.
+  if (n > 64) keys.length = 0;
   return out;
+}
+
+/** Reused by {@link differingFields} (not reentrant: it calls nothing that calls it). */
+const scratchKeys: string[] = [];
+
+function fieldDiffers(
+  x: Record<string, unknown>,
+  y: Record<string, unknown>,
+  key: string,
+  ignore: IgnoreSet,
+  out: string[],
+): void {
+  if (skipped(ignore, key, ignore.root)) return;
+  const p = x[key];
+  const q = y[key];
+  const pAbsent = p === undefined || p === null;
+  const qAbsent = q === undefined || q === null;
+  if (pAbsent && qAbsent) return;
+  if (pAbsent !== qAbsent || !sameContent(p, q, ignore, childPath(key, ignore.root))) {
+    out.push(key);
+  }
 }
 
 /**
@@ -227,17 +275,18 @@ export function normalizedText(
   path: IgnorePath | null = null,
 ): string {
   let out = '';
-  // Work items: a value to write (with its root path and depth), or a literal.
-  type Item = { v: unknown; at: IgnorePath | null; depth: number } | string;
-  const stack: Item[] = [{ v: value, at: path, depth: 0 }];
-  while (stack.length > 0 && out.length < max) {
-    const item = stack.pop()!;
-    if (typeof item === 'string') {
-      out += item;
-      continue;
-    }
-    const { v, at, depth } = item;
-    if (typeof v === 'string') {
+  // Work items on three parallel stacks (no object per item): a value to
+  // write with its root path and depth, or a literal (depth -1).
+  const values: unknown[] = [value];
+  const paths: (IgnorePath | null)[] = [path];
+  const depths: number[] = [0];
+  while (values.length > 0 && out.length < max) {
+    const v = values.pop();
+    const at = paths.pop()!;
+    const depth = depths.pop()!;
+    if (depth < 0) {
+      out += v as string;
+    } else if (typeof v === 'string') {
       out += JSON.stringify(v.length > max ? v.slice(0, max) : v);
     } else if (typeof v === 'number' || typeof v === 'boolean') {
       out += String(v);
@@ -249,31 +298,81 @@ export function normalizedText(
       out += '…';
     } else if (Array.isArray(v)) {
       out += '[';
-      stack.push(']');
+      values.push(']');
+      paths.push(null);
+      depths.push(-1);
       const inner = childPath('*', at);
       for (let i = v.length - 1; i >= 0; i--) {
-        stack.push({ v: v[i], at: inner, depth: depth + 1 });
-        if (i > 0) stack.push(',');
+        values.push(v[i]);
+        paths.push(inner);
+        depths.push(depth + 1);
+        if (i > 0) {
+          values.push(',');
+          paths.push(null);
+          depths.push(-1);
+        }
       }
     } else {
       const record = v as Record<string, unknown>;
-      const keys = Object.keys(record)
-        .filter((k) => {
-          const x = record[k];
-          return x !== undefined && x !== null && !skipped(ignore, k, at);
-        })
-        .sort();
+      const keys: string[] = [];
+      for (const k of Object.keys(record)) {
+        const x = record[k];
+        if (x !== undefined && x !== null && !skipped(ignore, k, at)) keys.push(k);
+      }
+      sortStrings(keys);
       out += '{';
-      stack.push('}');
+      values.push('}');
+      paths.push(null);
+      depths.push(-1);
       for (let i = keys.length - 1; i >= 0; i--) {
         const k = keys[i]!;
-        stack.push({ v: record[k], at: childPath(k, at), depth: depth + 1 });
-        stack.push(`${JSON.stringify(k)}:`);
-        if (i > 0) stack.push(',');
+        values.push(record[k], keyLiteral(k));
+        paths.push(childPath(k, at), null);
+        depths.push(depth + 1, -1);
+        if (i > 0) {
+          values.push(',');
+          paths.push(null);
+          depths.push(-1);
+        }
       }
     }
   }
   return out.length > max ? out.slice(0, max) : out;
+}
+
+/** `"key":` per key name, made once: events of one run share a few dozen names. */
+const keyLiterals = new Map<string, string>();
+
+function keyLiteral(key: string): string {
+  let out = keyLiterals.get(key);
+  if (out === undefined) {
+    out = `${JSON.stringify(key)}:`;
+    // A hostile run can name any number of keys; this stays small.
+    if (keyLiterals.size >= 4096) keyLiterals.clear();
+    keyLiterals.set(key, out);
+  }
+  return out;
+}
+
+/**
+ * Sorts `keys` in place as `Array.prototype.sort()` does (by UTF-16 code
+ * units; equal strings are indistinguishable): insertion sort for the few
+ * keys most objects have, which allocates nothing. Internal.
+ */
+export function sortStrings(keys: string[]): void {
+  if (keys.length > 12) {
+    keys.sort();
+    return;
+  }
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i]!;
+    let j = i - 1;
+    while (j >= 0 && keys[j]! > k) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = k;
+  }
 }
 
 /** `text` trimmed, with every run of white space folded to one space. */

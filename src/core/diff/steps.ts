@@ -41,7 +41,7 @@ import {
   type EventStatus,
 } from '../events/outcome.js';
 import type { Content, Event } from '../events/types.js';
-import { normalizedText, type IgnoreSet } from './normalize.js';
+import { normalizedText, sortStrings, type IgnoreSet } from './normalize.js';
 import type { RunStep } from './types.js';
 
 /**
@@ -81,8 +81,8 @@ export interface StepTable {
   readonly mid: Int32Array;
   /** Interned coarse key (kind and name) per step. */
   readonly coarse: Int32Array;
-  /** Signature text per step (similarity of spans and turns). */
-  readonly keyText: readonly string[];
+  /** The text of each interned id (`texts[key[s]]`: step `s`'s signature). */
+  readonly texts: readonly string[];
   /** Height of the subtree (0 for a leaf). */
   readonly height: Int32Array;
   /** A hash of the subtree's signatures and shape. */
@@ -203,28 +203,42 @@ const modelNames = new Map<string, string>();
  * reading the rest of a long text.
  */
 function head(text: string, n = 200): string {
-  // Most texts need no folding in their first `n` characters: one slice.
-  const lim = Math.min(text.length, n);
-  let plain = lim > 0 && text.charCodeAt(0) !== 32 && text.charCodeAt(lim - 1) !== 32;
-  for (let i = 0; plain && i < lim; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 32) plain = text.charCodeAt(i - 1) !== 32;
-    else if (c === 9 || c === 10 || c === 13 || c === 12 || c === 11 || c === 0xa0) plain = false;
-  }
-  if (plain) return lim === text.length ? text : text.slice(0, lim);
+  // One scan; the stretches between white space that needs folding (all
+  // but a single space inside the text) are sliced whole, and a text that
+  // needs none is returned as it is. Characters are taken while the output
+  // is shorter than `n`, so a space at `n - 1` brings the character after
+  // it.
+  let i = 0;
+  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
   let out = '';
-  let space = false;
-  for (let i = 0; i < text.length && out.length < n; i++) {
+  let seg = i;
+  while (i < text.length) {
     const c = text.charCodeAt(i);
-    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11 || c === 0xa0) {
-      space = out !== '';
+    if (!isSpace(c)) {
+      i++;
+      if (out.length + (i - seg) > n) break;
       continue;
     }
-    if (space) out += ' ';
-    space = false;
-    out += text[i];
+    let k = i + 1;
+    while (k < text.length && isSpace(text.charCodeAt(k))) k++;
+    if (k === text.length) break;
+    if (c === 32 && k === i + 1) {
+      i = k;
+      if (out.length + (i - seg) > n) break;
+      continue;
+    }
+    out += `${text.slice(seg, i)} `;
+    seg = k;
+    i = k;
+    if (out.length > n) break;
   }
-  return out;
+  const f = seg === 0 && i === text.length ? text : out + text.slice(seg, i);
+  if (f.length <= n) return f;
+  return f.charCodeAt(n - 1) === 32 ? f.slice(0, n + 1) : f.slice(0, n);
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11 || c === 0xa0;
 }
 
 function completionText(event: Event): string {
@@ -466,8 +480,19 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
   const { hidden, ignore, intern } = options;
   const { events, spanIndex, spans, subtreeEnd } = tree;
   const steps: MutableStep[] = [];
-  const keyText: string[] = [];
-  const coarseText: string[] = [];
+  // Interned as they are made, so the texts die young (a turn's key and a
+  // custom key are made bottom-up, below).
+  const keyIds: number[] = [];
+  const coarseIds: number[] = [];
+  const id = (text: string): number => {
+    let k = intern.ids.get(text);
+    if (k === undefined) {
+      k = intern.texts.length;
+      intern.ids.set(text, k);
+      intern.texts.push(text);
+    }
+    return k;
+  };
   const content: (Readonly<Record<string, unknown>> | null)[] = [];
   const stepEvent: (Event | undefined)[] = [];
   const turnFlag: number[] = [];
@@ -567,8 +592,8 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
         if (item.adopted !== null) children = [...(children ?? []), ...item.adopted];
       }
     }
-    keyText.push(key);
-    coarseText.push(coarse);
+    keyIds.push(item.members !== null ? -1 : id(key));
+    coarseIds.push(item.members !== null ? id('T') : id(coarse));
     content.push(compared);
     stepEvent.push(event);
     turnFlag.push(item.members !== null ? 1 : 0);
@@ -586,15 +611,6 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
   const mid = new Int32Array(n);
   const height = new Int32Array(n);
   const digest = new Float64Array(n);
-  const id = (text: string): number => {
-    let k = intern.ids.get(text);
-    if (k === undefined) {
-      k = intern.texts.length;
-      intern.ids.set(text, k);
-      intern.texts.push(text);
-    }
-    return k;
-  };
   const hashOf = (k: number): string => (intern.hashes[k] ??= hashText(intern.texts[k]!));
   for (let s = n - 1; s >= 0; s--) {
     const step = steps[s]!;
@@ -639,16 +655,15 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
       if (Number.isFinite(first)) step.start = first;
       if (Number.isFinite(first) && Number.isFinite(last)) step.durationMs = last - first;
       // The members' signatures as a set (parallel calls finish in any order).
-      memberKeys!.sort();
-      keyText[s] = `T\u0000${normalizeModel(step.name)}\u0000${memberKeys!.join(' ')}`;
-      coarseText[s] = 'T';
+      sortStrings(memberKeys!);
+      keyIds[s] = id(`T\u0000${normalizeModel(step.name)}\u0000${memberKeys!.join(' ')}`);
     }
     if (options.key !== undefined) {
       const custom = options.key(step, stepEvent[s]);
-      if (typeof custom === 'string') keyText[s] = `x\u0000${custom}`;
+      if (typeof custom === 'string') keyIds[s] = id(`x\u0000${custom}`);
     }
-    key[s] = id(keyText[s]!);
-    coarse[s] = id(coarseText[s]!);
+    key[s] = keyIds[s]!;
+    coarse[s] = coarseIds[s]!;
     mid[s] = isTurn && s + 1 < step.end ? id(`M\u0000${hashOf(key[s + 1]!)}`) : coarse[s]!;
     height[s] = h;
     lo = mix(mix(mix(lo, key[s]!), coarse[s]!), mid[s]!);
@@ -661,7 +676,7 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
     key,
     mid,
     coarse,
-    keyText,
+    texts: intern.texts,
     height,
     digest,
     content,
