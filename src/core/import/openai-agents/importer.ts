@@ -91,6 +91,12 @@ interface SpanState {
   calls: ModelToolCall[];
   /** The function tool whose sub-agent has not started yet, for spans between the two (a task). */
   subAgentOf?: SpanState;
+  /**
+   * The `span_data` last applied. Applying the same object again changes
+   * nothing (the mapping is a function of it) except for a tool not yet
+   * paired with its call, which may pair now.
+   */
+  applied?: Record<string, unknown>;
 }
 
 const MODEL_KINDS = new Set(['generation', 'response']);
@@ -201,9 +207,27 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
 
   /** A span begins; a record that has ended already also ends. */
   startSpan(record: OpenAiAgentsSpanRecord, path: string): void {
+    this.#start(record, path, true, undefined);
+  }
+
+  /**
+   * A span of an export begins, its end left to a later `endSpan` (an
+   * export's spans are replayed in the order a live run started and ended
+   * them); `startMs` is `started_at` read already.
+   */
+  startSpanOf(record: OpenAiAgentsSpanRecord, path: string, startMs: number): void {
+    this.#start(record, path, false, startMs);
+  }
+
+  #start(
+    record: OpenAiAgentsSpanRecord,
+    path: string,
+    ends: boolean,
+    startMs: number | undefined,
+  ): void {
     record = sdkSpanType(record);
     if (this.#spans.has(record.id)) {
-      if (record.ended_at) this.endSpan(record, path);
+      if (ends && record.ended_at) this.endSpan(record, path);
       return;
     }
     const trace =
@@ -218,13 +242,13 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
     if (parentId !== null && parent === undefined)
       this.#ctx.warn(path, 'openai_agents_orphan_span', record.id, parentId);
     const place = parent !== undefined ? parent.place : trace.id;
-    let timestamp = this.#source(record.started_at);
+    let timestamp = this.#source(record.started_at, startMs);
     let invented = false;
     if (timestamp === undefined) {
       timestamp = this.#invented();
       invented = true;
-    }
-    this.#seen(trace, timestamp);
+      this.#seen(trace, timestamp);
+    } else this.#seen(trace, timestamp, this.#sourceMs);
     const data = record.span_data;
     const type = data.type;
     const metadata: JsonObject = { trace_id: record.trace_id, span_id: record.id };
@@ -320,7 +344,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
     this.#spans.set(record.id, state);
     this.#open.push(state);
     this.#apply(state, record);
-    if (record.ended_at) this.endSpan(record, path);
+    if (ends && record.ended_at) this.endSpan(record, path);
   }
 
   /** A span ends, with its final data (a span never started is started first). */
@@ -337,9 +361,12 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
     if (!state.open) return;
     let end = this.#source(record.ended_at);
     const invented = end === undefined;
-    if (end === undefined) end = this.#invented();
-    this.#seen(state.trace, end);
-    this.#apply(state, record);
+    if (end === undefined) {
+      end = this.#invented();
+      this.#seen(state.trace, end);
+    } else this.#seen(state.trace, end, this.#sourceMs);
+    if (state.applied !== record.span_data || (state.kind === 'tool' && !state.paired))
+      this.#apply(state, record);
     this.#finish(state, record, end, invented ? path : undefined);
     // The SDK never ends the trace of a run that threw (its `withTrace` ends
     // a trace only on success): a failed run's top-level task ends it.
@@ -421,21 +448,27 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
     return trace;
   }
 
-  /** A source time as given, or `undefined` when it is not an ISO date-time. */
-  #source(value: unknown): string | undefined {
+  /**
+   * A source time as given, or `undefined` when it is not an ISO date-time;
+   * its milliseconds in `#sourceMs`. `ms`, when the caller read it already.
+   */
+  #source(value: unknown, ms?: number): string | undefined {
     if (typeof value !== 'string') return undefined;
-    const ms = timestampMs(value);
+    if (ms === undefined) ms = timestampMs(value);
     if (!Number.isFinite(ms)) return undefined;
     this.#clock.observe(value, ms);
+    this.#sourceMs = ms;
     return value;
   }
+
+  /** The milliseconds of the time `#source` last accepted. */
+  #sourceMs = NaN;
 
   #invented(): string {
     return this.#now ? new Date(this.#now()).toISOString() : this.#clock.next();
   }
 
-  #seen(trace: TraceState, iso: string): void {
-    const ms = timestampMs(iso);
+  #seen(trace: TraceState, iso: string, ms = timestampMs(iso)): void {
     if (ms > trace.lastMs) {
       trace.lastMs = ms;
       trace.last = iso;
@@ -473,6 +506,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
   /** What the span reports so far, onto its event. */
   #apply(state: SpanState, record: OpenAiAgentsSpanRecord): void {
     const data = record.span_data;
+    state.applied = data;
     if (state.kind === 'model') this.#applyModel(state.event as ModelEvent, data, state);
     else if (state.kind === 'tool') this.#applyTool(state, data);
     else {
