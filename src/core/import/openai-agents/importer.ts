@@ -100,6 +100,9 @@ interface SpanState {
 }
 
 const MODEL_KINDS = new Set(['generation', 'response']);
+
+/** The calls of a state that makes none (a model's are replaced, never pushed to). */
+const NO_CALLS: ModelToolCall[] = Object.freeze([]) as unknown as ModelToolCall[];
 const TOOL_KINDS = new Set(['function', 'handoff']);
 
 /** The SDK's default handoff tool name (`transfer_to_` + the agent name, non-alphanumerics as `_`). */
@@ -113,6 +116,25 @@ function defined(record: Record<string, unknown>, skip: ReadonlySet<string>): Js
   for (const key of Object.keys(record))
     if (!skip.has(key) && record[key] !== undefined && !key.startsWith('_')) out[key] = record[key];
   return out;
+}
+
+const NO_SKIP: ReadonlySet<string> = new Set();
+
+/**
+ * `event.metadata = { ...event.metadata, ...defined(record, skip) }`, written
+ * into the metadata in place when the draft owns it (it is not frozen): the
+ * same keys in the same order, without two objects per call.
+ */
+function mergeDefined(event: Event, record: Record<string, unknown>, skip: ReadonlySet<string>) {
+  let metadata = event.metadata;
+  for (const key of Object.keys(record)) {
+    const value = record[key];
+    // (`_`-keys, `__proto__` among them, are the SDK's private ones: skipped.)
+    if (skip.has(key) || value === undefined || key.startsWith('_')) continue;
+    if (metadata === undefined || Object.isFrozen(metadata))
+      event.metadata = metadata = { ...metadata };
+    metadata[key] = value as never;
+  }
 }
 
 const SKIP_TYPE_NAME = new Set(['type', 'name']);
@@ -278,7 +300,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
         trace,
         open: true,
         paired: false,
-        calls: [],
+        calls: NO_CALLS,
       };
     } else if (TOOL_KINDS.has(type)) {
       const tool: ToolEvent = {
@@ -303,7 +325,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
         trace,
         open: true,
         paired: false,
-        calls: [],
+        calls: NO_CALLS,
       };
     } else {
       const name = typeof data['name'] === 'string' ? data['name'] : undefined;
@@ -331,7 +353,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
         trace,
         open: true,
         paired: false,
-        calls: [],
+        calls: NO_CALLS,
       };
       // A function tool's sub-agent: the first agent span under it (an agent
       // used as a tool runs inside a task span of its own run).
@@ -347,8 +369,11 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
     if (ends && record.ended_at) this.endSpan(record, path);
   }
 
-  /** A span ends, with its final data (a span never started is started first). */
-  endSpan(record: OpenAiAgentsSpanRecord, path: string): void {
+  /**
+   * A span ends, with its final data (a span never started is started
+   * first); `endMs`, when the caller has read `ended_at` already.
+   */
+  endSpan(record: OpenAiAgentsSpanRecord, path: string, endMs?: number): void {
     record = sdkSpanType(record);
     const state = this.#spans.get(record.id);
     if (state === undefined) {
@@ -359,7 +384,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
       return;
     }
     if (!state.open) return;
-    let end = this.#source(record.ended_at);
+    let end = this.#source(record.ended_at, endMs);
     const invented = end === undefined;
     if (end === undefined) {
       end = this.#invented();
@@ -511,8 +536,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
     else if (state.kind === 'tool') this.#applyTool(state, data);
     else {
       const begin = state.event as SpanBeginEvent;
-      const extra = defined(data, SKIP_TYPE_NAME);
-      if (Object.keys(extra).length) begin.metadata = { ...begin.metadata, ...extra };
+      mergeDefined(begin, data, SKIP_TYPE_NAME);
       if (state.type === 'turn' && typeof data['agent_name'] === 'string' && !data['name'])
         begin.name = `turn ${scalarText(data['turn'] ?? '')} (${data['agent_name']})`;
       this.#sink.touch(begin);
@@ -525,7 +549,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
     let usage = toUsage(data['usage']);
     let finish: string | undefined;
     let name = typeof data['model'] === 'string' ? data['model'] : '';
-    const config = isRecord(data['model_config']) ? defined(data['model_config'], new Set()) : {};
+    const config = isRecord(data['model_config']) ? defined(data['model_config'], NO_SKIP) : {};
     const response = data['_response'];
     if (state.type === 'response') {
       const input = toChatMessages(data['_input']);
@@ -572,8 +596,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
     }
     model.model = name;
     model.config = config;
-    const extra = defined(data, SKIP_MODEL);
-    if (Object.keys(extra).length) model.metadata = { ...model.metadata, ...extra };
+    mergeDefined(model, data, SKIP_MODEL);
     if (output.length || usage) model.output = toModelOutput(name, output, usage, finish);
     state.calls = calls;
     this.#sink.touch(model);

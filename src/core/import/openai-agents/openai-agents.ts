@@ -172,7 +172,7 @@ function replay(importer: OpenAiAgentsImporter, order: Placed[]): void {
     }
     for (const o of due) {
       open.splice(open.indexOf(o), 1);
-      importer.endSpan(o.record, o.path);
+      importer.endSpan(o.record, o.path, o.end);
     }
   };
   for (const s of order) {
