@@ -99,6 +99,18 @@ interface SpanState {
   applied?: Record<string, unknown>;
 }
 
+/**
+ * Where a caller that maps span ids itself keeps the importer's state of the
+ * first span started with an id (opaque to it).
+ *
+ * @example
+ * import type { SpanSlot } from './importer.js';
+ * const slot: SpanSlot = { state: undefined };
+ */
+export interface SpanSlot {
+  state: object | undefined;
+}
+
 const MODEL_KINDS = new Set(['generation', 'response']);
 
 /** The calls of a state that makes none (a model's are replaced, never pushed to). */
@@ -235,10 +247,19 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
   /**
    * A span of an export begins, its end left to a later `endSpan` (an
    * export's spans are replayed in the order a live run started and ended
-   * them); `startMs` is `started_at` read already.
+   * them); `startMs` is `started_at` read already. `slot` is the caller's
+   * slot of the span's id and `parent` of its parent id, where the state of
+   * the first span started with that id is kept (what the id map holds, one
+   * lookup fewer per span and two per parent).
    */
-  startSpanOf(record: OpenAiAgentsSpanRecord, path: string, startMs: number): void {
-    this.#start(record, path, false, startMs);
+  startSpanOf(
+    record: OpenAiAgentsSpanRecord,
+    path: string,
+    startMs: number,
+    slot: SpanSlot,
+    parent: SpanSlot | undefined,
+  ): void {
+    this.#start(record, path, false, startMs, slot, parent);
   }
 
   #start(
@@ -246,9 +267,11 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
     path: string,
     ends: boolean,
     startMs: number | undefined,
+    slot?: SpanSlot,
+    parentSlot?: SpanSlot,
   ): void {
     record = sdkSpanType(record);
-    if (this.#spans.has(record.id)) {
+    if (slot !== undefined ? slot.state !== undefined : this.#spans.has(record.id)) {
       if (ends && record.ended_at) this.endSpan(record, path);
       return;
     }
@@ -260,7 +283,12 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
         record.started_at ?? undefined,
       );
     const parentId = record.parent_id ?? null;
-    const parent = parentId !== null ? this.#spans.get(parentId) : undefined;
+    const parent =
+      parentId === null
+        ? undefined
+        : slot !== undefined
+          ? (parentSlot?.state as SpanState | undefined)
+          : this.#spans.get(parentId);
     if (parentId !== null && parent === undefined)
       this.#ctx.warn(path, 'openai_agents_orphan_span', record.id, parentId);
     const place = parent !== undefined ? parent.place : trace.id;
@@ -364,6 +392,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
     }
     if (invented) this.#sink.invent(state.event, 'timestamp', path);
     this.#spans.set(record.id, state);
+    if (slot !== undefined) slot.state = state;
     this.#open.push(state);
     this.#apply(state, record);
     if (ends && record.ended_at) this.endSpan(record, path);
@@ -371,11 +400,13 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
 
   /**
    * A span ends, with its final data (a span never started is started
-   * first); `endMs`, when the caller has read `ended_at` already.
+   * first); `endMs`, when the caller has read `ended_at` already, and
+   * `slot` as for {@link startSpanOf}.
    */
-  endSpan(record: OpenAiAgentsSpanRecord, path: string, endMs?: number): void {
+  endSpan(record: OpenAiAgentsSpanRecord, path: string, endMs?: number, slot?: SpanSlot): void {
     record = sdkSpanType(record);
-    const state = this.#spans.get(record.id);
+    const state =
+      slot !== undefined ? (slot.state as SpanState | undefined) : this.#spans.get(record.id);
     if (state === undefined) {
       // Ended before it was seen to start: started now (and ended by
       // `startSpan` when the record has its end; else here, at an invented end).

@@ -18,7 +18,7 @@ import { sniffer } from '../format.js';
 import { ImportContext, isRecord, own, type ImportOptions } from '../guards.js';
 import { Probe, type ImportInput } from '../probe.js';
 import { timestampMs } from '../../events/timestamp.js';
-import { OpenAiAgentsImporter } from './importer.js';
+import { OpenAiAgentsImporter, type SpanSlot } from './importer.js';
 import type { OpenAiAgentsSpanRecord, OpenAiAgentsTraceRecord } from './types.js';
 
 function isAgentsRecord(value: unknown): boolean {
@@ -60,7 +60,7 @@ function eachRecord(
 }
 
 /** The span ids of an export: what is known of each id, for the ordering below. */
-interface IdEntry {
+interface IdEntry extends SpanSlot {
   /** The spans whose parent is this id, in file order. */
   kids: Placed[] | undefined;
   /** The last span with this id in start order (the one a parent id names). */
@@ -100,7 +100,8 @@ function startOrder(spans: Placed[]): Placed[] {
   for (const s of spans) {
     const id = s.record.id;
     let entry = ids.get(id);
-    if (entry === undefined) ids.set(id, (entry = { kids: undefined, last: undefined, stamp: 0 }));
+    if (entry === undefined)
+      ids.set(id, (entry = { kids: undefined, last: undefined, stamp: 0, state: undefined }));
     s.entry = entry;
   }
   const roots: Placed[] = [];
@@ -172,7 +173,7 @@ function replay(importer: OpenAiAgentsImporter, order: Placed[]): void {
     }
     for (const o of due) {
       open.splice(open.indexOf(o), 1);
-      importer.endSpan(o.record, o.path, o.end);
+      importer.endSpan(o.record, o.path, o.end, o.entry);
     }
   };
   for (const s of order) {
@@ -181,7 +182,7 @@ function replay(importer: OpenAiAgentsImporter, order: Placed[]): void {
       if (s.depth < 0) s.depth = count;
       close(s.start, walk);
     }
-    importer.startSpanOf(s.record, s.path, s.start);
+    importer.startSpanOf(s.record, s.path, s.start, s.entry!, s.parent);
     if (typeof s.record.ended_at === 'string') {
       s.end = timestampMs(s.record.ended_at);
       open.push(s);
