@@ -24,6 +24,9 @@ const external = (id: string) =>
 const browser = () => ({
   enabled: true,
   headless: true,
+  // One test file at a time per browser project (four projects already run
+  // side by side): their frame and scroll timings need the page to themselves.
+  fileParallelism: false,
   provider: playwright({ launchOptions: { executablePath: chromiumPath, args: chromiumArgs } }),
   instances: [{ browser: 'chromium' as const }],
   // Server rendering in a real Node process, for the SSR hydration test.
@@ -107,6 +110,11 @@ export default defineConfig({
     },
   },
   test: {
+    // Two Node test files at a time on 2 cores (Vitest's default is cores − 1):
+    // the Node projects finish last, alone, and many of their files wait on
+    // servers, child processes and timers. Browser projects stay one file at a
+    // time (`fileParallelism: false` above).
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
@@ -114,9 +122,10 @@ export default defineConfig({
           name: 'core',
           environment: 'node',
           include: ['test/core/**/*.test.ts'],
-          // Property tests over generated runs take seconds when the whole
-          // suite shares 2 cores; speed is measured in the bench, not here.
-          testTimeout: 30_000,
+          // Property tests over generated runs take tens of seconds when the
+          // whole suite shares 2 cores; a timeout here only catches a hang
+          // (speed is measured in the bench, not here).
+          testTimeout: 90_000,
         },
       },
       {
@@ -146,7 +155,7 @@ export default defineConfig({
           include: ['test/react/**/*.test.{ts,tsx}'],
           setupFiles: ['test/react/setup.ts'],
           // (As for core: a loaded 2-core machine, not a speed limit.)
-          testTimeout: 30_000,
+          testTimeout: 60_000,
         },
       },
       {
@@ -173,7 +182,7 @@ export default defineConfig({
         plugins: [storybookTest({ configDir: '.storybook' })],
         // Stories render real payloads (100k-character markdown, 1M-event runs);
         // on a loaded 2-core machine a play function can take well over the default.
-        test: { name: 'storybook', browser: browser(), testTimeout: 60_000 },
+        test: { name: 'storybook', browser: browser(), testTimeout: 120_000 },
       },
       {
         // The stories again (play function and axe) in the dark theme at 390 px:
@@ -197,7 +206,7 @@ export default defineConfig({
             config: () => ({ cacheDir: 'node_modules/.cache/sb-vitest-dark-390' }),
           },
         ],
-        test: { name: 'storybook-dark-390', browser: browser(), testTimeout: 60_000 },
+        test: { name: 'storybook-dark-390', browser: browser(), testTimeout: 120_000 },
       },
     ],
   },

@@ -44,7 +44,9 @@ if (!browserOnly) {
     const bench = ((await import(pathToFileURL(file).href)) as { default: NodeBench }).default;
     if (filter && !bench.name.includes(filter)) continue;
     log(`node: ${bench.name} (${relative(root, file)})`);
+    const began = performance.now();
     await bench.run(ctx);
+    log(`  ${((performance.now() - began) / 1000).toFixed(1)} s`);
   }
 }
 

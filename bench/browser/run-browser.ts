@@ -51,7 +51,9 @@ export async function runBrowserBenches(options: {
   log: (line: string) => void;
 }): Promise<Metric[]> {
   if (!chromiumFound()) throw new Error(installHint);
+  const buildStarted = performance.now();
   await build({ configFile: join(here, 'vite.config.ts') });
+  options.log(`browser: build (${((performance.now() - buildStarted) / 1000).toFixed(1)} s)`);
   const { url, server } = await serveStatic(distDir);
   const browser = await chromium.launch({
     executablePath: chromiumPath,
@@ -67,6 +69,7 @@ export async function runBrowserBenches(options: {
     for (const name of names) {
       if (options.filter && !name.includes(options.filter)) continue;
       options.log(`browser: ${name}`);
+      const began = performance.now();
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(String(e)));
@@ -128,6 +131,7 @@ export async function runBrowserBenches(options: {
       if (errors.length) throw new Error(`${name}: page errors:\n${errors.join('\n')}`);
       metrics.push(...result);
       await page.close();
+      options.log(`  ${((performance.now() - began) / 1000).toFixed(1)} s`);
     }
   } finally {
     await browser.close();

@@ -125,8 +125,8 @@ function normalizeData(data: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-function isMimeKeyed(data: Record<string, unknown>): boolean {
-  const keys = Object.keys(data);
+/** Whether every key is a MIME type (`keys`: the object's own keys, when already listed). */
+function isMimeKeyed(data: Record<string, unknown>, keys = Object.keys(data)): boolean {
   return keys.length > 0 && keys.every(isMimeType);
 }
 
@@ -153,7 +153,8 @@ function asBundle(value: unknown): MimeBundle | undefined {
     if (Object.keys(data).length === 0) return undefined;
     return isPlainData(value.metadata) ? { data, metadata: value.metadata } : { data };
   }
-  if (isMimeKeyed(value)) {
+  // (An object of a million keys: listing them is the cost, so once.)
+  if (isMimeKeyed(value, keys)) {
     const data = normalizeData(value);
     return Object.keys(data).length > 0 ? { data } : undefined;
   }

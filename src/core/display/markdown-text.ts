@@ -19,9 +19,20 @@ const BULLET = /^(\s*)(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/;
 /** Lines longer than this skip the inline rules (see `markdownToPlainText`). */
 const MAX_INLINE = 20_000;
 const TABLE_RULE = /^\s*\|?\s*:?-{1,}:?\s*(?:\|\s*:?-{1,}:?\s*)+\|?\s*$/;
+/** Every inline rule below needs one of these characters to match. */
+// eslint-disable-next-line no-control-regex -- NUL: the placeholders' own
+const INLINE_SYNTAX = /[`\\[<*_~\u0000]/;
+/**
+ * Every rule of `markdownToPlainText` (block and inline) needs one of these
+ * characters: a text with none of them reads as it is written.
+ */
+// eslint-disable-next-line no-control-regex -- NUL is reserved for placeholders
+const ANY_SYNTAX = /[`~#=\-*_>+|.)\\[<\u0000]/;
 
 /** Inline syntax → its visible text. Order matters: code spans first (their content is literal). */
 function inline(line: string): string {
+  // Plain prose (most lines of most messages) has nothing to rewrite.
+  if (!INLINE_SYNTAX.test(line)) return line;
   const codes: string[] = [];
   // Code spans: keep their text verbatim, shielded from the other rules
   // behind NUL-delimited placeholders (NULs were removed from the input).
@@ -68,43 +79,63 @@ function inline(line: string): string {
  */
 export function markdownToPlainText(markdown: string): string {
   if (typeof markdown !== 'string' || markdown === '') return '';
+  // Lines split on any line ending and joined with `\n`, nothing else.
+  if (!ANY_SYNTAX.test(markdown)) return markdown.replace(/\r\n?/g, '\n');
+  return plainLines(markdown, false);
+}
+
+/**
+ * The lines of `markdown` as clean text, joined with `\n`; with `firstOnly`,
+ * only the first line that is not blank (or `''`), read no further.
+ */
+function plainLines(markdown: string, firstOnly: boolean): string {
   // eslint-disable-next-line no-control-regex -- NUL is reserved for placeholders
   const lines = markdown.replace(/\u0000/g, '').split(/\r\n|\r|\n/);
   const out: string[] = [];
   let fence: string | null = null;
   for (const raw of lines) {
+    let line: string;
     if (fence !== null) {
       const close = FENCE.exec(raw);
-      if (close && close[1]![0] === fence[0] && close[1]!.length >= fence.length) fence = null;
-      else out.push(raw);
-      continue;
+      if (close && close[1]![0] === fence[0] && close[1]!.length >= fence.length) {
+        fence = null;
+        continue;
+      }
+      line = raw;
+    } else {
+      const open = FENCE.exec(raw);
+      if (open) {
+        fence = open[1]!;
+        continue;
+      }
+      line = raw;
+      while (QUOTE.test(line)) line = line.replace(QUOTE, '');
+      if (RULE.test(line) || TABLE_RULE.test(line)) continue;
+      // A setext underline (`===` / `---` under a paragraph line) is syntax.
+      if (SETEXT.test(line) && out.length > 0 && out[out.length - 1] !== '') continue;
+      const heading = HEADING.exec(line);
+      if (heading) line = heading[1]!;
+      else line = line.replace(BULLET, '$1');
+      if (line.includes('|') && /^\s*\|.*\|\s*$/.test(line)) {
+        line = line
+          .trim()
+          .replace(/^\||\|$/g, '')
+          .split('|')
+          .map((cell) => cell.trim())
+          .join('  ');
+      }
+      // A line longer than any prose (a minified JSON dump) is kept as it is:
+      // the inline rules cost more than linear on some hostile lines.
+      if (line.length <= MAX_INLINE) line = inline(line);
     }
-    const open = FENCE.exec(raw);
-    if (open) {
-      fence = open[1]!;
-      continue;
+    if (firstOnly) {
+      if (line.trim() !== '') return line;
+      // Only whether the last line was blank matters to the next (setext).
+      out.length = 0;
     }
-    let line = raw;
-    while (QUOTE.test(line)) line = line.replace(QUOTE, '');
-    if (RULE.test(line) || TABLE_RULE.test(line)) continue;
-    // A setext underline (`===` / `---` under a paragraph line) is syntax.
-    if (SETEXT.test(line) && out.length > 0 && out[out.length - 1] !== '') continue;
-    const heading = HEADING.exec(line);
-    if (heading) line = heading[1]!;
-    else line = line.replace(BULLET, '$1');
-    if (line.includes('|') && /^\s*\|.*\|\s*$/.test(line)) {
-      line = line
-        .trim()
-        .replace(/^\||\|$/g, '')
-        .split('|')
-        .map((cell) => cell.trim())
-        .join('  ');
-    }
-    // A line longer than any prose (a minified JSON dump) is kept as it is:
-    // the inline rules cost more than linear on some hostile lines.
-    out.push(line.length > MAX_INLINE ? line : inline(line));
+    out.push(line);
   }
-  return out.join('\n');
+  return firstOnly ? '' : out.join('\n');
 }
 
 /**
@@ -120,10 +151,17 @@ export function markdownSummary(markdown: unknown, max = 120): string {
   // The first line rarely needs more than the head; a fence opened before the
   // cut only loses its tail, which is not the first line.
   const head = markdown.length > 4000 ? markdown.slice(0, 4000) : markdown;
-  const text = markdownToPlainText(head);
-  for (const line of text.split('\n')) {
-    const t = line.trim();
-    if (t !== '') return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+  if (head === '') return '';
+  let t: string;
+  if (ANY_SYNTAX.test(head)) t = plainLines(head, true).trim();
+  else {
+    // No syntax: the first line with a non-blank character, as written.
+    const lines = head.split(/\r\n|\r|\n/);
+    t = '';
+    for (const line of lines) {
+      t = line.trim();
+      if (t !== '') break;
+    }
   }
-  return '';
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
