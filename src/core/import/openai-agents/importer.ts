@@ -143,7 +143,7 @@ function mergeDefined(event: Event, record: Record<string, unknown>, skip: Reado
     const value = record[key];
     // (`_`-keys, `__proto__` among them, are the SDK's private ones: skipped.)
     if (skip.has(key) || value === undefined || key.startsWith('_')) continue;
-    if (metadata === undefined || Object.isFrozen(metadata))
+    if (metadata === undefined || metadata === null || Object.isFrozen(metadata))
       event.metadata = metadata = { ...metadata };
     metadata[key] = value as never;
   }
