@@ -91,9 +91,30 @@ interface SpanState {
   calls: ModelToolCall[];
   /** The function tool whose sub-agent has not started yet, for spans between the two (a task). */
   subAgentOf?: SpanState;
+  /**
+   * The `span_data` last applied. Applying the same object again changes
+   * nothing (the mapping is a function of it) except for a tool not yet
+   * paired with its call, which may pair now.
+   */
+  applied?: Record<string, unknown>;
+}
+
+/**
+ * Where a caller that maps span ids itself keeps the importer's state of the
+ * first span started with an id (opaque to it).
+ *
+ * @example
+ * import type { SpanSlot } from './importer.js';
+ * const slot: SpanSlot = { state: undefined };
+ */
+export interface SpanSlot {
+  state: object | undefined;
 }
 
 const MODEL_KINDS = new Set(['generation', 'response']);
+
+/** The calls of a state that makes none (a model's are replaced, never pushed to). */
+const NO_CALLS: ModelToolCall[] = Object.freeze([]) as unknown as ModelToolCall[];
 const TOOL_KINDS = new Set(['function', 'handoff']);
 
 /** The SDK's default handoff tool name (`transfer_to_` + the agent name, non-alphanumerics as `_`). */
@@ -107,6 +128,25 @@ function defined(record: Record<string, unknown>, skip: ReadonlySet<string>): Js
   for (const key of Object.keys(record))
     if (!skip.has(key) && record[key] !== undefined && !key.startsWith('_')) out[key] = record[key];
   return out;
+}
+
+const NO_SKIP: ReadonlySet<string> = new Set();
+
+/**
+ * `event.metadata = { ...event.metadata, ...defined(record, skip) }`, written
+ * into the metadata in place when the draft owns it (it is not frozen): the
+ * same keys in the same order, without two objects per call.
+ */
+function mergeDefined(event: Event, record: Record<string, unknown>, skip: ReadonlySet<string>) {
+  let metadata = event.metadata;
+  for (const key of Object.keys(record)) {
+    const value = record[key];
+    // (`_`-keys, `__proto__` among them, are the SDK's private ones: skipped.)
+    if (skip.has(key) || value === undefined || key.startsWith('_')) continue;
+    if (metadata === undefined || metadata === null || Object.isFrozen(metadata))
+      event.metadata = metadata = { ...metadata };
+    metadata[key] = value as never;
+  }
 }
 
 const SKIP_TYPE_NAME = new Set(['type', 'name']);
@@ -201,9 +241,38 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
 
   /** A span begins; a record that has ended already also ends. */
   startSpan(record: OpenAiAgentsSpanRecord, path: string): void {
+    this.#start(record, path, true, undefined);
+  }
+
+  /**
+   * A span of an export begins, its end left to a later `endSpan` (an
+   * export's spans are replayed in the order a live run started and ended
+   * them); `startMs` is `started_at` read already. `slot` is the caller's
+   * slot of the span's id and `parent` of its parent id, where the state of
+   * the first span started with that id is kept (what the id map holds, one
+   * lookup fewer per span and two per parent).
+   */
+  startSpanOf(
+    record: OpenAiAgentsSpanRecord,
+    path: string,
+    startMs: number,
+    slot: SpanSlot,
+    parent: SpanSlot | undefined,
+  ): void {
+    this.#start(record, path, false, startMs, slot, parent);
+  }
+
+  #start(
+    record: OpenAiAgentsSpanRecord,
+    path: string,
+    ends: boolean,
+    startMs: number | undefined,
+    slot?: SpanSlot,
+    parentSlot?: SpanSlot,
+  ): void {
     record = sdkSpanType(record);
-    if (this.#spans.has(record.id)) {
-      if (record.ended_at) this.endSpan(record, path);
+    if (slot !== undefined ? slot.state !== undefined : this.#spans.has(record.id)) {
+      if (ends && record.ended_at) this.endSpan(record, path);
       return;
     }
     const trace =
@@ -214,17 +283,22 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
         record.started_at ?? undefined,
       );
     const parentId = record.parent_id ?? null;
-    const parent = parentId !== null ? this.#spans.get(parentId) : undefined;
+    const parent =
+      parentId === null
+        ? undefined
+        : slot !== undefined
+          ? (parentSlot?.state as SpanState | undefined)
+          : this.#spans.get(parentId);
     if (parentId !== null && parent === undefined)
       this.#ctx.warn(path, 'openai_agents_orphan_span', record.id, parentId);
     const place = parent !== undefined ? parent.place : trace.id;
-    let timestamp = this.#source(record.started_at);
+    let timestamp = this.#source(record.started_at, startMs);
     let invented = false;
     if (timestamp === undefined) {
       timestamp = this.#invented();
       invented = true;
-    }
-    this.#seen(trace, timestamp);
+      this.#seen(trace, timestamp);
+    } else this.#seen(trace, timestamp, this.#sourceMs);
     const data = record.span_data;
     const type = data.type;
     const metadata: JsonObject = { trace_id: record.trace_id, span_id: record.id };
@@ -254,7 +328,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
         trace,
         open: true,
         paired: false,
-        calls: [],
+        calls: NO_CALLS,
       };
     } else if (TOOL_KINDS.has(type)) {
       const tool: ToolEvent = {
@@ -279,7 +353,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
         trace,
         open: true,
         paired: false,
-        calls: [],
+        calls: NO_CALLS,
       };
     } else {
       const name = typeof data['name'] === 'string' ? data['name'] : undefined;
@@ -307,7 +381,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
         trace,
         open: true,
         paired: false,
-        calls: [],
+        calls: NO_CALLS,
       };
       // A function tool's sub-agent: the first agent span under it (an agent
       // used as a tool runs inside a task span of its own run).
@@ -318,15 +392,21 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
     }
     if (invented) this.#sink.invent(state.event, 'timestamp', path);
     this.#spans.set(record.id, state);
+    if (slot !== undefined) slot.state = state;
     this.#open.push(state);
     this.#apply(state, record);
-    if (record.ended_at) this.endSpan(record, path);
+    if (ends && record.ended_at) this.endSpan(record, path);
   }
 
-  /** A span ends, with its final data (a span never started is started first). */
-  endSpan(record: OpenAiAgentsSpanRecord, path: string): void {
+  /**
+   * A span ends, with its final data (a span never started is started
+   * first); `endMs`, when the caller has read `ended_at` already, and
+   * `slot` as for {@link startSpanOf}.
+   */
+  endSpan(record: OpenAiAgentsSpanRecord, path: string, endMs?: number, slot?: SpanSlot): void {
     record = sdkSpanType(record);
-    const state = this.#spans.get(record.id);
+    const state =
+      slot !== undefined ? (slot.state as SpanState | undefined) : this.#spans.get(record.id);
     if (state === undefined) {
       // Ended before it was seen to start: started now (and ended by
       // `startSpan` when the record has its end; else here, at an invented end).
@@ -335,11 +415,14 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
       return;
     }
     if (!state.open) return;
-    let end = this.#source(record.ended_at);
+    let end = this.#source(record.ended_at, endMs);
     const invented = end === undefined;
-    if (end === undefined) end = this.#invented();
-    this.#seen(state.trace, end);
-    this.#apply(state, record);
+    if (end === undefined) {
+      end = this.#invented();
+      this.#seen(state.trace, end);
+    } else this.#seen(state.trace, end, this.#sourceMs);
+    if (state.applied !== record.span_data || (state.kind === 'tool' && !state.paired))
+      this.#apply(state, record);
     this.#finish(state, record, end, invented ? path : undefined);
     // The SDK never ends the trace of a run that threw (its `withTrace` ends
     // a trace only on success): a failed run's top-level task ends it.
@@ -421,21 +504,27 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
     return trace;
   }
 
-  /** A source time as given, or `undefined` when it is not an ISO date-time. */
-  #source(value: unknown): string | undefined {
+  /**
+   * A source time as given, or `undefined` when it is not an ISO date-time;
+   * its milliseconds in `#sourceMs`. `ms`, when the caller read it already.
+   */
+  #source(value: unknown, ms?: number): string | undefined {
     if (typeof value !== 'string') return undefined;
-    const ms = timestampMs(value);
+    if (ms === undefined) ms = timestampMs(value);
     if (!Number.isFinite(ms)) return undefined;
     this.#clock.observe(value, ms);
+    this.#sourceMs = ms;
     return value;
   }
+
+  /** The milliseconds of the time `#source` last accepted. */
+  #sourceMs = NaN;
 
   #invented(): string {
     return this.#now ? new Date(this.#now()).toISOString() : this.#clock.next();
   }
 
-  #seen(trace: TraceState, iso: string): void {
-    const ms = timestampMs(iso);
+  #seen(trace: TraceState, iso: string, ms = timestampMs(iso)): void {
     if (ms > trace.lastMs) {
       trace.lastMs = ms;
       trace.last = iso;
@@ -473,12 +562,12 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
   /** What the span reports so far, onto its event. */
   #apply(state: SpanState, record: OpenAiAgentsSpanRecord): void {
     const data = record.span_data;
+    state.applied = data;
     if (state.kind === 'model') this.#applyModel(state.event as ModelEvent, data, state);
     else if (state.kind === 'tool') this.#applyTool(state, data);
     else {
       const begin = state.event as SpanBeginEvent;
-      const extra = defined(data, SKIP_TYPE_NAME);
-      if (Object.keys(extra).length) begin.metadata = { ...begin.metadata, ...extra };
+      mergeDefined(begin, data, SKIP_TYPE_NAME);
       if (state.type === 'turn' && typeof data['agent_name'] === 'string' && !data['name'])
         begin.name = `turn ${scalarText(data['turn'] ?? '')} (${data['agent_name']})`;
       this.#sink.touch(begin);
@@ -491,7 +580,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
     let usage = toUsage(data['usage']);
     let finish: string | undefined;
     let name = typeof data['model'] === 'string' ? data['model'] : '';
-    const config = isRecord(data['model_config']) ? defined(data['model_config'], new Set()) : {};
+    const config = isRecord(data['model_config']) ? defined(data['model_config'], NO_SKIP) : {};
     const response = data['_response'];
     if (state.type === 'response') {
       const input = toChatMessages(data['_input']);
@@ -538,8 +627,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
     }
     model.model = name;
     model.config = config;
-    const extra = defined(data, SKIP_MODEL);
-    if (Object.keys(extra).length) model.metadata = { ...model.metadata, ...extra };
+    mergeDefined(model, data, SKIP_MODEL);
     if (output.length || usage) model.output = toModelOutput(name, output, usage, finish);
     state.calls = calls;
     this.#sink.touch(model);

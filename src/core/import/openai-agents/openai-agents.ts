@@ -18,7 +18,7 @@ import { sniffer } from '../format.js';
 import { ImportContext, isRecord, own, type ImportOptions } from '../guards.js';
 import { Probe, type ImportInput } from '../probe.js';
 import { timestampMs } from '../../events/timestamp.js';
-import { OpenAiAgentsImporter } from './importer.js';
+import { OpenAiAgentsImporter, type SpanSlot } from './importer.js';
 import type { OpenAiAgentsSpanRecord, OpenAiAgentsTraceRecord } from './types.js';
 
 function isAgentsRecord(value: unknown): boolean {
@@ -30,20 +30,43 @@ function isAgentsRecord(value: unknown): boolean {
   );
 }
 
-/** The records of the input with their paths. */
-function recordsOf(probe: Probe, ctx: ImportContext): { value: unknown; path: string }[] {
+/**
+ * Calls `each` with every record of the input and its path, in file order
+ * (no list of records: a JSON Lines export is read line by line).
+ */
+function eachRecord(
+  probe: Probe,
+  ctx: ImportContext,
+  each: (value: unknown, path: string) => void,
+): void {
   const doc = probe.json();
-  if (Array.isArray(doc)) return doc.map((value, i) => ({ value, path: `$[${i}]` }));
+  if (Array.isArray(doc)) {
+    for (let i = 0; i < doc.length; i++) each(doc[i], `$[${i}]`);
+    return;
+  }
   if (isRecord(doc)) {
     const data = own(doc, 'data');
-    if (Array.isArray(data) && !isAgentsRecord(doc))
-      return data.map((value, i) => ({ value, path: `$.data[${i}]` }));
-    return [{ value: doc, path: '$' }];
+    if (Array.isArray(data) && !isAgentsRecord(doc)) {
+      for (let i = 0; i < data.length; i++) each(data[i], `$.data[${i}]`);
+      return;
+    }
+    each(doc, '$');
+    return;
   }
-  if (probe.isRaw && probe.jsonError && !probe.isJsonLines()) throw probe.jsonError;
-  const out: { value: unknown; path: string }[] = [];
-  probe.eachLine(ctx, (value, path) => out.push({ value, path }));
-  return out;
+  // `isJsonLines` first: `jsonError` parses the whole text again to say why
+  // it is not one document, which JSON Lines never needs.
+  if (probe.isRaw && !probe.isJsonLines() && probe.jsonError) throw probe.jsonError;
+  probe.eachLine(ctx, each);
+}
+
+/** The span ids of an export: what is known of each id, for the ordering below. */
+interface IdEntry extends SpanSlot {
+  /** The spans whose parent is this id, in file order. */
+  kids: Placed[] | undefined;
+  /** The last span with this id in start order (the one a parent id names). */
+  last: Placed | undefined;
+  /** The walk that last reached this id (ancestors of a span, see `replay`). */
+  stamp: number;
 }
 
 interface Placed {
@@ -51,6 +74,14 @@ interface Placed {
   readonly path: string;
   readonly start: number;
   readonly index: number;
+  /** Its end (ms; NaN when unreadable, Infinity when none), once read. */
+  end: number;
+  /** How many ids its parent chain holds (-1: not counted yet). */
+  depth: number;
+  /** Its id's entry, and its parent id's (when that id is a span's). */
+  entry: IdEntry | undefined;
+  parent: IdEntry | undefined;
+  done: boolean;
 }
 
 const byStart = (a: Placed, b: Placed): number =>
@@ -61,32 +92,38 @@ const byStart = (a: Placed, b: Placed): number =>
 /**
  * Spans in the order a live run starts them: parents first, siblings by
  * start time (file order breaks ties). Iterative; spans unreachable from a
- * root (a parent cycle) follow in file order.
+ * root (a parent cycle) follow in file order. Fills each span's `entry` and
+ * `parent`, and each entry's `last`, for {@link replay}.
  */
 function startOrder(spans: Placed[]): Placed[] {
-  const ids = new Set(spans.map((s) => s.record.id));
-  const children = new Map<string, Placed[]>();
+  const ids = new Map<string, IdEntry>();
+  for (const s of spans) {
+    const id = s.record.id;
+    let entry = ids.get(id);
+    if (entry === undefined)
+      ids.set(id, (entry = { kids: undefined, last: undefined, stamp: 0, state: undefined }));
+    s.entry = entry;
+  }
   const roots: Placed[] = [];
   for (const s of spans) {
     const parent = s.record.parent_id;
-    if (typeof parent === 'string' && ids.has(parent) && parent !== s.record.id) {
-      let list = children.get(parent);
-      if (!list) children.set(parent, (list = []));
-      list.push(s);
-    } else roots.push(s);
+    const entry = typeof parent === 'string' ? ids.get(parent) : undefined;
+    s.parent = entry;
+    if (entry !== undefined && parent !== s.record.id) (entry.kids ??= []).push(s);
+    else roots.push(s);
   }
   const out: Placed[] = [];
-  const done = new Set<Placed>();
   const stack = roots.sort(byStart).reverse();
   while (stack.length) {
     const s = stack.pop()!;
-    if (done.has(s)) continue;
-    done.add(s);
+    if (s.done) continue;
+    s.done = true;
     out.push(s);
-    const kids = children.get(s.record.id);
+    const kids = s.entry!.kids;
     if (kids) for (const k of kids.sort(byStart).reverse()) stack.push(k);
   }
-  for (const s of spans) if (!done.has(s)) out.push(s);
+  for (const s of spans) if (!s.done) out.push(s);
+  for (const s of out) s.entry!.last = s;
   return out;
 }
 
@@ -95,46 +132,74 @@ function startOrder(spans: Placed[]): Placed[] {
  * out as the processor appends them: before a span starts, every open span
  * that ended by then and is not its ancestor ends (innermost first); a span
  * without an end stays open (the importer closes it, with a diagnostic).
+ * A span's ancestors are the ids up its parent chain, each parent id naming
+ * the last span of that id in start order; the chain stops at an id seen
+ * twice (a cycle) or after as many ids as there are spans. They are walked
+ * only when some open span is due, marking the entries they reach.
  */
 function replay(importer: OpenAiAgentsImporter, order: Placed[]): void {
-  const byId = new Map(order.map((s) => [s.record.id, s]));
-  const depth = new Map<Placed, number>();
   const open: Placed[] = [];
-  const endOf = (s: Placed): number =>
-    typeof s.record.ended_at === 'string' ? timestampMs(s.record.ended_at) : Infinity;
-  const close = (until: number, keep: ReadonlySet<string>): void => {
-    const due = open.filter((o) => !keep.has(o.record.id) && endOf(o) <= until);
-    if (!due.length) return;
-    due.sort((a, b) => endOf(a) - endOf(b) || depth.get(b)! - depth.get(a)!);
+  let walk = 0;
+  /** Marks the ids up `s`'s parent chain with a new stamp; returns how many. */
+  const ancestors = (s: Placed): number => {
+    const stamp = ++walk;
+    let count = 0;
+    let id = s.record.parent_id;
+    let entry = s.parent;
+    while (typeof id === 'string' && count < order.length) {
+      count++;
+      if (entry === undefined) break; // an id of no span: counted, ends the chain
+      if (entry.stamp === stamp) {
+        count--; // seen already: a cycle
+        break;
+      }
+      entry.stamp = stamp;
+      const node = entry.last!;
+      id = node.record.parent_id;
+      entry = node.parent;
+    }
+    return count;
+  };
+  const depthOf = (s: Placed): number => (s.depth >= 0 ? s.depth : (s.depth = ancestors(s)));
+  const close = (until: number, keep: number): void => {
+    // `keep`: the stamp of the starting span's ancestors (0: none).
+    let due: Placed[] | undefined;
+    for (const o of open)
+      if (o.end <= until && (keep === 0 || o.entry!.stamp !== keep)) (due ??= []).push(o);
+    if (due === undefined) return;
+    if (due.length > 1) {
+      for (const o of due) depthOf(o);
+      due.sort((a, b) => a.end - b.end || b.depth - a.depth);
+    }
     for (const o of due) {
       open.splice(open.indexOf(o), 1);
-      importer.endSpan(o.record, o.path);
+      importer.endSpan(o.record, o.path, o.end, o.entry);
     }
   };
   for (const s of order) {
-    // Its ancestors, walked up (bounded by the number of spans: a cycle stops).
-    const ancestors = new Set<string>();
-    let parent = s.record.parent_id;
-    while (typeof parent === 'string' && !ancestors.has(parent) && ancestors.size < order.length) {
-      ancestors.add(parent);
-      parent = byId.get(parent)?.record.parent_id;
+    if (open.some((o) => o.end <= s.start)) {
+      const count = ancestors(s);
+      if (s.depth < 0) s.depth = count;
+      close(s.start, walk);
     }
-    depth.set(s, ancestors.size);
-    close(s.start, ancestors);
-    importer.startSpan({ ...s.record, ended_at: null }, s.path);
-    if (typeof s.record.ended_at === 'string') open.push(s);
+    importer.startSpanOf(s.record, s.path, s.start, s.entry!, s.parent);
+    if (typeof s.record.ended_at === 'string') {
+      s.end = timestampMs(s.record.ended_at);
+      open.push(s);
+    }
   }
-  close(Infinity, new Set());
+  close(Infinity, 0);
 }
 
 function importProbe(probe: Probe, options: ImportOptions): ImportResult {
   const lineCtx = new ImportContext(options);
-  const records = recordsOf(probe, lineCtx);
   const importer = new OpenAiAgentsImporter(options);
   const traces: { record: OpenAiAgentsTraceRecord; path: string }[] = [];
   const spans: Placed[] = [];
   const firstStart = new Map<string, { ms: number; iso: string }>();
-  records.forEach(({ value, path }, index) => {
+  let index = 0;
+  eachRecord(probe, lineCtx, (value, path) => {
+    const at = index++;
     if (!isAgentsRecord(value)) {
       importer.push(value, path); // reported there
       return;
@@ -150,7 +215,17 @@ function importProbe(probe: Probe, options: ImportOptions): ImportResult {
       return;
     }
     const start = typeof record.started_at === 'string' ? timestampMs(record.started_at) : NaN;
-    spans.push({ record, path, start, index });
+    spans.push({
+      record,
+      path,
+      start,
+      index: at,
+      end: Infinity,
+      depth: -1,
+      entry: undefined,
+      parent: undefined,
+      done: false,
+    });
     const first = firstStart.get(record.trace_id);
     if (Number.isFinite(start) && (!first || start < first.ms))
       firstStart.set(record.trace_id, { ms: start, iso: record.started_at! });

@@ -35,7 +35,7 @@ import { OPEN_DRAFT, messageDraft, pendingApprovalDraft, pendingToolDraft } from
 import { isRecord, safeJson, type ImportContext, type JsonRecord, stringOf } from '../guards.js';
 import { jsonEqual } from '../json-equal.js';
 import type { SourceClock } from '../live.js';
-import type { EventSink } from '../sink.js';
+import { inventedOnlyMetadata, type EventSink } from '../sink.js';
 
 /** A file part's content: an image, or a document of its media type. */
 function fileContent(part: JsonRecord): Content {
@@ -105,10 +105,18 @@ export class Messages {
     this.clock = clock;
   }
 
-  /** Adds a draft with an invented time flag (the AI SDK dates nothing). */
+  /**
+   * Adds a draft with an invented time flag (the AI SDK dates nothing). A
+   * draft without metadata gets the one frozen `{ skein_invented:
+   * ['timestamp'] }` all such events share: metadata here is only ever
+   * replaced (a spread into a new object), never changed in place.
+   */
   add<E extends Event>(draft: E, path: string, open = false): E {
     this.sink.add(draft, open ? OPEN_DRAFT : undefined);
-    this.sink.invent(draft, 'timestamp', path);
+    if (draft.metadata === undefined) {
+      draft.metadata = inventedOnlyMetadata('timestamp');
+      this.ctx.invent('timestamp', path);
+    } else this.sink.invent(draft, 'timestamp', path);
     return draft;
   }
 
