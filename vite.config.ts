@@ -24,9 +24,6 @@ const external = (id: string) =>
 const browser = () => ({
   enabled: true,
   headless: true,
-  // One test file at a time per browser project (four projects already run
-  // side by side): their frame and scroll timings need the page to themselves.
-  fileParallelism: false,
   provider: playwright({ launchOptions: { executablePath: chromiumPath, args: chromiumArgs } }),
   instances: [{ browser: 'chromium' as const }],
   // Server rendering in a real Node process, for the SSR hydration test.
@@ -110,11 +107,6 @@ export default defineConfig({
     },
   },
   test: {
-    // Two Node test files at a time on 2 cores (Vitest's default is cores − 1):
-    // the Node projects finish last, alone, and many of their files wait on
-    // servers, child processes and timers. Browser projects stay one file at a
-    // time (`fileParallelism: false` above).
-    maxWorkers: 2,
     projects: [
       {
         extends: true,

@@ -142,7 +142,7 @@ export function createOtlpHandler(
     if (outcome === 'gone') return; // nothing was accepted; nobody to answer
     if (outcome === 'big') {
       write(res, tooLarge(admitted.encoding, 'body', resolved.maxBodyBytes, admitted.cors));
-      res.on('finish', () => req.destroy());
+      dropRest(req, resolved.maxBodyBytes);
       return;
     }
     const inflated = await inflateBody(
@@ -173,6 +173,35 @@ export function createOtlpHandler(
     await Promise.all([...pending]);
   };
   return handler;
+}
+
+/**
+ * After a 413 sent before the body ended: reads on and drops what the client
+ * is still sending, up to `limit` more bytes or 2 s, then closes. Closing at
+ * once made a client still writing see a broken pipe (EPIPE) instead of the
+ * 413 (RFC 9112 §9.6: a server that closes early may lose its response).
+ */
+function dropRest(req: IncomingMessage, limit: number): void {
+  let more = 0;
+  const done = () => {
+    clearTimeout(timer);
+    req.off('data', onData);
+    req.off('end', done);
+    req.off('close', done);
+  };
+  const stop = () => {
+    done();
+    req.destroy();
+  };
+  const onData = (chunk: Buffer) => {
+    more += chunk.length;
+    if (more > limit) stop();
+  };
+  const timer = setTimeout(stop, 2_000);
+  timer.unref?.();
+  req.on('data', onData);
+  req.once('end', done);
+  req.once('close', done);
 }
 
 /** Answers without reading the body, and lets the rest of it go. */
