@@ -257,6 +257,24 @@ describe('<Transcript> the "N new events" control', () => {
     expect(view.queryByRole('button', { name: /new event/ })).toBeNull();
   });
 
+  it('follow={false}: after "N new events" the end stays in view while the last rows grow, and later events do not move it', async () => {
+    const stream = new EventStream();
+    for (const e of infos(0, 100)) stream.append(e);
+    const { feed, scroller, ...view } = mount(<Transcript stream={stream} follow={false} />);
+    await settle(feed, scroller);
+    for (const e of infos(100, 105)) stream.append(e);
+    await userEvent.click(await view.findByRole('button', { name: /5 new events/ }));
+    await expect.poll(() => inView(feed, scroller, 'e104'), { timeout: 10_000 }).toBe(true);
+    // The last row grows after the jump (its body, an image): still in view.
+    grow(feed.querySelector<HTMLElement>('[data-event-id="e104"]')!, 150);
+    await expect.poll(() => inView(feed, scroller, 'e104'), { timeout: 10_000 }).toBe(true);
+    // A later event does not move the view to it (follow is off) and is counted.
+    const top = scroller.scrollTop;
+    stream.append(info(105));
+    await view.findByRole('button', { name: /1 new event/ });
+    expect(scroller.scrollTop).toBeLessThanOrEqual(top);
+  });
+
   it('a finished log longer than the first slice shows no new-events control', async () => {
     const { feed, ...view } = mount(<Transcript events={infos(0, 3000)} />);
     await expect.poll(() => feed.getAttribute('aria-busy')).toBe('false');

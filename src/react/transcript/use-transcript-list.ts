@@ -84,6 +84,12 @@ export function useTranscriptList(o: TranscriptListOptions) {
   const following = o.follow && atBottom;
   const followingRef = useRef(following);
   followingRef.current = following;
+  // "N new events" with follow off: the view is held at the end it jumped
+  // to while those rows are drawn, measured and grow (bodies come once the
+  // list is still), until the user scrolls up or more events come (which,
+  // with follow off, never move the view). The tree's length when held.
+  const [heldAt, setHeldAt] = useState<number | null>(null);
+  const held = !following && heldAt === tree.length;
 
   // Heights measured per tree node, so collapsing, filtering and appending
   // keep them; carried to the nodes' new places when the tree grows. A live
@@ -141,7 +147,7 @@ export function useTranscriptList(o: TranscriptListOptions) {
     overscan: OVERSCAN,
     keepIndex: o.focusedRow,
     onUserScroll: markMoving,
-    pinned: following,
+    pinned: following || held,
   });
 
   // --- following the end -------------------------------------------------------
@@ -188,6 +194,8 @@ export function useTranscriptList(o: TranscriptListOptions) {
         (!byUser && followingRef.current) ||
         ((!movedUp || distance <= 1) && distance <= BOTTOM_SLACK);
       if (bottom) seenLength.current = treeLength.current;
+      // (The browser clamping the position at the end is not the user leaving it.)
+      if (byUser && movedUp && distance > 1) setHeldAt(null);
       setAtBottom(bottom);
     });
   }, [syncScroll, scrollRef]);
@@ -200,6 +208,7 @@ export function useTranscriptList(o: TranscriptListOptions) {
     onScroll();
     seenLength.current = treeLength.current;
     setAtBottom(true);
+    setHeldAt(treeLength.current);
     // With `follow={false}` nothing else changes: still clear the control.
     setSeenVersion((v) => v + 1);
   }, [scrollRef, onScroll]);
