@@ -276,7 +276,11 @@ describe('<Transcript> measured row heights in Chromium', () => {
     // overscan rows above the top grow then too.
     await new Promise((r) => setTimeout(r, 30));
     const top = scroller.getBoundingClientRect().top;
-    const first = boxes(feed).find((d) => d.box.bottom > top + 1)!;
+    // On a loaded machine the scroll may not be drawn yet: wait for a row
+    // under the viewport's top edge.
+    const visible = () => boxes(feed).find((d) => d.box.bottom > top + 1 && d.box.top <= top + 1);
+    await expect.poll(() => visible() !== undefined).toBe(true);
+    const first = visible()!;
     const id = first.el.dataset['eventId']!;
     const before = first.box.top;
     await expect
