@@ -1,5 +1,5 @@
 import { Probe } from '../../src/core/import/probe.js';
-import { SyntheticClock } from '../../src/core/import/sink.js';
+import { IsoFormatter, SyntheticClock } from '../../src/core/import/sink.js';
 import { readJsonLines } from '../../src/core/import/lines.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -399,6 +399,29 @@ describe('EventSink', () => {
       ['span_end', false, open.id],
       ['span_end', false, closed.id],
     ]);
+  });
+});
+
+describe('IsoFormatter', () => {
+  it('formats any time as toISOString does, in order or jumping about', () => {
+    // A seeded walk of small steps (a live source's times), jumps across
+    // seconds, minutes, days and years, fractional and pre-1970 times, and
+    // years past 9999 (toISOString's six-digit form).
+    let seed = 11;
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const iso = new IsoFormatter();
+    let ms = Date.parse('2024-02-28T23:58:30.000Z');
+    for (let step = 0; step < 2000; step++) {
+      const r = random();
+      if (r < 0.6) ms += Math.floor(random() * 20);
+      else if (r < 0.9) ms += Math.floor((random() - 0.3) * [1_700, 61_000, 86_400_000][step % 3]!);
+      else {
+        const odd = [-1, -61_001, 0.5, 8.64e15, -8.64e15, 253_402_300_799_999, 253_402_300_800_000];
+        const t = odd[step % odd.length]!;
+        expect(iso.format(t)).toBe(new Date(t).toISOString());
+      }
+      expect(iso.format(ms)).toBe(new Date(ms).toISOString());
+    }
   });
 });
 

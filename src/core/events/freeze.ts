@@ -220,22 +220,38 @@ function cutChildren(node: Record<string, unknown>): void {
  * const copy = cloneJson({ a: [1, { b: 2 }] });
  */
 export function cloneJson<T>(value: T): T {
-  return cloneAt(value, 0) as T;
+  return cloneAt(value, 0, false) as T;
 }
 
-function cloneAt(value: unknown, depth: number): unknown {
+/**
+ * {@link cloneJson}, sharing what is frozen already instead of copying it:
+ * for skein's own values only, where a frozen object is deep-frozen (the
+ * rule {@link deepFreeze} relies on) — never for a caller's, which may be
+ * frozen at the top and mutable below.
+ * @internal
+ * @example
+ * import { cloneJsonSharingFrozen } from 'src/core/events/freeze.js';
+ * const shared = Object.freeze({ b: 2 });
+ * const copy = cloneJsonSharingFrozen({ a: shared }); // copy.a === shared
+ */
+export function cloneJsonSharingFrozen<T>(value: T): T {
+  return cloneAt(value, 0, true) as T;
+}
+
+function cloneAt(value: unknown, depth: number, share: boolean): unknown {
   if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) return value;
+  if (share && Object.isFrozen(value)) return value;
   // Deeper than the recursion limit, an explicit stack: hostile input nests
   // arrays thousands deep, and a copy must not overflow the call stack.
-  if (depth >= RECURSION_LIMIT) return cloneIterative(value);
+  if (depth >= RECURSION_LIMIT) return cloneIterative(value, share);
   if (Array.isArray(value)) {
     const out = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = cloneAt(value[i], depth + 1);
+    for (let i = 0; i < value.length; i++) out[i] = cloneAt(value[i], depth + 1, share);
     return out;
   }
   const out: Record<string, unknown> = {};
   const source = value as Record<string, unknown>;
-  for (const key in source) setOwn(out, key, cloneAt(source[key], depth + 1));
+  for (const key in source) setOwn(out, key, cloneAt(source[key], depth + 1, share));
   return out;
 }
 
@@ -257,7 +273,17 @@ function shell(value: object): Record<string, unknown> | unknown[] {
   return Array.isArray(value) ? new Array<unknown>(value.length) : {};
 }
 
-function cloneIterative(root: object): unknown {
+/** Whether a child is copied by {@link cloneIterative} (an object, not a view, not shared as frozen). */
+function copied(v: unknown, share: boolean): v is object {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    !ArrayBuffer.isView(v) &&
+    !(share && Object.isFrozen(v))
+  );
+}
+
+function cloneIterative(root: object, share: boolean): unknown {
   const top = shell(root);
   const stack: [source: object, target: Record<string, unknown> | unknown[]][] = [[root, top]];
   while (stack.length > 0) {
@@ -266,7 +292,7 @@ function cloneIterative(root: object): unknown {
       const out = target as unknown[];
       for (let i = 0; i < source.length; i++) {
         const v = source[i] as unknown;
-        if (typeof v !== 'object' || v === null || ArrayBuffer.isView(v)) out[i] = v;
+        if (!copied(v, share)) out[i] = v;
         else stack.push([v, (out[i] = shell(v))]);
       }
     } else {
@@ -274,7 +300,7 @@ function cloneIterative(root: object): unknown {
       const src = source as Record<string, unknown>;
       for (const key in src) {
         const v = src[key];
-        if (typeof v !== 'object' || v === null || ArrayBuffer.isView(v)) setOwn(out, key, v);
+        if (!copied(v, share)) setOwn(out, key, v);
         else {
           const child = shell(v);
           setOwn(out, key, child);

@@ -12,7 +12,7 @@ import { EventStream } from '../stream/event-stream.js';
 import { chunksOf, type ReadableStreamLike } from '../chunks.js';
 import type { IncrementalImporter } from './format.js';
 import type { ImportOptions } from './guards.js';
-import { SyntheticClock } from './sink.js';
+import { IsoFormatter, SyntheticClock } from './sink.js';
 import { cloneJson } from '../events/freeze.js';
 
 /**
@@ -205,8 +205,10 @@ export class SourceClock {
     if (typeof ms !== 'number' || !Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return undefined;
     this.#dated = true;
     this.#clock.observe('', ms);
-    return new Date(ms).toISOString();
+    return this.#iso.format(ms);
   }
+
+  readonly #iso = new IsoFormatter();
 
   /** A time for an event the source did not date (flag it as invented). */
   invented(): string {

@@ -83,14 +83,75 @@ interface Run {
 /**
  * A copy of what the SDK holds that the importer may keep and freeze: plain
  * JSON (the SDK's span data is JSON by contract; it is exported as such).
+ * What `JSON.parse(JSON.stringify(value))` gives, built directly for the
+ * usual plain data (a round trip through text was a quarter of the
+ * processor's time); anything JSON treats specially takes the round trip.
  */
 function jsonCopy<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
+  const copy = plainCopy(value, 0);
+  if (copy !== NOT_PLAIN) return copy as T;
   try {
     return JSON.parse(JSON.stringify(value)) as T;
   } catch {
     // A cycle or a BigInt in user data: a structural copy (cycles stay shared).
     return cloneJson(value);
+  }
+}
+
+const NOT_PLAIN: unique symbol = Symbol('not plain');
+
+/** Deeper than this, {@link plainCopy} gives up (a cycle, or hostile nesting: the round trip decides). */
+const PLAIN_DEPTH = 64;
+
+/**
+ * The JSON copy of `value` when it is plain data — strings, booleans, finite
+ * numbers other than -0, null, arrays of those without holes, objects with
+ * `Object.prototype` whose `undefined` members JSON drops — else
+ * {@link NOT_PLAIN} (a `Date`, a `toJSON`, a function, `NaN`, a hole: JSON's
+ * own rules apply).
+ */
+function plainCopy(value: unknown, depth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) && !Object.is(value, -0) ? value : NOT_PLAIN;
+    case 'object': {
+      if (value === null) return null;
+      if (depth > PLAIN_DEPTH) return NOT_PLAIN;
+      if (Array.isArray(value)) {
+        const out = new Array<unknown>(value.length);
+        for (let i = 0; i < value.length; i++) {
+          const v = plainCopy(value[i], depth + 1);
+          if (v === NOT_PLAIN) return NOT_PLAIN;
+          out[i] = v;
+        }
+        return out;
+      }
+      if (Object.getPrototypeOf(value) !== Object.prototype) return NOT_PLAIN;
+      const out: Record<string, unknown> = {};
+      const source = value as Record<string, unknown>;
+      for (const key in source) {
+        const member = source[key];
+        if (member === undefined) continue;
+        const v = plainCopy(member, depth + 1);
+        if (v === NOT_PLAIN) return NOT_PLAIN;
+        // An own "__proto__" member stays data, as `JSON.parse` makes it.
+        if (key === '__proto__')
+          Object.defineProperty(out, key, {
+            value: v,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        else out[key] = v;
+      }
+      return out;
+    }
+    default:
+      return NOT_PLAIN;
   }
 }
 
