@@ -328,6 +328,25 @@ describe('AG-UI importer', () => {
     expect(ag(tool(r.events, 'c'))['arguments_text']).toBe('{"a":');
   });
 
+  it('patches keep a "__proto__" member as data, added, replaced or removed', () => {
+    const { events } = importAgUi(
+      [
+        '{"type":"ACTIVITY_SNAPSHOT","messageId":"a","activityType":"x","content":{"__proto__":{"p":1},"k":1}}',
+        '{"type":"ACTIVITY_DELTA","messageId":"a","activityType":"x","patch":[{"op":"add","path":"/n","value":{"m":1}},{"op":"replace","path":"/__proto__","value":{"p":2}}]}',
+        '{"type":"ACTIVITY_DELTA","messageId":"a","activityType":"x","patch":[{"op":"remove","path":"/k"},{"op":"add","path":"/n/__proto__","value":3}]}',
+      ].join('\n'),
+    );
+    const content = (field(byKind(events, 'info')[0], 'data') as Record<string, unknown>)[
+      'content'
+    ] as Record<string, Record<string, unknown>>;
+    expect(Object.keys(content)).toEqual(['__proto__', 'n']);
+    expect(Object.getOwnPropertyDescriptor(content, '__proto__')!.value).toEqual({ p: 2 });
+    expect(Object.getPrototypeOf(content)).toBe(Object.prototype);
+    expect(Object.keys(content['n']!)).toEqual(['m', '__proto__']);
+    expect(Object.getPrototypeOf(content['n'])).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>)['p']).toBeUndefined();
+  });
+
   it('undated events get an invented time after the last real one, flagged', () => {
     const { events } = importAgUi(
       validAgUi([

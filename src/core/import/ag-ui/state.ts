@@ -63,9 +63,11 @@ function withKey(
   key: string,
   value: unknown,
 ): Record<string, unknown> {
-  const copy: Record<string, unknown> = {};
-  for (const k of Object.keys(obj)) define(copy, k, obj[k]);
-  define(copy, key, value);
+  // A spread defines an own "__proto__" key as data (and an assignment to
+  // that own key writes it); only a new "__proto__" key needs defining.
+  const copy: Record<string, unknown> = { ...obj };
+  if (key === '__proto__') define(copy, key, value);
+  else copy[key] = value;
   return copy;
 }
 
@@ -131,7 +133,11 @@ function remove(root: unknown, tokens: readonly string[]): unknown {
     }
     if (!isRecord(c) || !own(c, last)) return NOT_FOUND;
     const copy: Record<string, unknown> = {};
-    for (const k of Object.keys(c)) if (k !== last) define(copy, k, c[k]);
+    for (const k of Object.keys(c)) {
+      if (k === last) continue;
+      if (k === '__proto__') define(copy, k, c[k]);
+      else copy[k] = c[k];
+    }
     return copy;
   });
 }
