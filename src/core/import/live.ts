@@ -164,13 +164,14 @@ export function createLiveAdapter<In>(
  */
 export function copySourceEvent<T>(event: T): T {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) return cloneJson(event);
-  const source = event as Record<string, unknown>;
-  for (const key in source) {
-    const value = source[key];
-    if ((typeof value === 'object' && value !== null) || key === '__proto__')
-      return cloneJson(event);
+  // One spread (an own "__proto__" key stays data, and an assignment to it
+  // below writes it), then the nested values copied deeply.
+  const copy = { ...event } as Record<string, unknown>;
+  for (const key in copy) {
+    const value = copy[key];
+    if (typeof value === 'object' && value !== null) copy[key] = cloneJson(value);
   }
-  return { ...source } as T;
+  return copy as T;
 }
 
 /**

@@ -99,6 +99,9 @@ function jsonCopy<T>(value: T): T {
   }
 }
 
+/** What every hook returns: one settled promise (the SDK awaits it), not one per call. */
+const DONE: Promise<void> = Promise.resolve();
+
 const NOT_PLAIN: unique symbol = Symbol('not plain');
 
 /** Deeper than this, {@link plainCopy} gives up (a cycle, or hostile nesting: the round trip decides). */
@@ -216,16 +219,18 @@ export function skeinTracingProcessor(
       });
     }
   };
-  const runOf = (trace: OpenAiAgentsTrace): Run => {
-    let run = runs.get(trace.traceId);
-    if (run !== undefined) return run;
+  const runOf = (trace: OpenAiAgentsTrace): Run => runs.get(trace.traceId) ?? newRun(trace);
+  /** The run of a span's trace (its trace unseen: named by its id). */
+  const runOfSpan = (span: OpenAiAgentsSpan): Run =>
+    runs.get(span.traceId) ?? newRun({ traceId: span.traceId, name: span.traceId });
+  const newRun = (trace: OpenAiAgentsTrace): Run => {
     if (!perTrace)
       shared ??= {
         importer: new OpenAiAgentsImporter(importOptions),
         stream: target,
         dirty: false,
       };
-    run = perTrace
+    const run = perTrace
       ? { importer: new OpenAiAgentsImporter(importOptions), stream: target(trace), dirty: false }
       : shared!;
     runs.set(trace.traceId, run);
@@ -246,7 +251,7 @@ export function skeinTracingProcessor(
       );
     }
     hooks++;
-    return Promise.resolve();
+    return DONE;
   }
   const path = (): string => `$[${hooks}]`;
   // A finished trace's importer is dropped (a long-lived server runs many);
@@ -284,13 +289,13 @@ export function skeinTracingProcessor(
       }),
     onSpanStart: (span) =>
       guard('onSpanStart', () => {
-        const run = runOf({ traceId: span.traceId, name: span.traceId });
+        const run = runOfSpan(span);
         run.importer.startSpan(spanRecord(span), path());
         touched(run);
       }),
     onSpanEnd: (span) =>
       guard('onSpanEnd', () => {
-        const run = runOf({ traceId: span.traceId, name: span.traceId });
+        const run = runOfSpan(span);
         run.importer.endSpan(spanRecord(span), path());
         touched(run);
       }),
