@@ -121,27 +121,24 @@ describe('cloneJson', () => {
 });
 
 describe('cloneJsonSharingFrozen', () => {
-  it.each([3, 300])(
-    'shares frozen values and copies the rest, %i levels down',
-    (depth) => {
-      const frozen = deepFreeze({ f: [1] });
-      let value: Record<string, unknown> = { frozen, open: { o: [2] } };
-      for (let i = 0; i < depth; i++) value = { next: value };
-      const copy = cloneJsonSharingFrozen(value);
-      expect(copy).toEqual(value);
-      let a = value;
-      let b = copy;
-      for (let i = 0; i < depth; i++) {
-        expect(b).not.toBe(a);
-        a = a['next'] as Record<string, unknown>;
-        b = b['next'] as Record<string, unknown>;
-      }
-      expect(b['frozen']).toBe(frozen);
-      expect(b['open']).not.toBe(a['open']);
-      expect((b['open'] as { o: unknown[] }).o).not.toBe((a['open'] as { o: unknown[] }).o);
-      expect(cloneJson(value)).not.toBe(value);
-    },
-  );
+  it.each([3, 300])('shares frozen values and copies the rest, %i levels down', (depth) => {
+    const frozen = deepFreeze({ f: [1] });
+    let value: Record<string, unknown> = { frozen, open: { o: [2] } };
+    for (let i = 0; i < depth; i++) value = { next: value };
+    const copy = cloneJsonSharingFrozen(value);
+    expect(copy).toEqual(value);
+    let a = value;
+    let b = copy;
+    for (let i = 0; i < depth; i++) {
+      expect(b).not.toBe(a);
+      a = a['next'] as Record<string, unknown>;
+      b = b['next'] as Record<string, unknown>;
+    }
+    expect(b['frozen']).toBe(frozen);
+    expect(b['open']).not.toBe(a['open']);
+    expect((b['open'] as { o: unknown[] }).o).not.toBe((a['open'] as { o: unknown[] }).o);
+    expect(cloneJson(value)).not.toBe(value);
+  });
 });
 
 describe('deepFreeze: recursion and the stack fallback', () => {

@@ -276,10 +276,7 @@ function shell(value: object): Record<string, unknown> | unknown[] {
 /** Whether a child is copied by {@link cloneIterative} (an object, not a view, not shared as frozen). */
 function copied(v: unknown, share: boolean): v is object {
   return (
-    typeof v === 'object' &&
-    v !== null &&
-    !ArrayBuffer.isView(v) &&
-    !(share && Object.isFrozen(v))
+    typeof v === 'object' && v !== null && !ArrayBuffer.isView(v) && !(share && Object.isFrozen(v))
   );
 }
 
