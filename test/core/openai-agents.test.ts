@@ -518,3 +518,78 @@ describe('importOpenAiAgentsTrace', () => {
     expect(tools(orphan.events)[0]!.span_id).toBe('trace_py');
   });
 });
+
+describe('skeinTracingProcessor: what it copies', () => {
+  // Span data as a JS program may hold it (the SDK passes the user's values
+  // through): the processor's copy must be what the JSON export of the span
+  // holds, whatever JSON does to each value.
+  const odd = (): Record<string, unknown> => ({
+    type: 'custom',
+    name: 'odd',
+    data: {
+      when: new Date(Date.UTC(2026, 0, 1)),
+      gone: undefined,
+      fn: () => 1,
+      nan: Number.NaN,
+      negativeZero: -0,
+      list: [1, undefined, () => 2, Number.POSITIVE_INFINITY, { deep: [null, true, 'x'] }],
+      own: { toJSON: () => 'as JSON' },
+      plain: { a: 1, nested: { b: [2, 3] } },
+      ...JSON.parse('{"__proto__": {"p": 1}}'),
+    },
+  });
+
+  const eventsOf = (data: Record<string, unknown>): unknown => {
+    const stream = new EventStream();
+    const processor = skeinTracingProcessor(stream, { schedule: () => {}, now: () => 0 });
+    const span = {
+      spanId: 'span_odd',
+      traceId: 'trace_odd',
+      parentId: null,
+      startedAt: '2026-01-01T00:00:00.000Z',
+      endedAt: '2026-01-01T00:00:01.000Z' as string | null,
+      error: null,
+      spanData: data as { type: string },
+    };
+    void processor.onTraceStart({ traceId: 'trace_odd', name: 'odd' });
+    void processor.onSpanStart(span);
+    void processor.onSpanEnd(span);
+    void processor.onTraceEnd({ traceId: 'trace_odd', name: 'odd' });
+    return stream.toArray();
+  };
+
+  // Plain data, with what JSON drops (undefined members) and keeps as data
+  // (an own "__proto__" key).
+  const plain = (): Record<string, unknown> => ({
+    type: 'custom',
+    name: 'plain',
+    data: {
+      gone: undefined,
+      list: [1, { x: undefined, y: 'kept' }, [[]]],
+      plain: { a: 1, nested: { b: [2, 3] } },
+      ...JSON.parse('{"__proto__": {"p": 1}}'),
+    },
+  });
+
+  it.each([
+    ['odd', odd, '"own":"as JSON"'],
+    ['plain', plain, '"__proto__":{"p":1}'],
+  ] as const)(
+    'copies %s span data as its JSON export holds it, and never shares it',
+    (_, make, shown) => {
+      const data = make();
+      const events = eventsOf(data);
+      expect(events).toEqual(
+        eventsOf(JSON.parse(JSON.stringify(make())) as Record<string, unknown>),
+      );
+      const custom = (events as Event[]).find(
+        (e) => e.event === 'span_begin' && e.id === 'span_odd',
+      );
+      expect(JSON.stringify(custom)).toContain(shown);
+      expect(JSON.stringify(custom)).not.toContain('"gone"');
+      expect(Object.isFrozen(data['data'])).toBe(false);
+      (data['data'] as Record<string, Record<string, number>>)['plain']!['a'] = 2;
+      expect(JSON.stringify(events)).not.toContain('"a":2');
+    },
+  );
+});
