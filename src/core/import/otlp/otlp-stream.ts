@@ -39,60 +39,10 @@ import type { Event } from '../../events/types.js';
 import type { ImportResult, IncrementalImporter } from '../format.js';
 import type { ImportOptions } from '../guards.js';
 import { jsonEqual } from '../json-equal.js';
+import type { OtlpWholeImport } from './otlp-live.js';
+import { placed } from './placed.js';
 
-/** The whole-input importer this drives (`importOtlp`): the lines as one text, or the records as a list. */
-export type OtlpWholeImport = (
-  input: string | readonly unknown[],
-  options: ImportOptions,
-) => ImportResult;
-
-/**
- * The incremental OTLP importer a live receiver drives (the run registry):
- * the records it is given are kept as they are (no text: a decoded export
- * holds its 64-bit values as strings already), and besides the doubling
- * schedule of `drain()` the caller chooses when to import.
- *
- * @example
- * import { otlpLiveImporter } from 'src/core/import/otlp/otlp-stream.js';
- * const imp = otlpLiveImporter(importOtlp, {});
- * imp.push({ resourceSpans: [] }, '$[0]');
- * const events = imp.flush(); // what is placed now
- */
-export interface OtlpLiveImporter extends IncrementalImporter {
-  /**
-   * Imports now if a span was placed since the last import (whatever the
-   * doubling rule says), and hands out what changed, as `drain()` does.
-   */
-  flush(): Event[];
-  /**
-   * Hands out everything, as `end()` does — each span still waiting for a
-   * parent at the root, with its `otlp_orphan_span` diagnostic — but the
-   * input goes on: a parent that comes later takes its children back (their
-   * events are re-emitted with their new place).
-   */
-  release(): Event[];
-  /** Records and spans waiting for a parent (or a span) not read yet. */
-  readonly held: number;
-  /** The records pushed, in order: kept, since every import reads them all. */
-  readonly records: readonly unknown[];
-}
-
-/**
- * A live OTLP importer over the whole-input one ({@link OtlpLiveImporter}).
- *
- * @example
- * import { otlpLiveImporter } from 'src/core/import/otlp/otlp-stream.js';
- * declare const decodedExport: object; // an ExportTraceServiceRequest in its OTLP/JSON shape
- * const imp = otlpLiveImporter(importOtlp, {});
- * imp.push(decodedExport, '$[0]');
- * for (const e of imp.flush()) stream.append(e);
- */
-export function otlpLiveImporter(
-  importWhole: OtlpWholeImport,
-  options: ImportOptions,
-): OtlpLiveImporter {
-  return new OtlpStream(importWhole, options, true);
-}
+export { otlpLiveImporter, type OtlpLiveImporter, type OtlpWholeImport } from './otlp-live.js';
 
 /**
  * An incremental OTLP importer over the whole-file one: what it hands out,
@@ -114,13 +64,11 @@ export function otlpIncremental(
 
 const LINE_PATH = /^\$\[(\d+)\]$/;
 
-class OtlpStream implements OtlpLiveImporter {
+class OtlpStream implements IncrementalImporter {
   readonly #importWhole: OtlpWholeImport;
   readonly #options: ImportOptions;
   /** The text of each line read, by zero-based line index (holes: blank lines). */
   readonly #lines: string[] = [];
-  /** Live mode: the records themselves, by index (no text kept). */
-  readonly #values: unknown[] | undefined;
   #records = 0;
   #importedAt = 0;
   /** The version of each event last handed out, by uuid. */
@@ -129,48 +77,19 @@ class OtlpStream implements OtlpLiveImporter {
   readonly #placement = new Placement();
   #last: ImportResult | undefined;
 
-  constructor(importWhole: OtlpWholeImport, options: ImportOptions, values = false) {
+  constructor(importWhole: OtlpWholeImport, options: ImportOptions) {
     this.#importWhole = importWhole;
     this.#options = options;
-    this.#values = values ? [] : undefined;
   }
 
   push(record: unknown, path: string, text?: string): void {
-    if (this.#values) this.#values.push(record);
-    else {
-      // The line's own text keeps 64-bit nanos written as JSON numbers exact
-      // (the whole-file importer quotes them before parsing).
-      const line = LINE_PATH.exec(path);
-      const at = line ? Number(line[1]) : this.#lines.length;
-      this.#lines[at] = text ?? JSON.stringify(record);
-    }
+    // The line's own text keeps 64-bit nanos written as JSON numbers exact
+    // (the whole-file importer quotes them before parsing).
+    const line = LINE_PATH.exec(path);
+    const at = line ? Number(line[1]) : this.#lines.length;
+    this.#lines[at] = text ?? JSON.stringify(record);
     this.#records++;
     this.#placement.record(record, 0);
-  }
-
-  get held(): number {
-    return this.#placement.held;
-  }
-
-  get records(): readonly unknown[] {
-    return this.#values ?? [];
-  }
-
-  flush(): Event[] {
-    if (this.#records === this.#importedAt || !this.#placement.take()) return [];
-    this.#importedAt = this.#records;
-    this.#last = this.#import();
-    return this.#changed(this.#placed(this.#last.events), false);
-  }
-
-  release(): Event[] {
-    const result =
-      this.#last !== undefined && this.#importedAt === this.#records ? this.#last : this.#import();
-    this.#importedAt = this.#records;
-    this.#last = result;
-    this.#placement.releaseAll();
-    this.#diagnostics = result.diagnostics;
-    return this.#changed(result.events, true);
   }
 
   drain(): Event[] {
@@ -210,7 +129,6 @@ class OtlpStream implements OtlpLiveImporter {
   }
 
   #import(): ImportResult {
-    if (this.#values) return this.#importWhole(this.#values, this.#options);
     const lines = this.#lines;
     let text = '';
     for (let i = 0; i < lines.length; i++)
@@ -267,17 +185,9 @@ class Placement {
     return this.#held;
   }
 
-  /** Everything waiting counts as placed (the importer handed it out). */
-  releaseAll(): void {
-    if (this.#held > 0) this.released = true;
-    for (const keys of this.#waiting.values()) for (const k of keys) this.#placed.add(k);
-    this.#waiting.clear();
-    this.#held = 0;
-  }
-
   /**
-   * Whether some span may be out without its parent: released, or waiting
-   * without an id (not counted in {@link held}).
+   * Whether some span may be out without its parent: waiting without an id
+   * (not counted in {@link held}).
    */
   released = false;
 
@@ -389,98 +299,4 @@ class Placement {
 
 function idText(v: unknown): string {
   return typeof v === 'string' ? v.toLowerCase() : '';
-}
-
-interface SpanMeta {
-  readonly key: string;
-  readonly parent: string | null;
-}
-
-/** The OTLP span an event was made from (model, tool, span_begin), by its metadata. */
-function spanMeta(e: Event): SpanMeta | undefined {
-  if (e.event !== 'model' && e.event !== 'tool' && e.event !== 'span_begin') return undefined;
-  const m = e.metadata;
-  const id = m?.['span_id'];
-  if (typeof id !== 'string') return undefined;
-  const trace = typeof m?.['trace_id'] === 'string' ? m['trace_id'] : '';
-  const parent = m?.['parent_span_id'];
-  return {
-    key: `${trace}/${id}`,
-    parent:
-      typeof parent === 'string' && parent !== '' && parent !== id ? `${trace}/${parent}` : null,
-  };
-}
-
-/**
- * The events of a partial import whose spans are placed: every span whose
- * chain of parents reaches a root inside the lines read. A span under a
- * parent not read yet is an orphan at the root of the partial import; it and
- * everything under it wait.
- */
-function placed(events: readonly Event[]): Event[] {
-  const spans = new Map<string, SpanMeta>();
-  for (const e of events) {
-    const s = spanMeta(e);
-    if (s && !spans.has(s.key)) spans.set(s.key, s);
-  }
-  const waiting = new Map<string, boolean>();
-  // Whether a span waits: its chain of parents ends at a parent not read
-  // yet. Walked up with a loop (chains are 100,000 deep in hostile exports),
-  // then every span on the way takes the verdict.
-  const waits = (start: string): boolean => {
-    const chain: string[] = [];
-    let key = start;
-    let result: boolean;
-    for (;;) {
-      const known = waiting.get(key);
-      if (known !== undefined) {
-        result = known;
-        break;
-      }
-      waiting.set(key, false); // a parent cycle is placed (at the root), as in the whole import
-      chain.push(key);
-      const parent = spans.get(key)?.parent ?? null;
-      if (parent === null) {
-        result = false;
-        break;
-      }
-      if (!spans.has(parent)) {
-        result = true;
-        break;
-      }
-      key = parent;
-    }
-    for (const k of chain) waiting.set(k, result);
-    return result;
-  };
-  // Events follow their span (span events right after it; a span_end names
-  // its begin's skein id), so each takes the verdict of the span it follows.
-  const beginOf = new Map<string, boolean>(); // skein span id → waits
-  const lastOfId = new Map<string, boolean>(); // OTLP span id → waits (for its span events)
-  const out: Event[] = [];
-  for (const e of events) {
-    let hold = false;
-    const s = spanMeta(e);
-    if (s) {
-      hold = waits(s.key);
-      lastOfId.set(String(e.metadata!['span_id']), hold);
-      if (e.event === 'span_begin') beginOf.set((e as { id: string }).id, hold);
-    } else if (e.event === 'span_end') {
-      hold = beginOf.get((e as { id: string }).id) ?? false;
-    } else {
-      const id = e.metadata?.['span_id'];
-      if (typeof id === 'string') hold = lastOfId.get(id) ?? false;
-      // A log record of its own that names a span: the span is not read yet
-      // (otherwise the record would be its event, otlp-logs.ts).
-      else hold = namesSpan(e.metadata?.['log']);
-    }
-    if (!hold) out.push(e);
-  }
-  return out;
-}
-
-function namesSpan(log: unknown): boolean {
-  if (typeof log !== 'object' || log === null) return false;
-  const id = (log as Record<string, unknown>)['span_id'];
-  return typeof id === 'string' && id !== '';
 }
