@@ -108,16 +108,40 @@ class Calls extends Map<string, { call: ToolCall; answered: boolean }> {
   }
 }
 
-function keyOf(trace: string, span: string): string {
-  return `${trace}/${span}`;
-}
-
 /** Pushes `item` onto the list under `key`. */
 function listAdd<T>(map: Map<string, T[]>, key: string, item: T): void {
   const list = map.get(key);
   if (list) list.push(item);
   else map.set(key, [item]);
 }
+
+/**
+ * Takes from the list under `id` the items of `trace` (all of them, in the
+ * usual case: one trace per span id), leaving the others.
+ */
+function take<T extends { traceId: string }>(
+  map: Map<string, T[]>,
+  id: string,
+  trace: string,
+): T[] | undefined {
+  const list = map.get(id);
+  if (list === undefined) return undefined;
+  let same = 0;
+  for (let i = 0; i < list.length; i++) if (list[i]!.traceId === trace) same++;
+  if (same === list.length) {
+    map.delete(id);
+    return list;
+  }
+  if (same === 0) return undefined;
+  map.set(
+    id,
+    list.filter((x) => x.traceId !== trace),
+  );
+  return list.filter((x) => x.traceId === trace);
+}
+
+/** The clock of records without a time: never asked (such a record turns the run whole). */
+const NO_CLOCK = (): string => '';
 
 /** A root subtree or a record of its own, to be mapped in this order. */
 type Item = { span: Span; log?: never } | { log: LogRead; span?: never };
@@ -131,18 +155,23 @@ class OtlpLive implements OtlpLiveImporter {
   /** Spans read so far: each span's `order`, as the whole import numbers them. */
   #spanCount = 0;
   readonly #ctx: ImportContext;
-  /** The first span of each trace and span id. */
-  readonly #byKey = new Map<string, Span>();
-  /** The trace of each span id (a span id in two traces turns the run whole). */
-  readonly #traceOf = new Map<string, string>();
-  readonly #placed = new Set<Span>();
-  /** Spans waiting for the span of this key (their parent) to be placed. */
+  /**
+   * The first span of each span id: keyed by the span id alone (a span id in
+   * two traces turns the run whole), the trace compared on a hit, so no
+   * `trace/span` key is built per span. A span is placed once `visited`
+   * (tree.ts's flag, unused here otherwise).
+   */
+  readonly #byId = new Map<string, Span>();
+  /** Spans waiting for their parent to be placed, by the parent's span id. */
   readonly #waiting = new Map<string, Span[]>();
   #heldSpans = 0;
-  /** Log records naming a span not read yet, by its key. */
+  /** Log records naming a span not read yet, by its span id. */
   readonly #waitingLogs = new Map<string, LogRead[]>();
   #heldLogs = 0;
-  /** Spans released at the root, by their parent's key; and their diagnostics. */
+  /** The read order of each log record held. */
+  readonly #logOrder = new Map<LogRead, number>();
+  #logCount = 0;
+  /** Spans released at the root, by their parent's span id; and their diagnostics. */
   readonly #orphans = new Map<string, Span[]>();
   readonly #orphanDiagnostics = new Map<Span, Diagnostic>();
   /** The enclosing skein span each span out was mapped with. */
@@ -246,6 +275,7 @@ class OtlpLive implements OtlpLiveImporter {
   #releaseBookkeeping(): void {
     this.#waiting.clear();
     this.#waitingLogs.clear();
+    this.#logOrder.clear();
     this.#heldSpans = this.#heldLogs = 0;
   }
 
@@ -278,10 +308,10 @@ class OtlpLive implements OtlpLiveImporter {
         own.push(log);
         continue;
       }
-      const key = keyOf(log.traceId, log.spanId);
-      const span = this.#byKey.get(key);
+      const span = this.#span(log.traceId, log.spanId);
       if (span === undefined) {
-        listAdd(this.#waitingLogs, key, log);
+        listAdd(this.#waitingLogs, log.spanId, log);
+        this.#logOrder.set(log, this.#logCount++);
         this.#heldLogs++;
       } else this.#join(span, log, dirty);
     }
@@ -292,32 +322,38 @@ class OtlpLive implements OtlpLiveImporter {
   #add(s: Span, roots: Span[], dirty: Set<Span>): boolean {
     if (s.invented.length > 0 || s.start === '' || s.end === '') return false;
     if (s.traceId.includes('/') || s.spanId.includes('/')) return false;
-    const key = keyOf(s.traceId, s.spanId);
-    if (this.#byKey.has(key)) {
+    const first = this.#byId.get(s.spanId);
+    if (first !== undefined) {
+      if (first.traceId !== s.traceId) return false; // skein ids would follow emission order
       this.#ctx.warn(spanPath(s), 'otlp_duplicate_span', s.spanId);
       return true; // both ended: the first is kept as it is
     }
-    const trace = this.#traceOf.get(s.spanId);
-    if (trace === undefined) this.#traceOf.set(s.spanId, s.traceId);
-    else if (trace !== s.traceId) return false; // skein ids would follow emission order
-    this.#byKey.set(key, s);
-    const logs = this.#waitingLogs.get(key);
+    this.#byId.set(s.spanId, s);
+    const logs = this.#heldLogs > 0 ? take(this.#waitingLogs, s.spanId, s.traceId) : undefined;
     if (logs !== undefined) {
-      this.#waitingLogs.delete(key);
       this.#heldLogs -= logs.length;
-      for (const log of logs) this.#join(s, log, dirty);
+      for (const log of logs) {
+        this.#logOrder.delete(log);
+        this.#join(s, log, dirty);
+      }
     }
     if (s.parentSpanId === '' || s.parentSpanId === s.spanId) {
       this.#place(s, undefined, roots, dirty);
       return true;
     }
-    const parent = this.#byKey.get(keyOf(s.traceId, s.parentSpanId));
-    if (parent !== undefined && this.#placed.has(parent)) this.#place(s, parent, roots, dirty);
+    const parent = this.#span(s.traceId, s.parentSpanId);
+    if (parent !== undefined && parent.visited) this.#place(s, parent, roots, dirty);
     else {
-      listAdd(this.#waiting, keyOf(s.traceId, s.parentSpanId), s);
+      listAdd(this.#waiting, s.parentSpanId, s);
       this.#heldSpans++;
     }
     return true;
+  }
+
+  /** The span of these ids, if read. */
+  #span(trace: string, id: string): Span | undefined {
+    const s = this.#byId.get(id);
+    return s !== undefined && s.traceId === trace ? s : undefined;
   }
 
   /** A log record of span `s` is one of its span events (after its own), as otlp.ts joins them. */
@@ -349,19 +385,16 @@ class OtlpLive implements OtlpLiveImporter {
         if (under !== undefined && under.cls?.role === 'tool') dirty.add(under);
       }
       if (orphan) continue; // placed already, with its subtree
-      this.#placed.add(span);
-      const key = keyOf(span.traceId, span.spanId);
-      const waiting = this.#waiting.get(key);
+      span.visited = true;
+      const waiting = take(this.#waiting, span.spanId, span.traceId);
       if (waiting !== undefined) {
-        this.#waiting.delete(key);
         this.#heldSpans -= waiting.length;
         for (let i = 0; i < waiting.length; i++) stack.push([waiting[i]!, span]);
       }
-      const orphans = this.#orphans.get(key);
-      if (orphans !== undefined) {
-        this.#orphans.delete(key);
+      const orphans =
+        this.#orphans.size > 0 ? take(this.#orphans, span.spanId, span.traceId) : undefined;
+      if (orphans !== undefined)
         for (let i = 0; i < orphans.length; i++) stack.push([orphans[i]!, span]);
-      }
     }
   }
 
@@ -373,25 +406,39 @@ class OtlpLive implements OtlpLiveImporter {
   #releaseHeld(): Event[] | undefined {
     const roots: Span[] = [];
     const dirty = new Set<Span>();
-    for (const [key, list] of [...this.#waiting]) {
-      if (this.#byKey.has(key)) continue; // waits on a held span: placed with it
-      this.#waiting.delete(key);
-      this.#heldSpans -= list.length;
-      for (const s of list) {
-        listAdd(this.#orphans, key, s);
-        this.#place(s, undefined, roots, dirty);
-        const ctx = new ImportContext(this.#options);
-        ctx.info(spanPath(s), 'otlp_orphan_span', s.spanId, s.parentSpanId);
-        this.#orphanDiagnostics.set(s, ctx.finish()[0]!);
+    const orphans: Span[] = [];
+    for (const [id, list] of this.#waiting) {
+      // One that waits on a held span is placed with it.
+      const missing = list.filter((s) => this.#span(s.traceId, id) === undefined);
+      if (missing.length === 0) continue;
+      if (missing.length === list.length) this.#waiting.delete(id);
+      else {
+        const gone = new Set(missing);
+        this.#waiting.set(
+          id,
+          list.filter((s) => !gone.has(s)),
+        );
       }
+      this.#heldSpans -= missing.length;
+      for (const s of missing) orphans.push(s);
+    }
+    for (const s of orphans) {
+      listAdd(this.#orphans, s.parentSpanId, s);
+      this.#place(s, undefined, roots, dirty);
+      const ctx = new ImportContext(this.#options);
+      ctx.info(spanPath(s), 'otlp_orphan_span', s.spanId, s.parentSpanId);
+      this.#orphanDiagnostics.set(s, ctx.finish()[0]!);
     }
     if (this.#heldSpans > 0) return this.#toWhole();
     const logs: LogRead[] = [];
-    for (const list of this.#waitingLogs.values()) logs.push(...list);
+    for (const list of this.#waitingLogs.values()) for (const log of list) logs.push(log);
     this.#waitingLogs.clear();
     this.#heldLogs = 0;
     for (const log of logs) if (log.time === '') return this.#toWhole();
-    logs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    // In read order (sortLogs keeps it among records of the same time).
+    const order = this.#logOrder;
+    logs.sort((a, b) => order.get(a)! - order.get(b)!);
+    order.clear();
     return this.#emit(roots, sortLogs(logs), dirty, true);
   }
 
@@ -417,9 +464,8 @@ class OtlpLive implements OtlpLiveImporter {
       items.push({ span: root });
     }
     while (next < logs.length) items.push({ log: logs[next++]! });
-    const noClock = (): string => '';
     for (const item of items) {
-      if (item.log !== undefined) emitLog(sink, item.log, noClock);
+      if (item.log !== undefined) emitLog(sink, item.log, NO_CLOCK);
       else {
         const s = item.span;
         dirty.delete(s);
