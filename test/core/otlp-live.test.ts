@@ -233,6 +233,36 @@ describe('OTLP live import, a request at a time', () => {
     expect(calls.n).toBe(0);
   });
 
+  it('a tool span without a call id: the whole import, made only when a span was placed', () => {
+    // Its call is the first unanswered one of its name, wherever that is: the
+    // run is imported whole, as the file streaming importer does.
+    const spans = generateTrace([0, 3, 8]);
+    const tool = spans.find((s) => s.span['name'] === 'execute_tool')!;
+    tool.span['attributes'] = [
+      ...(tool.span['attributes'] as { key: string }[]).filter(
+        (a) => a.key !== 'gen_ai.tool.call.id',
+      ),
+      kv('gen_ai.tool.name', 'lookup'),
+    ];
+    const [root, ...rest] = spans;
+    const { imp, calls } = counted();
+    const out: Event[] = [];
+    for (const part of [rest.slice(0, 2), rest.slice(2), [root!]]) {
+      imp.push(request(part), '');
+      out.push(...imp.flush());
+    }
+    const records = [request(rest.slice(0, 2)), request(rest.slice(2)), request([root!])];
+    // Nothing placed before the root came: one import then.
+    expect(calls.n).toBe(1);
+    expect(imp.held).toBe(0);
+    out.push(...imp.end());
+    const whole = importOtlp(records, {});
+    expect(byUuid(out)).toEqual(byUuid(whole.events));
+    expect(imp.diagnostics()).toEqual(whole.diagnostics);
+    const t = whole.events.find((e) => e.event === 'tool')!;
+    expect(t).toMatchObject({ function: 'lookup', id: expect.stringMatching(/^call_/) });
+  });
+
   it('a parent chain 100,000 deep, sent children first over several requests', () => {
     const depth = 100_000;
     const traceId = 'a'.repeat(32);
@@ -261,7 +291,9 @@ describe('OTLP live import, a request at a time', () => {
     expect(calls.n).toBe(0);
     // Each span under the one before it (compared field by field: the whole
     // import of this chain, and a deep equality of 200,000 events, are slow).
-    const begins = out.filter((e) => e.event === 'span_begin');
+    const begins = out.filter(
+      (e): e is Extract<Event, { event: 'span_begin' }> => e.event === 'span_begin',
+    );
     expect(out).toHaveLength(2 * depth);
     expect(begins).toHaveLength(depth);
     const misplaced = begins.filter((e, i) => e.parent_id !== (i === 0 ? null : id(i)));

@@ -43,7 +43,7 @@ import { EventSink } from '../sink.js';
 import { Used } from './dialects.js';
 import { type Emit, emitSpan, pairTools } from './emit.js';
 import { asSpanEvent, emitLog, sortLogs, type LogRead } from './otlp-logs.js';
-import { placed } from './placed.js';
+import { Placement, placed } from './placed.js';
 import { NO_CHILDREN, Reader, spanPath, type Span } from './read.js';
 import { sortBySpanStart } from './tree.js';
 
@@ -184,8 +184,12 @@ class OtlpLive implements OtlpLiveImporter {
   readonly #out = new Map<string, Event>();
   /** New span ends not handed out yet: a child may still come (it goes before). */
   readonly #ends = new Map<string, Event>();
-  /** Set once the run needs the whole-input import (see the top of this file). */
-  #whole = false;
+  /**
+   * Set once the run needs the whole-input import (see the top of this
+   * file): then an import is made only when a span was placed since the
+   * last, as the file streaming importer does.
+   */
+  #whole: Placement | undefined;
   #wholeAt = -1;
   #wholeDiagnostics: Diagnostic[] = [];
 
@@ -206,10 +210,11 @@ class OtlpLive implements OtlpLiveImporter {
 
   push(record: unknown): void {
     this.#records.push(record);
+    this.#whole?.record(record, 0);
   }
 
   get held(): number {
-    return this.#heldSpans + this.#heldLogs;
+    return this.#whole ? this.#whole.held : this.#heldSpans + this.#heldLogs;
   }
 
   get records(): readonly unknown[] {
@@ -244,7 +249,6 @@ class OtlpLive implements OtlpLiveImporter {
         if (released !== undefined) return [...out, ...released];
       }
     }
-    this.#releaseBookkeeping();
     const rest = this.#importAll(true);
     return out.length === 0 ? rest : [...out, ...rest];
   }
@@ -257,26 +261,29 @@ class OtlpLive implements OtlpLiveImporter {
 
   #importAll(final: boolean): Event[] {
     this.#read = this.#records.length;
-    if (!final && this.#wholeAt === this.#records.length) return [];
+    const placement = this.#whole!;
+    if (final) placement.releaseAll();
+    // Nothing newly placed: an import would hand out nothing new.
+    else if (this.#wholeAt === this.#records.length || !placement.take()) return [];
     this.#wholeAt = this.#records.length;
     const result = this.#importWhole(this.#records, this.#options);
     this.#wholeDiagnostics = result.diagnostics;
-    return this.#changed(final ? result.events : placed(result.events), final);
+    const events =
+      final || (placement.held === 0 && !placement.released)
+        ? result.events
+        : placed(result.events);
+    return this.#changed(events, final);
   }
 
   /** Turns the run whole: what was read is read again by the whole-input import. */
   #toWhole(): undefined {
-    this.#whole = true;
+    const placement = new Placement();
+    for (let i = 0; i < this.#records.length; i++) placement.record(this.#records[i], 0);
+    this.#whole = placement;
+    this.#wholeAt = -1;
     // Ends not handed out come again from the whole import, in its place.
     this.#ends.clear();
     return undefined;
-  }
-
-  #releaseBookkeeping(): void {
-    this.#waiting.clear();
-    this.#waitingLogs.clear();
-    this.#logOrder.clear();
-    this.#heldSpans = this.#heldLogs = 0;
   }
 
   // ---- incremental mode ----

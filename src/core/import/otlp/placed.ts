@@ -31,6 +31,7 @@ function spanMeta(e: Event): SpanMeta | undefined {
  *
  * @example
  * import { placed } from 'src/core/import/otlp/placed.js';
+ * declare const recordsSoFar: unknown[]; // OTLP/JSON exports
  * const ready = placed(importOtlp(recordsSoFar).events);
  */
 export function placed(events: readonly Event[]): Event[] {
@@ -99,4 +100,155 @@ function namesSpan(log: unknown): boolean {
   if (typeof log !== 'object' || log === null) return false;
   const id = (log as Record<string, unknown>)['span_id'];
   return typeof id === 'string' && id !== '';
+}
+
+/**
+ * A cheap, early view of which spans are placed (their parents up to a root
+ * read), from the raw records: only to skip imports that would hand out
+ * nothing new. Ids are compared as written, lower-cased (a parent written in
+ * base64 and its child in hex look unplaced here: that only delays them to a
+ * later import, never changes what comes out).
+ *
+ * @example
+ * import { Placement } from 'src/core/import/otlp/placed.js';
+ * const placement = new Placement();
+ * placement.record({ resourceSpans: [] }, 0);
+ * if (placement.take()) {
+ *   // something was placed: an import hands out something new
+ * }
+ */
+export class Placement {
+  readonly #placed = new Set<string>();
+  readonly #waiting = new Map<string, string[]>();
+  #news = false;
+  #held = 0;
+  #logs = 0;
+
+  /** Spans and log records waiting for a parent (or their span). */
+  get held(): number {
+    return this.#held;
+  }
+
+  /** Everything waiting counts as placed (the importer handed it out). */
+  releaseAll(): void {
+    if (this.#held > 0) this.released = true;
+    for (const keys of this.#waiting.values()) for (const k of keys) this.#placed.add(k);
+    this.#waiting.clear();
+    this.#held = 0;
+  }
+
+  /**
+   * Whether some span may be out without its parent: released, or waiting
+   * without an id (not counted in {@link held}).
+   */
+  released = false;
+
+  /** Whether something was placed since the last call. */
+  take(): boolean {
+    const news = this.#news;
+    this.#news = false;
+    return news;
+  }
+
+  /** Walks a record as the whole-file reader does (exports, resources, scopes, spans, lists). */
+  record(r: unknown, depth: number): void {
+    if (Array.isArray(r)) {
+      if (depth < 2) for (const x of r) this.record(x, depth + 1);
+      else this.#news = true;
+      return;
+    }
+    if (typeof r !== 'object' || r === null) return void (this.#news = true);
+    const o = r as Record<string, unknown>;
+    const rs = o['resourceSpans'];
+    if (Array.isArray(rs)) {
+      for (const x of rs) this.#scopes(x);
+      return;
+    }
+    const rl = o['resourceLogs'];
+    if (Array.isArray(rl)) {
+      for (const x of rl) this.#scopeLogs(x);
+      return;
+    }
+    if (Array.isArray(o['scopeSpans'])) return this.#scopes(o);
+    if (Array.isArray(o['spans']) && typeof o['event'] !== 'string') return this.#spans(o);
+    this.#span(o);
+  }
+
+  #scopes(r: unknown): void {
+    const list = (r as { scopeSpans?: unknown } | null)?.scopeSpans;
+    if (Array.isArray(list)) for (const x of list) this.#spans(x);
+  }
+
+  #spans(r: unknown): void {
+    const list = (r as { spans?: unknown } | null)?.spans;
+    if (Array.isArray(list)) for (const x of list) this.#span(x);
+  }
+
+  /**
+   * Log records: one that names a span waits for it (it becomes that span's
+   * event); any other is placed at once.
+   */
+  #scopeLogs(r: unknown): void {
+    const scopes = (r as { scopeLogs?: unknown } | null)?.scopeLogs;
+    if (!Array.isArray(scopes)) return;
+    for (const sc of scopes) {
+      const records = (sc as { logRecords?: unknown } | null)?.logRecords;
+      if (!Array.isArray(records)) continue;
+      for (const lr of records) {
+        const o = (typeof lr === 'object' && lr !== null ? lr : {}) as Record<string, unknown>;
+        const span = idText(o['spanId']);
+        if (span === '') {
+          this.#news = true;
+          continue;
+        }
+        const wait = `${idText(o['traceId'])}/${span}`;
+        const key = `log#${this.#logs++}`;
+        if (this.#placed.has(wait)) this.#place(key);
+        else this.#wait(wait, key);
+      }
+    }
+  }
+
+  #wait(parent: string, key: string): void {
+    this.#held++;
+    const list = this.#waiting.get(parent);
+    if (list) list.push(key);
+    else this.#waiting.set(parent, [key]);
+  }
+
+  #span(r: unknown): void {
+    if (typeof r !== 'object' || r === null) return;
+    const o = r as Record<string, unknown>;
+    const context = typeof o['context'] === 'object' && o['context'] !== null ? o['context'] : {};
+    const c = context as Record<string, unknown>;
+    const trace = idText(o['traceId'] ?? c['trace_id']);
+    const id = idText(o['spanId'] ?? c['span_id']);
+    const parent = idText(o['parentSpanId'] ?? o['parent_id']);
+    const key = `${trace}/${id}`;
+    if (parent === '' || parent === id) return this.#place(id === '' ? undefined : key);
+    const wait = `${trace}/${parent}`;
+    if (this.#placed.has(wait)) return this.#place(id === '' ? undefined : key);
+    if (id === '') return void (this.released = true); // waits, uncounted: not all placed
+    this.#wait(wait, key);
+  }
+
+  #place(key: string | undefined): void {
+    this.#news = true;
+    const stack = key === undefined ? [] : [key];
+    while (stack.length) {
+      const k = stack.pop()!;
+      if (this.#placed.has(k)) continue;
+      this.#placed.add(k);
+      const children = this.#waiting.get(k);
+      if (children) {
+        this.#waiting.delete(k);
+        this.#held -= children.length;
+        stack.push(...children);
+      }
+    }
+  }
+}
+
+function idText(v: unknown): string {
+  return typeof v === 'string' ? v.toLowerCase() : '';
 }

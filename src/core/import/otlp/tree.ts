@@ -10,6 +10,9 @@ import { type Span, spanPath, NO_CHILDREN } from './read.js';
  * Span order: start time, then nanoseconds, then read order.
  *
  * @example
+ * import { bySpanStart } from 'src/core/import/otlp/tree.js';
+ * import type { Span } from 'src/core/import/otlp/read.js';
+ * declare const spans: Span[];
  * spans.sort(bySpanStart);
  */
 export function bySpanStart(a: Span, b: Span): number {
@@ -224,6 +227,9 @@ export function buildTree(
  * run (it copies the list to sort it).
  *
  * @example
+ * import { sortBySpanStart } from 'src/core/import/otlp/tree.js';
+ * import type { Span } from 'src/core/import/otlp/read.js';
+ * declare const newRoots: Span[];
  * const roots = sortBySpanStart(newRoots);
  */
 export function sortBySpanStart(spans: Span[]): Span[] {
