@@ -79,22 +79,31 @@ export function createNodeContext(quick: boolean, out: Metric[]): NodeBenchConte
   const passes = new Map<number, Metric>();
   const eventPasses = new WeakMap<readonly object[], Metric>();
   const record = (metric: Metric, baseline?: Metric) => out.push(withBaseline(metric, baseline));
+  // Under --quick a timing takes at most 5 samples after 1 warm-up: the
+  // figures are indicative there (the full bench is the measurement), and
+  // the collections between samples were most of its run time.
+  const fewer = (o?: { repeat?: number; warmup?: number }) =>
+    quick ? { repeat: Math.min(o?.repeat ?? 5, 5), warmup: Math.min(o?.warmup ?? 1, 1) } : {};
   const collect = () => {
     if (typeof gc === 'function') {
       gc();
-      gc();
+      if (!quick) gc();
     }
   };
   return {
     quick,
     size: (full, small) => (quick ? small : full),
     label: sizeLabel,
-    time: (fn, options) => timeRepeated(fn, { settle: collect, ...options }),
+    time: (fn, options) => timeRepeated(fn, { settle: collect, ...options, ...fewer(options) }),
     async linearPass(n) {
       const known = passes.get(n);
       if (known) return known;
       const pass = makeLinearPass(n);
-      const timing = await timeRepeated(pass, { repeat: 15, warmup: 3, settle: collect });
+      const timing = await timeRepeated(pass, {
+        repeat: quick ? 7 : 15,
+        warmup: quick ? 1 : 3,
+        settle: collect,
+      });
       const metric: Metric = {
         name: `core.noop-pass.${sizeLabel(n)}`,
         value: timing.median,
@@ -110,8 +119,8 @@ export function createNodeContext(quick: boolean, out: Metric[]): NodeBenchConte
       const known = eventPasses.get(events);
       if (known) return known;
       const timing = await timeRepeated(makeEventPass(events), {
-        repeat: 9,
-        warmup: 2,
+        repeat: quick ? 5 : 9,
+        warmup: quick ? 1 : 2,
         settle: collect,
       });
       const n = events.length;

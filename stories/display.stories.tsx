@@ -401,6 +401,10 @@ export const DeeplyNestedMarkdown: Story = {
 /** 100k characters of markdown render in chunks, a few per frame. */
 export const LongMarkdown: Story = {
   tags: ['light-only', '!autodocs'],
+  // axe over the ~6,000 elements this draws takes ~20 s of the suite (its
+  // colour-contrast and target-size rules most); the same renderer's markup
+  // is axe-checked in `Markdown` and `Gallery`, light and dark.
+  parameters: { a11y: { test: 'off' } },
   args: { bundle: b({ 'text/markdown': longMarkdown(100_000) }) },
   play: async ({ canvasElement }) => {
     await waitFor(() => expect(canvasElement.querySelector('[data-skein-pending]')).toBeNull(), {

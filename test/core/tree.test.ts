@@ -192,6 +192,27 @@ describe("buildEventTree: duplicate span ids (inspect's rule, with keys for the 
       if (capped.twin![i]! < 0) plain.add(capped.events[i]!.uuid);
     expect(plain.has('e')).toBe(true);
   });
+  it('caps copies once they have walked many begins left out as cycles (k begins of one id inside itself)', () => {
+    // 4,000 begins of S, every other one a child of S: each of the 2,000
+    // root copies would walk 2,000 begins it leaves out as cycles (4M steps,
+    // 16 billion at the hostile corpus' 100,000), yet show few nodes.
+    const events: Event[] = [];
+    for (let i = 0; i < 4000; i++) events.push(begin(`b${i}`, 'S', i % 2 ? 'S' : null));
+    events.push(info('e', 'S'));
+    const tree = buildEventTree(events);
+    expect(tree.diagnostics.map((d) => d.code)).toContain('span_copies_capped');
+    expect(tree.diagnostics.map((d) => d.code)).toContain('span_copy_cycle');
+    // Copies before the cap show their contents; the ones after, none.
+    const copiesOfE = tree.events.filter((e) => e.uuid === 'e').length;
+    expect(copiesOfE).toBeGreaterThan(1);
+    expect(copiesOfE).toBeLessThan(2000);
+    // Every root begin still has its node, and the plain tree is whole.
+    expect(tree.rootCount).toBe(2000);
+    let plainE = 0;
+    for (let i = 0; i < tree.length; i++)
+      if (tree.twin![i]! < 0 && tree.events[i]!.uuid === 'e') plainE++;
+    expect(plainE).toBe(1);
+  });
 });
 
 describe('buildEventTree: the rules inspect does not have', () => {

@@ -958,8 +958,9 @@ export class Placement {
    * Two guards inspect does not have: a begin that would show a span inside
    * itself (a later begin whose parent is inside the span) is left out
    * (`span_copy_cycle`), and once the tree is past 4 × its slots + 100k nodes
-   * (copies of copies grow exponentially with nesting), non-plain copies are
-   * shown without children (`span_copies_capped`).
+   * (copies of copies grow exponentially with nesting), or past ten times as
+   * many begins left out as cycles, non-plain copies are shown without
+   * children (`span_copies_capped`).
    */
   #flattenCopies(events: ArrayLike<Event>, pending: readonly PendingDiagnostic[]): EventTree {
     const { kind, next, firstChild, endSlot, containerSlot, containerOrigin, roots, moved } = this;
@@ -982,6 +983,10 @@ export class Placement {
     const onStack = new Uint8Array(this.containerCount);
     const extra: PendingDiagnostic[] = [];
     const cycleSlots = new Set<number>();
+    // Begins left out as cycles have a limit too (ten times the nodes': a
+    // skip is cheap): each copy walks them, and a span begun k times inside
+    // itself makes every copy walk k of them (k² steps, no node to show).
+    let skipped = 0;
     let capped = false;
     const spanOf = (c: number, i: number, count: number): EventTreeSpan => {
       const end = endSlot[c]!;
@@ -1039,6 +1044,7 @@ export class Placement {
       const k = kind[slot]!;
       const c = k >= 2 ? k - 2 : k < 0 ? -k - 1 : -1;
       if (c >= 0 && onStack[c] === 1) {
+        skipped++;
         if (!cycleSlots.has(slot)) {
           cycleSlots.add(slot);
           extra.push({ slot, code: 'span_copy_cycle', args: [keys[c]!] });
@@ -1077,7 +1083,7 @@ export class Placement {
       spans.push(NO_SPAN);
       const first = firstChild[c]!;
       let open = first !== 0;
-      if (open && !plain && i >= limit) {
+      if (open && !plain && (i >= limit || skipped >= 10 * limit)) {
         open = false;
         capped = true;
       }
