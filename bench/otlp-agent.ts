@@ -17,9 +17,15 @@ export interface RunShape {
   runs: number;
   /** 1 + 3k: a root, then k steps of a model call, a tool and the tool's HTTP call. */
   spansPerRun: number;
+  /**
+   * Each agent process's runs are the traces of one conversation
+   * (`gen_ai.conversation.id`): a long session that grows a trace at a time.
+   */
+  conversations?: boolean;
 }
 
-export const shapeLabel = (s: RunShape): string => `${s.runs}x${s.spansPerRun}`;
+export const shapeLabel = (s: RunShape): string =>
+  `${s.runs}x${s.spansPerRun}${s.conversations ? '-conversations' : ''}`;
 
 /**
  * `runs` agent runs (a trace each) of `spansPerRun` spans: an `invoke_agent`

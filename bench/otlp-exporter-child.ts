@@ -1,7 +1,7 @@
 /**
  * An instrumented agent in its own process, for `node.otlp.ingest`: the
  * exporter's serializing and sending is the agent's work, not the
- * receiver's. Started with `fork(…, [runs, spansPerRun, service], {
+ * receiver's. Started with `fork(…, [runs, spansPerRun, service, conversation?], {
  * execArgv: ['--import', 'tsx'], serialization: 'advanced' })`:
  *
  * - makes its runs with the SDK's tracer (otlp-agent.ts) and sends
@@ -17,8 +17,10 @@ import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { agentSpans, batches } from './otlp-agent.js';
 
-const [runs, spansPerRun, service] = process.argv.slice(2);
-const parts = batches(agentSpans(Number(runs), Number(spansPerRun), service));
+const [runs, spansPerRun, service, conversation] = process.argv.slice(2);
+const parts = batches(
+  agentSpans(Number(runs), Number(spansPerRun), service, conversation || undefined),
+);
 
 function send(exporter: OTLPTraceExporter, spans: ReadableSpan[]): Promise<void> {
   return new Promise((resolve, reject) =>

@@ -11,9 +11,12 @@
  *   its threads: HTTP, decode, registry, import, GC) as a ratio to the
  *   decode's CPU time; `…spans-per-s.<shape>` the rate (wall clock),
  *   `…receiver-spans-per-s.<shape>` per second of the receiver's CPU,
- *   `…agents-cpu.<shape>` the exporters' CPU time. Two shapes: 5,000 runs of
- *   10 spans (every run pays its fixed costs for ten spans: adverse) and 50
- *   runs of 1,000 spans (long sessions, a run's spans over several requests).
+ *   `…agents-cpu.<shape>` the exporters' CPU time. Three shapes: 5,000 runs of
+ *   10 spans (every run pays its fixed costs for ten spans: adverse), 50
+ *   runs of 1,000 spans (a run's spans over several requests), and 100
+ *   traces of 499 spans as two conversations (two long sessions, each
+ *   growing a trace at a time: a live importer that re-read the run
+ *   per request would be quadratic here).
  * - `node.otlp.latency.p95`: ms from an exporter's `export()` to the span's
  *   event in a connected `connectEventStream` client following its run,
  *   while the ingest above runs beside it.
@@ -116,7 +119,12 @@ async function startAgents(shape: RunShape, count = 2) {
     const runs = Math.floor(shape.runs / count) + (k < shape.runs % count ? 1 : 0);
     const child = fork(
       fileURLToPath(new URL('./otlp-exporter-child.ts', import.meta.url)),
-      [String(runs), String(shape.spansPerRun), `agent-${k}`],
+      [
+        String(runs),
+        String(shape.spansPerRun),
+        `agent-${k}`,
+        shape.conversations ? `conversation-${k}` : '',
+      ],
       {
         execArgv: ['--import', 'tsx'],
         serialization: 'advanced',
@@ -178,6 +186,7 @@ async function measureIngest(ctx: NodeBenchContext, shape: RunShape): Promise<vo
   if (n !== shape.runs * shape.spansPerRun) throw new Error(`${n} spans for ${label}`);
   const ingestOnce = async () => {
     const registry = createOtlpRunRegistry({ maxRuns: shape.runs + 10, maxBytes: 2 ** 31 });
+    const runs = shape.conversations ? 2 : shape.runs; // one conversation per agent
     const rx = await receiver(registry);
     try {
       const exporterMs = await agents.exportTo(rx.url);
@@ -187,7 +196,7 @@ async function measureIngest(ctx: NodeBenchContext, shape: RunShape): Promise<vo
       const snap = registry.getSnapshot();
       let taken = 0;
       for (const r of snap.runs) taken += r.spans;
-      if (snap.runs.length !== shape.runs || taken !== n)
+      if (snap.runs.length !== runs || taken !== n)
         throw new Error(`${snap.runs.length} runs, ${taken} spans of ${label}`);
       return exporterMs;
     } finally {
@@ -275,6 +284,7 @@ export default defineBench({
     // adverse shape) and a few long ones (a long agent session).
     await measureIngest(ctx, { runs, spansPerRun: 10 });
     await measureIngest(ctx, { runs: ctx.size(50, 10), spansPerRun: 1_000 });
+    await measureIngest(ctx, { runs: ctx.size(100, 20), spansPerRun: 499, conversations: true });
 
     const spans = agentSpans(runs);
     const n = spans.length;

@@ -2,15 +2,17 @@
 // many requests, out of order, children before parents, from several
 // processes, some twice (exporters retry); the registry groups them into runs
 // (run-key.ts says which), keeps each run an `EventStream` fed through the
-// OTLP live importer (import/otlp/otlp-stream.ts over otlp.ts), lists them,
+// OTLP live importer (import/otlp/otlp-live.ts, the file importer's mapping
+// a request at a time), lists them,
 // and notifies when one starts, grows or ends.
 //
 // - Duplicates: a span whose trace and span id the run already holds is
 //   dropped (counted); a log record identical to one held (same JSON) too.
 // - Imports: a run that grew is imported on the next timer turn (requests
 //   in between coalesce), and not again before twice as long as its last
-//   import took has passed: at most a third of the time goes to re-reading a
-//   run however often it grows.
+//   import took has passed. An import maps only what came since the last
+//   one, except for a run the live importer turned whole (otlp-live.ts):
+//   then at most a third of the time goes to re-reading it.
 // - Waiting spans: a span whose parent has not come is held (its events wait);
 //   past `maxHeld` in one run, or when the run ends, they are released at the
 //   root with an `otlp_orphan_span` diagnostic.

@@ -3,7 +3,7 @@ import type { Diagnostic } from '../errors.js';
 import type { Event } from '../events/types.js';
 import type { ImportOptions } from '../import/guards.js';
 import { importOtlp } from '../import/otlp/otlp.js';
-import { otlpLiveImporter, type OtlpLiveImporter } from '../import/otlp/otlp-stream.js';
+import { otlpLiveImporter, type OtlpLiveImporter } from '../import/otlp/otlp-live.js';
 import type { EventStream } from '../stream/event-stream.js';
 import type { OtlpRunKey } from './run-key.js';
 import type { OtlpRun, OtlpRunInfo, OtlpRunStatus } from './types.js';
@@ -77,7 +77,7 @@ export class Run implements OtlpRun {
     this.#info = null;
   }
 
-  /** Every record pushed is kept once, by the importer (which re-reads them all; a merge moves them). */
+  /** Every record pushed is kept once, by the importer (a merge moves them). */
   push(record: object): void {
     this.importer.push(record, `$[${this.importer.records.length}]`);
   }

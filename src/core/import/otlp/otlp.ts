@@ -50,7 +50,8 @@
 // span, its tool-call pairing) depends on spans that can come in later lines,
 // so the incremental importer (otlp-stream.ts) drives this whole-file one over
 // the lines read so far, handing out what is placed and holding what waits on
-// a parent not seen yet.
+// a parent not seen yet. The live importer of the OTLP receiver (otlp-live.ts)
+// maps each request's spans once with the same functions.
 //
 // The parts, in the order an import runs them: read.ts (records into spans,
 // over values.ts and time.ts), tree.ts (the span tree), dialects.ts (what a

@@ -6,7 +6,16 @@ import type { ImportContext } from '../guards.js';
 import { SyntheticClock } from '../sink.js';
 import { type Span, spanPath, NO_CHILDREN } from './read.js';
 
-function bySpanStart(a: Span, b: Span): number {
+/**
+ * Span order: start time, then nanoseconds, then read order.
+ *
+ * @example
+ * import { bySpanStart } from 'src/core/import/otlp/tree.js';
+ * import type { Span } from 'src/core/import/otlp/read.js';
+ * declare const spans: Span[];
+ * spans.sort(bySpanStart);
+ */
+export function bySpanStart(a: Span, b: Span): number {
   if (a.startMs !== b.startMs) return a.startMs < b.startMs ? -1 : 1;
   if (a.startNs !== undefined && b.startNs !== undefined && a.startNs !== b.startNs)
     return a.startNs.length !== b.startNs.length
@@ -216,8 +225,14 @@ export function buildTree(
  * Sorts spans by {@link bySpanStart} in place. Spans usually come in order
  * already; then the (stable) sort would leave them as they are, and is not
  * run (it copies the list to sort it).
+ *
+ * @example
+ * import { sortBySpanStart } from 'src/core/import/otlp/tree.js';
+ * import type { Span } from 'src/core/import/otlp/read.js';
+ * declare const newRoots: Span[];
+ * const roots = sortBySpanStart(newRoots);
  */
-function sortBySpanStart(spans: Span[]): Span[] {
+export function sortBySpanStart(spans: Span[]): Span[] {
   for (let i = 1; i < spans.length; i++)
     if (bySpanStart(spans[i - 1]!, spans[i]!) > 0) return spans.sort(bySpanStart);
   return spans;

@@ -1,0 +1,564 @@
+// The live OTLP importer a receiver drives (the run registry): export
+// requests of one run arrive one at a time, children before parents, and each
+// request's spans and log records are read and mapped once, as they come —
+// not the run's whole record list again on every request.
+//
+// It keeps the spans read (the tree of what is placed, spans waiting for a
+// parent by the parent's trace and span id) and the model calls' tool calls,
+// and on each `flush()` it reads only the records pushed since the last one:
+// - a span whose parent is placed (or that has none) is placed, and so is
+//   everything that waited for it; each newly placed subtree is mapped by the
+//   file importer's own functions (`emitSpan` of emit.ts, over its spans as
+//   read.ts reads them, in tree.ts's sibling order), with the enclosing skein
+//   span of its parent; new root subtrees and new records of their own are
+//   interleaved by time as otlp.ts does;
+// - a span already out is mapped again alone (its own events, not its
+//   subtree) when what it depends on changed: a log record joined it, a model
+//   call named its tool call, an agent span came under it (a tool's
+//   `agent_span_id`); a version whose JSON is unchanged is not handed out;
+// - the same trace and span id twice keeps the first (with the file import's
+//   `otlp_duplicate_span`);
+// - `release()` (a bound hit, the run ended) puts every span whose parent has
+//   not come at the root with its `otlp_orphan_span` diagnostic; a parent that
+//   comes later takes it back (the orphan and its subtree are mapped again,
+//   and the diagnostic goes).
+// Handed out, the events' last versions are the whole-file import's of the
+// same records (`importOtlp`), whatever the requests and their order; they
+// come out in its order when all spans of a trace come in one request.
+//
+// What depends on the whole input in ways a new request can reorder (a span
+// without an id, a start or an end, a span id shared by two traces, a tool
+// span without a call id, a record without a time or of no known shape, a
+// parent cycle) turns the run to the file importer over all its records, as
+// the file streaming importer (otlp-stream.ts) does: the same events, at the
+// cost of re-reading the run on each import.
+//
+// Walks are loops (a parent chain may be 100,000 deep).
+import type { Diagnostic } from '../../errors.js';
+import type { Event, ToolCall } from '../../events/types.js';
+import type { ImportResult, IncrementalImporter } from '../format.js';
+import { ImportContext, type ImportOptions } from '../guards.js';
+import { jsonEqual } from '../json-equal.js';
+import { EventSink } from '../sink.js';
+import { Used } from './dialects.js';
+import { type Emit, emitSpan, pairTools } from './emit.js';
+import { asSpanEvent, emitLog, sortLogs, type LogRead } from './otlp-logs.js';
+import { Placement, placed } from './placed.js';
+import { NO_CHILDREN, Reader, spanPath, type Span } from './read.js';
+import { sortBySpanStart } from './tree.js';
+
+/** The whole-input importer (`importOtlp`): the lines as one text, or the records as a list. */
+export type OtlpWholeImport = (
+  input: string | readonly unknown[],
+  options: ImportOptions,
+) => ImportResult;
+
+/**
+ * The incremental OTLP importer a live receiver drives (the run registry):
+ * the records it is given are kept as they are (no text: a decoded export
+ * holds its 64-bit values as strings already), and the caller chooses when
+ * to import.
+ *
+ * @example
+ * import { otlpLiveImporter } from 'src/core/import/otlp/otlp-live.js';
+ * const imp = otlpLiveImporter(importOtlp, {});
+ * imp.push({ resourceSpans: [] }, '$[0]');
+ * const events = imp.flush(); // what is placed now
+ */
+export interface OtlpLiveImporter extends IncrementalImporter {
+  /** Reads the records pushed since the last call, and hands out what is new or changed. */
+  flush(): Event[];
+  /**
+   * Hands out everything, as `end()` does — each span still waiting for a
+   * parent at the root, with its `otlp_orphan_span` diagnostic — but the
+   * input goes on: a parent that comes later takes its children back (their
+   * events are re-emitted with their new place).
+   */
+  release(): Event[];
+  /** Records and spans waiting for a parent (or a span) not read yet. */
+  readonly held: number;
+  /** The records pushed, in order (a merge of runs moves them). */
+  readonly records: readonly unknown[];
+}
+
+/**
+ * A live OTLP importer ({@link OtlpLiveImporter}); `importWhole` is the file
+ * importer it falls back to for inputs it cannot map a request at a time.
+ *
+ * @example
+ * import { otlpLiveImporter } from 'src/core/import/otlp/otlp-live.js';
+ * declare const decodedExport: object; // an ExportTraceServiceRequest in its OTLP/JSON shape
+ * const imp = otlpLiveImporter(importOtlp, {});
+ * imp.push(decodedExport, '$[0]');
+ * for (const e of imp.flush()) stream.append(e);
+ */
+export function otlpLiveImporter(
+  importWhole: OtlpWholeImport,
+  options: ImportOptions,
+): OtlpLiveImporter {
+  return new OtlpLive(importWhole, options);
+}
+
+/** The model calls' tool calls by id, noting the ids added since {@link added} was last emptied. */
+class Calls extends Map<string, { call: ToolCall; answered: boolean }> {
+  added: string[] = [];
+  override set(id: string, value: { call: ToolCall; answered: boolean }): this {
+    if (!this.has(id)) this.added.push(id);
+    return super.set(id, value);
+  }
+}
+
+/** Pushes `item` onto the list under `key`. */
+function listAdd<T>(map: Map<string, T[]>, key: string, item: T): void {
+  const list = map.get(key);
+  if (list) list.push(item);
+  else map.set(key, [item]);
+}
+
+/**
+ * Takes from the list under `id` the items of `trace` (all of them, in the
+ * usual case: one trace per span id), leaving the others.
+ */
+function take<T extends { traceId: string }>(
+  map: Map<string, T[]>,
+  id: string,
+  trace: string,
+): T[] | undefined {
+  const list = map.get(id);
+  if (list === undefined) return undefined;
+  let same = 0;
+  for (let i = 0; i < list.length; i++) if (list[i]!.traceId === trace) same++;
+  if (same === list.length) {
+    map.delete(id);
+    return list;
+  }
+  if (same === 0) return undefined;
+  map.set(
+    id,
+    list.filter((x) => x.traceId !== trace),
+  );
+  return list.filter((x) => x.traceId === trace);
+}
+
+/** The clock of records without a time: never asked (such a record turns the run whole). */
+const NO_CLOCK = (): string => '';
+
+/** A root subtree or a record of its own, to be mapped in this order. */
+type Item = { span: Span; log?: never } | { log: LogRead; span?: never };
+
+class OtlpLive implements OtlpLiveImporter {
+  readonly #importWhole: OtlpWholeImport;
+  readonly #options: ImportOptions;
+  readonly #records: unknown[] = [];
+  /** Records read so far (the rest wait for the next flush). */
+  #read = 0;
+  /** Spans read so far: each span's `order`, as the whole import numbers them. */
+  #spanCount = 0;
+  readonly #ctx: ImportContext;
+  /**
+   * The first span of each span id: keyed by the span id alone (a span id in
+   * two traces turns the run whole), the trace compared on a hit, so no
+   * `trace/span` key is built per span. A span is placed once `visited`
+   * (tree.ts's flag, unused here otherwise).
+   */
+  readonly #byId = new Map<string, Span>();
+  /** Spans waiting for their parent to be placed, by the parent's span id. */
+  readonly #waiting = new Map<string, Span[]>();
+  #heldSpans = 0;
+  /** Log records naming a span not read yet, by its span id. */
+  readonly #waitingLogs = new Map<string, LogRead[]>();
+  #heldLogs = 0;
+  /** The read order of each log record held. */
+  readonly #logOrder = new Map<LogRead, number>();
+  #logCount = 0;
+  /** Spans released at the root, by their parent's span id; and their diagnostics. */
+  readonly #orphans = new Map<string, Span[]>();
+  readonly #orphanDiagnostics = new Map<Span, Diagnostic>();
+  /** The enclosing skein span each span out was mapped with. */
+  readonly #enclosing = new Map<Span, string | null>();
+  /** Tool spans out with a call id, by it: a model call that names it later pairs it. */
+  readonly #toolById = new Map<string, Span>();
+  readonly #calls = new Calls();
+  readonly #em: Emit;
+  /** The version of each event last handed out, by uuid. */
+  readonly #out = new Map<string, Event>();
+  /** New span ends not handed out yet: a child may still come (it goes before). */
+  readonly #ends = new Map<string, Event>();
+  /**
+   * Set once the run needs the whole-input import (see the top of this
+   * file): then an import is made only when a span was placed since the
+   * last, as the file streaming importer does.
+   */
+  #whole: Placement | undefined;
+  #wholeAt = -1;
+  #wholeDiagnostics: Diagnostic[] = [];
+
+  constructor(importWhole: OtlpWholeImport, options: ImportOptions) {
+    this.#importWhole = importWhole;
+    this.#options = options;
+    this.#ctx = new ImportContext(options);
+    this.#em = {
+      ctx: this.#ctx,
+      sink: new EventSink(this.#ctx, { seed: options.uuidSeed ?? 'otlp' }),
+      usedIds: undefined,
+      calls: this.#calls,
+      tools: [],
+      used: new Used(),
+      reasons: new Map(),
+    };
+  }
+
+  push(record: unknown): void {
+    this.#records.push(record);
+    this.#whole?.record(record, 0);
+  }
+
+  get held(): number {
+    return this.#whole ? this.#whole.held : this.#heldSpans + this.#heldLogs;
+  }
+
+  get records(): readonly unknown[] {
+    return this.#records;
+  }
+
+  diagnostics(): Diagnostic[] {
+    if (this.#whole) return this.#wholeDiagnostics;
+    const own = this.#ctx.finish();
+    return this.#orphanDiagnostics.size === 0 ? own : [...own, ...this.#orphanDiagnostics.values()];
+  }
+
+  drain(): Event[] {
+    return this.flush();
+  }
+
+  flush(): Event[] {
+    if (this.#read === this.#records.length) return [];
+    if (!this.#whole) {
+      const out = this.#advance();
+      if (out !== undefined) return out;
+    }
+    return this.#importAll(false);
+  }
+
+  release(): Event[] {
+    let out: Event[] = [];
+    if (!this.#whole) {
+      out = this.#advance() ?? [];
+      if (!this.#whole) {
+        const released = this.#releaseHeld();
+        if (released !== undefined) return [...out, ...released];
+      }
+    }
+    const rest = this.#importAll(true);
+    return out.length === 0 ? rest : [...out, ...rest];
+  }
+
+  end(): Event[] {
+    return this.release();
+  }
+
+  // ---- whole-input mode ----
+
+  #importAll(final: boolean): Event[] {
+    this.#read = this.#records.length;
+    const placement = this.#whole!;
+    if (final) placement.releaseAll();
+    // Nothing newly placed: an import would hand out nothing new.
+    else if (this.#wholeAt === this.#records.length || !placement.take()) return [];
+    this.#wholeAt = this.#records.length;
+    const result = this.#importWhole(this.#records, this.#options);
+    this.#wholeDiagnostics = result.diagnostics;
+    const events =
+      final || (placement.held === 0 && !placement.released)
+        ? result.events
+        : placed(result.events);
+    return this.#changed(events, final);
+  }
+
+  /** Turns the run whole: what was read is read again by the whole-input import. */
+  #toWhole(): undefined {
+    const placement = new Placement();
+    for (let i = 0; i < this.#records.length; i++) placement.record(this.#records[i], 0);
+    this.#whole = placement;
+    this.#wholeAt = -1;
+    // Ends not handed out come again from the whole import, in its place.
+    this.#ends.clear();
+    return undefined;
+  }
+
+  // ---- incremental mode ----
+
+  /**
+   * Reads the new records, places their spans and maps what was placed; the
+   * events new or changed, or undefined when the run turned whole.
+   */
+  #advance(): Event[] | undefined {
+    const reader = new Reader(this.#ctx);
+    for (let i = this.#read; i < this.#records.length; i++)
+      reader.record(this.#records[i], `$[${i}]`, 1);
+    this.#read = this.#records.length;
+    if (reader.unknown.length > 0) return this.#toWhole();
+    const roots: Span[] = [];
+    const dirty = new Set<Span>();
+    const spans = reader.spans;
+    for (let i = 0; i < spans.length; i++) {
+      const s = spans[i]!;
+      s.order = this.#spanCount++;
+      if (!this.#add(s, roots, dirty)) return this.#toWhole();
+    }
+    const own: LogRead[] = [];
+    const logs = reader.logs;
+    for (let i = 0; i < logs.length; i++) {
+      const log = logs[i]!;
+      if (log.spanId === '') {
+        if (log.time === '') return this.#toWhole(); // its time comes from the first root's
+        own.push(log);
+        continue;
+      }
+      const span = this.#span(log.traceId, log.spanId);
+      if (span === undefined) {
+        listAdd(this.#waitingLogs, log.spanId, log);
+        this.#logOrder.set(log, this.#logCount++);
+        this.#heldLogs++;
+      } else this.#join(span, log, dirty);
+    }
+    return this.#emit(roots, own.length > 0 ? sortLogs(own) : own, dirty, false);
+  }
+
+  /** Reads one new span into the tree; false when the run must turn whole. */
+  #add(s: Span, roots: Span[], dirty: Set<Span>): boolean {
+    if (s.invented.length > 0 || s.start === '' || s.end === '') return false;
+    if (s.traceId.includes('/') || s.spanId.includes('/')) return false;
+    const first = this.#byId.get(s.spanId);
+    if (first !== undefined) {
+      if (first.traceId !== s.traceId) return false; // skein ids would follow emission order
+      this.#ctx.warn(spanPath(s), 'otlp_duplicate_span', s.spanId);
+      return true; // both ended: the first is kept as it is
+    }
+    this.#byId.set(s.spanId, s);
+    const logs = this.#heldLogs > 0 ? take(this.#waitingLogs, s.spanId, s.traceId) : undefined;
+    if (logs !== undefined) {
+      this.#heldLogs -= logs.length;
+      for (const log of logs) {
+        this.#logOrder.delete(log);
+        this.#join(s, log, dirty);
+      }
+    }
+    if (s.parentSpanId === '' || s.parentSpanId === s.spanId) {
+      this.#place(s, undefined, roots, dirty);
+      return true;
+    }
+    const parent = this.#span(s.traceId, s.parentSpanId);
+    if (parent !== undefined && parent.visited) this.#place(s, parent, roots, dirty);
+    else {
+      listAdd(this.#waiting, s.parentSpanId, s);
+      this.#heldSpans++;
+    }
+    return true;
+  }
+
+  /** The span of these ids, if read. */
+  #span(trace: string, id: string): Span | undefined {
+    const s = this.#byId.get(id);
+    return s !== undefined && s.traceId === trace ? s : undefined;
+  }
+
+  /** A log record of span `s` is one of its span events (after its own), as otlp.ts joins them. */
+  #join(s: Span, log: LogRead, dirty: Set<Span>): void {
+    s.events = [...s.events, asSpanEvent(log)];
+    if (this.#enclosing.has(s)) dirty.add(s);
+  }
+
+  /**
+   * Places `s` under `parent` (at the root when undefined), then everything
+   * that waited for it and every orphan it takes back. A span placed under
+   * one already out is a new subtree (`roots`); an orphan taken back is
+   * mapped again with its subtree.
+   */
+  #place(s: Span, parent: Span | undefined, roots: Span[], dirty: Set<Span>): void {
+    const stack: [Span, Span | undefined][] = [[s, parent]];
+    while (stack.length > 0) {
+      const [span, under] = stack.pop()!;
+      if (under !== undefined) {
+        span.parent = under;
+        if (under.children === NO_CHILDREN) under.children = [span];
+        else under.children.push(span);
+      }
+      const orphan = this.#orphanDiagnostics.has(span);
+      if (orphan) this.#orphanDiagnostics.delete(span);
+      if (under === undefined || this.#enclosing.has(under)) {
+        roots.push(span);
+        // A tool's `agent_span_id` is its first agent child's.
+        if (under !== undefined && under.cls?.role === 'tool') dirty.add(under);
+      }
+      if (orphan) continue; // placed already, with its subtree
+      span.visited = true;
+      const waiting = take(this.#waiting, span.spanId, span.traceId);
+      if (waiting !== undefined) {
+        this.#heldSpans -= waiting.length;
+        for (let i = 0; i < waiting.length; i++) stack.push([waiting[i]!, span]);
+      }
+      const orphans =
+        this.#orphans.size > 0 ? take(this.#orphans, span.spanId, span.traceId) : undefined;
+      if (orphans !== undefined)
+        for (let i = 0; i < orphans.length; i++) stack.push([orphans[i]!, span]);
+    }
+  }
+
+  /**
+   * Puts the spans whose parent never came at the root (with their
+   * diagnostic), and the log records whose span never came among the
+   * records of their own; undefined when something still waits (a cycle).
+   */
+  #releaseHeld(): Event[] | undefined {
+    const roots: Span[] = [];
+    const dirty = new Set<Span>();
+    const orphans: Span[] = [];
+    for (const [id, list] of this.#waiting) {
+      // One that waits on a held span is placed with it.
+      const missing = list.filter((s) => this.#span(s.traceId, id) === undefined);
+      if (missing.length === 0) continue;
+      if (missing.length === list.length) this.#waiting.delete(id);
+      else {
+        const gone = new Set(missing);
+        this.#waiting.set(
+          id,
+          list.filter((s) => !gone.has(s)),
+        );
+      }
+      this.#heldSpans -= missing.length;
+      for (const s of missing) orphans.push(s);
+    }
+    for (const s of orphans) {
+      listAdd(this.#orphans, s.parentSpanId, s);
+      this.#place(s, undefined, roots, dirty);
+      const ctx = new ImportContext(this.#options);
+      ctx.info(spanPath(s), 'otlp_orphan_span', s.spanId, s.parentSpanId);
+      this.#orphanDiagnostics.set(s, ctx.finish()[0]!);
+    }
+    if (this.#heldSpans > 0) return this.#toWhole();
+    const logs: LogRead[] = [];
+    for (const list of this.#waitingLogs.values()) for (const log of list) logs.push(log);
+    this.#waitingLogs.clear();
+    this.#heldLogs = 0;
+    for (const log of logs) if (log.time === '') return this.#toWhole();
+    // In read order (sortLogs keeps it among records of the same time).
+    const order = this.#logOrder;
+    logs.sort((a, b) => order.get(a)! - order.get(b)!);
+    order.clear();
+    return this.#emit(roots, sortLogs(logs), dirty, true);
+  }
+
+  /**
+   * Maps the new subtrees and records of their own (interleaved by time, as
+   * otlp.ts puts records among root spans), then the spans out whose own
+   * events changed, pairs tool calls, and hands out what changed.
+   */
+  #emit(roots: Span[], logs: LogRead[], dirty: Set<Span>, final: boolean): Event[] | undefined {
+    const em = this.#em;
+    const sink = new EventSink(this.#ctx, { seed: this.#options.uuidSeed ?? 'otlp' });
+    em.sink = sink;
+    em.tools = [];
+    this.#calls.added = [];
+    sortBySpanStart(roots);
+    const items: Item[] = [];
+    let next = 0;
+    for (let i = 0; i < roots.length; i++) {
+      const root = roots[i]!;
+      if (root.parent === undefined)
+        while (next < logs.length && !(logs[next]!.ms >= root.startMs))
+          items.push({ log: logs[next++]! });
+      items.push({ span: root });
+    }
+    while (next < logs.length) items.push({ log: logs[next++]! });
+    for (const item of items) {
+      if (item.log !== undefined) emitLog(sink, item.log, NO_CLOCK);
+      else {
+        const s = item.span;
+        dirty.delete(s);
+        this.#map(s, s.parent === undefined ? null : this.#inner(s.parent), true);
+      }
+    }
+    // A tool out before the model call that names its id: paired now.
+    for (const id of this.#calls.added) {
+      const tool = this.#toolById.get(id);
+      if (tool !== undefined) dirty.add(tool);
+    }
+    for (const t of em.tools) dirty.delete(t.span);
+    for (const s of dirty) {
+      const children = s.children;
+      if (children.length > 1) sortBySpanStart(children);
+      this.#map(s, this.#enclosing.get(s) ?? null, false);
+    }
+    for (const t of em.tools) {
+      if (!t.hasId) return this.#toWhole(); // takes the first unanswered call of its name
+      if (!this.#toolById.has(t.event.id)) this.#toolById.set(t.event.id, t.span);
+    }
+    pairTools(em);
+    return this.#changed(sink.finish(), final);
+  }
+
+  /** The skein span `s`'s children are mapped in. */
+  #inner(s: Span): string | null {
+    return s.cls?.role === 'span' ? s.spanId : (this.#enclosing.get(s) ?? null);
+  }
+
+  /**
+   * Maps `root` with `enclosing` (the file importer's `emitSpan`), and with
+   * `deep` its subtree (each span's children in start order); otherwise only
+   * its own events (its children, mapped before, are passed over).
+   */
+  #map(root: Span, enclosing: string | null, deep: boolean): void {
+    const em = this.#em;
+    this.#enclosing.set(root, enclosing);
+    if (deep && root.children.length > 1) sortBySpanStart(root.children);
+    const stack = [emitSpan(em, root, enclosing)];
+    while (stack.length > 0) {
+      const next = stack[stack.length - 1]!.next();
+      if (next.done) {
+        stack.pop();
+        continue;
+      }
+      if (!deep) continue;
+      const [, child, inner] = next.value;
+      this.#enclosing.set(child, inner);
+      if (child.children.length > 1) sortBySpanStart(child.children);
+      stack.push(emitSpan(em, child, inner));
+    }
+  }
+
+  /**
+   * What is new or changed, in the order given. A span's end first comes out
+   * just before the next new event after it (or when the run is released):
+   * until then a child may still come, which goes before it.
+   */
+  #changed(events: readonly Event[], final: boolean): Event[] {
+    const out: Event[] = [];
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i]!;
+      const before = this.#out.get(e.uuid);
+      if (before !== undefined && jsonEqual(before, e)) continue;
+      if (before === undefined && !final) {
+        if (e.event === 'span_end') {
+          this.#ends.set(e.uuid, e);
+          continue;
+        }
+        this.#flushEnds(out);
+      }
+      this.#ends.delete(e.uuid);
+      this.#out.set(e.uuid, e);
+      out.push(e);
+    }
+    if (final) this.#flushEnds(out);
+    return out;
+  }
+
+  #flushEnds(out: Event[]): void {
+    if (this.#ends.size === 0) return;
+    for (const end of this.#ends.values()) {
+      this.#out.set(end.uuid, end);
+      out.push(end);
+    }
+    this.#ends.clear();
+  }
+}
