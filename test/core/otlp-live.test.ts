@@ -144,17 +144,23 @@ function counted() {
   return { imp: otlpLiveImporter(whole, {}), calls };
 }
 
+/** Every event `imp` hands out for `records`, one request each, flushed after each, then ended. */
+function feedAll(imp: ReturnType<typeof counted>['imp'], records: readonly unknown[]): Event[] {
+  const out: Event[] = [];
+  for (const r of records) {
+    imp.push(r, '');
+    out.push(...imp.flush());
+  }
+  out.push(...imp.end());
+  return out;
+}
+
 describe('OTLP live import, a request at a time', () => {
   it('all spans in one request: the whole-file import, in its order, with no re-import', () => {
     const spans = generateTrace([0, 2, 3, 1, 5, 7, 14, 9, 4, 10, 21]);
     const records = [request(spans), logRequest(spans)];
     const { imp, calls } = counted();
-    const out: Event[] = [];
-    for (const r of records) {
-      imp.push(r, '');
-      out.push(...imp.flush());
-    }
-    out.push(...imp.end());
+    const out = feedAll(imp, records);
     const whole = importOtlp(records, {});
     expect([...byUuid(out).values()]).toEqual(whole.events);
     expect(whole.events.some((e) => e.event === 'tool' && e.function === 'lookup')).toBe(true);
@@ -282,12 +288,7 @@ describe('OTLP live import, a request at a time', () => {
       request(chain.slice((q * depth) / 4, ((q + 1) * depth) / 4)),
     );
     const { imp, calls } = counted();
-    const out: Event[] = [];
-    for (const r of records) {
-      imp.push(r, '');
-      out.push(...imp.flush());
-    }
-    out.push(...imp.end());
+    const out = feedAll(imp, records);
     expect(calls.n).toBe(0);
     // Each span under the one before it (compared field by field: the whole
     // import of this chain, and a deep equality of 200,000 events, are slow).
