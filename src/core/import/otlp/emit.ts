@@ -277,7 +277,8 @@ export interface SpanTail {
  * loop: a parent chain 100,000 deep does not overflow the call stack.
  *
  * @example
- * import { emitSpanTree } from 'src/core/import/otlp/emit.js';
+ * import { emitSpanTree, type Emit } from 'src/core/import/otlp/emit.js';
+ * import type { Span } from 'src/core/import/otlp/read.js';
  * declare const em: Emit;
  * declare const root: Span;
  * emitSpanTree(em, root, null);
