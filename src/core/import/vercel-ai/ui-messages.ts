@@ -68,6 +68,8 @@ export class UIMessagesImporter implements IncrementalImporter {
         if (!open && r?.open === true) r.close(`$[${i}]`);
         continue;
       }
+      // Only a live array is seen again: a stored one (`push`) keeps no map of it.
+      if (id !== undefined && Array.isArray((m as JsonRecord)['parts'])) this.#seen.set(id, m);
       this.#message(m, `$[${i}]`, open);
     }
   }
@@ -96,7 +98,6 @@ export class UIMessagesImporter implements IncrementalImporter {
       return;
     }
     const id = m['id'];
-    this.#seen.set(id, m);
     const parts = m['parts'] as unknown[];
     const role = m['role'];
     if (role === 'user' || role === 'system') {
@@ -223,6 +224,10 @@ export class UIMessagesImporter implements IncrementalImporter {
 
 /** A user or system message's content: its text, or its text and file parts. */
 function userContent(parts: unknown[]): string | Content[] {
+  // The usual message, one text part: its text, as the loop below gives it.
+  const only = parts.length === 1 ? parts[0] : undefined;
+  if (isRecord(only) && only['type'] === 'text' && typeof only['text'] === 'string')
+    return only['text'];
   const out: Content[] = [];
   let onlyText = true;
   for (const p of parts) {
