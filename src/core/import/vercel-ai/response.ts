@@ -36,6 +36,7 @@ import { isRecord, safeJson, type ImportContext, type JsonRecord, stringOf } fro
 import { jsonEqual } from '../json-equal.js';
 import type { SourceClock } from '../live.js';
 import { inventedOnlyMetadata, type EventSink } from '../sink.js';
+import { StringMap } from '../string-map.js';
 
 /** A file part's content: an image, or a document of its media type. */
 function fileContent(part: JsonRecord): Content {
@@ -95,8 +96,11 @@ export class Messages {
   readonly ctx: ImportContext;
   readonly sink: EventSink;
   readonly clock: SourceClock;
-  /** Tool calls by id, across responses (a later message may answer one). */
-  readonly calls = new Map<string, Call>();
+  /**
+   * Tool calls by id, across responses (a later message may answer one).
+   * One entry a call: StringMap, not Map (string-map.ts), as the indexes below.
+   */
+  readonly calls = new StringMap<Call>();
   #responses = 0;
 
   constructor(ctx: ImportContext, sink: EventSink, clock: SourceClock) {
@@ -152,7 +156,7 @@ export class Messages {
     return draft;
   }
 
-  readonly #users = new Map<string, MessageEvent>();
+  readonly #users = new StringMap<MessageEvent>();
 
   /** A new assistant response: its `turn` span, open. */
   response(messageId: string, path: string): Response {

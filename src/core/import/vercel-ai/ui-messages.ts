@@ -10,6 +10,7 @@ import type { Content, Event } from '../../events/types.js';
 import { importerParts, type IncrementalImporter } from '../format.js';
 import { isRecord, typeName, type ImportContext, type JsonRecord, stringOf } from '../guards.js';
 import { SourceClock, type LiveImportOptions } from '../live.js';
+import { StringMap } from '../string-map.js';
 import { Messages, type Response } from './response.js';
 
 /**
@@ -38,7 +39,7 @@ export class UIMessagesImporter implements IncrementalImporter {
   readonly #m: Messages;
   /** The last version of each message seen, by id (skipped when given again). */
   readonly #seen = new Map<string, unknown>();
-  readonly #responses = new Map<string, Response>();
+  readonly #responses = new StringMap<Response>();
   #infos = 0;
 
   constructor(options: UIMessagesImportOptions) {
