@@ -21,7 +21,7 @@ import {
   type Event,
 } from '../../src/index.js';
 import { inventedOnly } from '../../src/core/import/sink.js';
-import { timestampMs } from '../../src/core/events/timestamp.js';
+import { parseTimestampMs } from '../../src/core/events/timestamp.js';
 
 const t0 = '2026-01-01T00:00:00.000Z';
 const info = (i: number, extra: Record<string, unknown> = {}) => ({
@@ -342,8 +342,8 @@ describe('EventSink', () => {
       `${m}:09.000Z`,
     ];
     for (const [i, timestamp] of times.entries()) sink.add({ ...info(i), timestamp } as Event);
-    expect(sink.finish().map((e) => eventTime(e))).toEqual(times.map((t) => timestampMs(t)));
-    expect(times.map((t) => timestampMs(t)).slice(0, 4)).toEqual([
+    expect(sink.finish().map((e) => eventTime(e))).toEqual(times.map((t) => parseTimestampMs(t)));
+    expect(times.map((t) => parseTimestampMs(t)).slice(0, 4)).toEqual([
       Date.parse(`${m}:05.123Z`),
       Date.parse(`${m}:59.999Z`),
       Date.parse('2026-03-02T10:05:00.000Z'),

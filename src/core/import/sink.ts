@@ -424,62 +424,6 @@ export class EventSink {
 let lastIso = '';
 let lastMs = Number.NaN;
 
-// The last time parsed in full that has the common layout
-// `YYYY-MM-DDThh:mm:ss.fff` (with or without `Z`: what `toISOString` and
-// the synthetic clocks write, what most formats carry), and the milliseconds
-// of its minute. A time of the same length, the same text up to its minute
-// and the same layout differs only in its seconds and milliseconds, so its
-// value is that minute's plus them: the same number `timestampMs` gives
-// (integers far below 2^53, exact), without a parse per event.
-let minuteIso = '';
-let minuteMs = Number.NaN;
-
-/** The value of a digit at `i`, or -1. */
-function digitAt(s: string, i: number): number {
-  const d = s.charCodeAt(i) - 48;
-  return d >= 0 && d <= 9 ? d : -1;
-}
-
-/** Seconds and milliseconds of a `…:ss.fff[Z]` time (length 23 or 24), or -1. */
-function secondsPart(s: string): number {
-  const len = s.length;
-  if ((len !== 23 && (len !== 24 || s.charCodeAt(23) !== 90)) /* Z */ || s.charCodeAt(19) !== 46)
-    return -1;
-  const s1 = digitAt(s, 17);
-  const s2 = digitAt(s, 18);
-  const f1 = digitAt(s, 20);
-  const f2 = digitAt(s, 21);
-  const f3 = digitAt(s, 22);
-  if (s1 < 0 || s2 < 0 || f1 < 0 || f2 < 0 || f3 < 0) return -1;
-  const second = s1 * 10 + s2;
-  // 60 admits a leap second, as `timestampMs` does; more is no time.
-  return second > 60 ? -1 : second * 1000 + f1 * 100 + f2 * 10 + f3;
-}
-
-/** `timestampMs(iso)`, without a parse when `iso` is in the minute of the last one parsed. */
-function timeOf(iso: string): number {
-  const key = minuteIso;
-  if (iso.length === key.length && key.length !== 0) {
-    let same = true;
-    for (let i = 0; i < 17; i++)
-      if (iso.charCodeAt(i) !== key.charCodeAt(i)) {
-        same = false;
-        break;
-      }
-    if (same) {
-      const within = secondsPart(iso);
-      if (within >= 0) return minuteMs + within;
-    }
-  }
-  const ms = timestampMs(iso);
-  const within = secondsPart(iso);
-  if (within >= 0 && Number.isFinite(ms)) {
-    minuteIso = iso;
-    minuteMs = ms - within;
-  }
-  return ms;
-}
-
 /**
  * Seals a finished draft: stamps its time (what `eventTime` reads) and
  * deep-freezes it, once, cutting values nested deeper than `MAX_VALUE_DEPTH`
@@ -497,7 +441,7 @@ export function sealEvent(event: Event, ctx?: ImportContext): Event {
   if (Object.isFrozen(event)) return event;
   const iso = event.timestamp;
   if (iso !== lastIso) {
-    lastMs = timeOf(iso);
+    lastMs = timestampMs(iso);
     lastIso = iso;
   }
   stampEventTime(event, lastMs);
