@@ -324,7 +324,6 @@ describe('EventSink', () => {
     ]);
   });
 
-
   it('stamps times of one minute as a full parse does: seconds, leap second, no zone, bad digits', () => {
     const sink = new EventSink(new ImportContext(), { seed: 's' });
     const m = '2026-03-02T10:04';
