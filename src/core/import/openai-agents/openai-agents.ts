@@ -17,7 +17,6 @@ import type { FormatImporter, ImportResult } from '../format.js';
 import { sniffer } from '../format.js';
 import { ImportContext, isRecord, own, type ImportOptions } from '../guards.js';
 import { Probe, type ImportInput } from '../probe.js';
-import { StringMap } from '../string-map.js';
 import { timestampMs } from '../../events/timestamp.js';
 import { OpenAiAgentsImporter, type SpanSlot } from './importer.js';
 import type { OpenAiAgentsSpanRecord, OpenAiAgentsTraceRecord } from './types.js';
@@ -97,10 +96,13 @@ const byStart = (a: Placed, b: Placed): number =>
  * entry per span id, each span's `entry` and `parent`, and each entry's
  * `last`, for {@link replay}.
  */
-function startOrder(spans: Placed[], ids: StringMap<IdEntry>): Placed[] {
+function startOrder(spans: Placed[], ids: Map<string, IdEntry>): Placed[] {
   for (const s of spans) {
-    const fresh: IdEntry = { kids: undefined, last: undefined, stamp: 0, state: undefined };
-    s.entry = ids.setIfAbsent(s.record.id, fresh) ?? fresh;
+    const id = s.record.id;
+    let entry = ids.get(id);
+    if (entry === undefined)
+      ids.set(id, (entry = { kids: undefined, last: undefined, stamp: 0, state: undefined }));
+    s.entry = entry;
   }
   const roots: Placed[] = [];
   for (const s of spans) {
@@ -230,8 +232,7 @@ function importProbe(probe: Probe, options: ImportOptions): ImportResult {
   });
   for (const { record, path } of traces)
     importer.startTrace(record, path, firstStart.get(record.id)?.iso);
-  // One entry a span id: StringMap, not Map (string-map.ts).
-  const ids = new StringMap<IdEntry>();
+  const ids = new Map<string, IdEntry>();
   importer.useSlots((id) => ids.get(id));
   replay(importer, startOrder(spans, ids));
   const events = importer.end();
