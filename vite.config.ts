@@ -84,6 +84,11 @@ const LIGHT_ONLY_FILES = readdirSync('stories')
     return /tags:\s*\[[^\]]*'light-only'/.test(head);
   });
 
+const ATTACK_SUITES = [
+  'test/browser/xss.browser.test.tsx',
+  'test/browser/hostile.browser.test.tsx',
+];
+
 const ISOLATED = {
   core: ['test/core/inspect-log.test.ts', 'test/core/listeners.test.ts'],
   react: ['test/react/display-lazy.test.tsx'],
@@ -142,7 +147,10 @@ export default defineConfig({
           environment: 'node',
           include: ['test/core/**/*.test.ts'],
           exclude: ISOLATED.core,
-          isolate: false,
+          // `npm run fuzz` (FUZZ_RUNS set) keeps each file isolated: with
+          // 10,000 inputs per file, a worker's third file slowed from seconds
+          // to minutes when it shared the modules of the two before it.
+          isolate: process.env['FUZZ_RUNS'] !== undefined,
           // Property tests over generated runs take tens of seconds when the
           // whole suite shares 2 cores; a timeout here only catches a hang
           // (speed is measured in the bench, not here).
@@ -206,7 +214,23 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.browser.test.{ts,tsx}'],
+          exclude: ATTACK_SUITES,
           browser: { ...browser(), expect: { toMatchScreenshot: screenshotMatching } },
+          testTimeout: 60_000,
+        },
+      },
+      {
+        // The attack suites (XSS payloads through every renderer, hostile
+        // shapes through every view) in a browser of their own. A browser
+        // project runs one file at a time on a 2-core machine (one page), and
+        // the `browser` project's files ran last and alone at the end of
+        // `npm test`; apart, the two halves run side by side, as the Storybook
+        // projects do.
+        extends: true,
+        test: {
+          name: 'browser-attacks',
+          include: ATTACK_SUITES,
+          browser: browser(),
           testTimeout: 60_000,
         },
       },

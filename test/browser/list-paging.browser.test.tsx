@@ -1,11 +1,18 @@
 import { cleanup, render } from '@testing-library/react';
 import { userEvent } from 'vitest/browser';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Event } from '../../src/index.js';
-import { SpanTree, Transcript } from '../../src/react.js';
+import { SpanTree, Transcript, preloadDisplay } from '../../src/react.js';
 import '../../src/styles.css';
 
 afterEach(() => cleanup());
+
+// The rows' bodies are drawn by display parts that load on first use (a
+// body shows as plain text, then rendered, a little taller or shorter).
+// Loaded up front, the layout the test measures is the one PageDown pages
+// through: when another browser's page kept the dev server busy, the parts
+// arrived after the layout had looked settled and moved the rows under it.
+beforeAll(() => preloadDisplay());
 
 const T0 = Date.parse('2026-06-10T18:23:50Z');
 
