@@ -84,11 +84,6 @@ const LIGHT_ONLY_FILES = readdirSync('stories')
     return /tags:\s*\[[^\]]*'light-only'/.test(head);
   });
 
-const ATTACK_SUITES = [
-  'test/browser/xss.browser.test.tsx',
-  'test/browser/hostile.browser.test.tsx',
-];
-
 const ISOLATED = {
   core: ['test/core/inspect-log.test.ts', 'test/core/listeners.test.ts'],
   react: ['test/react/display-lazy.test.tsx'],
@@ -214,23 +209,7 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.browser.test.{ts,tsx}'],
-          exclude: ATTACK_SUITES,
           browser: { ...browser(), expect: { toMatchScreenshot: screenshotMatching } },
-          testTimeout: 60_000,
-        },
-      },
-      {
-        // The attack suites (XSS payloads through every renderer, hostile
-        // shapes through every view) in a browser of their own. A browser
-        // project runs one file at a time on a 2-core machine (one page), and
-        // the `browser` project's files ran last and alone at the end of
-        // `npm test`; apart, the two halves run side by side, as the Storybook
-        // projects do.
-        extends: true,
-        test: {
-          name: 'browser-attacks',
-          include: ATTACK_SUITES,
-          browser: browser(),
           testTimeout: 60_000,
         },
       },
