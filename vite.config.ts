@@ -69,9 +69,6 @@ const react18 = [
   { find: /^react\/(.*)$/, replacement: 'react-18/$1' },
 ];
 
-// Test files that need a fresh module graph of their own: `vi.mock` of a
-// skein module (a module another file loaded first would stay real), a spy
-// on a global, and the lazy display parts (their test watches the first load).
 // Story files whose `meta` is tagged `light-only` as a whole (the tag before
 // the first story): the dark/390 pass leaves them out rather than listing
 // each as a file of no tests.
@@ -84,6 +81,9 @@ const LIGHT_ONLY_FILES = readdirSync('stories')
     return /tags:\s*\[[^\]]*'light-only'/.test(head);
   });
 
+// Test files that need a fresh module graph of their own: `vi.mock` of a
+// skein module (a module another file loaded first would stay real), a spy
+// on a global, and the lazy display parts (their test watches the first load).
 const ISOLATED = {
   core: ['test/core/inspect-log.test.ts', 'test/core/listeners.test.ts'],
   react: ['test/react/display-lazy.test.tsx'],
@@ -141,10 +141,11 @@ export default defineConfig({
           name: 'core',
           environment: 'node',
           include: ['test/core/**/*.test.ts'],
-          // A project's own `exclude` replaces the command line's, so the
-          // one `npm run fuzz` passes (the hostile corpus, `fuzz:hostile`'s
-          // job) is repeated here: without it the fuzz ran the corpus too.
+          // A project's own `exclude` replaces `--exclude` on the command
+          // line, so `npm run fuzz` (FUZZ_RUNS set) leaves the hostile corpus
+          // (`fuzz:hostile`'s job) out here.
           exclude: [
+            ...configDefaults.exclude,
             ...ISOLATED.core,
             ...(process.env['FUZZ_RUNS'] === undefined ? [] : ['**/fuzz-hostile*.test.ts']),
           ],
@@ -192,7 +193,7 @@ export default defineConfig({
           name: 'react',
           environment: 'jsdom',
           include: ['test/react/**/*.test.{ts,tsx}'],
-          exclude: ISOLATED.react,
+          exclude: [...configDefaults.exclude, ...ISOLATED.react],
           isolate: false,
           setupFiles: ['test/react/setup.ts'],
           // (As for core: a loaded 2-core machine, not a speed limit.)
