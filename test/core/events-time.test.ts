@@ -1,5 +1,10 @@
 import { eventCompletedTime } from '../../src/core/events/event-time.js';
-import { parseTimestamp, timestampMs } from '../../src/core/events/timestamp.js';
+import {
+  parseTimestamp,
+  parseTimestampMs,
+  timestampHadOffset,
+  timestampMs,
+} from '../../src/core/events/timestamp.js';
 import { describe, expect, it } from 'vitest';
 import { eventTime, importAny, parseEvent, type Event } from '../../src/index.js';
 
@@ -34,6 +39,33 @@ describe('parseTimestamp', () => {
   for (const [text, ms] of accepted) {
     it(`accepts ${text}`, () => expect(parseTimestamp(text)?.ms).toBeCloseTo(ms, 6));
   }
+
+  it('reads runs of times in one minute as the parse does, offset flag included', () => {
+    const m = '2026-03-02T10:04';
+    const times = [
+      `${m}:05.123Z`,
+      '2026-01-01T00:00:00', // no offset, another layout: the minute kept stays
+      `${m}:06.000Z`, // …and says it has one
+      `${m}:59.999Z`,
+      `${m}:60.000Z`,
+      `${m}:61.000Z`,
+      `${m}:07.5x0Z`,
+      `${m}:07.500z`,
+      `${m}:07.500`,
+      `${m}:08.250`,
+      `${m}:08.250+01:00`,
+      `${m}:09.000Z`,
+      '2026-03-02T10:05:00.001Z',
+      '2026-03-02T10:05:01.002Z',
+      `${m}:10.000Z`,
+    ];
+    const read = times.map((t) => [timestampMs(t), timestampHadOffset()]);
+    const parsed = times.map((t) => [parseTimestampMs(t), timestampHadOffset()]);
+    expect(read).toEqual(parsed);
+    expect(read[2]).toEqual([Date.parse(`${m}:06.000Z`), true]);
+    expect(read[4]![0]).toBe(Date.parse('2026-03-02T10:05:00.000Z'));
+    expect(read[9]).toEqual([Date.parse(`${m}:08.250Z`), false]);
+  });
 
   it('keeps microseconds that Date.parse loses', () => {
     const a = timestampMs('2026-06-10T18:23:50.198559+00:00');

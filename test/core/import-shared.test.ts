@@ -21,6 +21,7 @@ import {
   type Event,
 } from '../../src/index.js';
 import { inventedOnly } from '../../src/core/import/sink.js';
+import { parseTimestampMs } from '../../src/core/events/timestamp.js';
 
 const t0 = '2026-01-01T00:00:00.000Z';
 const info = (i: number, extra: Record<string, unknown> = {}) => ({
@@ -323,6 +324,31 @@ describe('EventSink', () => {
     ]);
   });
 
+  it('stamps times of one minute as a full parse does: seconds, leap second, no zone, bad digits', () => {
+    const sink = new EventSink(new ImportContext(), { seed: 's' });
+    const m = '2026-03-02T10:04';
+    const times = [
+      `${m}:05.123Z`,
+      `${m}:59.999Z`,
+      `${m}:60.000Z`, // a leap second rolls into the next minute
+      `${m}:61.000Z`, // no time
+      `${m}:07.5x0Z`,
+      `${m}:07.500z`, // lower-case zone: not the layout kept, still read
+      `${m}:07.500`, // no zone (UTC), its own layout
+      `${m}:08.250`,
+      `${m}:08.250+01:00`,
+      '2026-03-02T10:05:00.001Z',
+      `${m}:09.000Z`,
+    ];
+    for (const [i, timestamp] of times.entries()) sink.add({ ...info(i), timestamp } as Event);
+    expect(sink.finish().map((e) => eventTime(e))).toEqual(times.map((t) => parseTimestampMs(t)));
+    expect(times.map((t) => parseTimestampMs(t)).slice(0, 4)).toEqual([
+      Date.parse(`${m}:05.123Z`),
+      Date.parse(`${m}:59.999Z`),
+      Date.parse('2026-03-02T10:05:00.000Z'),
+      Number.NaN,
+    ]);
+  });
   it('opens and closes spans: ids from a key or given, parent left out when unset, invented times flagged', () => {
     const ctx = new ImportContext();
     const sink = new EventSink(ctx, { seed: 's' });

@@ -178,12 +178,68 @@ export function parseTimestamp(s: string): ParsedTimestamp | undefined {
 }
 
 /**
- * Epoch milliseconds of an ISO 8601 string, or `NaN` when it is not one.
+ * Epoch milliseconds of an ISO 8601 string, or `NaN` when it is not one
+ * ({@link parseTimestampMs}, sped up for runs of times in one minute; it
+ * leaves {@link timestampHadOffset} as the parse does).
  *
  * @example
  * import { timestampMs } from './timestamp.js';
  * timestampMs('2024-01-01T00:00:01Z'); // 1704067201000
  */
 export function timestampMs(s: string): number {
-  return parseTimestampMs(s);
+  const key = minuteIso;
+  if (s.length === key.length && key.length !== 0) {
+    let same = true;
+    for (let i = 0; i < 17; i++)
+      if (s.charCodeAt(i) !== key.charCodeAt(i)) {
+        same = false;
+        break;
+      }
+    if (same) {
+      const within = secondsPart(s);
+      if (within >= 0) {
+        lastHadOffset = s.length === 24; // `Z`, as the parse would say
+        return minuteMs + within;
+      }
+    }
+  }
+  const ms = parseTimestampMs(s);
+  const within = secondsPart(s);
+  if (within >= 0 && Number.isFinite(ms)) {
+    minuteIso = s;
+    minuteMs = ms - within;
+  }
+  return ms;
+}
+
+// The last time parsed in full that has the common layout
+// `YYYY-MM-DDThh:mm:ss.fff` (with or without `Z`: what `toISOString` and
+// skein's synthetic clocks write, what most formats carry), and the
+// milliseconds of its minute. A time of the same length, the same text up to
+// its minute and the same layout differs only in its seconds and
+// milliseconds, so its value is that minute's plus them: the number the
+// parse gives (integers far below 2^53, exact), without a parse per event.
+let minuteIso = '';
+let minuteMs = Number.NaN;
+
+/** The value of the digit at `i`, or -1. */
+function digitAt(s: string, i: number): number {
+  const d = s.charCodeAt(i) - 48;
+  return d >= 0 && d <= 9 ? d : -1;
+}
+
+/** Seconds and milliseconds (ms) of a `…:ss.fff[Z]` time (length 23 or 24), or -1. */
+function secondsPart(s: string): number {
+  const len = s.length;
+  if ((len !== 23 && (len !== 24 || s.charCodeAt(23) !== 90)) /* Z */ || s.charCodeAt(19) !== 46)
+    return -1;
+  const s1 = digitAt(s, 17);
+  const s2 = digitAt(s, 18);
+  const f1 = digitAt(s, 20);
+  const f2 = digitAt(s, 21);
+  const f3 = digitAt(s, 22);
+  if (s1 < 0 || s2 < 0 || f1 < 0 || f2 < 0 || f3 < 0) return -1;
+  const second = s1 * 10 + s2;
+  // 60 admits a leap second, as the parse does; more is no time.
+  return second > 60 ? -1 : second * 1000 + f1 * 100 + f2 * 10 + f3;
 }

@@ -136,6 +136,7 @@ let sinks = 0;
  */
 export class EventSink {
   readonly #ctx: ImportContext;
+  readonly #seed: string;
   readonly #uuidOf: (key: string) => string;
   /** The current version of each draft, by state index. */
   readonly #drafts: Event[] = [];
@@ -150,6 +151,7 @@ export class EventSink {
 
   constructor(ctx: ImportContext, options: { seed: string }) {
     this.#ctx = ctx;
+    this.#seed = options.seed;
     this.#uuidOf = uuidDeriver(`${options.seed}\u0000`);
   }
 
@@ -164,6 +166,15 @@ export class EventSink {
    */
   uuid(key: string): string {
     return this.#uuidOf(key);
+  }
+
+  /**
+   * {@link uuid} of keys that share a prefix (an item's id and a suffix per
+   * event of it): `uuidsUnder(prefix)(key) === uuid(prefix + key)`, the
+   * prefix hashed once and no joined key built per event.
+   */
+  uuidsUnder(prefix: string): (key: string) => string {
+    return uuidDeriver(`${this.#seed}\u0000${prefix}`);
   }
 
   /**

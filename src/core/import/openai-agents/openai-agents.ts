@@ -92,11 +92,11 @@ const byStart = (a: Placed, b: Placed): number =>
 /**
  * Spans in the order a live run starts them: parents first, siblings by
  * start time (file order breaks ties). Iterative; spans unreachable from a
- * root (a parent cycle) follow in file order. Fills each span's `entry` and
- * `parent`, and each entry's `last`, for {@link replay}.
+ * root (a parent cycle) follow in file order. Fills `ids` (empty) with an
+ * entry per span id, each span's `entry` and `parent`, and each entry's
+ * `last`, for {@link replay}.
  */
-function startOrder(spans: Placed[]): Placed[] {
-  const ids = new Map<string, IdEntry>();
+function startOrder(spans: Placed[], ids: Map<string, IdEntry>): Placed[] {
   for (const s of spans) {
     const id = s.record.id;
     let entry = ids.get(id);
@@ -232,7 +232,9 @@ function importProbe(probe: Probe, options: ImportOptions): ImportResult {
   });
   for (const { record, path } of traces)
     importer.startTrace(record, path, firstStart.get(record.id)?.iso);
-  replay(importer, startOrder(spans));
+  const ids = new Map<string, IdEntry>();
+  importer.useSlots((id) => ids.get(id));
+  replay(importer, startOrder(spans, ids));
   const events = importer.end();
   const lineDiagnostics = lineCtx.finish();
   return {

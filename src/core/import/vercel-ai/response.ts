@@ -36,6 +36,7 @@ import { isRecord, safeJson, type ImportContext, type JsonRecord, stringOf } fro
 import { jsonEqual } from '../json-equal.js';
 import type { SourceClock } from '../live.js';
 import { inventedOnlyMetadata, type EventSink } from '../sink.js';
+import { StringMap } from '../string-map.js';
 
 /** A file part's content: an image, or a document of its media type. */
 function fileContent(part: JsonRecord): Content {
@@ -95,8 +96,11 @@ export class Messages {
   readonly ctx: ImportContext;
   readonly sink: EventSink;
   readonly clock: SourceClock;
-  /** Tool calls by id, across responses (a later message may answer one). */
-  readonly calls = new Map<string, Call>();
+  /**
+   * Tool calls by id, across responses (a later message may answer one).
+   * One entry a call: StringMap, not Map (string-map.ts), as the indexes below.
+   */
+  readonly calls = new StringMap<Call>();
   #responses = 0;
 
   constructor(ctx: ImportContext, sink: EventSink, clock: SourceClock) {
@@ -130,7 +134,6 @@ export class Messages {
     content: string | Content[],
     path: string,
   ): MessageEvent {
-    const uuid = this.sink.uuid(`message:${id}`);
     const known = this.#users.get(id);
     if (known !== undefined) {
       if (jsonEqual(known.content, content)) return known;
@@ -140,7 +143,7 @@ export class Messages {
       return draft;
     }
     const draft = messageDraft(
-      uuid,
+      this.sink.uuid(`message:${id}`),
       this.clock.invented(),
       undefined,
       role,
@@ -153,7 +156,7 @@ export class Messages {
     return draft;
   }
 
-  readonly #users = new Map<string, MessageEvent>();
+  readonly #users = new StringMap<MessageEvent>();
 
   /** A new assistant response: its `turn` span, open. */
   response(messageId: string, path: string): Response {
@@ -178,6 +181,8 @@ export class Response {
   readonly messageId: string;
   begin: SpanBeginEvent;
   readonly #m: Messages;
+  /** Uuids of keys under the response's span id (`<id>:<key>`). */
+  readonly #uuid: (key: string) => string;
   #step: SpanBeginEvent | undefined;
   #steps = 0;
   readonly #texts: MessageEvent[] = [];
@@ -192,6 +197,7 @@ export class Response {
     this.#m = messages;
     this.messageId = messageId;
     this.begin = begin;
+    this.#uuid = messages.sink.uuidsUnder(`${begin.id}:`);
   }
 
   /** How many steps were opened. */
@@ -217,7 +223,7 @@ export class Response {
     this.#step = this.#m.sink.openSpan(
       {
         id,
-        uuid: this.#m.sink.uuid(id),
+        uuid: this.#uuid(`step:${k}`),
         timestamp: this.#m.clock.invented(),
         parent_id: this.begin.id,
         type: 'step',
@@ -232,7 +238,12 @@ export class Response {
     const step = this.#step;
     if (step === undefined) return;
     this.#step = undefined;
-    this.#m.sink.closeSpan(step, { timestamp: this.#m.clock.invented(), timeInvented: path });
+    // The open step is the last opened: its id ends in `step:<steps>`.
+    this.#m.sink.closeSpan(step, {
+      timestamp: this.#m.clock.invented(),
+      uuid: this.#uuid(`step:${this.#steps}:end`),
+      timeInvented: path,
+    });
   }
 
   // --- text and reasoning ------------------------------------------------------------
@@ -241,11 +252,10 @@ export class Response {
   #part(list: MessageEvent[], n: number, kind: 'text' | 'reasoning', path: string): MessageEvent {
     const known = list[n];
     if (known !== undefined) return known;
-    const key = `${this.begin.id}:${kind}:${n}`;
     const content: MessageEvent['content'] =
       kind === 'text' ? '' : [{ type: 'reasoning', reasoning: '' }];
     const draft = messageDraft(
-      this.#m.sink.uuid(key),
+      this.#uuid(`${kind}:${n}`),
       this.#m.clock.invented(),
       this.#span,
       'assistant',
@@ -331,9 +341,8 @@ export class Response {
   /** The n-th file part: a message event with its image or document. */
   file(n: number, part: JsonRecord, path: string): void {
     if (this.#files[n] !== undefined) return;
-    const key = `${this.begin.id}:file:${n}`;
     const draft = messageDraft(
-      this.#m.sink.uuid(key),
+      this.#uuid(`file:${n}`),
       this.#m.clock.invented(),
       this.#span,
       'assistant',
@@ -359,7 +368,7 @@ export class Response {
     }
     const draft: InfoEvent = {
       event: 'info',
-      uuid: this.#m.sink.uuid(`${this.begin.id}:${key}`),
+      uuid: this.#uuid(key),
       timestamp: this.#m.clock.invented(),
       span_id: this.#span,
       source: 'vercel-ai',
@@ -508,7 +517,7 @@ export class Response {
   failure(message: string, n: number, path: string): void {
     const draft: Event = {
       event: 'error',
-      uuid: this.#m.sink.uuid(`${this.begin.id}:error:${n}`),
+      uuid: this.#uuid(`error:${n}`),
       timestamp: this.#m.clock.invented(),
       span_id: this.#span,
       error: { message, traceback: '', traceback_ansi: '' },
@@ -525,7 +534,11 @@ export class Response {
     if (this.#closed) return;
     this.#closed = true;
     this.endStep(path);
-    this.#m.sink.closeSpan(this.begin, { timestamp: this.#m.clock.invented(), timeInvented: path });
+    this.#m.sink.closeSpan(this.begin, {
+      timestamp: this.#m.clock.invented(),
+      uuid: this.#uuid('end'),
+      timeInvented: path,
+    });
     if (aborted) markSpanAborted(this.#m.sink, this.begin, reason);
   }
 

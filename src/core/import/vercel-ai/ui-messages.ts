@@ -10,6 +10,7 @@ import type { Content, Event } from '../../events/types.js';
 import { importerParts, type IncrementalImporter } from '../format.js';
 import { isRecord, typeName, type ImportContext, type JsonRecord, stringOf } from '../guards.js';
 import { SourceClock, type LiveImportOptions } from '../live.js';
+import { StringMap } from '../string-map.js';
 import { Messages, type Response } from './response.js';
 
 /**
@@ -38,7 +39,7 @@ export class UIMessagesImporter implements IncrementalImporter {
   readonly #m: Messages;
   /** The last version of each message seen, by id (skipped when given again). */
   readonly #seen = new Map<string, unknown>();
-  readonly #responses = new Map<string, Response>();
+  readonly #responses = new StringMap<Response>();
   #infos = 0;
 
   constructor(options: UIMessagesImportOptions) {
@@ -68,6 +69,8 @@ export class UIMessagesImporter implements IncrementalImporter {
         if (!open && r?.open === true) r.close(`$[${i}]`);
         continue;
       }
+      // Only a live array is seen again: a stored one (`push`) keeps no map of it.
+      if (id !== undefined && Array.isArray((m as JsonRecord)['parts'])) this.#seen.set(id, m);
       this.#message(m, `$[${i}]`, open);
     }
   }
@@ -96,7 +99,6 @@ export class UIMessagesImporter implements IncrementalImporter {
       return;
     }
     const id = m['id'];
-    this.#seen.set(id, m);
     const parts = m['parts'] as unknown[];
     const role = m['role'];
     if (role === 'user' || role === 'system') {
@@ -223,6 +225,10 @@ export class UIMessagesImporter implements IncrementalImporter {
 
 /** A user or system message's content: its text, or its text and file parts. */
 function userContent(parts: unknown[]): string | Content[] {
+  // The usual message, one text part: its text, as the loop below gives it.
+  const only = parts.length === 1 ? parts[0] : undefined;
+  if (isRecord(only) && only['type'] === 'text' && typeof only['text'] === 'string')
+    return only['text'];
   const out: Content[] = [];
   let onlyText = true;
   for (const p of parts) {
