@@ -1,4 +1,4 @@
-import { cloneJson, cloneJsonSharingFrozen } from '../../src/core/events/freeze.js';
+import { cloneJson, cloneJsonSharingFrozen, ownKeys } from '../../src/core/events/freeze.js';
 import { describe, expect, it } from 'vitest';
 import { MAX_VALUE_DEPTH, VALUE_CUT_MARKER, deepFreeze } from '../../src/index.js';
 
@@ -192,5 +192,28 @@ describe('deepFreeze: recursion and the stack fallback', () => {
     deepFreeze(root);
     expect(Object.isFrozen(bytes)).toBe(false);
     expect(everyObject(root).every((v) => Object.isFrozen(v))).toBe(true);
+  });
+});
+
+describe('ownKeys', () => {
+  const wide = (n: number) => {
+    const o: Record<string, number> = {};
+    for (let i = 0; i < n; i++) o[`k${i}`] = i;
+    return o;
+  };
+
+  it('lists a large frozen object once, and small or unfrozen ones each time', () => {
+    const big = Object.freeze(wide(10_000));
+    expect(ownKeys(big)).toEqual(Object.keys(big));
+    expect(ownKeys(big)).toBe(ownKeys(big));
+    const open = wide(10_000);
+    expect(ownKeys(open)).toEqual(Object.keys(open));
+    expect(ownKeys(open)).not.toBe(ownKeys(open));
+    // Keys added to an unfrozen object show on the next listing.
+    open['late'] = 1;
+    expect(ownKeys(open).at(-1)).toBe('late');
+    const small = Object.freeze(wide(3));
+    expect(ownKeys(small)).toEqual(['k0', 'k1', 'k2']);
+    expect(ownKeys(small)).not.toBe(ownKeys(small));
   });
 });

@@ -14,6 +14,7 @@ import type {
   ToolCallContent,
 } from '../events/types.js';
 import { eventOutcome } from '../events/outcome.js';
+import { ownKeys } from '../events/freeze.js';
 import { formatBytes, formatCount } from '../format.js';
 import { displayNotes, displayOf } from './display-of.js';
 import { markdownToPlainText } from './markdown-text.js';
@@ -91,7 +92,7 @@ export class SearchText {
         for (const item of v) walk(item);
         return;
       }
-      for (const key of Object.keys(v)) walk((v as Record<string, unknown>)[key]);
+      for (const key of ownKeys(v)) walk((v as Record<string, unknown>)[key]);
     };
     walk(value);
     return this;

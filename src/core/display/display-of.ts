@@ -14,6 +14,7 @@
  * what failed.
  */
 import type { MimeBundle } from '../events/types.js';
+import { ownKeys } from '../events/freeze.js';
 import { formatPrimitive, summarizeShape } from './shape-summary.js';
 import { DISPLAY, type DisplayMetadata, type DisplayOptions, type DisplaySource } from './types.js';
 
@@ -126,7 +127,7 @@ function normalizeData(data: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** Whether every key is a MIME type (`keys`: the object's own keys, when already listed). */
-function isMimeKeyed(data: Record<string, unknown>, keys = Object.keys(data)): boolean {
+function isMimeKeyed(data: Record<string, unknown>, keys = ownKeys(data)): boolean {
   return keys.length > 0 && keys.every(isMimeType);
 }
 
@@ -141,7 +142,7 @@ function asBundle(value: unknown): MimeBundle | undefined {
     return isPlainData(value[1]) ? { data, metadata: value[1] } : { data };
   }
   if (!isPlainData(value)) return undefined;
-  const keys = Object.keys(value);
+  const keys = ownKeys(value);
   // `{data: {rows: …}}` is ordinary data, not a bundle: the keys of `data`
   // must all be MIME types.
   if (

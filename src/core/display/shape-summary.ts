@@ -17,6 +17,7 @@
  * yields a marker instead of an exception.
  */
 import type { DisplayOptions } from './types.js';
+import { ownKeys } from '../events/freeze.js';
 
 /**
  * The limits with defaults filled.
@@ -102,7 +103,7 @@ interface Walk {
   path: Set<object>;
   truncated: boolean;
   /** Own keys read so far, by object. */
-  keys: Map<object, string[]>;
+  keys: Map<object, readonly string[]>;
 }
 
 const NO_VALUE = Symbol('no value');
@@ -121,14 +122,15 @@ function ownKeysBounded(
   target: object,
   max: number,
   walk: Walk,
-): { keys: string[]; total: number } {
+): { keys: readonly string[]; total: number } {
   // Object.keys is the one step that is linear in a value's size: V8 builds
   // the whole key list even for a `for…in` that stops early. It is one native
-  // call, cached so the shape and the preview of an object share it.
+  // call, cached so the shape and the preview of an object share it (and,
+  // for a large frozen object, so every walk over it does: `ownKeys`).
   let all = walk.keys.get(target);
   if (!all) {
     try {
-      all = Object.keys(target);
+      all = ownKeys(target);
     } catch {
       all = [];
     }

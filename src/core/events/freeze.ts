@@ -108,6 +108,30 @@ export const EMPTY_ARRAY: unknown[] = Object.freeze([]) as unknown as unknown[];
  */
 export const EMPTY_OBJECT: Record<string, never> = Object.freeze({});
 
+/** Frozen objects with at least this many keys have their key list remembered. */
+const KEYS_KEPT_FROM = 10_000;
+const keysOfFrozen = new WeakMap<object, string[]>();
+
+/**
+ * `Object.keys(value)`, listed once for a large frozen object (an event's
+ * value: events are deep-frozen, so their keys never change). Listing is
+ * the cost of a million-key object (about a second in V8, which builds and
+ * sorts the whole list), and every view that describes, summarizes or
+ * serializes an event lists its values again. The list is shared: callers
+ * must not change it.
+ * @internal
+ * @example
+ * import { ownKeys } from 'src/core/events/freeze.js';
+ * ownKeys(Object.freeze({ a: 1, b: 2 })); // ['a', 'b']
+ */
+export function ownKeys(value: object): readonly string[] {
+  const kept = keysOfFrozen.get(value);
+  if (kept !== undefined) return kept;
+  const keys = Object.keys(value);
+  if (keys.length >= KEYS_KEPT_FROM && Object.isFrozen(value)) keysOfFrozen.set(value, keys);
+  return keys;
+}
+
 /** Depth below which {@link deepFreeze} recurses; deeper sub-trees use a stack. */
 const RECURSION_LIMIT = 200;
 

@@ -1608,13 +1608,23 @@ const cantus: LineFormat = {
 // --- Jupyter notebooks ----------------------------------------------------------------------
 
 const jupyter = (() => {
-  const cell = (doc: Doc, at: Clock, source: string, outputs: unknown[], id = `c${at.n}`) => {
+  const cell = (
+    doc: Doc,
+    at: Clock,
+    source: string,
+    outputs: unknown[],
+    id = `c${at.n}`,
+    meta: Record<string, unknown> = {},
+  ) => {
     const i = at.next();
     return doc.json({
       cell_type: 'code',
       id,
       execution_count: i,
-      metadata: { execution: { 'iopub.execute_input': iso(i), 'shell.execute_reply': iso(i + 1) } },
+      metadata: {
+        execution: { 'iopub.execute_input': iso(i), 'shell.execute_reply': iso(i + 1) },
+        ...meta,
+      },
       source,
       outputs,
     });
@@ -1643,14 +1653,10 @@ const jupyter = (() => {
         ...(isText ? {} : { attachments: doc.raw(`{"x.json":{"application/json":${content}}}`) }),
       }),
     ],
+    // One cell per call (a notebook has no tool calls: the arguments ride in
+    // the cell's metadata), so that `width` siblings are `width` cells.
     tool: (doc, at, id, args, res) => [
-      doc.json({
-        cell_type: 'raw',
-        id: `${id}-raw`,
-        metadata: { args: doc.raw(args) },
-        source: 'raw',
-      }),
-      cell(doc, at, 'run()', [result(doc, res)], id),
+      cell(doc, at, 'run()', [result(doc, res)], id, { args: doc.raw(args) }),
     ],
     finale: () => [],
     numbers: (doc, _at, v) => [
@@ -1727,7 +1733,21 @@ const jupyter = (() => {
     },
     protoIds: (doc, at) =>
       PROTO_IDS.map((id) => cell(doc, at, id, [{ output_type: id, [id]: id }], id)),
-    own(shape, doc, at) {
+    own(shape, doc, at, ctx) {
+      if (shape === 'wide') {
+        // `width` cells, each a sibling at the top: markdown, and code cells
+        // with a result and no source. Three events a cell (begin, content,
+        // end), the fewest a cell with content maps to: at a million cells a
+        // code cell's source as well would not fit a 4 GB heap downstream.
+        const out = format.prelude(doc, at);
+        for (let i = 0; i < ctx.sizes.width; i++)
+          out.push(
+            ...(i % 2
+              ? format.message(doc, at, `"m${i}"`, true)
+              : [cell(doc, at, '', [result(doc, `"r${i}"`, true)], `c${i}`)]),
+          );
+        return { records: out, expect: { events: ctx.sizes.width } };
+      }
       if (shape !== 'end-before-begin') return undefined;
       const out: string[] = [];
       for (let i = 0; i < 100; i++)

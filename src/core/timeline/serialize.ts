@@ -106,33 +106,61 @@ export function timelineDump(timeline: Timeline): TimelineJson {
   return { name: timeline.name, description: timeline.description, root };
 }
 
-function expectObject(value: unknown, path: string): Record<string, unknown> {
-  if (!isObject(value)) throw new ImportError('wrong_type', path, 'object', typeName(value));
+/**
+ * A JSON path, spelled out only when an error names it: the path of a
+ * container and a key in it. Building every item's path string up front was
+ * most of a load's time at a million items.
+ */
+type LazyPath = string | { readonly base: LazyPath; readonly key: string | number };
+
+/** The path as text (`jsonPath` of each key in turn; a loop: paths nest as deep as spans). */
+function pathText(path: LazyPath): string {
+  const keys: (string | number)[] = [];
+  let at = path;
+  while (typeof at !== 'string') {
+    keys.push(at.key);
+    at = at.base;
+  }
+  let text = at;
+  for (let i = keys.length - 1; i >= 0; i--) text = jsonPath(text, keys[i]!);
+  return text;
+}
+
+const under = (base: LazyPath, key: string | number): LazyPath => ({ base, key });
+
+function expectObject(value: unknown, path: LazyPath): Record<string, unknown> {
+  if (!isObject(value))
+    throw new ImportError('wrong_type', pathText(path), 'object', typeName(value));
   return value;
 }
 
-function expectString(obj: Record<string, unknown>, key: string, path: string): string {
+function expectString(obj: Record<string, unknown>, key: string, path: LazyPath): string {
   const value = obj[key];
-  const at = jsonPath(path, key);
+  if (typeof value === 'string') return value;
+  const at = pathText(under(path, key));
   if (value === undefined) throw new ImportError('missing_field', at, key);
-  if (typeof value !== 'string') throw new ImportError('wrong_type', at, 'string', typeName(value));
-  return value;
+  throw new ImportError('wrong_type', at, 'string', typeName(value));
 }
 
-function optionalString(obj: Record<string, unknown>, key: string, path: string): string | null {
+function optionalString(obj: Record<string, unknown>, key: string, path: LazyPath): string | null {
   const value = obj[key];
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') {
-    throw new ImportError('wrong_type', jsonPath(path, key), 'string or null', typeName(value));
+    throw new ImportError(
+      'wrong_type',
+      pathText(under(path, key)),
+      'string or null',
+      typeName(value),
+    );
   }
   return value;
 }
 
-function optionalArray(obj: Record<string, unknown>, key: string, path: string): unknown[] {
+function optionalArray(obj: Record<string, unknown>, key: string, path: LazyPath): unknown[] {
   const value = obj[key];
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value))
-    throw new ImportError('wrong_type', jsonPath(path, key), 'array', typeName(value));
+    throw new ImportError('wrong_type', pathText(under(path, key)), 'array', typeName(value));
   return value;
 }
 
@@ -156,7 +184,7 @@ export interface LoadSpan {
   outline: Outline | null;
 }
 
-function loadSpanShell(obj: Record<string, unknown>, path: string): LoadSpan {
+function loadSpanShell(obj: Record<string, unknown>, path: LazyPath): LoadSpan {
   const outline = obj['outline'];
   return {
     type: 'span',
@@ -195,37 +223,41 @@ export function timelineLoad(json: unknown, events: readonly Event[]): Timeline 
   const top = expectObject(json, '$');
   const name = expectString(top, 'name', '$');
   const description = typeof top['description'] === 'string' ? top['description'] : '';
-  const rootPath = '$.root';
+  const rootPath: LazyPath = '$.root';
   const root = loadSpanShell(expectObject(top['root'], rootPath), rootPath);
-  const stack: [Record<string, unknown>, LoadSpan, string][] = [
+  const stack: [Record<string, unknown>, LoadSpan, LazyPath][] = [
     [top['root'] as Record<string, unknown>, root, rootPath],
   ];
   while (stack.length > 0) {
     const [obj, span, path] = stack.pop()!;
-    const contentPath = jsonPath(path, 'content');
+    const contentPath = under(path, 'content');
     const content = optionalArray(obj, 'content', path);
     for (let i = 0; i < content.length; i++) {
-      const itemPath = jsonPath(contentPath, i);
-      const item = expectObject(content[i], itemPath);
-      if (item['type'] === 'span') {
-        const child = loadSpanShell(item, itemPath);
+      const item = content[i];
+      if (!isObject(item)) expectObject(item, under(contentPath, i));
+      const fields = item as Record<string, unknown>;
+      if (fields['type'] === 'span') {
+        const itemPath = under(contentPath, i);
+        const child = loadSpanShell(fields, itemPath);
         span.content.push(child);
-        stack.push([item, child, itemPath]);
+        stack.push([fields, child, itemPath]);
         continue;
       }
       // `type` defaults to "event" (inspect's discriminator does the same).
-      const uuid = expectString(item, 'event', itemPath);
+      const ref = fields['event'];
+      const uuid =
+        typeof ref === 'string' ? ref : expectString(fields, 'event', under(contentPath, i));
       const event = byUuid.get(uuid);
       if (event === undefined) {
-        const at = jsonPath(itemPath, 'event');
+        const at = pathText(under(under(contentPath, i), 'event'));
         throw new ImportError('timeline_unresolved_event', at, uuid);
       }
       span.content.push({ type: 'event', event });
     }
-    const branchesPath = jsonPath(path, 'branches');
+    const branchesPath = under(path, 'branches');
     const branches = optionalArray(obj, 'branches', path);
     for (let i = 0; i < branches.length; i++) {
-      const itemPath = jsonPath(branchesPath, i);
+      const itemPath = under(branchesPath, i);
       const item = expectObject(branches[i], itemPath);
       const child = loadSpanShell(item, itemPath);
       span.branches.push(child);
