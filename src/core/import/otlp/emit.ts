@@ -251,14 +251,59 @@ function invent(sink: EventSink, e: Event, s: Span): void {
 const NO_EVENTS = Object.freeze([]) as unknown as ToolEvent['events'];
 
 /**
- * Emits span `s` and, as yielded calls run by `runNested`, its children: a
- * parent chain 100,000 deep does not overflow the call stack.
+ * What is left of a span once its own events are out ({@link emitSpanHead}):
+ * its children, mapped in `inner` (the skein span they sit in), then
+ * {@link emitSpanChildDone} after each child's subtree and
+ * {@link emitSpanEnd} after the last. A walk keeps one per span on its
+ * stack: a parent chain 100,000 deep does not overflow the call stack. A
+ * small object, not a generator per span (whose suspended frame held every
+ * local of the mapping: the largest allocation of an import after the
+ * parse).
  */
-export function* emitSpan(
-  em: Emit,
-  s: Span,
-  enclosing: string | null,
-): Generator<[Emit, Span, string | null], void, void> {
+export interface SpanTail {
+  readonly span: Span;
+  /** The skein span the children are mapped in. */
+  readonly inner: string | null;
+  /** The tool event of a tool span, named a sub-agent by its first agent child. */
+  readonly tool: ToolEvent | undefined;
+  /** The span_begin of a span mapped as a begin/end pair, closed by {@link emitSpanEnd}. */
+  readonly begin: SpanBeginEvent | undefined;
+  /** The next child to map (for the walk's use). */
+  next: number;
+}
+
+/**
+ * Emits span `s` and its subtree (children in their list's order), with a
+ * loop: a parent chain 100,000 deep does not overflow the call stack.
+ *
+ * @example
+ * import { emitSpanTree, type Emit } from 'src/core/import/otlp/emit.js';
+ * import type { Span } from 'src/core/import/otlp/read.js';
+ * declare const em: Emit;
+ * declare const root: Span;
+ * emitSpanTree(em, root, null);
+ */
+export function emitSpanTree(em: Emit, s: Span, enclosing: string | null): void {
+  const stack: SpanTail[] = [emitSpanHead(em, s, enclosing)];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    const children = top.span.children;
+    if (top.next < children.length) {
+      stack.push(emitSpanHead(em, children[top.next++]!, top.inner));
+      continue;
+    }
+    stack.pop();
+    emitSpanEnd(em, top);
+    if (stack.length > 0) emitSpanChildDone(em, stack[stack.length - 1]!, top.span);
+  }
+}
+
+/**
+ * Emits span `s`'s own events (a model or tool event, or a span_begin, and
+ * its span events) in skein span `enclosing`; what is left for after its
+ * children is the {@link SpanTail} returned.
+ */
+export function emitSpanHead(em: Emit, s: Span, enclosing: string | null): SpanTail {
   const attrs = keyValues(s.attributes);
   const cls = classify(s, attrs);
   // Reused: this span's reads end before its children are emitted.
@@ -442,15 +487,25 @@ export function* emitSpan(
   }
 
   if (cls.role !== 'span') addSpanEvents(em, s, events, consumed, enclosing);
-  const children = s.children;
-  for (let i = 0; i < children.length; i++) {
-    const c = children[i]!;
-    yield [em, c, childEnclosing];
-    if (tool && !tool.agent_span_id && c.cls!.type === 'agent')
-      tool.agent_span_id = em.usedIds?.has(`${c.traceId}:${c.spanId}`)
-        ? `${c.traceId}:${c.spanId}`
-        : c.spanId;
-  }
+  return { span: s, inner: childEnclosing, tool, begin, next: 0 };
+}
+
+/**
+ * After child `c` of `tail`'s span and its subtree are out: the first agent
+ * span under a tool is that tool's sub-agent.
+ */
+export function emitSpanChildDone(em: Emit, tail: SpanTail, c: Span): void {
+  const tool = tail.tool;
+  if (tool && !tool.agent_span_id && c.cls!.type === 'agent')
+    tool.agent_span_id = em.usedIds?.has(`${c.traceId}:${c.spanId}`)
+      ? `${c.traceId}:${c.spanId}`
+      : c.spanId;
+}
+
+/** After the last child of `tail`'s span: the span_end of a begin/end pair. */
+export function emitSpanEnd(em: Emit, tail: SpanTail): void {
+  const begin = tail.begin;
+  const s = tail.span;
   if (begin) {
     // What `closeSpan` adds (the begin was never open), with its metadata in
     // the literal: added afterwards, it took a property store per span_end.

@@ -8,7 +8,7 @@
 // and on each `flush()` it reads only the records pushed since the last one:
 // - a span whose parent is placed (or that has none) is placed, and so is
 //   everything that waited for it; each newly placed subtree is mapped by the
-//   file importer's own functions (`emitSpan` of emit.ts, over its spans as
+//   file importer's own functions (`emitSpanHead` of emit.ts, over its spans as
 //   read.ts reads them, in tree.ts's sibling order), with the enclosing skein
 //   span of its parent; new root subtrees and new records of their own are
 //   interleaved by time as otlp.ts does;
@@ -41,7 +41,14 @@ import { ImportContext, type ImportOptions } from '../guards.js';
 import { jsonEqual } from '../json-equal.js';
 import { EventSink } from '../sink.js';
 import { Used } from './dialects.js';
-import { type Emit, emitSpan, pairTools } from './emit.js';
+import {
+  type Emit,
+  type SpanTail,
+  emitSpanChildDone,
+  emitSpanEnd,
+  emitSpanHead,
+  pairTools,
+} from './emit.js';
 import { asSpanEvent, emitLog, sortLogs, type LogRead } from './otlp-logs.js';
 import { Placement, placed } from './placed.js';
 import { NO_CHILDREN, Reader, spanPath, type Span } from './read.js';
@@ -504,7 +511,7 @@ class OtlpLive implements OtlpLiveImporter {
   }
 
   /**
-   * Maps `root` with `enclosing` (the file importer's `emitSpan`), and with
+   * Maps `root` with `enclosing` (the file importer's `emitSpanHead`), and with
    * `deep` its subtree (each span's children in start order); otherwise only
    * its own events (its children, mapped before, are passed over).
    */
@@ -512,18 +519,24 @@ class OtlpLive implements OtlpLiveImporter {
     const em = this.#em;
     this.#enclosing.set(root, enclosing);
     if (deep && root.children.length > 1) sortBySpanStart(root.children);
-    const stack = [emitSpan(em, root, enclosing)];
+    const stack: SpanTail[] = [emitSpanHead(em, root, enclosing)];
     while (stack.length > 0) {
-      const next = stack[stack.length - 1]!.next();
-      if (next.done) {
-        stack.pop();
+      const top = stack[stack.length - 1]!;
+      const children = top.span.children;
+      if (top.next < children.length) {
+        const child = children[top.next++]!;
+        if (!deep) {
+          emitSpanChildDone(em, top, child);
+          continue;
+        }
+        this.#enclosing.set(child, top.inner);
+        if (child.children.length > 1) sortBySpanStart(child.children);
+        stack.push(emitSpanHead(em, child, top.inner));
         continue;
       }
-      if (!deep) continue;
-      const [, child, inner] = next.value;
-      this.#enclosing.set(child, inner);
-      if (child.children.length > 1) sortBySpanStart(child.children);
-      stack.push(emitSpan(em, child, inner));
+      stack.pop();
+      emitSpanEnd(em, top);
+      if (stack.length > 0) emitSpanChildDone(em, stack[stack.length - 1]!, top.span);
     }
   }
 

@@ -99,15 +99,19 @@ class OtlpStream implements IncrementalImporter {
     // Nothing newly placed: an import would hand out nothing new.
     if (!this.#placement.take()) return [];
     this.#importedAt = this.#records;
+    // The last import's events go before the next is made (those handed out
+    // are kept in #out): two imports' events at once were the peak of a long
+    // stream's heap.
+    this.#last = undefined;
     this.#last = this.#import();
     return this.#changed(this.#placed(this.#last.events), false);
   }
 
   end(): Event[] {
     // No line since the last import: it is the whole-file import.
-    const result =
-      this.#last !== undefined && this.#importedAt === this.#records ? this.#last : this.#import();
+    const last = this.#importedAt === this.#records ? this.#last : undefined;
     this.#last = undefined;
+    const result = last ?? this.#import();
     this.#diagnostics = result.diagnostics;
     return this.#changed(result.events, true);
   }

@@ -57,7 +57,6 @@
 // over values.ts and time.ts), tree.ts (the span tree), dialects.ts (what a
 // span is, and the attribute reads), messages.ts (a model call's content),
 // emit.ts (spans as events, tool pairing); otlp-logs.ts reads logs exports.
-import { runNested } from '../../nested.js';
 import { ImportError } from '../../errors.js';
 import { ImportContext, isRecord, type ImportOptions } from '../guards.js';
 import { sniffer, type FormatImporter, type ImportResult } from '../format.js';
@@ -71,7 +70,7 @@ import { quoteBigInts } from './time.js';
 import { type Span, looksLikeOtlp, Reader } from './read.js';
 import { buildTree } from './tree.js';
 import { Used } from './dialects.js';
-import { type Emit, emitSpan, pairTools } from './emit.js';
+import { type Emit, emitSpanTree, pairTools } from './emit.js';
 
 // The receiver quotes the big integers of JSON bodies as this importer does.
 export { quoteBigInts } from './time.js';
@@ -116,7 +115,9 @@ function importProbe(probe: Probe, options: ImportOptions): ImportResult {
     const doc = probe.json();
     if (doc !== undefined) reader.record(doc, '$');
     else {
-      if (probe.isRaw && probe.jsonError && !probe.isJsonLines()) throw probe.jsonError;
+      // JSON Lines first: `jsonError` parses the whole text again to say why
+      // it is no document (a streamed file's every import paid for it).
+      if (probe.isRaw && !probe.isJsonLines() && probe.jsonError) throw probe.jsonError;
       for (const { value, path } of probe.lines(ctx)) reader.record(value, path);
     }
   }
@@ -148,7 +149,7 @@ function importProbe(probe: Probe, options: ImportOptions): ImportResult {
     // Records of their own go among the root spans by time.
     while (next < logs.length && !(logs[next]!.ms >= root.startMs))
       emitLog(sink, logs[next++]!, () => clock.next());
-    runNested(emitSpan, em, root, null);
+    emitSpanTree(em, root, null);
   }
   while (next < logs.length) emitLog(sink, logs[next++]!, () => clock.next());
   pairTools(em);
