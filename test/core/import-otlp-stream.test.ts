@@ -93,12 +93,15 @@ async function expectSame(text: string, exact: boolean, seed = 1): Promise<void>
     seed,
   })[0]!;
   const chunks = await chunked(text, cuts);
-  // Same lines, same drains: the two streamed ways agree exactly.
-  expect(chunks).toEqual(lines);
-  if (exact) expect(lines).toEqual(whole);
-  else {
-    expect(lines).toHaveLength(whole.length);
-    expect(byUuid(lines)).toEqual(byUuid(whole));
+  // streamImport drains once per chunk, not per line: the order in which
+  // events first come out may differ from line by line's where it differs
+  // from the whole file's (otlp-stream.ts), never the events.
+  for (const streamed of [lines, chunks]) {
+    if (exact) expect(streamed).toEqual(whole);
+    else {
+      expect(streamed).toHaveLength(whole.length);
+      expect(byUuid(streamed)).toEqual(byUuid(whole));
+    }
   }
 }
 
@@ -424,7 +427,9 @@ describe('OTLP JSON Lines: messy streams give the same events', () => {
           expect(streamed).toHaveLength(whole.length);
           expect(byUuid(streamed)).toEqual(byUuid(whole));
           const cuts = fc.sample(fc.array(fc.nat(text.length)), { numRuns: 1, seed })[0]!;
-          expect(await chunked(text, cuts)).toEqual(streamed);
+          const chunks = await chunked(text, cuts);
+          expect(chunks).toHaveLength(streamed.length);
+          expect(byUuid(chunks)).toEqual(byUuid(streamed));
         },
       ),
       { numRuns: 60, seed: 5 },

@@ -24,7 +24,7 @@ import { jupyterFormat } from './jupyter/jupyter.js';
 import { claudeCodeFormat } from './claude-code/claude-code.js';
 import { agexFormat } from './agex/agex.js';
 import { cantusFormat } from './cantus/cantus.js';
-import { readJsonLinesAsync } from './lines.js';
+import { readJsonLineBatchesAsync, type JsonLine } from './lines.js';
 import { chunksOf, isChunkSource, type ChunkSource } from '../chunks.js';
 import { Probe, type ImportInput } from './probe.js';
 import { skeinEventsFormat } from './skein-events/skein-events.js';
@@ -43,7 +43,7 @@ import { openHandsFormat } from './openhands/openhands.js';
 import { openAiAgentsFormat } from './openai-agents/openai-agents.js';
 import { agUiFormat } from './ag-ui/ag-ui.js';
 import { vercelAiFormat } from './vercel-ai/vercel-ai.js';
-import { looksLikeSse, readSseRecordsAsync } from './sse.js';
+import { looksLikeSse, readSseBatchesAsync } from './sse.js';
 
 /**
  * Every format skein reads, in detection order.
@@ -304,9 +304,9 @@ async function peekText(
 }
 
 /**
- * Imports a line format while it is read: yields each batch of event versions
- * as soon as its lines are complete (open items as `pending` copies, as a live
- * feed does), and returns the result's format and diagnostics at the end.
+ * Imports a line format while it is read: yields a batch of event versions
+ * as soon as a chunk's lines are complete (one batch per chunk, of at most
+ * 1,024 records; open items as `pending` copies, as a live feed does), and returns the result's format and diagnostics at the end.
  * Appending every yielded event to an `EventStream` gives, in `latest()`, the
  * same events as {@link importAny} of the whole input. The format is detected
  * from the first records unless `options.format` names it.
@@ -325,23 +325,31 @@ export async function* streamImport(
   // Recorded Server-Sent Events (AG-UI's encoder, the AI SDK's UI message
   // stream response) are read message by message, JSON Lines line by line.
   const { head: first, rest } = await peekText(chunks);
-  const lines = looksLikeSse(first)
-    ? readSseRecordsAsync(rest, lineCtx)
-    : readJsonLinesAsync(rest, lineCtx);
-  const head: { value: unknown; path: string; text?: string }[] = [];
+  // A batch of records per chunk: one async step and one drain per chunk,
+  // not per line (a drain copies every open item it finds changed).
+  const batches = looksLikeSse(first)
+    ? readSseBatchesAsync(rest, lineCtx)
+    : readJsonLineBatchesAsync(rest, lineCtx);
+  const head: JsonLine[] = [];
   let format = options.format ? formats.find((f) => f.id === options.format) : undefined;
   let done = false;
   if (!format) {
     while (head.length < DETECT_RECORDS) {
-      const next = await lines.next();
+      const next = await batches.next();
       if (next.done) {
         done = true;
         break;
       }
-      head.push(next.value);
+      head.push(...next.value);
     }
     format = detectProbe(
-      new Probe(head.map((h) => JSON.stringify(h.value)).join('\n'), options.filename),
+      new Probe(
+        head
+          .slice(0, DETECT_RECORDS)
+          .map((h) => JSON.stringify(h.value))
+          .join('\n'),
+        options.filename,
+      ),
     );
     if (!format)
       throw new ImportError('unrecognized_format', '$', formats.map((f) => f.id).join(', '));
@@ -354,8 +362,8 @@ export async function* streamImport(
   if (!done) {
     let batch = imp.drain();
     if (batch.length) yield batch;
-    for await (const { value, path, text } of lines) {
-      imp.push(value, path, text);
+    for await (const records of batches) {
+      for (const { value, path, text } of records) imp.push(value, path, text);
       batch = imp.drain();
       if (batch.length) yield batch;
     }

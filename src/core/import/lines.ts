@@ -252,9 +252,37 @@ export async function* readJsonLinesAsync(
   chunks: ChunkSource,
   ctx: ImportContext,
 ): AsyncGenerator<JsonLine> {
+  for await (const batch of readJsonLineBatchesAsync(chunks, ctx)) yield* batch;
+}
+
+/**
+ * Most records in one batch of {@link readJsonLineBatchesAsync}: a source
+ * that hands over a whole file as one chunk still gets its first records out
+ * early.
+ */
+const BATCH_LINES = 1024;
+
+/**
+ * {@link readJsonLinesAsync} a batch at a time: the records whose lines a
+ * chunk completes (at most {@link BATCH_LINES} at a time), yielded together
+ * once the chunk is read. One async step per chunk, not one per line: a
+ * reader that drains after each step (`streamImport`) then copies an open
+ * item once per chunk rather than once per line, and a 64 KiB chunk of short
+ * lines is hundreds of records.
+ *
+ * @example
+ * import { readJsonLineBatchesAsync } from 'src/core/import/lines.js';
+ * const body = (await fetch('/session.jsonl')).body!;
+ * for await (const batch of readJsonLineBatchesAsync(body, new ImportContext({}))) void batch.length;
+ */
+export async function* readJsonLineBatchesAsync(
+  chunks: ChunkSource,
+  ctx: ImportContext,
+): AsyncGenerator<JsonLine[]> {
   const decoder = new TextDecoder('utf-8');
   const partial = new PartialLine();
   let line = 0;
+  let batch: JsonLine[] = [];
   for await (const chunk of chunksOf(chunks)) {
     const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
     // Newlines are looked for in the new text only: a line that spans many
@@ -267,16 +295,26 @@ export async function* readJsonLinesAsync(
       const whole = partial.end(text.slice(at, nl), line, ctx);
       at = nl + 1;
       const parsed = whole === undefined ? undefined : parseLine(whole, line, ctx);
-      if (parsed) yield parsed;
+      if (parsed) {
+        batch.push(parsed);
+        if (batch.length === BATCH_LINES) {
+          yield batch;
+          batch = [];
+        }
+      }
     }
     partial.add(at === 0 ? text : text.slice(at));
+    if (batch.length > 0) {
+      yield batch;
+      batch = [];
+    }
   }
   partial.add(decoder.decode());
   if (partial.length > 0) {
     line++;
     const whole = partial.end('', line, ctx);
     const parsed = whole === undefined ? undefined : parseLine(whole, line, ctx);
-    if (parsed) yield parsed;
+    if (parsed) yield [parsed];
   }
 }
 

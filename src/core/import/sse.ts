@@ -65,17 +65,36 @@ export async function* readSseRecordsAsync(
   chunks: ChunkSource,
   ctx: ImportContext,
 ): AsyncGenerator<JsonLine> {
-  const ready: JsonLine[] = [];
+  for await (const batch of readSseBatchesAsync(chunks, ctx)) yield* batch;
+}
+
+/**
+ * {@link readSseRecordsAsync} a batch at a time: the records whose messages a
+ * chunk completes, yielded together once the chunk is read (as
+ * `readJsonLineBatchesAsync` does for JSON Lines).
+ *
+ * @example
+ * import { readSseBatchesAsync } from 'src/core/import/sse.js';
+ * const body = (await fetch('/run.sse')).body!;
+ * for await (const batch of readSseBatchesAsync(body, new ImportContext({}))) void batch.length;
+ */
+export async function* readSseBatchesAsync(
+  chunks: ChunkSource,
+  ctx: ImportContext,
+): AsyncGenerator<JsonLine[]> {
+  let ready: JsonLine[] = [];
   const reader = new SseRecords(ctx, (r) => ready.push(r));
   const decoder = new TextDecoder('utf-8');
   for await (const chunk of chunksOf(chunks)) {
     reader.feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
-    for (const r of ready) yield r;
-    ready.length = 0;
+    if (ready.length > 0) {
+      yield ready;
+      ready = [];
+    }
   }
   reader.feed(decoder.decode());
   reader.end();
-  yield* ready;
+  if (ready.length > 0) yield ready;
 }
 
 /** The SSE parser, with each message's data parsed as JSON and numbered. */

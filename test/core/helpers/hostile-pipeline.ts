@@ -6,6 +6,7 @@
 // that kept what it must, within its CPU budget, with no prototype touched.
 // The corpus is split over test files by format (`describeHostileFormats`)
 // so that `npm run fuzz:hostile` runs its full sizes two files at a time.
+import { appendFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   EventStream,
@@ -34,6 +35,7 @@ import {
 } from '../../../src/core/generate/hostile.js';
 import {
   HOSTILE_CPU_LIMIT_S,
+  HOSTILE_CPU_LOG,
   HOSTILE_RUN_FULL,
   HOSTILE_SEED,
   HOSTILE_SIZES,
@@ -46,8 +48,27 @@ import {
   replayCommand,
 } from './hostile.js';
 
+/**
+ * CPU seconds per layer of one case, in the order they ran (`HOSTILE_CPU_LOG`
+ * writes them, to tell which layer a slow case spends its time in).
+ */
+class Laps {
+  readonly laps: Record<string, number> = {};
+  #last = process.cpuUsage();
+
+  /** Charges the CPU time since the previous lap to `name`. */
+  lap(name: string): void {
+    const used = process.cpuUsage(this.#last);
+    this.#last = process.cpuUsage();
+    this.laps[name] = Math.round((used.user + used.system) / 1e4) / 100;
+  }
+}
+
 /** Every layer a case goes through; returns what the checks need. */
-async function pipeline(c: HostileCase): Promise<{ result: ImportResult; depth: number } | null> {
+async function pipeline(
+  c: HostileCase,
+  t: Laps,
+): Promise<{ result: ImportResult; depth: number } | null> {
   let result: ImportResult;
   try {
     result = await importAny(c.input, { filename: c.filename });
@@ -55,11 +76,15 @@ async function pipeline(c: HostileCase): Promise<{ result: ImportResult; depth: 
     if (isTyped(e)) return null;
     throw e;
   }
+  t.lap('import');
   const events = result.events;
   await streamed(c, result);
+  t.lap('stream');
   const stream = EventStream.from(events);
   const latest = stream.latest();
+  t.lap('eventstream');
   const tree = buildEventTree(latest);
+  t.lap('tree');
   // A live feed: the same events one at a time (the same tree), and again
   // last to first (children before their parents, ends before begins).
   const forward = createEventTreeBuilder();
@@ -68,18 +93,25 @@ async function pipeline(c: HostileCase): Promise<{ result: ImportResult; depth: 
   const backward = createEventTreeBuilder();
   for (let i = latest.length - 1; i >= 0; i--) backward.append(latest[i]!);
   void backward.getSnapshot();
+  t.lap('tree-builders');
 
   const timeline = buildTimeline(latest);
+  t.lap('timeline');
   timelineLoad(timelineDump(timeline), latest);
+  t.lap('timeline-dump-load');
   const layout = layoutSwimlane(timeline, { showBranches: true });
   for (const row of layout.rows.slice(0, 200)) void [row.bars, row.markers, row.tokens];
   createSwimlaneIndex(layout);
+  t.lap('swimlane');
 
   buildTranscriptRows(tree);
+  t.lap('rows');
   buildSpanTreeView(tree);
   buildSpanTreeView(tree, { mode: 'outline' });
   buildSpanTreeView(tree, { mode: 'events' });
+  t.lap('span-tree-views');
   await findAll(tree);
+  t.lap('find');
 
   // What a view and a worker do with single events: describe, serialize, clone.
   const some = [...latest.slice(0, 100), ...latest.slice(-100)];
@@ -87,6 +119,7 @@ async function pipeline(c: HostileCase): Promise<{ result: ImportResult; depth: 
   for (const r of toMimeStream(some)) JSON.stringify(r);
   // What the viewer's worker posts: every event at the test sizes, a slice at full size.
   structuredClone(HOSTILE_RUN_FULL ? latest.slice(0, 100_000) : latest);
+  t.lap('describe-clone');
   return { result, depth: maxDepth(tree.depth) };
 }
 
@@ -146,12 +179,14 @@ export function describeHostileFormats(formats: readonly FormatId[], file: strin
     it.each(hostilePairs(formats, HOSTILE_SHAPES))(
       '%s / %s',
       async (format, shape) => {
+        const laps = new Laps();
         const c = hostileCase(format, shape, HOSTILE_SIZES, HOSTILE_SEED)!;
+        laps.lap('generate');
         const before = prototypeSnapshot();
         let outcome: Awaited<ReturnType<typeof pipeline>>;
         let cpu: number;
         try {
-          [outcome, cpu] = await cpuSeconds(() => pipeline(c));
+          [outcome, cpu] = await cpuSeconds(() => pipeline(c, laps));
         } catch (e) {
           throw new Error(
             `${c.name} threw ${String(e)}\nreplay: ${replayCommand(c, 'core', file)}`,
@@ -160,6 +195,11 @@ export function describeHostileFormats(formats: readonly FormatId[], file: strin
             },
           );
         }
+        if (HOSTILE_CPU_LOG)
+          appendFileSync(
+            HOSTILE_CPU_LOG,
+            `${JSON.stringify({ case: c.name, cpu: Math.round(cpu * 100) / 100, typedError: outcome === null, laps: laps.laps, maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`,
+          );
         const problems = outcome === null ? [] : checkResult(c, outcome.result, outcome.depth);
         if (prototypeSnapshot() !== before) problems.push('a prototype gained or lost a property');
         if (cpu > HOSTILE_CPU_LIMIT_S)

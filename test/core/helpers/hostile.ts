@@ -41,6 +41,12 @@ export const HOSTILE_ONLY = process.env['HOSTILE'] ?? '';
  */
 export const HOSTILE_CPU_LIMIT_S = HOSTILE_RUN_FULL ? 300 : 10;
 
+/**
+ * A file to which each case appends one JSON line: its name, CPU seconds (in
+ * all and per layer) and the worker's peak resident memory so far.
+ */
+export const HOSTILE_CPU_LOG = process.env['HOSTILE_CPU_LOG'] ?? '';
+
 /** The command that replays one case. */
 export function replayCommand(c: HostileCase, project: string, file: string): string {
   const size = HOSTILE_RUN_FULL ? ' HOSTILE_SIZE=full' : '';
