@@ -559,6 +559,10 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
         const choice = model.output.choices[0]!;
         const parts = choice.message.content as Content[];
         const calls = choice.message.tool_calls as ToolCall[];
+        // The completion is the text of every part, in order; parts are only
+        // appended, so only this record's are added to it (a response merged
+        // from n records was quadratic when every record rejoined them all).
+        const partsBefore = parts.length;
         for (const block of blocksOf(message)) {
           if (!isRecord(block)) continue;
           if (block['type'] === 'tool_use') {
@@ -590,8 +594,11 @@ function claudeCodeImporter(options: ImportOptions): IncrementalImporter {
           if (c) parts.push(c);
           else parts.push({ type: 'text', text: safeJson(block) });
         }
-        let completion = '';
-        for (const p of parts) if (p.type === 'text') completion += p.text;
+        let completion = model.output.completion;
+        for (let i = partsBefore; i < parts.length; i++) {
+          const p = parts[i]!;
+          if (p.type === 'text') completion += p.text;
+        }
         model.output.completion = completion;
         const usage = usageOf(message['usage']);
         if (usage) model.output.usage = usage;
