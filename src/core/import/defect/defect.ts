@@ -103,6 +103,8 @@ interface Scope {
   turn: SpanBeginEvent | undefined;
   /** Events of the open turn (or of the last one), for `turn_aborted`. */
   turnEvents: Event[];
+  /** The objects in `turnEvents` (a tool updated a million times is looked up, not scanned for). */
+  turnSeen: Set<Event>;
   turns: number;
   run: { thought: boolean; draft: MessageEvent } | undefined;
   calls: number;
@@ -127,6 +129,7 @@ function newScope(agent: SpanBeginEvent | undefined, prefix: string): Scope {
     prefix,
     turn: undefined,
     turnEvents: [],
+    turnSeen: new Set(),
     turns: 0,
     run: undefined,
     calls: 0,
@@ -325,7 +328,10 @@ class DefectImporter implements IncrementalImporter {
 
   /** Counts an added event in the scope's open turn (for `turn_aborted`). */
   #track<E extends Event>(draft: E, scope: Scope): E {
-    if (scope.turn) scope.turnEvents.push(draft);
+    if (scope.turn) {
+      scope.turnEvents.push(draft);
+      scope.turnSeen.add(draft);
+    }
     return draft;
   }
 
@@ -433,6 +439,7 @@ class DefectImporter implements IncrementalImporter {
       { open: true, timeInvented: path },
     );
     scope.turnEvents = [begin];
+    scope.turnSeen = new Set(scope.turnEvents);
     scope.turn = begin;
   }
 
@@ -478,6 +485,7 @@ class DefectImporter implements IncrementalImporter {
     }
     markAborted(this.#sink, scope.turnEvents, own(rec, 'reason'));
     scope.turnEvents = [];
+    scope.turnSeen = new Set();
   }
 
   #endScope(scope: Scope, path: string): void {
@@ -566,7 +574,10 @@ class DefectImporter implements IncrementalImporter {
       // is ever replaced): `revise` would return it as it is.
       if (Object.isFrozen(tool)) call.tool = tool = this.#sink.revise(tool);
       this.#sink.touch(tool);
-      if (scope.turn && !scope.turnEvents.includes(tool)) scope.turnEvents.push(tool);
+      if (scope.turn && !scope.turnSeen.has(tool)) {
+        scope.turnEvents.push(tool);
+        scope.turnSeen.add(tool);
+      }
     }
     const name = stringOf(own(rec, 'name'));
     if (name) tool.function = name;
