@@ -741,7 +741,8 @@ function lineWriter(format: LineFormat): Writer {
           expect = { events: 1, contains: MARK };
           break;
         case 'duplicate-ids':
-          lines.push(...format.duplicates(doc, at, ctx.sizes.duplicates));
+          // One push per line: spread as arguments, 100,000 records overflow the stack.
+          for (const line of format.duplicates(doc, at, ctx.sizes.duplicates)) lines.push(line);
           break;
         case 'bad-times':
           if (!format.badTimes) return undefined;
