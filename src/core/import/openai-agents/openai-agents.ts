@@ -90,6 +90,17 @@ const byStart = (a: Placed, b: Placed): number =>
   a.index - b.index;
 
 /**
+ * `list` sorted by start, in place. Checked first: the SDK writes a span as
+ * it ends, and siblings that ran one after another end in the order they
+ * started, so most lists are in order already and need no sort.
+ */
+function sortByStart(list: Placed[]): Placed[] {
+  for (let i = 1; i < list.length; i++)
+    if (byStart(list[i - 1]!, list[i]!) > 0) return list.sort(byStart);
+  return list;
+}
+
+/**
  * Spans in the order a live run starts them: parents first, siblings by
  * start time (file order breaks ties). Iterative; spans unreachable from a
  * root (a parent cycle) follow in file order. Fills `ids` (empty) with an
@@ -113,14 +124,17 @@ function startOrder(spans: Placed[], ids: Map<string, IdEntry>): Placed[] {
     else roots.push(s);
   }
   const out: Placed[] = [];
-  const stack = roots.sort(byStart).reverse();
+  const stack = sortByStart(roots).reverse();
   while (stack.length) {
     const s = stack.pop()!;
     if (s.done) continue;
     s.done = true;
     out.push(s);
     const kids = s.entry!.kids;
-    if (kids) for (const k of kids.sort(byStart).reverse()) stack.push(k);
+    if (kids) {
+      sortByStart(kids);
+      for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]!);
+    }
   }
   for (const s of spans) if (!s.done) out.push(s);
   for (const s of out) s.entry!.last = s;
