@@ -35,7 +35,7 @@
 //
 // Walks are loops (a parent chain may be 100,000 deep).
 import type { Diagnostic } from '../../errors.js';
-import type { Event, ToolCall } from '../../events/types.js';
+import type { Event, SpanBeginEvent, SpanEndEvent, ToolCall } from '../../events/types.js';
 import type { ImportResult, IncrementalImporter } from '../format.js';
 import { ImportContext, type ImportOptions } from '../guards.js';
 import { jsonEqual } from '../json-equal.js';
@@ -102,8 +102,21 @@ export interface OtlpLiveImporter extends IncrementalImporter {
 export function otlpLiveImporter(
   importWhole: OtlpWholeImport,
   options: ImportOptions,
+  lines?: OtlpLinesMode,
 ): OtlpLiveImporter {
-  return new OtlpLive(importWhole, options);
+  return new OtlpLive(importWhole, options, lines);
+}
+
+/**
+ * How the JSON Lines stream (otlp-stream.ts) drives a live importer: each
+ * record read at the path it is pushed with (its line, `$[i]`) as a line of
+ * the file (not as an element of a list), and, once the run turned to the
+ * whole-input import, that import made only when the records read doubled
+ * since the last (a file streams a line at a time: an import per line would
+ * read it quadratically).
+ */
+export interface OtlpLinesMode {
+  readonly lines: true;
 }
 
 /** The model calls' tool calls by id, noting the ids added since {@link added} was last emptied. */
@@ -150,6 +163,12 @@ function take<T extends { traceId: string }>(
 /** The clock of records without a time: never asked (such a record turns the run whole). */
 const NO_CLOCK = (): string => '';
 
+/** A span end not handed out yet, and its skein span id. */
+interface HeldEnd {
+  readonly id: string;
+  event: Event;
+}
+
 /** A root subtree or a record of its own, to be mapped in this order. */
 type Item = { span: Span; log?: never } | { log: LogRead; span?: never };
 
@@ -157,6 +176,8 @@ class OtlpLive implements OtlpLiveImporter {
   readonly #importWhole: OtlpWholeImport;
   readonly #options: ImportOptions;
   readonly #records: unknown[] = [];
+  /** The path of each record, in lines mode ({@link OtlpLinesMode}). */
+  readonly #paths: string[] | undefined;
   /** Records read so far (the rest wait for the next flush). */
   #read = 0;
   /** Spans read so far: each span's `order`, as the whole import numbers them. */
@@ -189,8 +210,14 @@ class OtlpLive implements OtlpLiveImporter {
   readonly #em: Emit;
   /** The version of each event last handed out, by uuid. */
   readonly #out = new Map<string, Event>();
-  /** New span ends not handed out yet: a child may still come (it goes before). */
-  readonly #ends = new Map<string, Event>();
+  /**
+   * New span ends not handed out yet, as a stack (the next to go on top,
+   * each inside those under it): a child may still come, which goes before.
+   */
+  readonly #held: HeldEnd[] = [];
+  readonly #heldByUuid = new Map<string, HeldEnd>();
+  /** The held ends by skein span id. */
+  readonly #heldById = new Map<string, HeldEnd>();
   /**
    * Set once the run needs the whole-input import (see the top of this
    * file): then an import is made only when a span was placed since the
@@ -200,9 +227,10 @@ class OtlpLive implements OtlpLiveImporter {
   #wholeAt = -1;
   #wholeDiagnostics: Diagnostic[] = [];
 
-  constructor(importWhole: OtlpWholeImport, options: ImportOptions) {
+  constructor(importWhole: OtlpWholeImport, options: ImportOptions, lines?: OtlpLinesMode) {
     this.#importWhole = importWhole;
     this.#options = options;
+    this.#paths = lines ? [] : undefined;
     this.#ctx = new ImportContext(options);
     this.#em = {
       ctx: this.#ctx,
@@ -215,8 +243,9 @@ class OtlpLive implements OtlpLiveImporter {
     };
   }
 
-  push(record: unknown): void {
+  push(record: unknown, path: string): void {
     this.#records.push(record);
+    this.#paths?.push(path);
     this.#whole?.record(record, 0);
   }
 
@@ -271,7 +300,9 @@ class OtlpLive implements OtlpLiveImporter {
     const placement = this.#whole!;
     if (final) placement.releaseAll();
     // Nothing newly placed: an import would hand out nothing new.
-    else if (this.#wholeAt === this.#records.length || !placement.take()) return [];
+    else if (this.#wholeAt === this.#records.length) return [];
+    else if (this.#paths && this.#records.length - this.#wholeAt < this.#wholeAt) return [];
+    else if (!placement.take()) return [];
     this.#wholeAt = this.#records.length;
     const result = this.#importWhole(this.#records, this.#options);
     this.#wholeDiagnostics = result.diagnostics;
@@ -288,8 +319,7 @@ class OtlpLive implements OtlpLiveImporter {
     for (let i = 0; i < this.#records.length; i++) placement.record(this.#records[i], 0);
     this.#whole = placement;
     this.#wholeAt = -1;
-    // Ends not handed out come again from the whole import, in its place.
-    this.#ends.clear();
+    // Ends not handed out come again from the whole import: their place kept.
     return undefined;
   }
 
@@ -301,8 +331,10 @@ class OtlpLive implements OtlpLiveImporter {
    */
   #advance(): Event[] | undefined {
     const reader = new Reader(this.#ctx);
+    const paths = this.#paths;
     for (let i = this.#read; i < this.#records.length; i++)
-      reader.record(this.#records[i], `$[${i}]`, 1);
+      if (paths) reader.record(this.#records[i], paths[i]!, 0);
+      else reader.record(this.#records[i], `$[${i}]`, 1);
     this.#read = this.#records.length;
     if (reader.unknown.length > 0) return this.#toWhole();
     const roots: Span[] = [];
@@ -541,37 +573,72 @@ class OtlpLive implements OtlpLiveImporter {
   }
 
   /**
-   * What is new or changed, in the order given. A span's end first comes out
-   * just before the next new event after it (or when the run is released):
-   * until then a child may still come, which goes before it.
+   * What is new or changed, in the order given. A new span's end is held
+   * while a child may still come (which goes before it): it goes out just
+   * before the first new event outside its span, or when the run is
+   * released. So a parent's end follows every child that came before the
+   * input ended, and a run read in start order (or each trace children
+   * first) comes out in the whole-file import's order.
    */
   #changed(events: readonly Event[], final: boolean): Event[] {
     const out: Event[] = [];
+    // This call's new ends since its last new event (innermost first).
+    const pending: HeldEnd[] = [];
     for (let i = 0; i < events.length; i++) {
       const e = events[i]!;
       const before = this.#out.get(e.uuid);
       if (before !== undefined && jsonEqual(before, e)) continue;
-      if (before === undefined && !final) {
-        if (e.event === 'span_end') {
-          this.#ends.set(e.uuid, e);
+      if (before === undefined) {
+        const held = this.#heldByUuid.get(e.uuid);
+        if (held !== undefined) {
+          held.event = e; // a held end's newer version keeps its place
           continue;
         }
-        this.#flushEnds(out);
+        if (e.event === 'span_end') {
+          if (!final) {
+            const end: HeldEnd = { id: (e as SpanEndEvent).id, event: e };
+            this.#heldByUuid.set(e.uuid, end);
+            this.#heldById.set(end.id, end);
+            pending.push(end);
+            continue;
+          }
+        } else {
+          for (let j = 0; j < pending.length; j++) this.#handOut(pending[j]!, out);
+          pending.length = 0;
+          this.#releaseEnds(
+            e.event === 'span_begin'
+              ? (e as SpanBeginEvent).parent_id
+              : (e as { span_id?: string | null }).span_id,
+            out,
+          );
+        }
       }
-      this.#ends.delete(e.uuid);
       this.#out.set(e.uuid, e);
       out.push(e);
     }
-    if (final) this.#flushEnds(out);
+    // The ends still pending go on top of those held (inside them).
+    for (let j = pending.length - 1; j >= 0; j--) this.#held.push(pending[j]!);
+    if (final) this.#releaseEnds(undefined, out);
     return out;
   }
 
-  #flushEnds(out: Event[]): void {
-    if (this.#ends.size === 0) return;
-    for (const end of this.#ends.values()) {
-      this.#out.set(end.uuid, end);
-      out.push(end);
-    }
-    this.#ends.clear();
+  /**
+   * Hands out the held ends of the spans a new event in skein span `within`
+   * is not inside (all, when `within` is not held): the top of the stack
+   * down to `within`'s end.
+   */
+  #releaseEnds(within: string | null | undefined, out: Event[]): void {
+    const held = this.#held;
+    if (held.length === 0) return;
+    const stop = within == null ? undefined : this.#heldById.get(within);
+    while (held.length > 0 && held[held.length - 1] !== stop) this.#handOut(held.pop()!, out);
+  }
+
+  #handOut(end: HeldEnd, out: Event[]): void {
+    const e = end.event;
+    this.#heldByUuid.delete(e.uuid);
+    if (this.#heldById.get(end.id) === end) this.#heldById.delete(end.id);
+    this.#out.set(e.uuid, e);
+    out.push(e);
   }
 }
