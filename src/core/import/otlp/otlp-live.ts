@@ -194,18 +194,16 @@ class OtlpLive implements OtlpLiveImporter {
   readonly #waiting = new Map<string, Span[]>();
   #heldSpans = 0;
   /** Log records naming a span not read yet, by its span id. */
-  readonly #waitingLogs = new Map<string, LogRead[]>();
+  #waitingLogs: Map<string, LogRead[]> | undefined;
   #heldLogs = 0;
   /** The read order of each log record held. */
-  readonly #logOrder = new Map<LogRead, number>();
+  #logOrder: Map<LogRead, number> | undefined;
   #logCount = 0;
   /** Spans released at the root, by their parent's span id; and their diagnostics. */
-  readonly #orphans = new Map<string, Span[]>();
-  readonly #orphanDiagnostics = new Map<Span, Diagnostic>();
-  /** The enclosing skein span each span out was mapped with. */
-  readonly #enclosing = new Map<Span, string | null>();
+  #orphans: Map<string, Span[]> | undefined;
+  #orphanDiagnostics: Map<Span, Diagnostic> | undefined;
   /** Tool spans out with a call id, by it: a model call that names it later pairs it. */
-  readonly #toolById = new Map<string, Span>();
+  #toolById: Map<string, Span> | undefined;
   readonly #calls = new Calls();
   readonly #em: Emit;
   /** The version of each event last handed out, by uuid. */
@@ -215,9 +213,8 @@ class OtlpLive implements OtlpLiveImporter {
    * each inside those under it): a child may still come, which goes before.
    */
   readonly #held: HeldEnd[] = [];
-  readonly #heldByUuid = new Map<string, HeldEnd>();
   /** The held ends by skein span id. */
-  readonly #heldById = new Map<string, HeldEnd>();
+  #heldById: Map<string, HeldEnd> | undefined;
   /**
    * Set once the run needs the whole-input import (see the top of this
    * file): then an import is made only when a span was placed since the
@@ -260,7 +257,8 @@ class OtlpLive implements OtlpLiveImporter {
   diagnostics(): Diagnostic[] {
     if (this.#whole) return this.#wholeDiagnostics;
     const own = this.#ctx.finish();
-    return this.#orphanDiagnostics.size === 0 ? own : [...own, ...this.#orphanDiagnostics.values()];
+    const orphans = this.#orphanDiagnostics;
+    return orphans === undefined || orphans.size === 0 ? own : [...own, ...orphans.values()];
   }
 
   drain(): Event[] {
@@ -356,8 +354,8 @@ class OtlpLive implements OtlpLiveImporter {
       }
       const span = this.#span(log.traceId, log.spanId);
       if (span === undefined) {
-        listAdd(this.#waitingLogs, log.spanId, log);
-        this.#logOrder.set(log, this.#logCount++);
+        listAdd((this.#waitingLogs ??= new Map()), log.spanId, log);
+        (this.#logOrder ??= new Map()).set(log, this.#logCount++);
         this.#heldLogs++;
       } else this.#join(span, log, dirty);
     }
@@ -375,11 +373,11 @@ class OtlpLive implements OtlpLiveImporter {
       return true; // both ended: the first is kept as it is
     }
     this.#byId.set(s.spanId, s);
-    const logs = this.#heldLogs > 0 ? take(this.#waitingLogs, s.spanId, s.traceId) : undefined;
+    const logs = this.#heldLogs > 0 ? take(this.#waitingLogs!, s.spanId, s.traceId) : undefined;
     if (logs !== undefined) {
       this.#heldLogs -= logs.length;
       for (const log of logs) {
-        this.#logOrder.delete(log);
+        this.#logOrder!.delete(log);
         this.#join(s, log, dirty);
       }
     }
@@ -405,7 +403,7 @@ class OtlpLive implements OtlpLiveImporter {
   /** A log record of span `s` is one of its span events (after its own), as otlp.ts joins them. */
   #join(s: Span, log: LogRead, dirty: Set<Span>): void {
     s.events = [...s.events, asSpanEvent(log)];
-    if (this.#enclosing.has(s)) dirty.add(s);
+    if (s.enclosing !== undefined) dirty.add(s);
   }
 
   /**
@@ -423,9 +421,8 @@ class OtlpLive implements OtlpLiveImporter {
         if (under.children === NO_CHILDREN) under.children = [span];
         else under.children.push(span);
       }
-      const orphan = this.#orphanDiagnostics.has(span);
-      if (orphan) this.#orphanDiagnostics.delete(span);
-      if (under === undefined || this.#enclosing.has(under)) {
+      const orphan = this.#orphanDiagnostics?.delete(span) === true;
+      if (under === undefined || under.enclosing !== undefined) {
         roots.push(span);
         // A tool's `agent_span_id` is its first agent child's.
         if (under !== undefined && under.cls?.role === 'tool') dirty.add(under);
@@ -438,7 +435,9 @@ class OtlpLive implements OtlpLiveImporter {
         for (let i = 0; i < waiting.length; i++) stack.push([waiting[i]!, span]);
       }
       const orphans =
-        this.#orphans.size > 0 ? take(this.#orphans, span.spanId, span.traceId) : undefined;
+        this.#orphans !== undefined && this.#orphans.size > 0
+          ? take(this.#orphans, span.spanId, span.traceId)
+          : undefined;
       if (orphans !== undefined)
         for (let i = 0; i < orphans.length; i++) stack.push([orphans[i]!, span]);
     }
@@ -469,20 +468,21 @@ class OtlpLive implements OtlpLiveImporter {
       for (const s of missing) orphans.push(s);
     }
     for (const s of orphans) {
-      listAdd(this.#orphans, s.parentSpanId, s);
+      listAdd((this.#orphans ??= new Map()), s.parentSpanId, s);
       this.#place(s, undefined, roots, dirty);
       const ctx = new ImportContext(this.#options);
       ctx.info(spanPath(s), 'otlp_orphan_span', s.spanId, s.parentSpanId);
-      this.#orphanDiagnostics.set(s, ctx.finish()[0]!);
+      (this.#orphanDiagnostics ??= new Map()).set(s, ctx.finish()[0]!);
     }
     if (this.#heldSpans > 0) return this.#toWhole();
     const logs: LogRead[] = [];
-    for (const list of this.#waitingLogs.values()) for (const log of list) logs.push(log);
-    this.#waitingLogs.clear();
+    if (this.#waitingLogs !== undefined)
+      for (const list of this.#waitingLogs.values()) for (const log of list) logs.push(log);
+    this.#waitingLogs = undefined;
     this.#heldLogs = 0;
     for (const log of logs) if (log.time === '') return this.#toWhole();
     // In read order (sortLogs keeps it among records of the same time).
-    const order = this.#logOrder;
+    const order = this.#logOrder ?? new Map<LogRead, number>();
     logs.sort((a, b) => order.get(a)! - order.get(b)!);
     order.clear();
     return this.#emit(roots, sortLogs(logs), dirty, true);
@@ -520,18 +520,19 @@ class OtlpLive implements OtlpLiveImporter {
     }
     // A tool out before the model call that names its id: paired now.
     for (const id of this.#calls.added) {
-      const tool = this.#toolById.get(id);
+      const tool = this.#toolById?.get(id);
       if (tool !== undefined) dirty.add(tool);
     }
     for (const t of em.tools) dirty.delete(t.span);
     for (const s of dirty) {
       const children = s.children;
       if (children.length > 1) sortBySpanStart(children);
-      this.#map(s, this.#enclosing.get(s) ?? null, false);
+      this.#map(s, s.enclosing ?? null, false);
     }
     for (const t of em.tools) {
       if (!t.hasId) return this.#toWhole(); // takes the first unanswered call of its name
-      if (!this.#toolById.has(t.event.id)) this.#toolById.set(t.event.id, t.span);
+      const tools = (this.#toolById ??= new Map());
+      if (!tools.has(t.event.id)) tools.set(t.event.id, t.span);
     }
     pairTools(em);
     return this.#changed(sink.finish(), final);
@@ -539,7 +540,7 @@ class OtlpLive implements OtlpLiveImporter {
 
   /** The skein span `s`'s children are mapped in. */
   #inner(s: Span): string | null {
-    return s.cls?.role === 'span' ? s.spanId : (this.#enclosing.get(s) ?? null);
+    return s.cls?.role === 'span' ? s.spanId : (s.enclosing ?? null);
   }
 
   /**
@@ -549,7 +550,7 @@ class OtlpLive implements OtlpLiveImporter {
    */
   #map(root: Span, enclosing: string | null, deep: boolean): void {
     const em = this.#em;
-    this.#enclosing.set(root, enclosing);
+    root.enclosing = enclosing;
     if (deep && root.children.length > 1) sortBySpanStart(root.children);
     const stack: SpanTail[] = [emitSpanHead(em, root, enclosing)];
     while (stack.length > 0) {
@@ -561,7 +562,7 @@ class OtlpLive implements OtlpLiveImporter {
           emitSpanChildDone(em, top, child);
           continue;
         }
-        this.#enclosing.set(child, top.inner);
+        child.enclosing = top.inner;
         if (child.children.length > 1) sortBySpanStart(child.children);
         stack.push(emitSpanHead(em, child, top.inner));
         continue;
@@ -589,16 +590,16 @@ class OtlpLive implements OtlpLiveImporter {
       const before = this.#out.get(e.uuid);
       if (before !== undefined && jsonEqual(before, e)) continue;
       if (before === undefined) {
-        const held = this.#heldByUuid.get(e.uuid);
-        if (held !== undefined) {
+        const held =
+          e.event === 'span_end' ? this.#heldById?.get((e as SpanEndEvent).id) : undefined;
+        if (held !== undefined && held.event.uuid === e.uuid) {
           held.event = e; // a held end's newer version keeps its place
           continue;
         }
         if (e.event === 'span_end') {
           if (!final) {
             const end: HeldEnd = { id: (e as SpanEndEvent).id, event: e };
-            this.#heldByUuid.set(e.uuid, end);
-            this.#heldById.set(end.id, end);
+            (this.#heldById ??= new Map()).set(end.id, end);
             pending.push(end);
             continue;
           }
@@ -630,14 +631,14 @@ class OtlpLive implements OtlpLiveImporter {
   #releaseEnds(within: string | null | undefined, out: Event[]): void {
     const held = this.#held;
     if (held.length === 0) return;
-    const stop = within == null ? undefined : this.#heldById.get(within);
+    const stop = within == null ? undefined : this.#heldById!.get(within);
     while (held.length > 0 && held[held.length - 1] !== stop) this.#handOut(held.pop()!, out);
   }
 
   #handOut(end: HeldEnd, out: Event[]): void {
     const e = end.event;
-    this.#heldByUuid.delete(e.uuid);
-    if (this.#heldById.get(end.id) === end) this.#heldById.delete(end.id);
+    const byId = this.#heldById!;
+    if (byId.get(end.id) === end) byId.delete(end.id);
     this.#out.set(e.uuid, e);
     out.push(e);
   }
