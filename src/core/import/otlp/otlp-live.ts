@@ -1,3 +1,4 @@
+// Past 600 lines: one importer whose request-at-a-time and whole-input modes share the run's state (spans read, ends held, events out).
 // The live OTLP importer a receiver drives (the run registry): export
 // requests of one run arrive one at a time, children before parents, and each
 // request's spans and log records are read and mapped once, as they come —
@@ -18,6 +19,9 @@
 //   `agent_span_id`); a version whose JSON is unchanged is not handed out;
 // - the same trace and span id twice keeps the first (with the file import's
 //   `otlp_duplicate_span`);
+// - a new span's end is held while a child may still come: it goes out just
+//   before the first new event outside its span (the held ends are a stack,
+//   each inside the ones under it), or when the run is released;
 // - `release()` (a bound hit, the run ended) puts every span whose parent has
 //   not come at the root with its `otlp_orphan_span` diagnostic; a parent that
 //   comes later takes it back (the orphan and its subtree are mapped again,
