@@ -545,7 +545,9 @@ describe('importOpenAiAgentsTrace', () => {
     for (let id: string | null | undefined = `span_${n - 1}`; id; id = parentOf.get(id)) depth++;
     expect(depth).toBe(n + 1); // every span, then the trace
     // Ends innermost first, each after everything inside it.
-    const ends = r.events.filter((e) => e.event === 'span_end').map((e) => e.id);
+    const ends = r.events
+      .filter((e) => e.event === 'span_end')
+      .map((e) => (e as { id: string }).id);
     expect(ends.slice(0, 3)).toEqual([`span_${n - 1}`, `span_${n - 2}`, `span_${n - 3}`]);
 
     const cycle = [trace];
