@@ -1,6 +1,7 @@
 import { EventStream } from '../src/core/stream/event-stream.js';
 import { diffRuns } from '../src/core/diff/diff-runs.js';
 import { createRunDiff } from '../src/core/diff/live.js';
+import { DEFAULT_DIFF_IGNORE } from '../src/core/diff/normalize.js';
 import { generateRun } from '../src/core/generate/generate-run.js';
 import { generateRunVariant } from '../src/core/generate/run-variant.js';
 import type { Metric } from './harness.js';
@@ -13,7 +14,11 @@ import { defineBench } from './node.js';
  *   event a new object with its own uuid, span ids and times, and 1 % of the
  *   tool calls and model answers changed), against one linear pass over
  *   both runs' events measured right before each sample (`ctx.timePaired`);
- *   target ≤ 5×.
+ *   target ≤ 5×. The event pass reads four top-level fields of each event,
+ *   no content; `core.diff.<n>.vs-content-pass` gives the same diff against
+ *   a pass that reads every value the diff compares (each event's fields
+ *   but the ignored top-level ones such as a model call's `input`), once,
+ *   as any diff of contents must: what is left of the time past reading.
  * - `core.diff.different.<n>`: two unrelated runs of the same size; target
  *   ≤ 2 s, and `.coarse-steps` records how many steps were aligned coarsely
  *   (the result says so).
@@ -36,6 +41,7 @@ export default defineBench({
     const measured = Math.min(first.a.steps.length, first.b.steps.length);
 
     const paired = await ctx.timePaired(() => diffRuns(a, b), both, { repeat: 5, warmup: 1 });
+    const reading = await ctx.time(() => contentPass(both), { repeat: 5, warmup: 1 });
     const pass: Metric = {
       name: `core.diff.${label}.event-pass`,
       value: paired.pass.median,
@@ -52,6 +58,17 @@ export default defineBench({
         target: '≤ 5×',
       },
       pass,
+    );
+    const content: Metric = {
+      name: `core.diff.${label}.content-pass`,
+      value: reading.median,
+      unit: 'ms',
+      n: both.length,
+    };
+    ctx.record(content);
+    ctx.record(
+      { name: `core.diff.${label}.vs-content-pass`, value: paired.timing.median, unit: 'ms' },
+      content,
     );
     ctx.record({
       name: `core.diff.${label}.changed-rows`,
@@ -103,3 +120,35 @@ export default defineBench({
     );
   },
 });
+
+/** Top-level fields the diff ignores by default (`$.input`, `$.call`, …). */
+const IGNORED_ROOT = new Set(
+  DEFAULT_DIFF_IGNORE.filter((p) => p.startsWith('$.') && !p.includes('.', 2)).map((p) =>
+    p.slice(2),
+  ),
+);
+
+/**
+ * One pass reading every value of every event once (strings, numbers,
+ * every array and object below), with an explicit stack, but the ignored
+ * top-level fields: the content a diff must read at least once.
+ */
+function contentPass(events: readonly object[]): number {
+  let h = 0;
+  const stack: unknown[] = [];
+  for (const event of events) {
+    const record = event as Record<string, unknown>;
+    for (const key in record) if (!IGNORED_ROOT.has(key)) stack.push(record[key]);
+    while (stack.length > 0) {
+      const v = stack.pop();
+      if (typeof v === 'string') h += v.length;
+      else if (typeof v === 'number') h += 1;
+      else if (Array.isArray(v)) for (const x of v as unknown[]) stack.push(x);
+      else if (v !== null && typeof v === 'object') {
+        const o = v as Record<string, unknown>;
+        for (const key in o) stack.push(o[key]);
+      }
+    }
+  }
+  return h;
+}

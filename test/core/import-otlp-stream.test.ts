@@ -6,8 +6,17 @@ import { otlpLiveImporter } from '../../src/core/import/otlp/otlp-stream.js';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EventStream, importOtlp, streamImport, type Event } from '../../src/index.js';
+import {
+  EventStream,
+  ImportContext,
+  importOtlp,
+  streamImport,
+  type Event,
+} from '../../src/index.js';
 import { describeFixtures, fixturePath } from '../conformance/fixtures.js';
+import { HOSTILE_SHAPES, HOSTILE_TEST, hostileCase } from '../../src/core/generate/hostile.js';
+import { otlpIncremental } from '../../src/core/import/otlp/otlp-stream.js';
+import { readJsonLines } from '../../src/core/import/lines.js';
 
 const own = (name: string) =>
   readFileSync(new URL(`../fixtures/otlp/${name}`, import.meta.url), 'utf8');
@@ -72,6 +81,12 @@ function spanRecords(doc: unknown): unknown[] {
     }
   }
   return out;
+}
+
+/** The one span of a one-span export. */
+function spanOf(record: unknown): unknown {
+  return (record as { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] }).resourceSpans[0]!
+    .scopeSpans[0]!.spans[0];
 }
 
 function startOf(record: unknown): bigint {
@@ -365,6 +380,92 @@ describe('OTLP JSON Lines: streaming gives the whole-file import', () => {
       { numRuns: 25, seed: 11 },
     );
   });
+});
+
+describe('OTLP JSON Lines: each line mapped once', () => {
+  /** Line by line through a stream importer that counts its whole-file imports. */
+  function counted(text: string): { latest: readonly Event[]; wholeImports: number } {
+    let wholeImports = 0;
+    const imp = otlpIncremental((input, options) => {
+      wholeImports++;
+      return importOtlp(input as string, options);
+    }, {});
+    const stream = new EventStream();
+    for (const { value, path, text: line } of readJsonLines(text, new ImportContext({}))) {
+      imp.push(value, path, line);
+      for (const e of imp.drain()) stream.append(e);
+    }
+    for (const e of imp.end()) stream.append(e);
+    return { latest: stream.latest(), wholeImports };
+  }
+
+  it('generated exports, either order: no whole-file import; the document, the lines and the stream agree', () => {
+    for (const order of ['children-first', 'parents-first'] as const) {
+      const text = generatedExport(6, order);
+      const { latest, wholeImports } = counted(text);
+      expect(wholeImports, order).toBe(0);
+      const lines = importOtlp(text).events;
+      expect(latest, order).toEqual(lines);
+      // The same spans as one export (one resource and scope, as each line has).
+      const records = text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { resourceSpans: Record<string, unknown>[] });
+      const first = records[0]!.resourceSpans[0]!;
+      const spans = records.flatMap((r) => spanOf(r));
+      const doc = {
+        resourceSpans: [
+          {
+            resource: first['resource'],
+            scopeSpans: [{ scope: { name: 'gen' }, spans }],
+          },
+        ],
+      };
+      expect(byUuid(importOtlp(JSON.stringify(doc)).events)).toEqual(byUuid(lines));
+    }
+  });
+
+  it("parents first: a parent's end waits for children in later lines, and follows them", () => {
+    const text = generatedExport(2, 'parents-first');
+    const batches = lineByLine(text).batches;
+    const out = batches.flat();
+    const at = (event: string, name: string) =>
+      out.findIndex(
+        (e) =>
+          e.event === event &&
+          (e as { id?: string }).id ===
+            (out.find((b) => b.metadata?.['span_name'] === name) as { id?: string }).id,
+      );
+    // The agent's end comes after its last child (the HTTP span under the
+    // tool, three lines after the agent's own), and after that child's end.
+    expect(at('span_begin', 'GET /orders')).toBeLessThan(at('span_end', 'GET /orders'));
+    expect(at('span_end', 'GET /orders')).toBeLessThan(at('span_end', 'invoke_agent support'));
+    expect(out).toEqual(importOtlp(text).events);
+    // The agent came out with its line, before the children's lines.
+    expect(
+      batches
+        .slice(0, 4)
+        .flat()
+        .some((e) => e.event === 'span_begin'),
+    ).toBe(true);
+  });
+
+  it.each(HOSTILE_SHAPES.filter((s, i) => HOSTILE_SHAPES.indexOf(s) === i))(
+    'hostile shape %s (seeds 1 and 2): streamed, the same events as the whole file',
+    (shape) => {
+      for (const seed of [1, 2]) {
+        const c = hostileCase('otlp', shape, HOSTILE_TEST, seed);
+        if (c?.lines === undefined) continue;
+        const whole = importOtlp(c.lines).events;
+        const streamed = counted(c.lines).latest;
+        expect(streamed.length, `${shape}#${seed}`).toBe(whole.length);
+        // As sorted JSON texts: a deep equality of the deep shapes is slow.
+        const texts = (events: readonly Event[]) =>
+          [...byUuid(events).values()].map((e) => JSON.stringify(e)).sort();
+        expect(texts(streamed), `${shape}#${seed}`).toEqual(texts(whole));
+      }
+    },
+  );
 });
 
 describe('OTLP JSON Lines: messy streams give the same events', () => {

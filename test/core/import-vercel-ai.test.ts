@@ -218,6 +218,45 @@ describe('the vercel-ai format', () => {
 });
 
 describe('fromUIMessages (useChat’s messages)', () => {
+  it('never freezes the app’s own messages: events hold copies of their values', () => {
+    const data = { type: 'data-weather', data: { city: 'Oslo' } };
+    const input = { a: 1 };
+    const output = { b: [2] };
+    const source = { type: 'source-url', sourceId: 's1', url: 'https://example.com' };
+    const messages = [
+      { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Weather?' }, data] },
+      {
+        id: 'a1',
+        role: 'assistant',
+        metadata: { m: { n: 1 } },
+        parts: [
+          { type: 'tool-weather', toolCallId: 'c1', state: 'output-available', input, output },
+          source,
+        ],
+      },
+      { stray: { x: 1 } },
+    ] as never as UIMessage[];
+    const adapter = fromUIMessages({ schedule: () => {} });
+    adapter.update(messages, { streaming: false });
+    adapter.end();
+    const imported = importUIMessages(messages);
+    for (const value of [
+      data,
+      data.data,
+      input,
+      output,
+      source,
+      messages[1]!.metadata,
+      messages[2],
+    ])
+      expect(Object.isFrozen(value)).toBe(false);
+    // The same events as from the text, where skein's own parse is kept, not copied.
+    expect(imported.events).toEqual(importUIMessages(JSON.stringify(messages)).events);
+    expect(shape(adapter.stream.latest())).toEqual(shape(imported.events));
+    const user = imported.events.find((e) => e.event === 'message' && field(e, 'role') === 'user')!;
+    expect(field(user, 'content')).toContainEqual({ type: 'data', data });
+  });
+
   it('each update touches only what changed: one event version per changed part, none for the rest', async () => {
     const chunks = await uiRun({ tokens: 30 });
     const snapshots = await uiMessages(chunks);

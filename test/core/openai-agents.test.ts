@@ -517,6 +517,46 @@ describe('importOpenAiAgentsTrace', () => {
     expect(orphan.diagnostics.map((d) => d.code)).toContain('openai_agents_orphan_span');
     expect(tools(orphan.events)[0]!.span_id).toBe('trace_py');
   });
+
+  it('a chain 10,000 spans deep (children first) and a 10,000-span parent cycle', async () => {
+    const n = 10_000;
+    const t0 = Date.parse('2026-01-01T00:00:00Z');
+    const at = (ms: number) => new Date(t0 + ms).toISOString();
+    const span = (i: number, parent: string | null, start: number, end: number) =>
+      JSON.stringify({
+        object: 'trace.span',
+        id: `span_${i}`,
+        trace_id: 'trace_1',
+        parent_id: parent,
+        started_at: at(start),
+        ended_at: at(end),
+        span_data: { type: 'custom', name: `s${i}`, data: {} },
+      });
+    const trace = JSON.stringify({ object: 'trace', id: 'trace_1', workflow_name: 'deep' });
+    // As the SDK writes them: each span when it ends, the innermost first.
+    const deep = [trace];
+    for (let i = n - 1; i >= 0; i--) deep.push(span(i, i ? `span_${i - 1}` : null, i, 2 * n - i));
+    const r = await importAny(deep.join('\n'));
+    expect(r.diagnostics).toEqual([]);
+    const opened = begins(r.events);
+    expect(opened).toHaveLength(n + 1);
+    const parentOf = new Map(opened.map((b) => [b.id, b.parent_id]));
+    let depth = 0;
+    for (let id: string | null | undefined = `span_${n - 1}`; id; id = parentOf.get(id)) depth++;
+    expect(depth).toBe(n + 1); // every span, then the trace
+    // Ends innermost first, each after everything inside it.
+    const ends = r.events
+      .filter((e) => e.event === 'span_end')
+      .map((e) => (e as { id: string }).id);
+    expect(ends.slice(0, 3)).toEqual([`span_${n - 1}`, `span_${n - 2}`, `span_${n - 3}`]);
+
+    const cycle = [trace];
+    for (let i = 0; i < n; i++) cycle.push(span(i, `span_${(i + 1) % n}`, i, n + i));
+    const c = await importAny(cycle.join('\n'));
+    expect(begins(c.events)).toHaveLength(n + 1);
+    expect(c.events.filter((e) => e.event === 'span_end')).toHaveLength(n + 1);
+    expect(c.diagnostics.map((d) => d.code)).toContain('openai_agents_orphan_span');
+  });
 });
 
 describe('skeinTracingProcessor: what it copies', () => {

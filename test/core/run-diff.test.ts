@@ -599,6 +599,50 @@ describe('diffRuns: options and bounds', () => {
     expect(diff.counts.changed).toBe(1);
     expect(diff.firstDivergence!.path.length).toBe(20_000);
   });
+
+  it('a step’s arguments read the same after wide arguments were cut short', () => {
+    const t = '2026-03-01T10:00:00Z';
+    const wide = (n: number) => {
+      const out: Record<string, string> = {};
+      for (let i = 0; i < n; i++) out[`k${i}`] = 'v';
+      return out;
+    };
+    const tool = (uuid: string, args: unknown) =>
+      ({
+        event: 'tool',
+        uuid,
+        timestamp: t,
+        type: 'function',
+        id: uuid,
+        function: 'bash',
+        arguments: args,
+        result: 'ok',
+        events: [],
+      }) as unknown as Event;
+    // Thousands of keys, cut at the signature's length: a text walk stopped
+    // with most of the value still to write, then a small value.
+    const runOf = (p: string) => [
+      tool(`${p}1`, wide(6000)),
+      tool(`${p}2`, { cmd: 'ls', opts: [1, { deep: true }] }),
+      tool(`${p}3`, wide(1000)),
+      tool(`${p}4`, { cmd: 'pwd' }),
+    ];
+    const diff = diffRuns(runOf('a'), runOf('b'));
+    const text = (n: number) =>
+      `{${Object.keys(wide(n))
+        .sort()
+        .map((k) => `"${k}":"v"`)
+        .join(',')}`;
+    const label = (s: string) => (s.length > 120 ? `${s.slice(0, 119)}…` : s);
+    expect(diff.a.steps.map((s) => s.label)).toEqual([
+      label(`bash ${text(6000)}`),
+      'bash {"cmd":"ls","opts":[1,{"deep":true}]}',
+      label(`bash ${text(1000)}`),
+      'bash {"cmd":"pwd"}',
+    ]);
+    expect(diff.b.steps.map((s) => s.label)).toEqual(diff.a.steps.map((s) => s.label));
+    expect(diff.identical).toBe(true);
+  });
 });
 
 describe('renderRunDiffText', () => {

@@ -275,15 +275,22 @@ export function normalizedText(
   path: IgnorePath | null = null,
 ): string {
   let out = '';
-  // Work items on three parallel stacks (no object per item): a value to
-  // write with its root path and depth, or a literal (depth -1).
-  const values: unknown[] = [value];
-  const paths: (IgnorePath | null)[] = [path];
-  const depths: number[] = [0];
-  while (values.length > 0 && out.length < max) {
-    const v = values.pop();
-    const at = paths.pop()!;
-    const depth = depths.pop()!;
+  // Work items on three parallel stacks (no object per item), kept between
+  // calls (this calls nothing that calls it): a value to write with its
+  // root path and depth, or a literal (depth -1).
+  const values = stackValues;
+  const paths = stackPaths;
+  const depths = stackDepths;
+  let sp = 1;
+  let high = 1;
+  values[0] = value;
+  paths[0] = path;
+  depths[0] = 0;
+  while (sp > 0 && out.length < max) {
+    sp--;
+    const v = values[sp];
+    const at = paths[sp]!;
+    const depth = depths[sp]!;
     if (depth < 0) {
       out += v as string;
     } else if (typeof v === 'string') {
@@ -298,18 +305,18 @@ export function normalizedText(
       out += '…';
     } else if (Array.isArray(v)) {
       out += '[';
-      values.push(']');
-      paths.push(null);
-      depths.push(-1);
+      values[sp] = ']';
+      paths[sp] = null;
+      depths[sp++] = -1;
       const inner = childPath('*', at);
       for (let i = v.length - 1; i >= 0; i--) {
-        values.push(v[i]);
-        paths.push(inner);
-        depths.push(depth + 1);
+        values[sp] = v[i];
+        paths[sp] = inner;
+        depths[sp++] = depth + 1;
         if (i > 0) {
-          values.push(',');
-          paths.push(null);
-          depths.push(-1);
+          values[sp] = ',';
+          paths[sp] = null;
+          depths[sp++] = -1;
         }
       }
     } else {
@@ -321,24 +328,39 @@ export function normalizedText(
       }
       sortStrings(keys);
       out += '{';
-      values.push('}');
-      paths.push(null);
-      depths.push(-1);
+      values[sp] = '}';
+      paths[sp] = null;
+      depths[sp++] = -1;
       for (let i = keys.length - 1; i >= 0; i--) {
         const k = keys[i]!;
-        values.push(record[k], keyLiteral(k));
-        paths.push(childPath(k, at), null);
-        depths.push(depth + 1, -1);
+        values[sp] = record[k];
+        paths[sp] = childPath(k, at);
+        depths[sp++] = depth + 1;
+        values[sp] = keyLiteral(k);
+        paths[sp] = null;
+        depths[sp++] = -1;
         if (i > 0) {
-          values.push(',');
-          paths.push(null);
-          depths.push(-1);
+          values[sp] = ',';
+          paths[sp] = null;
+          depths[sp++] = -1;
         }
       }
     }
+    if (sp > high) high = sp;
   }
+  // Nothing of this value is kept past the call; a deep stack is let go.
+  if (high > 4096) {
+    values.length = 0;
+    paths.length = 0;
+    depths.length = 0;
+  } else values.fill(undefined, 0, high);
   return out.length > max ? out.slice(0, max) : out;
 }
+
+/** The stacks of {@link normalizedText} (not reentrant: it calls nothing that calls it). */
+const stackValues: unknown[] = [];
+const stackPaths: (IgnorePath | null)[] = [];
+const stackDepths: number[] = [];
 
 /** `"key":` per key name, made once: events of one run share a few dozen names. */
 const keyLiterals = new Map<string, string>();

@@ -113,7 +113,8 @@ export interface FormatImporter {
 }
 
 /**
- * The whole-input import of a line format, through its incremental importer:
+ * The whole-input import of a line format, through its incremental importer
+ * (`imp`: one the format made for this input, by default a new one):
  * every record pushed, then `end()`. So the two ways of reading agree by
  * construction.
  *
@@ -127,8 +128,8 @@ export function importLines(
   format: FormatImporter & { incremental(options: ImportOptions): IncrementalImporter },
   probe: Probe,
   options: ImportOptions,
+  imp: IncrementalImporter = format.incremental(options),
 ): ImportResult {
-  const imp = format.incremental(options);
   const lineCtx = new ImportContext(options);
   probe.eachLine(lineCtx, (value, path) => imp.push(value, path));
   const events = imp.end();

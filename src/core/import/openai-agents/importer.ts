@@ -189,7 +189,8 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
   /** The caller's slots by span id, when it starts spans with {@link startSpanOf}. */
   #slotOf: ((id: string) => SpanSlot | undefined) | undefined;
   /** Spans still open, in start order (closed innermost first at the end). */
-  readonly #open: SpanState[] = [];
+  /** Spans started and not ended, in start order (a set: one ends in O(1), whichever it is). */
+  readonly #open = new Set<SpanState>();
 
   constructor(options: OpenAiAgentsImportOptions) {
     this.#ctx = new ImportContext(options);
@@ -233,10 +234,8 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
   endTrace(id: string, path: string): void {
     const trace = this.#traces.get(id);
     if (!trace?.open) return;
-    for (let i = this.#open.length - 1; i >= 0; i--) {
-      const state = this.#open[i]!;
+    for (const state of [...this.#open].reverse())
       if (state.trace === trace) this.#closeUnended(state, path);
-    }
     const end = this.#now ? this.#source(new Date(this.#now()).toISOString()) : trace.last;
     trace.open = false;
     this.#sink.closeSpan(trace.begin, { timestamp: end ?? trace.last });
@@ -397,7 +396,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
     // A slot keeps it instead of the id map: one map operation fewer per span.
     if (slot !== undefined) slot.state = state;
     else this.#spans.set(record.id, state);
-    this.#open.push(state);
+    this.#open.add(state);
     this.#apply(state, record);
     if (ends && record.ended_at) this.endSpan(record, path);
   }
@@ -436,7 +435,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
       isRecord(record.error) &&
       trace.open &&
       (record.parent_id ?? null) === null &&
-      !this.#open.some((s) => s.trace === trace)
+      ![...this.#open].some((s) => s.trace === trace)
     ) {
       trace.open = false;
       this.#sink.closeSpan(trace.begin, { timestamp: end });
@@ -463,10 +462,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
 
   /** Closes what is still open (spans with a diagnostic, traces at their last time). */
   end(): Event[] {
-    for (let i = this.#open.length - 1; i >= 0; i--) {
-      const state = this.#open[i]!;
-      if (state.open) this.#closeUnended(state, '$');
-    }
+    for (const state of [...this.#open].reverse()) if (state.open) this.#closeUnended(state, '$');
     for (const trace of this.#traces.values()) {
       if (!trace.open) continue;
       trace.open = false;
@@ -705,8 +701,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
     endInvented?: string,
   ): void {
     state.open = false;
-    const i = this.#open.lastIndexOf(state);
-    if (i >= 0) this.#open.splice(i, 1);
+    this.#open.delete(state);
     const error = isRecord(record.error) ? record.error : undefined;
     const message =
       error !== undefined && typeof error.message === 'string' ? error.message : undefined;

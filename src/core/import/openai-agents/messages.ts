@@ -168,6 +168,25 @@ function toToolCall(call: ModelToolCall): ToolCall {
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 
 /**
+ * Adds a tool call to the assistant message at the end of `out` (a new one
+ * when the last message is another), and to `calls`; returns that message.
+ */
+function addToolCall(
+  out: ChatMessage[],
+  assistant: ChatMessageAssistant | undefined,
+  call: ModelToolCall,
+  calls: ModelToolCall[] | undefined,
+): ChatMessageAssistant {
+  calls?.push(call);
+  if (assistant === undefined || out[out.length - 1] !== assistant) {
+    assistant = { role: 'assistant', content: '', tool_calls: [] };
+    out.push(assistant);
+  }
+  (assistant.tool_calls ??= []).push(toToolCall(call));
+  return assistant;
+}
+
+/**
  * Chat messages from a model span's input or output, any of the three
  * dialects (a bare string is one user message). Consecutive tool calls join
  * the assistant message before them, as Chat Completions writes them.
@@ -182,20 +201,12 @@ export function toChatMessages(raw: unknown, calls?: ModelToolCall[]): ChatMessa
   if (!Array.isArray(raw)) return [];
   const out: ChatMessage[] = [];
   let assistant: ChatMessageAssistant | undefined;
-  const addCall = (call: ModelToolCall): void => {
-    calls?.push(call);
-    if (assistant === undefined || out[out.length - 1] !== assistant) {
-      assistant = { role: 'assistant', content: '', tool_calls: [] };
-      out.push(assistant);
-    }
-    (assistant.tool_calls ??= []).push(toToolCall(call));
-  };
   for (const item of raw) {
     if (!isRecord(item)) continue;
     const type = str(item, 'type');
     const role = str(item, 'role');
     if (type === 'function_call') {
-      addCall(responsesCall(item));
+      assistant = addToolCall(out, assistant, responsesCall(item), calls);
     } else if (type === 'function_call_result' || type === 'function_call_output') {
       const message: ChatMessage = {
         role: 'tool',
@@ -228,12 +239,12 @@ export function toChatMessages(raw: unknown, calls?: ModelToolCall[]): ChatMessa
             ...before,
             ...(typeof after === 'string' ? [{ type: 'text' as const, text: after }] : after),
           ];
-          for (const call of toolCalls) addCall(call);
+          for (const call of toolCalls) assistant = addToolCall(out, assistant, call, calls);
           continue;
         }
         assistant = message as ChatMessageAssistant;
         out.push(message);
-        for (const call of toolCalls) addCall(call);
+        for (const call of toolCalls) assistant = addToolCall(out, assistant, call, calls);
         continue;
       }
       if (r === 'tool') {

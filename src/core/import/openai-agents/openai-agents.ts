@@ -82,12 +82,27 @@ interface Placed {
   entry: IdEntry | undefined;
   parent: IdEntry | undefined;
   done: boolean;
+  /** When it was opened in the replay (ties of its end close in that order). */
+  opened: number;
+  /** Whether its parent chain comes back to it (set with `depth`). */
+  cycle: boolean;
 }
 
 const byStart = (a: Placed, b: Placed): number =>
   a.start - b.start ||
   (Number.isNaN(a.start) ? 1 : 0) - (Number.isNaN(b.start) ? 1 : 0) ||
   a.index - b.index;
+
+/**
+ * `list` sorted by start, in place. Checked first: the SDK writes a span as
+ * it ends, and siblings that ran one after another end in the order they
+ * started, so most lists are in order already and need no sort.
+ */
+function sortByStart(list: Placed[]): Placed[] {
+  for (let i = 1; i < list.length; i++)
+    if (byStart(list[i - 1]!, list[i]!) > 0) return list.sort(byStart);
+  return list;
+}
 
 /**
  * Spans in the order a live run starts them: parents first, siblings by
@@ -113,14 +128,17 @@ function startOrder(spans: Placed[], ids: Map<string, IdEntry>): Placed[] {
     else roots.push(s);
   }
   const out: Placed[] = [];
-  const stack = roots.sort(byStart).reverse();
+  const stack = sortByStart(roots).reverse();
   while (stack.length) {
     const s = stack.pop()!;
     if (s.done) continue;
     s.done = true;
     out.push(s);
     const kids = s.entry!.kids;
-    if (kids) for (const k of kids.sort(byStart).reverse()) stack.push(k);
+    if (kids) {
+      sortByStart(kids);
+      for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]!);
+    }
   }
   for (const s of spans) if (!s.done) out.push(s);
   for (const s of out) s.entry!.last = s;
@@ -138,7 +156,9 @@ function startOrder(spans: Placed[], ids: Map<string, IdEntry>): Placed[] {
  * only when some open span is due, marking the entries they reach.
  */
 function replay(importer: OpenAiAgentsImporter, order: Placed[]): void {
+  /** Open spans by end (a heap); `held`: ended, but kept for a span inside them. */
   const open: Placed[] = [];
+  const held: Placed[] = [];
   let walk = 0;
   /** Marks the ids up `s`'s parent chain with a new stamp; returns how many. */
   const ancestors = (s: Placed): number => {
@@ -160,35 +180,137 @@ function replay(importer: OpenAiAgentsImporter, order: Placed[]): void {
     }
     return count;
   };
-  const depthOf = (s: Placed): number => (s.depth >= 0 ? s.depth : (s.depth = ancestors(s)));
   const close = (until: number, keep: number): void => {
-    // `keep`: the stamp of the starting span's ancestors (0: none).
+    // `keep`: the stamp of the starting span's ancestors (0: none), which
+    // stay open even when they ended before it started: `held`, outside the
+    // heap, looked at again for each span that starts.
     let due: Placed[] | undefined;
-    for (const o of open)
-      if (o.end <= until && (keep === 0 || o.entry!.stamp !== keep)) (due ??= []).push(o);
+    const kept = (o: Placed) => keep !== 0 && o.entry!.stamp === keep;
+    let w = 0;
+    for (let r = 0; r < held.length; r++) {
+      const o = held[r]!;
+      if (o.end <= until && !kept(o)) (due ??= []).push(o);
+      else held[w++] = o;
+    }
+    held.length = w;
+    while (open.length > 0 && open[0]!.end <= until) {
+      const o = popEarliest(open);
+      if (kept(o)) held.push(o);
+      else (due ??= []).push(o);
+    }
     if (due === undefined) return;
     if (due.length > 1) {
       for (const o of due) depthOf(o);
-      due.sort((a, b) => a.end - b.end || b.depth - a.depth);
+      due.sort((a, b) => a.end - b.end || b.depth - a.depth || a.opened - b.opened);
     }
-    for (const o of due) {
-      open.splice(open.indexOf(o), 1);
-      importer.endSpan(o.record, o.path, o.end, o.entry);
-    }
+    for (const o of due) importer.endSpan(o.record, o.path, o.end, o.entry);
   };
+  let opened = 0;
   for (const s of order) {
-    if (open.some((o) => o.end <= s.start)) {
-      const count = ancestors(s);
-      if (s.depth < 0) s.depth = count;
+    if (
+      (open.length > 0 && open[0]!.end <= s.start) ||
+      (held.length > 0 && held.some((o) => o.end <= s.start))
+    ) {
+      ancestors(s);
       close(s.start, walk);
     }
     importer.startSpanOf(s.record, s.path, s.start, s.entry!, s.parent);
     if (typeof s.record.ended_at === 'string') {
       s.end = timestampMs(s.record.ended_at);
-      open.push(s);
+      s.opened = opened++;
+      // An end that cannot be read never comes due: kept out of the heap.
+      if (!Number.isNaN(s.end)) pushEnd(open, s);
     }
   }
   close(Infinity, 0);
+}
+
+/**
+ * How many ids `s`'s parent chain holds, as `replay`'s ancestor walk counts
+ * them (each id once, an id of no span counted and last), remembered for
+ * every span on the way: one walk up to a span already counted, so a chain
+ * n deep costs n steps for all of its spans, not n² / 2. The chain follows
+ * each parent id to the last span of that id, so a repeated id is a cycle:
+ * every span on it counts the cycle's length, and a span leading into it
+ * counts one more than its parent only when that parent is not on it.
+ */
+function depthOf(s: Placed): number {
+  if (s.depth >= 0) return s.depth;
+  const path: Placed[] = [];
+  const onPath = new Map<Placed, number>();
+  let node = s;
+  let next: Placed | undefined; // the span the walk stopped at, counted already
+  let end = 0; // else the depth of the last span of the path
+  for (;;) {
+    const at = onPath.get(node);
+    if (at !== undefined) {
+      for (let i = at; i < path.length; i++) {
+        path[i]!.depth = path.length - at;
+        path[i]!.cycle = true;
+      }
+      path.length = at;
+      next = node;
+      break;
+    }
+    onPath.set(node, path.length);
+    path.push(node);
+    if (typeof node.record.parent_id !== 'string') break; // a root: 0
+    if (node.parent === undefined) {
+      end = 1; // an id of no span
+      break;
+    }
+    const up = node.parent.last!;
+    if (up.depth >= 0) {
+      next = up;
+      break;
+    }
+    node = up;
+  }
+  for (let i = path.length - 1; i >= 0; i--) {
+    const p = path[i]!;
+    if (next === undefined) p.depth = end;
+    else p.depth = next.cycle ? next.depth : next.depth + 1;
+    next = p;
+  }
+  return s.depth;
+}
+
+// The open spans of `replay` as a binary min-heap by end (then by when they
+// were opened): "has one ended by now" is a look at the top, not a scan of
+// every open span (a chain 100,000 deep keeps them all open).
+const endsBefore = (a: Placed, b: Placed): boolean =>
+  a.end < b.end || (a.end === b.end && a.opened < b.opened);
+
+function pushEnd(heap: Placed[], s: Placed): void {
+  let i = heap.length;
+  heap.push(s);
+  while (i > 0) {
+    const up = (i - 1) >> 1;
+    if (!endsBefore(s, heap[up]!)) break;
+    heap[i] = heap[up]!;
+    i = up;
+  }
+  heap[i] = s;
+}
+
+function popEarliest(heap: Placed[]): Placed {
+  const top = heap[0]!;
+  const last = heap.pop()!;
+  const n = heap.length;
+  if (n > 0) {
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const r = l + 1;
+      const c = r < n && endsBefore(heap[r]!, heap[l]!) ? r : l;
+      if (!endsBefore(heap[c]!, last)) break;
+      heap[i] = heap[c]!;
+      i = c;
+    }
+    heap[i] = last;
+  }
+  return top;
 }
 
 function importProbe(probe: Probe, options: ImportOptions): ImportResult {
@@ -225,6 +347,8 @@ function importProbe(probe: Probe, options: ImportOptions): ImportResult {
       entry: undefined,
       parent: undefined,
       done: false,
+      opened: -1,
+      cycle: false,
     });
     const first = firstStart.get(record.trace_id);
     if (Number.isFinite(start) && (!first || start < first.ms))

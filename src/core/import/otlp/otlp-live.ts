@@ -1,3 +1,4 @@
+// Past 600 lines: one importer whose request-at-a-time and whole-input modes share the run's state (spans read, ends held, events out).
 // The live OTLP importer a receiver drives (the run registry): export
 // requests of one run arrive one at a time, children before parents, and each
 // request's spans and log records are read and mapped once, as they come —
@@ -18,6 +19,9 @@
 //   `agent_span_id`); a version whose JSON is unchanged is not handed out;
 // - the same trace and span id twice keeps the first (with the file import's
 //   `otlp_duplicate_span`);
+// - a new span's end is held while a child may still come: it goes out just
+//   before the first new event outside its span (the held ends are a stack,
+//   each inside the ones under it), or when the run is released;
 // - `release()` (a bound hit, the run ended) puts every span whose parent has
 //   not come at the root with its `otlp_orphan_span` diagnostic; a parent that
 //   comes later takes it back (the orphan and its subtree are mapped again,
@@ -35,7 +39,7 @@
 //
 // Walks are loops (a parent chain may be 100,000 deep).
 import type { Diagnostic } from '../../errors.js';
-import type { Event, ToolCall } from '../../events/types.js';
+import type { Event, SpanBeginEvent, SpanEndEvent, ToolCall } from '../../events/types.js';
 import type { ImportResult, IncrementalImporter } from '../format.js';
 import { ImportContext, type ImportOptions } from '../guards.js';
 import { jsonEqual } from '../json-equal.js';
@@ -102,8 +106,21 @@ export interface OtlpLiveImporter extends IncrementalImporter {
 export function otlpLiveImporter(
   importWhole: OtlpWholeImport,
   options: ImportOptions,
+  lines?: OtlpLinesMode,
 ): OtlpLiveImporter {
-  return new OtlpLive(importWhole, options);
+  return new OtlpLive(importWhole, options, lines);
+}
+
+/**
+ * How the JSON Lines stream (otlp-stream.ts) drives a live importer: each
+ * record read at the path it is pushed with (its line, `$[i]`) as a line of
+ * the file (not as an element of a list), and, once the run turned to the
+ * whole-input import, that import made only when the records read doubled
+ * since the last (a file streams a line at a time: an import per line would
+ * read it quadratically).
+ */
+export interface OtlpLinesMode {
+  readonly lines: true;
 }
 
 /** The model calls' tool calls by id, noting the ids added since {@link added} was last emptied. */
@@ -150,6 +167,12 @@ function take<T extends { traceId: string }>(
 /** The clock of records without a time: never asked (such a record turns the run whole). */
 const NO_CLOCK = (): string => '';
 
+/** A span end not handed out yet, and its skein span id. */
+interface HeldEnd {
+  readonly id: string;
+  event: Event;
+}
+
 /** A root subtree or a record of its own, to be mapped in this order. */
 type Item = { span: Span; log?: never } | { log: LogRead; span?: never };
 
@@ -157,6 +180,8 @@ class OtlpLive implements OtlpLiveImporter {
   readonly #importWhole: OtlpWholeImport;
   readonly #options: ImportOptions;
   readonly #records: unknown[] = [];
+  /** The path of each record, in lines mode ({@link OtlpLinesMode}). */
+  readonly #paths: string[] | undefined;
   /** Records read so far (the rest wait for the next flush). */
   #read = 0;
   /** Spans read so far: each span's `order`, as the whole import numbers them. */
@@ -173,24 +198,27 @@ class OtlpLive implements OtlpLiveImporter {
   readonly #waiting = new Map<string, Span[]>();
   #heldSpans = 0;
   /** Log records naming a span not read yet, by its span id. */
-  readonly #waitingLogs = new Map<string, LogRead[]>();
+  #waitingLogs: Map<string, LogRead[]> | undefined;
   #heldLogs = 0;
   /** The read order of each log record held. */
-  readonly #logOrder = new Map<LogRead, number>();
+  #logOrder: Map<LogRead, number> | undefined;
   #logCount = 0;
   /** Spans released at the root, by their parent's span id; and their diagnostics. */
-  readonly #orphans = new Map<string, Span[]>();
-  readonly #orphanDiagnostics = new Map<Span, Diagnostic>();
-  /** The enclosing skein span each span out was mapped with. */
-  readonly #enclosing = new Map<Span, string | null>();
+  #orphans: Map<string, Span[]> | undefined;
+  #orphanDiagnostics: Map<Span, Diagnostic> | undefined;
   /** Tool spans out with a call id, by it: a model call that names it later pairs it. */
-  readonly #toolById = new Map<string, Span>();
+  #toolById: Map<string, Span> | undefined;
   readonly #calls = new Calls();
   readonly #em: Emit;
   /** The version of each event last handed out, by uuid. */
   readonly #out = new Map<string, Event>();
-  /** New span ends not handed out yet: a child may still come (it goes before). */
-  readonly #ends = new Map<string, Event>();
+  /**
+   * New span ends not handed out yet, as a stack (the next to go on top,
+   * each inside those under it): a child may still come, which goes before.
+   */
+  readonly #held: HeldEnd[] = [];
+  /** The held ends by skein span id. */
+  #heldById: Map<string, HeldEnd> | undefined;
   /**
    * Set once the run needs the whole-input import (see the top of this
    * file): then an import is made only when a span was placed since the
@@ -200,9 +228,10 @@ class OtlpLive implements OtlpLiveImporter {
   #wholeAt = -1;
   #wholeDiagnostics: Diagnostic[] = [];
 
-  constructor(importWhole: OtlpWholeImport, options: ImportOptions) {
+  constructor(importWhole: OtlpWholeImport, options: ImportOptions, lines?: OtlpLinesMode) {
     this.#importWhole = importWhole;
     this.#options = options;
+    this.#paths = lines ? [] : undefined;
     this.#ctx = new ImportContext(options);
     this.#em = {
       ctx: this.#ctx,
@@ -215,8 +244,9 @@ class OtlpLive implements OtlpLiveImporter {
     };
   }
 
-  push(record: unknown): void {
+  push(record: unknown, path: string): void {
     this.#records.push(record);
+    this.#paths?.push(path);
     this.#whole?.record(record, 0);
   }
 
@@ -231,7 +261,8 @@ class OtlpLive implements OtlpLiveImporter {
   diagnostics(): Diagnostic[] {
     if (this.#whole) return this.#wholeDiagnostics;
     const own = this.#ctx.finish();
-    return this.#orphanDiagnostics.size === 0 ? own : [...own, ...this.#orphanDiagnostics.values()];
+    const orphans = this.#orphanDiagnostics;
+    return orphans === undefined || orphans.size === 0 ? own : [...own, ...orphans.values()];
   }
 
   drain(): Event[] {
@@ -271,7 +302,9 @@ class OtlpLive implements OtlpLiveImporter {
     const placement = this.#whole!;
     if (final) placement.releaseAll();
     // Nothing newly placed: an import would hand out nothing new.
-    else if (this.#wholeAt === this.#records.length || !placement.take()) return [];
+    else if (this.#wholeAt === this.#records.length) return [];
+    else if (this.#paths && this.#records.length - this.#wholeAt < this.#wholeAt) return [];
+    else if (!placement.take()) return [];
     this.#wholeAt = this.#records.length;
     const result = this.#importWhole(this.#records, this.#options);
     this.#wholeDiagnostics = result.diagnostics;
@@ -288,8 +321,7 @@ class OtlpLive implements OtlpLiveImporter {
     for (let i = 0; i < this.#records.length; i++) placement.record(this.#records[i], 0);
     this.#whole = placement;
     this.#wholeAt = -1;
-    // Ends not handed out come again from the whole import, in its place.
-    this.#ends.clear();
+    // Ends not handed out come again from the whole import: their place kept.
     return undefined;
   }
 
@@ -301,8 +333,10 @@ class OtlpLive implements OtlpLiveImporter {
    */
   #advance(): Event[] | undefined {
     const reader = new Reader(this.#ctx);
+    const paths = this.#paths;
     for (let i = this.#read; i < this.#records.length; i++)
-      reader.record(this.#records[i], `$[${i}]`, 1);
+      if (paths) reader.record(this.#records[i], paths[i]!, 0);
+      else reader.record(this.#records[i], `$[${i}]`, 1);
     this.#read = this.#records.length;
     if (reader.unknown.length > 0) return this.#toWhole();
     const roots: Span[] = [];
@@ -324,8 +358,8 @@ class OtlpLive implements OtlpLiveImporter {
       }
       const span = this.#span(log.traceId, log.spanId);
       if (span === undefined) {
-        listAdd(this.#waitingLogs, log.spanId, log);
-        this.#logOrder.set(log, this.#logCount++);
+        listAdd((this.#waitingLogs ??= new Map()), log.spanId, log);
+        (this.#logOrder ??= new Map()).set(log, this.#logCount++);
         this.#heldLogs++;
       } else this.#join(span, log, dirty);
     }
@@ -343,11 +377,11 @@ class OtlpLive implements OtlpLiveImporter {
       return true; // both ended: the first is kept as it is
     }
     this.#byId.set(s.spanId, s);
-    const logs = this.#heldLogs > 0 ? take(this.#waitingLogs, s.spanId, s.traceId) : undefined;
+    const logs = this.#heldLogs > 0 ? take(this.#waitingLogs!, s.spanId, s.traceId) : undefined;
     if (logs !== undefined) {
       this.#heldLogs -= logs.length;
       for (const log of logs) {
-        this.#logOrder.delete(log);
+        this.#logOrder!.delete(log);
         this.#join(s, log, dirty);
       }
     }
@@ -373,7 +407,7 @@ class OtlpLive implements OtlpLiveImporter {
   /** A log record of span `s` is one of its span events (after its own), as otlp.ts joins them. */
   #join(s: Span, log: LogRead, dirty: Set<Span>): void {
     s.events = [...s.events, asSpanEvent(log)];
-    if (this.#enclosing.has(s)) dirty.add(s);
+    if (s.enclosing !== undefined) dirty.add(s);
   }
 
   /**
@@ -391,9 +425,8 @@ class OtlpLive implements OtlpLiveImporter {
         if (under.children === NO_CHILDREN) under.children = [span];
         else under.children.push(span);
       }
-      const orphan = this.#orphanDiagnostics.has(span);
-      if (orphan) this.#orphanDiagnostics.delete(span);
-      if (under === undefined || this.#enclosing.has(under)) {
+      const orphan = this.#orphanDiagnostics?.delete(span) === true;
+      if (under === undefined || under.enclosing !== undefined) {
         roots.push(span);
         // A tool's `agent_span_id` is its first agent child's.
         if (under !== undefined && under.cls?.role === 'tool') dirty.add(under);
@@ -406,7 +439,9 @@ class OtlpLive implements OtlpLiveImporter {
         for (let i = 0; i < waiting.length; i++) stack.push([waiting[i]!, span]);
       }
       const orphans =
-        this.#orphans.size > 0 ? take(this.#orphans, span.spanId, span.traceId) : undefined;
+        this.#orphans !== undefined && this.#orphans.size > 0
+          ? take(this.#orphans, span.spanId, span.traceId)
+          : undefined;
       if (orphans !== undefined)
         for (let i = 0; i < orphans.length; i++) stack.push([orphans[i]!, span]);
     }
@@ -437,20 +472,21 @@ class OtlpLive implements OtlpLiveImporter {
       for (const s of missing) orphans.push(s);
     }
     for (const s of orphans) {
-      listAdd(this.#orphans, s.parentSpanId, s);
+      listAdd((this.#orphans ??= new Map()), s.parentSpanId, s);
       this.#place(s, undefined, roots, dirty);
       const ctx = new ImportContext(this.#options);
       ctx.info(spanPath(s), 'otlp_orphan_span', s.spanId, s.parentSpanId);
-      this.#orphanDiagnostics.set(s, ctx.finish()[0]!);
+      (this.#orphanDiagnostics ??= new Map()).set(s, ctx.finish()[0]!);
     }
     if (this.#heldSpans > 0) return this.#toWhole();
     const logs: LogRead[] = [];
-    for (const list of this.#waitingLogs.values()) for (const log of list) logs.push(log);
-    this.#waitingLogs.clear();
+    if (this.#waitingLogs !== undefined)
+      for (const list of this.#waitingLogs.values()) for (const log of list) logs.push(log);
+    this.#waitingLogs = undefined;
     this.#heldLogs = 0;
     for (const log of logs) if (log.time === '') return this.#toWhole();
     // In read order (sortLogs keeps it among records of the same time).
-    const order = this.#logOrder;
+    const order = this.#logOrder ?? new Map<LogRead, number>();
     logs.sort((a, b) => order.get(a)! - order.get(b)!);
     order.clear();
     return this.#emit(roots, sortLogs(logs), dirty, true);
@@ -488,18 +524,19 @@ class OtlpLive implements OtlpLiveImporter {
     }
     // A tool out before the model call that names its id: paired now.
     for (const id of this.#calls.added) {
-      const tool = this.#toolById.get(id);
+      const tool = this.#toolById?.get(id);
       if (tool !== undefined) dirty.add(tool);
     }
     for (const t of em.tools) dirty.delete(t.span);
     for (const s of dirty) {
       const children = s.children;
       if (children.length > 1) sortBySpanStart(children);
-      this.#map(s, this.#enclosing.get(s) ?? null, false);
+      this.#map(s, s.enclosing ?? null, false);
     }
     for (const t of em.tools) {
       if (!t.hasId) return this.#toWhole(); // takes the first unanswered call of its name
-      if (!this.#toolById.has(t.event.id)) this.#toolById.set(t.event.id, t.span);
+      const tools = (this.#toolById ??= new Map());
+      if (!tools.has(t.event.id)) tools.set(t.event.id, t.span);
     }
     pairTools(em);
     return this.#changed(sink.finish(), final);
@@ -507,7 +544,7 @@ class OtlpLive implements OtlpLiveImporter {
 
   /** The skein span `s`'s children are mapped in. */
   #inner(s: Span): string | null {
-    return s.cls?.role === 'span' ? s.spanId : (this.#enclosing.get(s) ?? null);
+    return s.cls?.role === 'span' ? s.spanId : (s.enclosing ?? null);
   }
 
   /**
@@ -517,7 +554,7 @@ class OtlpLive implements OtlpLiveImporter {
    */
   #map(root: Span, enclosing: string | null, deep: boolean): void {
     const em = this.#em;
-    this.#enclosing.set(root, enclosing);
+    root.enclosing = enclosing;
     if (deep && root.children.length > 1) sortBySpanStart(root.children);
     const stack: SpanTail[] = [emitSpanHead(em, root, enclosing)];
     while (stack.length > 0) {
@@ -529,7 +566,7 @@ class OtlpLive implements OtlpLiveImporter {
           emitSpanChildDone(em, top, child);
           continue;
         }
-        this.#enclosing.set(child, top.inner);
+        child.enclosing = top.inner;
         if (child.children.length > 1) sortBySpanStart(child.children);
         stack.push(emitSpanHead(em, child, top.inner));
         continue;
@@ -541,37 +578,72 @@ class OtlpLive implements OtlpLiveImporter {
   }
 
   /**
-   * What is new or changed, in the order given. A span's end first comes out
-   * just before the next new event after it (or when the run is released):
-   * until then a child may still come, which goes before it.
+   * What is new or changed, in the order given. A new span's end is held
+   * while a child may still come (which goes before it): it goes out just
+   * before the first new event outside its span, or when the run is
+   * released. So a parent's end follows every child that came before the
+   * input ended, and a run read in start order (or each trace children
+   * first) comes out in the whole-file import's order.
    */
   #changed(events: readonly Event[], final: boolean): Event[] {
     const out: Event[] = [];
+    // This call's new ends since its last new event (innermost first).
+    const pending: HeldEnd[] = [];
     for (let i = 0; i < events.length; i++) {
       const e = events[i]!;
       const before = this.#out.get(e.uuid);
       if (before !== undefined && jsonEqual(before, e)) continue;
-      if (before === undefined && !final) {
-        if (e.event === 'span_end') {
-          this.#ends.set(e.uuid, e);
+      if (before === undefined) {
+        const held =
+          e.event === 'span_end' ? this.#heldById?.get((e as SpanEndEvent).id) : undefined;
+        if (held !== undefined && held.event.uuid === e.uuid) {
+          held.event = e; // a held end's newer version keeps its place
           continue;
         }
-        this.#flushEnds(out);
+        if (e.event === 'span_end') {
+          if (!final) {
+            const end: HeldEnd = { id: (e as SpanEndEvent).id, event: e };
+            (this.#heldById ??= new Map()).set(end.id, end);
+            pending.push(end);
+            continue;
+          }
+        } else {
+          for (let j = 0; j < pending.length; j++) this.#handOut(pending[j]!, out);
+          pending.length = 0;
+          this.#releaseEnds(
+            e.event === 'span_begin'
+              ? (e as SpanBeginEvent).parent_id
+              : (e as { span_id?: string | null }).span_id,
+            out,
+          );
+        }
       }
-      this.#ends.delete(e.uuid);
       this.#out.set(e.uuid, e);
       out.push(e);
     }
-    if (final) this.#flushEnds(out);
+    // The ends still pending go on top of those held (inside them).
+    for (let j = pending.length - 1; j >= 0; j--) this.#held.push(pending[j]!);
+    if (final) this.#releaseEnds(undefined, out);
     return out;
   }
 
-  #flushEnds(out: Event[]): void {
-    if (this.#ends.size === 0) return;
-    for (const end of this.#ends.values()) {
-      this.#out.set(end.uuid, end);
-      out.push(end);
-    }
-    this.#ends.clear();
+  /**
+   * Hands out the held ends of the spans a new event in skein span `within`
+   * is not inside (all, when `within` is not held): the top of the stack
+   * down to `within`'s end.
+   */
+  #releaseEnds(within: string | null | undefined, out: Event[]): void {
+    const held = this.#held;
+    if (held.length === 0) return;
+    const stop = within == null ? undefined : this.#heldById!.get(within);
+    while (held.length > 0 && held[held.length - 1] !== stop) this.#handOut(held.pop()!, out);
+  }
+
+  #handOut(end: HeldEnd, out: Event[]): void {
+    const e = end.event;
+    const byId = this.#heldById!;
+    if (byId.get(end.id) === end) byId.delete(end.id);
+    this.#out.set(e.uuid, e);
+    out.push(e);
   }
 }

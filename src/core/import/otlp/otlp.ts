@@ -47,11 +47,11 @@
 // strings (nanoseconds kept), the ns strings are kept in metadata.
 //
 // Streaming (JSON Lines): a span's place in the output (its order, its skein
-// span, its tool-call pairing) depends on spans that can come in later lines,
-// so the incremental importer (otlp-stream.ts) drives this whole-file one over
-// the lines read so far, handing out what is placed and holding what waits on
-// a parent not seen yet. The live importer of the OTLP receiver (otlp-live.ts)
-// maps each request's spans once with the same functions.
+// span, its tool-call pairing) depends on spans that can come in later lines.
+// The live importer of the OTLP receiver (otlp-live.ts) maps each request's
+// spans once with this importer's functions, holding what waits on a parent
+// not seen yet; the JSON Lines stream (otlp-stream.ts) drives it a line at a
+// time, and falls back to this whole-file import for what it cannot map so.
 //
 // The parts, in the order an import runs them: read.ts (records into spans,
 // over values.ts and time.ts), tree.ts (the span tree), dialects.ts (what a

@@ -46,6 +46,11 @@ export interface Span {
   visited: boolean;
   /** Its class, once {@link classify} worked it out. */
   cls: Classified | undefined;
+  /**
+   * The skein span it was mapped in, once mapped by the live importer
+   * (otlp-live.ts; `null`: at the root): a field, not a map entry per span.
+   */
+  enclosing: string | null | undefined;
 }
 
 const SPAN_KINDS = ['UNSPECIFIED', 'INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'];
@@ -227,6 +232,7 @@ export class Reader {
       parent: undefined,
       visited: false,
       cls: undefined,
+      enclosing: undefined,
     });
   }
 }

@@ -63,10 +63,13 @@ function resultOf(output: unknown): ToolEvent['result'] {
 }
 
 /** A tool's input as its arguments: an object as is, anything else under `input`. */
-function argumentsOf(input: unknown): JsonObject {
-  if (isRecord(input)) return cloneJson(input);
-  return input === undefined ? {} : { input: cloneJson(input) as never };
+function argumentsOf(input: unknown, copy: <T>(value: T) => T): JsonObject {
+  if (isRecord(input)) return copy(input);
+  return input === undefined ? {} : { input: copy(input) as never };
 }
+
+/** The identity, for values the import owns (see {@link Messages.copy}). */
+const same = <T>(value: T): T => value;
 
 /** What is known of one tool call. */
 interface Call {
@@ -101,12 +104,20 @@ export class Messages {
    * One entry a call: StringMap, not Map (string-map.ts), as the indexes below.
    */
   readonly calls = new StringMap<Call>();
+  /**
+   * A value of the input as an event may hold it: a copy, as events are
+   * frozen and the input may be the app's (`useChat`'s messages, a stream's
+   * chunks, an array the caller passed); the value itself when `owned`
+   * (skein parsed it from text, and nothing else holds it).
+   */
+  readonly copy: <T>(value: T) => T;
   #responses = 0;
 
-  constructor(ctx: ImportContext, sink: EventSink, clock: SourceClock) {
+  constructor(ctx: ImportContext, sink: EventSink, clock: SourceClock, owned = false) {
     this.ctx = ctx;
     this.sink = sink;
     this.clock = clock;
+    this.copy = owned ? same : cloneJson;
   }
 
   /**
@@ -330,7 +341,7 @@ export class Response {
       const draft = this.#writable(list, n);
       draft.metadata = {
         ...draft.metadata,
-        vercel_ai: { provider_metadata: cloneJson(providerMetadata) },
+        vercel_ai: { provider_metadata: this.#m.copy(providerMetadata) },
       };
     }
     if (this.#m.sink.isOpen(list[n]!)) this.#m.sink.close(list[n]!);
@@ -362,7 +373,7 @@ export class Response {
     if (known !== undefined) {
       if (jsonEqual(known.data, data)) return;
       const draft = this.#m.sink.revise(known);
-      draft.data = cloneJson(data);
+      draft.data = this.#m.copy(data);
       this.#infos.set(key, draft);
       return;
     }
@@ -372,7 +383,7 @@ export class Response {
       timestamp: this.#m.clock.invented(),
       span_id: this.#span,
       source: 'vercel-ai',
-      data: cloneJson(data),
+      data: this.#m.copy(data),
     };
     this.#infos.set(key, this.#m.add(draft, path));
   }
@@ -424,7 +435,7 @@ export class Response {
     if (call.input === input && input !== undefined) return;
     call.input = input;
     const draft = this.#writableCall(call);
-    draft.arguments = argumentsOf(input);
+    draft.arguments = argumentsOf(input, this.#m.copy);
     this.#m.sink.touch(draft);
   }
 
@@ -509,7 +520,7 @@ export class Response {
       ? (begin.metadata['vercel_ai'] as JsonObject)
       : {};
     if (jsonEqual(own[key], value)) return;
-    begin.metadata = { ...begin.metadata, vercel_ai: { ...own, [key]: cloneJson(value) } };
+    begin.metadata = { ...begin.metadata, vercel_ai: { ...own, [key]: this.#m.copy(value) } };
     this.#m.sink.touch(begin);
   }
 

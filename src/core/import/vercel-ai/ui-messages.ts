@@ -42,10 +42,14 @@ export class UIMessagesImporter implements IncrementalImporter {
   readonly #responses = new StringMap<Response>();
   #infos = 0;
 
-  constructor(options: UIMessagesImportOptions) {
+  /**
+   * `owned`: the messages were parsed by skein from text, so events may
+   * hold (and freeze) their values instead of copies (`Messages.copy`).
+   */
+  constructor(options: UIMessagesImportOptions, owned = false) {
     const { ctx, sink } = importerParts('vercel-ai', options);
     this.#ctx = ctx;
-    this.#m = new Messages(ctx, sink, new SourceClock(options));
+    this.#m = new Messages(ctx, sink, new SourceClock(options), owned);
   }
 
   push(record: unknown, path: string): void {
@@ -102,7 +106,7 @@ export class UIMessagesImporter implements IncrementalImporter {
     const parts = m['parts'] as unknown[];
     const role = m['role'];
     if (role === 'user' || role === 'system') {
-      this.#m.user(id, role, userContent(parts), path);
+      this.#m.user(id, role, userContent(parts, this.#m.copy), path);
       return;
     }
     let r = this.#responses.get(id);
@@ -121,7 +125,7 @@ export class UIMessagesImporter implements IncrementalImporter {
         uuid: this.#m.sink.uuid(`info:${++this.#infos}`),
         timestamp: this.#m.clock.invented(),
         source: 'vercel-ai',
-        data: m as never,
+        data: this.#m.copy(m) as never,
       },
       path,
     );
@@ -223,8 +227,11 @@ export class UIMessagesImporter implements IncrementalImporter {
   }
 }
 
-/** A user or system message's content: its text, or its text and file parts. */
-function userContent(parts: unknown[]): string | Content[] {
+/**
+ * A user or system message's content: its text, or its text and file parts
+ * (other parts kept whole, as `copy` gives them).
+ */
+function userContent(parts: unknown[], copy: <T>(value: T) => T): string | Content[] {
   // The usual message, one text part: its text, as the loop below gives it.
   const only = parts.length === 1 ? parts[0] : undefined;
   if (isRecord(only) && only['type'] === 'text' && typeof only['text'] === 'string')
@@ -251,7 +258,7 @@ function userContent(parts: unknown[]): string | Content[] {
       );
     } else {
       onlyText = false;
-      out.push({ type: 'data', data: p as never });
+      out.push({ type: 'data', data: copy(p) as never });
     }
   }
   return onlyText ? out.map((c) => (c as { text: string }).text).join('') : out;

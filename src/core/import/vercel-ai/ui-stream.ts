@@ -59,10 +59,11 @@ export class UIStreamImporter implements IncrementalImporter {
   #errors = 0;
   #infos = 0;
 
-  constructor(options: UIStreamImportOptions) {
+  /** `owned`: chunks skein parsed from text (see `Messages.copy`). */
+  constructor(options: UIStreamImportOptions, owned = false) {
     const { ctx, sink } = importerParts('vercel-ai', options);
     this.#ctx = ctx;
-    this.#m = new Messages(ctx, sink, new SourceClock(options));
+    this.#m = new Messages(ctx, sink, new SourceClock(options), owned);
   }
 
   push(record: unknown, path: string): void {

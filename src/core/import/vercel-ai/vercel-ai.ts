@@ -89,16 +89,19 @@ function storedMessages(doc: unknown): unknown[] | undefined {
  */
 class VercelImporter implements IncrementalImporter {
   readonly #options: ImportOptions;
+  readonly #owned: boolean;
   #inner: IncrementalImporter | undefined;
 
-  constructor(options: ImportOptions) {
+  /** `owned`: records skein parsed from text (see `Messages.copy`). */
+  constructor(options: ImportOptions, owned = false) {
     this.#options = options;
+    this.#owned = owned;
   }
 
   #of(record: unknown): IncrementalImporter {
     return (this.#inner ??= isUIMessage(record)
-      ? new UIMessagesImporter(this.#options)
-      : new UIStreamImporter(this.#options));
+      ? new UIMessagesImporter(this.#options, this.#owned)
+      : new UIStreamImporter(this.#options, this.#owned));
   }
 
   push(record: unknown, path: string): void {
@@ -148,7 +151,7 @@ export const vercelAiFormat: FormatImporter & {
   },
   import(probe, options): ImportResult {
     if (probe.isRaw && looksLikeSse(probe.head())) {
-      const imp = new UIStreamImporter(options);
+      const imp = new UIStreamImporter(options, true);
       const ctx = new ImportContext(options);
       eachSseRecord(probe.text() ?? '', ctx, (value, path) => imp.push(value, path));
       const events = imp.end();
@@ -156,12 +159,12 @@ export const vercelAiFormat: FormatImporter & {
     }
     const doc = probe.json();
     if (isRecord(doc) && Array.isArray(doc['messages'])) {
-      const imp = new UIMessagesImporter(options);
+      const imp = new UIMessagesImporter(options, probe.isRaw);
       (doc['messages'] as unknown[]).forEach((m, i) => imp.push(m, `$.messages[${i}]`));
       const events = imp.end();
       return { format: 'vercel-ai', events, diagnostics: imp.diagnostics() };
     }
-    return importLines(vercelAiFormat, probe, options);
+    return importLines(vercelAiFormat, probe, options, new VercelImporter(options, probe.isRaw));
   },
   incremental: (options) => new VercelImporter(options),
 };
@@ -191,17 +194,20 @@ export function importUIMessages(
   options: ImportOptions = {},
 ): ImportResult {
   const list = storedMessages(input);
-  if (list !== undefined) {
-    const imp = new UIMessagesImporter(options);
-    list.forEach((m, i) => imp.push(m, `$[${i}]`));
-    const events = imp.end();
-    return { format: 'vercel-ai', events, diagnostics: imp.diagnostics() };
-  }
+  if (list !== undefined) return importStored(list, options, false);
   const probe = new Probe(input, options.filename);
   const doc = probe.json();
   const parsed = storedMessages(doc);
-  if (parsed !== undefined && doc !== input) return importUIMessages(parsed, options);
+  if (parsed !== undefined && doc !== input) return importStored(parsed, options, probe.isRaw);
   return vercelAiFormat.import(probe, options) as ImportResult;
+}
+
+/** Stored messages, each at `$[i]`; `owned` when skein parsed them (see `Messages.copy`). */
+function importStored(list: unknown[], options: ImportOptions, owned: boolean): ImportResult {
+  const imp = new UIMessagesImporter(options, owned);
+  list.forEach((m, i) => imp.push(m, `$[${i}]`));
+  const events = imp.end();
+  return { format: 'vercel-ai', events, diagnostics: imp.diagnostics() };
 }
 
 /**
