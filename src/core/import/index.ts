@@ -358,13 +358,31 @@ export async function* streamImport(
     throw new ImportError('unsupported_input', '$', format.name, 'a stream of lines');
   }
   const imp: IncrementalImporter = format.incremental(options);
+  // OTLP hands events out in the whole file's order only when drained after
+  // every line (otlp/otlp-stream.ts), and its drain is a check between its
+  // imports: it is drained per record, its drains joined into the chunk's batch.
+  const eachRecord = format.id === 'otlp';
+  const take = (records: readonly JsonLine[]): Event[] => {
+    if (!eachRecord) {
+      for (const { value, path, text } of records) imp.push(value, path, text);
+      return imp.drain();
+    }
+    const out: Event[] = [];
+    for (const { value, path, text } of records) {
+      imp.push(value, path, text);
+      for (const e of imp.drain()) out.push(e);
+    }
+    return out;
+  };
+  // The records detection read past its first few go after their first drain.
+  const extra = head.splice(DETECT_RECORDS);
   for (const h of head) imp.push(h.value, h.path, h.text);
   if (!done) {
     let batch = imp.drain();
+    if (extra.length) batch = [...batch, ...take(extra)];
     if (batch.length) yield batch;
     for await (const records of batches) {
-      for (const { value, path, text } of records) imp.push(value, path, text);
-      batch = imp.drain();
+      batch = take(records);
       if (batch.length) yield batch;
     }
   }
