@@ -73,6 +73,13 @@ export interface IncrementalImporter {
   drain(): Event[];
   end(): Event[];
   diagnostics(): Diagnostic[];
+  /**
+   * Drain it after every record when streaming (`streamImport` otherwise
+   * drains once per chunk of records): for an importer whose order depends
+   * on when it is drained (OTLP: a held span end goes out at the first drain
+   * after a record outside that span).
+   */
+  readonly drainEachRecord?: boolean;
 }
 
 /** Options of every importer, plus the sample to load from a multi-sample log. */

@@ -358,10 +358,9 @@ export async function* streamImport(
     throw new ImportError('unsupported_input', '$', format.name, 'a stream of lines');
   }
   const imp: IncrementalImporter = format.incremental(options);
-  // OTLP hands events out in the whole file's order only when drained after
-  // every line (otlp/otlp-stream.ts), and its drain is a check between its
-  // imports: it is drained per record, its drains joined into the chunk's batch.
-  const eachRecord = format.id === 'otlp';
+  // An importer whose order depends on its drains (OTLP) is drained after
+  // every record, its drains joined into the chunk's batch.
+  const eachRecord = imp.drainEachRecord === true;
   const take = (records: readonly JsonLine[]): Event[] => {
     if (!eachRecord) {
       for (const { value, path, text } of records) imp.push(value, path, text);

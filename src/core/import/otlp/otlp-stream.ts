@@ -58,6 +58,8 @@ export function otlpIncremental(
 const LINE_PATH = /^\$\[(\d+)\]$/;
 
 class OtlpStream implements IncrementalImporter {
+  /** The whole file's order comes out only when drained after every line (see the top). */
+  readonly drainEachRecord = true;
   readonly #importWhole: OtlpWholeImport;
   readonly #options: ImportOptions;
   /** The text of each line read, by zero-based line index (holes: blank lines). */
