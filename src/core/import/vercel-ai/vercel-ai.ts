@@ -158,12 +158,8 @@ export const vercelAiFormat: FormatImporter & {
       return { format: 'vercel-ai', events, diagnostics: [...ctx.finish(), ...imp.diagnostics()] };
     }
     const doc = probe.json();
-    if (isRecord(doc) && Array.isArray(doc['messages'])) {
-      const imp = new UIMessagesImporter(options, probe.isRaw);
-      (doc['messages'] as unknown[]).forEach((m, i) => imp.push(m, `$.messages[${i}]`));
-      const events = imp.end();
-      return { format: 'vercel-ai', events, diagnostics: imp.diagnostics() };
-    }
+    if (isRecord(doc) && Array.isArray(doc['messages']))
+      return importStored(doc['messages'] as unknown[], options, probe.isRaw, '$.messages');
     return importLines(vercelAiFormat, probe, options, new VercelImporter(options, probe.isRaw));
   },
   incremental: (options) => new VercelImporter(options),
@@ -202,10 +198,15 @@ export function importUIMessages(
   return vercelAiFormat.import(probe, options) as ImportResult;
 }
 
-/** Stored messages, each at `$[i]`; `owned` when skein parsed them (see `Messages.copy`). */
-function importStored(list: unknown[], options: ImportOptions, owned: boolean): ImportResult {
+/** Stored messages, each at `<base>[i]`; `owned` when skein parsed them (see `Messages.copy`). */
+function importStored(
+  list: unknown[],
+  options: ImportOptions,
+  owned: boolean,
+  base = '$',
+): ImportResult {
   const imp = new UIMessagesImporter(options, owned);
-  list.forEach((m, i) => imp.push(m, `$[${i}]`));
+  list.forEach((m, i) => imp.push(m, `${base}[${i}]`));
   const events = imp.end();
   return { format: 'vercel-ai', events, diagnostics: imp.diagnostics() };
 }
