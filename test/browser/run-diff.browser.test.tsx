@@ -202,4 +202,29 @@ describe('<RunDiff> in Chromium', () => {
     await expect.poll(() => words()!.textContent!.length).toBeGreaterThan(5000);
     expect(words()!.textContent).toContain('beta399');
   });
+
+  it('a closed word diff lays out four lines of a text of many lines; opened, all of them', async () => {
+    const lines = (word: string) => Array.from({ length: 60 }, (_, i) => `${word} ${i}`).join('\n');
+    const a = run('a', (r) => {
+      r.model('go', { calls: ['bash'] }).tool('bash', { cmd: 'cat log' }, lines('alpha'));
+    });
+    const b = run('b', (r) => {
+      r.model('go', { calls: ['bash'] }).tool('bash', { cmd: 'cat log' }, lines('beta'));
+    });
+    const { grid } = mount(<RunDiff a={a} b={b} overview={false} />);
+    const words = () => grid.querySelector<HTMLElement>('.skein-run-diff__words');
+    await expect.poll(() => words()?.querySelector('del, ins') ?? null).not.toBeNull();
+    // Closed, three lines show: the DOM holds no more than four lines of
+    // each text (the word diff's parts, or both texts whole before it).
+    const newlines = (text: string) => text.split('\n').length - 1;
+    await expect.poll(() => words()!.querySelector('span') !== null).toBe(true);
+    expect(newlines(words()!.textContent!)).toBeLessThanOrEqual(3);
+    expect(words()!.textContent).not.toContain('beta 59');
+    // Still clamped by the stylesheet: a fourth line is there to be cut.
+    expect(words()!.scrollHeight).toBeGreaterThan(words()!.clientHeight);
+    const row = words()!.closest<HTMLElement>('[role="row"]')!;
+    await userEvent.click(row.querySelector<HTMLElement>('.skein-run-diff__more')!);
+    await expect.poll(() => words()!.textContent).toContain('beta 59');
+    expect(newlines(words()!.textContent!)).toBeGreaterThan(50);
+  });
 });

@@ -202,7 +202,7 @@ export function computeDiff(
     else if (row.status === 'only-a') onlyA++;
     else onlyB++;
   }
-  return {
+  const result: RunDiffResult = {
     a: { steps: A.steps, events: sa.tree.length, complete: sa.complete },
     b: { steps: B.steps, events: sb.tree.length, complete: sb.complete },
     rows,
@@ -213,6 +213,32 @@ export function computeDiff(
     alignment: budget.coarse > 0 ? 'coarse' : 'exact',
     coarseSteps: budget.coarse,
   };
+  stepEvents.set(result, { a: A.event, b: B.event });
+  return result;
+}
+
+/**
+ * Each diff's step events, by side, beside the result (which stays plain
+ * JSON): what `<RunDiff>` reads a changed row's texts from, without
+ * looking the step's uuid up in its run's tree (an index of every node,
+ * built again for each new tree of a run still being read).
+ */
+const stepEvents = new WeakMap<
+  RunDiffResult,
+  { a: readonly (Event | undefined)[]; b: readonly (Event | undefined)[] }
+>();
+
+/**
+ * The event of step `step` of run `side` in `diff` (a span's begin, the
+ * first chunk of a merged message; `undefined` for a turn, or for a diff
+ * this module did not make). Internal: `<RunDiff>`'s word diff.
+ */
+export function runDiffStepEvent(
+  diff: RunDiffResult,
+  side: 'a' | 'b',
+  step: number,
+): Event | undefined {
+  return stepEvents.get(diff)?.[side][step];
 }
 
 /**

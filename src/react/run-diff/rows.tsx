@@ -272,17 +272,19 @@ function WordDiff(p: { a: string; b: string; open: boolean; onToggle: () => void
       : done !== null && done.a === p.a && done.b === p.b
         ? done.parts
         : null;
-  // Closed, three lines show: what lies past `CLOSED_CHARS` is not laid out.
+  // Closed, three lines show: what lies past `CLOSED_CHARS` or
+  // `CLOSED_LINES` is not laid out.
   const limit = p.open ? Number.POSITIVE_INFINITY : CLOSED_CHARS;
+  const lines = p.open ? Number.POSITIVE_INFINITY : CLOSED_LINES;
   return (
     <span className="skein-run-diff__words-box">
       <span className="skein-run-diff__words" data-open={p.open ? '' : undefined}>
         {parts === null ? (
           <>
-            <del>{clip(p.a, limit)}</del> <ins>{clip(p.b, limit)}</ins>
+            <del>{clip(p.a, limit, lines)}</del> <ins>{clip(p.b, limit, lines)}</ins>
           </>
         ) : (
-          clipParts(parts, limit).map((part, i) =>
+          clipParts(parts, limit, lines).map((part, i) =>
             part.kind === 'same' ? (
               <span key={i}>{part.text}</span>
             ) : part.kind === 'del' ? (
@@ -312,23 +314,44 @@ function WordDiff(p: { a: string; b: string; open: boolean; onToggle: () => void
 const WORD_DIFF_SETTLE_MS = 120;
 /** Characters of a closed word diff drawn: more than three lines of the widest row hold. */
 const CLOSED_CHARS = 2000;
+/**
+ * Lines of a closed word diff drawn (its texts keep their line breaks): the
+ * three it shows and one more, so the clamp still marks the cut. A tool
+ * call's text is indented JSON and output, tens of short lines: laying all
+ * of them out for three was most of a scrolled frame.
+ */
+const CLOSED_LINES = 4;
 
-function clip(text: string, limit: number): string {
-  return text.length > limit ? text.slice(0, limit) : text;
+/** Where `text[0, end)` holds the `lines`-th line break (`seen` counts those before it), else `end`. */
+function lineCut(text: string, end: number, lines: number, seen: { n: number }): number {
+  if (lines === Number.POSITIVE_INFINITY) return end;
+  for (let at = text.indexOf('\n'); at >= 0 && at < end; at = text.indexOf('\n', at + 1)) {
+    if (++seen.n >= lines) return at;
+  }
+  return end;
 }
 
-/** `parts` up to `limit` characters in all (the last one cut). */
-function clipParts(parts: NonNullable<WordParts>, limit: number): NonNullable<WordParts> {
+/** `text` up to `limit` characters and `lines` lines. */
+function clip(text: string, limit: number, lines: number): string {
+  const end = lineCut(text, Math.min(text.length, limit), lines, { n: 0 });
+  return end < text.length ? text.slice(0, end) : text;
+}
+
+/** `parts` up to `limit` characters and `lines` lines in all (the last one cut). */
+function clipParts(
+  parts: NonNullable<WordParts>,
+  limit: number,
+  lines: number,
+): NonNullable<WordParts> {
   let total = 0;
+  const seen = { n: 0 };
   for (let i = 0; i < parts.length; i++) {
-    total += parts[i]!.text.length;
-    if (total > limit) {
-      const last = parts[i]!;
-      return [
-        ...parts.slice(0, i),
-        { ...last, text: last.text.slice(0, last.text.length - (total - limit)) },
-      ];
+    const part = parts[i]!;
+    const end = lineCut(part.text, Math.min(part.text.length, limit - total), lines, seen);
+    if (end < part.text.length) {
+      return [...parts.slice(0, i), { ...part, text: part.text.slice(0, end) }];
     }
+    total += part.text.length;
   }
   return parts;
 }

@@ -12,7 +12,6 @@ import {
   EventStream,
   buildRunDiffView,
   createRunDiff,
-  eventTreeIndexOf,
   runDiffKeyAction,
   runDiffRowKey,
   runStepText,
@@ -24,6 +23,7 @@ import {
   type RunDiffView,
   type SelectionStore,
 } from '../../index.js';
+import { runDiffStepEvent } from '../../core/diff/diff-runs.js';
 import { useListVirtualizer } from '../list/use-list-virtualizer.js';
 import { useIsomorphicLayoutEffect } from '../list/use-isomorphic-layout-effect.js';
 import { useHydrated } from '../use-hydrated.js';
@@ -270,7 +270,7 @@ export function RunDiff(props: RunDiffProps) {
   const onJump = useCallback((key: 'n' | 'p' | 'f') => latest.current.jump(key), []);
 
   // --- the texts a changed row compares ----------------------------------------
-  const words = useWordTexts(diff, feedA, feedB);
+  const words = useWordTexts(diff);
   const anyChanged = diff.counts.changed > 0;
   const tabRow = focused >= 0 ? focused : (list.items[0]?.index ?? -1);
   const label = props['aria-label'] ?? 'Run comparison';
@@ -412,29 +412,25 @@ export interface StepTexts {
   text(side: 'a' | 'b', step: number): string;
 }
 
-function useWordTexts(diff: RunDiffResult, feedA: EventTreeFeed, feedB: EventTreeFeed): StepTexts {
+function useWordTexts(diff: RunDiffResult): StepTexts {
   return useMemo(() => {
     const cache = new Map<string, string>();
-    const eventOf = (side: 'a' | 'b', step: number): Event | undefined => {
-      const steps = side === 'a' ? diff.a.steps : diff.b.steps;
-      const tree = (side === 'a' ? feedA : feedB).getSnapshot().tree;
-      const uuid = steps[step]!.uuid;
-      const i = uuid.startsWith('turn:') ? -1 : eventTreeIndexOf(tree, uuid);
-      return i >= 0 ? tree.events[i] : undefined;
-    };
     return {
       text(side, step) {
         const key = `${side}${step}`;
         let t = cache.get(key);
         if (t === undefined) {
-          const e = eventOf(side, step);
+          // The event the diff compared (not looked up by uuid in the run's
+          // tree: that builds an index of the whole tree, a long frame at
+          // 100k events).
+          const e = runDiffStepEvent(diff, side, step);
           t = e === undefined ? '' : runStepText(e);
           cache.set(key, t);
         }
         return t;
       },
     };
-  }, [diff, feedA, feedB]);
+  }, [diff]);
 }
 
 /** Scrolls to the row of a step selected elsewhere (another view of the same run). */
