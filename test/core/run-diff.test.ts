@@ -5,9 +5,11 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_DIFF_IGNORE,
   EventStream,
+  createEventTreeFeed,
   createRunDiff,
   diffRuns,
   generateRun,
+  generateRunVariant,
   importAny,
   isRunDiffDivergence,
   buildRunDiffView,
@@ -702,6 +704,46 @@ describe('createRunDiff: a live B', () => {
     expect(live.getSnapshot()).toBe(live.update());
     stop();
     live.dispose();
+  });
+});
+
+describe('createRunDiff: a large run read in slices', () => {
+  it('spaces the updates while a run is read, but not the last one', async () => {
+    const a = generateRun({ seed: 9, events: 3_000, pendingRate: 0 });
+    const b = generateRunVariant(a, { rate: 0.05 });
+    // The feed's slices run when the test says; held updates never do.
+    const slices: (() => void)[] = [];
+    const feed = createEventTreeFeed(b, {
+      firstSlice: 500,
+      sliceMs: 1,
+      schedule: (task) => void slices.push(task),
+    });
+    const held: (() => void)[] = [];
+    let clock = 0;
+    // Every update "takes" 10 ms: past the 4 ms after which updates are spaced.
+    const live = createRunDiff(a, feed, {
+      now: () => (clock += 10),
+      delay: (task) => void held.push(task),
+    });
+    let heard = 0;
+    const stop = live.subscribe(() => heard++);
+    await Promise.resolve();
+    while (slices.length > 0) {
+      slices.shift()!();
+      await Promise.resolve();
+    }
+    expect(feed.getSnapshot().loading).toBe(false);
+    // Updates were held back while the run was read…
+    expect(held.length).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 0));
+    // …but the last one was not: the diff is of the whole run.
+    expect(heard).toBeGreaterThan(0);
+    const got = live.getSnapshot();
+    expect(got.b.complete).toBe(true);
+    expect(got.rows).toEqual(diffRuns(a, b).rows);
+    stop();
+    live.dispose();
+    feed.dispose();
   });
 });
 

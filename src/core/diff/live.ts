@@ -15,7 +15,8 @@
  * Updates are coalesced (one per microtask), and spaced like the tree feed's
  * live snapshots: after an update that took `c` ms (past 4 ms), the next
  * waits until 5 × `c` has passed, so following a large run spends at most a
- * sixth of the time on the diff.
+ * sixth of the time on the diff. The update once both runs are finished and
+ * read is not held back.
  */
 import { SkeinError } from '../errors.js';
 import type { Event } from '../events/types.js';
@@ -91,6 +92,8 @@ interface Side {
   dirty(): boolean;
   /** Follows the source: `changed` runs after it changes; returns the unfollow. */
   follow(changed: () => void): () => void;
+  /** Whether the source is finished and all read: it will not change again. */
+  done(): boolean;
 }
 
 function streamSide(stream: EventStream): Side {
@@ -106,6 +109,7 @@ function streamSide(stream: EventStream): Side {
       return { tree: builder.getSnapshot(), complete };
     },
     follow: (changed) => stream.subscribe(changed),
+    done: () => stream.complete,
   };
 }
 
@@ -118,6 +122,10 @@ function feedSide(feed: EventTreeFeed): Side {
       return snapshotOf('createRunDiff', 'source', feed);
     },
     follow: (changed) => feed.subscribe(changed),
+    done() {
+      const s = feed.getSnapshot();
+      return s.complete && !s.loading;
+    },
   };
 }
 
@@ -127,6 +135,7 @@ function arraySide(events: readonly Event[]): Side {
     dirty: () => tree === null,
     snapshot: () => ({ tree: (tree ??= treeOfEvents(events)), complete: true }),
     follow: () => () => {},
+    done: () => true,
   };
 }
 
@@ -205,8 +214,14 @@ export function createRunDiff(
     return true;
   });
   const changed = () => {
-    if (disposed || held) return;
-    const wait = lastCost < LIVE_MIN_COST_MS ? 0 : lastEnd + LIVE_RATIO * lastCost - now();
+    if (disposed) return;
+    // Both runs finished and read (a large run's last slice): the last
+    // update runs at once, even past one held back. Spacing would only
+    // leave the diff behind its runs for five times the previous update's
+    // cost, seconds at 100k.
+    const last = sideA.done() && sideB.done();
+    if (held && !last) return;
+    const wait = last || lastCost < LIVE_MIN_COST_MS ? 0 : lastEnd + LIVE_RATIO * lastCost - now();
     if (wait <= 0) {
       listeners.schedule();
       return;

@@ -117,7 +117,9 @@ export function RunDiff(props: RunDiffProps) {
   useEffect(() => () => store.dispose(), [store]);
   const diff = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
   const hydrated = useHydrated();
-  const loading = feedA.getSnapshot().loading || feedB.getSnapshot().loading;
+  // Busy while a run is being read, and while the diff is behind a run
+  // read to its end (its last update is under way).
+  const loading = isBusy(feedA, diff.a.complete) || isBusy(feedB, diff.b.complete);
   // One array while the names stay the same: rows and the header are memoized on it.
   const [nameA = 'A', nameB = 'B'] = props.names ?? [];
   const names = useMemo(() => [nameA, nameB] as const, [nameA, nameB]);
@@ -383,6 +385,12 @@ export function RunDiff(props: RunDiffProps) {
       )}
     </section>
   );
+}
+
+/** Whether a run is still being read, or read to its end while its side of the diff is not. */
+function isBusy(feed: EventTreeFeed, diffed: boolean): boolean {
+  const s = feed.getSnapshot();
+  return s.loading || (s.complete && !diffed);
 }
 
 /** Whether row `r` of `diff` is a changed step whose content (not only its steps) differs. */
