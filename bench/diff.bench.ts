@@ -20,8 +20,9 @@ import { defineBench } from './node.js';
  *   but the ignored top-level ones such as a model call's `input`), once,
  *   as any diff of contents must: what is left of the time past reading.
  * - `core.diff.different.<n>`: two unrelated runs of the same size; target
- *   ≤ 2 s, and `.coarse-steps` records how many steps were aligned coarsely
- *   (the result says so).
+ *   ≤ 2 s, `.cpu` the same samples' CPU time, and `.coarse-steps` how many
+ *   steps were aligned coarsely (the result says so). Reading the runs (their
+ *   span trees and steps) is most of it; aligning them a tenth.
  * - `core.diff.live-update.<n>`: a live diff (`createRunDiff`) whose B run
  *   grows by 100 events, the update alone, against the full diff above: what
  *   following a live run costs per change.
@@ -78,13 +79,31 @@ export default defineBench({
     });
 
     const other = generateRun({ seed: 35, events: n, pendingRate: 0 });
-    const different = await ctx.time(() => diffRuns(a, other), { repeat: 3, warmup: 1 });
+    // The same samples' CPU time too (this process, every thread): the wall
+    // time grows with whatever else a shared machine runs, the CPU time not.
+    const cpu: number[] = [];
+    const different = await ctx.time(
+      () => {
+        const c0 = process.cpuUsage();
+        diffRuns(a, other);
+        const used = process.cpuUsage(c0);
+        cpu.push((used.user + used.system) / 1000);
+      },
+      { repeat: 3, warmup: 1 },
+    );
     ctx.record({
       name: `core.diff.different.${label}`,
       value: different.median,
       unit: 'ms',
       n: measured,
       target: '≤ 2000 ms',
+    });
+    const cpuSamples = cpu.slice(cpu.length - different.samples.length).sort((x, y) => x - y);
+    ctx.record({
+      name: `core.diff.different.${label}.cpu`,
+      value: cpuSamples[cpuSamples.length >> 1]!,
+      unit: 'ms',
+      n: measured,
     });
     const apart = diffRuns(a, other);
     ctx.record({

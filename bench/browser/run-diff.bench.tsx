@@ -11,6 +11,13 @@ import { defineBrowserBench } from './context.js';
  * render call to first rows painted, DOM rows once both runs are read and
  * aligned, and the p95 frame while scrolling top to bottom. `--quick`: 20k
  * events.
+ *
+ * What `mount` holds: the first rows come from the first slice of each run
+ * (the shared tree feed takes 500 events at the first read: both runs' span
+ * trees of those, and `createRunDiff`'s diff of them, all code running for
+ * the first time), then React's render and commit, the list engine's read of
+ * the viewport (the page's first layout) and the paint. The diff of the whole
+ * runs comes after, in the background, and is in `settled`.
  */
 export default defineBrowserBench({
   name: 'browser.rundiff',
