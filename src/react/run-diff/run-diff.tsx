@@ -145,8 +145,13 @@ export function RunDiff(props: RunDiffProps) {
     (v: number) => {
       const r = view.row[v]!;
       if (r < 0) return rowHeight;
-      const row = diff.rows[r]!;
-      return row.status === 'changed' && hasWords(diff, r) ? rowHeight * 2.6 : rowHeight;
+      // Three kinds of row, each its own estimate (the list engine learns
+      // each one's measured height): one line; a changed step, with a line
+      // of notes; a changed step whose texts differ, with three more of
+      // them. One estimate for the first two had every changed row measured
+      // off and the rows placed again in each scrolled frame.
+      if (diff.rows[r]!.status !== 'changed') return rowHeight;
+      return hasWords(diff, r) ? rowHeight * 3.6 : rowHeight * 1.8;
     },
     [view, diff, rowHeight],
   );
