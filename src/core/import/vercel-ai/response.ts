@@ -200,7 +200,7 @@ export class Response {
   readonly #reasoning: MessageEvent[] = [];
   readonly #files: MessageEvent[] = [];
   readonly #infos = new Map<string, InfoEvent>();
-  /** The tool calls this response made or touched. */
+  /** The tool calls this response made or touched since it last settled. */
   readonly #calls = new Set<Call>();
   #closed = false;
 
@@ -572,5 +572,9 @@ export class Response {
       if (call.approval !== undefined && this.#m.sink.isOpen(call.approval))
         this.#m.sink.close(call.approval);
     }
+    // All settled: a call touched again (a later version of the message)
+    // comes back through `tool`. Kept, every version of a message stored
+    // 100,000 times would walk every call of the versions before (quadratic).
+    this.#calls.clear();
   }
 }
