@@ -2123,7 +2123,7 @@ const agUi = (() => {
         () => ev(doc, at, 'REASONING_MESSAGE_END', { messageId: `never${at.n}` }),
       ];
       for (let i = 0; i < n; i++) out.push(kinds[i % kinds.length]!());
-      // A run's end of a run never started ends none (nor the open one).
+      // The end of a run never started (the open run is still `run-1`).
       out.push(finish(doc, at, 'never-run'));
       return out;
     },
