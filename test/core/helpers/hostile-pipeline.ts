@@ -127,7 +127,8 @@ async function pipeline(
  * latest events are as many as the whole import's (`wholeLatest`). OTLP is streamed as JSON
  * Lines of one-span exports (`lines`), in the document's order: children first
  * (test/core/import-otlp-stream.test.ts compares its events with the
- * document's, shape by shape).
+ * document's, shape by shape); stored Vercel AI messages (a JSON array) as one
+ * message a line.
  */
 async function streamed(c: HostileCase, wholeLatest: number): Promise<void> {
   const format = formats.find((f) => f.id === c.format)!;
