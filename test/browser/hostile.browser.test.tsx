@@ -23,6 +23,7 @@ import {
   HOSTILE_TEST,
   hostileCase,
   type HostileCase,
+  type HostileFormat,
   type HostileShape,
 } from '../../src/core/generate/hostile.js';
 import { Display, SpanTree, Swimlane, Transcript } from '../../src/react.js';
@@ -34,7 +35,7 @@ const WAIT = { timeout: 60_000, interval: 50 };
 const SEED = 1;
 
 /** Per shape, the first format in this order that expresses it. */
-function cases(): [HostileShape, FormatId][] {
+function cases(): [HostileShape, HostileFormat][] {
   const preferred: FormatId[] = ['skein', 'otlp', 'claude-code', 'defect', 'agex', 'jupyter'];
   const tiny = { depth: 4, width: 4, stringBytes: 64, keys: 4, valueDepth: 4, duplicates: 4 };
   return HOSTILE_SHAPES.map((shape) => [

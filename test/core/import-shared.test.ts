@@ -2,7 +2,7 @@ import { Probe } from '../../src/core/import/probe.js';
 import { IsoFormatter, SyntheticClock } from '../../src/core/import/sink.js';
 import { readJsonLines } from '../../src/core/import/lines.js';
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { forEachJsonLine } from '../../src/core/import/lines.js';
 import {
   EventSink,
@@ -187,6 +187,22 @@ describe('Probe', () => {
     lines.eachLine(new ImportContext(), (value) => records.push(value));
     // A line with Python's bare NaN reads as a whole document with one would.
     expect(records).toEqual([{ a: 1 }, { a: NaN }]);
+  });
+
+  it('parses the head lines of a short file once, however many records each sniff asks for', () => {
+    // Each format's detect asks for its own count; a file with fewer lines
+    // than the head holds was parsed again for each (a line of a million keys: a second each).
+    const lines = new Probe('{"a":1}\n{"a":2}\nnot json\n{"a":3}\n');
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      expect(lines.records(2)).toEqual([{ a: 1 }, { a: 2 }]);
+      const after = parse.mock.calls.length;
+      expect(lines.records(4)).toEqual([{ a: 1 }, { a: 2 }, { a: 3 }]);
+      expect(lines.records(100)).toHaveLength(3);
+      expect(parse.mock.calls.length).toBe(after);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it('reads bytes and ArrayBuffers as UTF-8', () => {

@@ -27,6 +27,7 @@ import {
   type ToolEvent,
   type UIMessage,
   type UIMessageChunkInput,
+  VALUE_CUT_MARKER,
 } from '../../src/index.js';
 import { checkImport } from './helpers/import-check.js';
 import { question, uiMessages, uiRun } from './helpers/vercel-ai-runs.js';
@@ -214,6 +215,18 @@ describe('the vercel-ai format', () => {
       'value_invented',
     ]);
     expect(byKind(r.events, 'info')).toHaveLength(2);
+  });
+
+  it('a tool output nested 10,000 deep: its text cut at the depth limit, and reported', () => {
+    // JSON.stringify overflows the stack on it: the result was a placeholder, unreported.
+    let output: unknown = 'leaf';
+    for (let i = 0; i < 10_000; i++) output = { d: output };
+    const part = { type: 'tool-f', toolCallId: 'c', state: 'output-available', input: {}, output };
+    const r = importUIMessages([{ id: 'm', role: 'assistant', parts: [part] }] as never);
+    const result = (byKind(r.events, 'tool')[0] as ToolEvent).result as string;
+    expect(result.startsWith('{"d":{"d":')).toBe(true);
+    expect(result).toContain(VALUE_CUT_MARKER);
+    expect(r.diagnostics.map((d) => d.code)).toContain('value_too_deep');
   });
 });
 

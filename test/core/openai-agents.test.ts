@@ -23,6 +23,7 @@ import { detectFormat, importAny } from '../../src/core/import/index.js';
 import { checkImport } from './helpers/import-check.js';
 import { skeinTracingProcessor } from '../../src/core/import/openai-agents/processor.js';
 import type { Event, ModelEvent, SpanBeginEvent, ToolEvent } from '../../src/core/events/types.js';
+import { VALUE_CUT_MARKER } from '../../src/core/events/freeze.js';
 
 /** An `openai` client whose requests are answered, in order, by `bodies` (recorded in `requests`). */
 function scriptedClient(bodies: object[]): { client: OpenAI; requests: unknown[] } {
@@ -556,6 +557,20 @@ describe('importOpenAiAgentsTrace', () => {
     expect(begins(c.events)).toHaveLength(n + 1);
     expect(c.events.filter((e) => e.event === 'span_end')).toHaveLength(n + 1);
     expect(c.diagnostics.map((d) => d.code)).toContain('openai_agents_orphan_span');
+  });
+
+  it('a function output nested 10,000 deep: its text cut at the depth limit, and reported', async () => {
+    // JSON.stringify overflows the stack on it: the result was a placeholder, unreported.
+    let output: unknown = 'leaf';
+    for (let i = 0; i < 10_000; i++) output = i % 2 ? [output] : { d: output };
+    const r = await importAny(
+      [py[0]!, { ...py[2]!, parent_id: null, span_data: { type: 'function', name: 'f', output } }],
+      { format: 'openai-agents' },
+    );
+    const result = tools(r.events)[0]!.result as string;
+    expect(result.startsWith('[{"d":[{"d":')).toBe(true);
+    expect(result).toContain(VALUE_CUT_MARKER);
+    expect(r.diagnostics.map((d) => d.code)).toContain('value_too_deep');
   });
 });
 

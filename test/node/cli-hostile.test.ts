@@ -14,6 +14,7 @@ import {
   HOSTILE_SHAPES,
   hostileCase,
   type HostileCase,
+  type HostileFormat,
 } from '../../src/core/generate/hostile.js';
 import type { FormatId } from '../../src/index.js';
 import {
@@ -30,13 +31,13 @@ import {
 const FILE = 'test/node/cli-hostile.test.ts';
 
 /** The cases: every pair at full size; else per shape the first format in this order that has it. */
-function pairs(): [FormatId, (typeof HOSTILE_SHAPES)[number]][] {
+function pairs(): [HostileFormat, (typeof HOSTILE_SHAPES)[number]][] {
   const all = hostilePairs(HOSTILE_FORMATS, HOSTILE_SHAPES);
   if (HOSTILE_RUN_FULL || process.env['HOSTILE']) return all;
   const preferred: FormatId[] = ['skein', 'otlp', 'claude-code', 'defect', 'agex', 'jupyter'];
   return HOSTILE_SHAPES.flatMap((shape) => {
     const format = preferred.find((f) => all.some(([g, s]) => g === f && s === shape));
-    return format ? [[format, shape] as [FormatId, typeof shape]] : [];
+    return format ? [[format, shape] as [HostileFormat, typeof shape]] : [];
   });
 }
 

@@ -7,7 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import { createLoader } from '../../viewer/load/loader.js';
 import { batchEvents, type LoadMessage } from '../../viewer/load/protocol.js';
-import { HOSTILE_FORMATS, HOSTILE_SHAPES, hostileCase } from '../../src/core/generate/hostile.js';
+import {
+  HOSTILE_FORMATS,
+  HOSTILE_SHAPES,
+  hostileCase,
+  type HostileFormat,
+} from '../../src/core/generate/hostile.js';
 import type { FormatId } from '../../src/index.js';
 import {
   HOSTILE_RUN_FULL,
@@ -20,13 +25,13 @@ import {
 
 const FILE = 'test/node/viewer-hostile.test.ts';
 
-function pairs(): [FormatId, (typeof HOSTILE_SHAPES)[number]][] {
+function pairs(): [HostileFormat, (typeof HOSTILE_SHAPES)[number]][] {
   const all = hostilePairs(HOSTILE_FORMATS, HOSTILE_SHAPES);
   if (HOSTILE_RUN_FULL || process.env['HOSTILE']) return all;
   const preferred: FormatId[] = ['otlp', 'claude-code', 'skein', 'defect', 'agex', 'jupyter'];
   return HOSTILE_SHAPES.flatMap((shape) => {
     const format = preferred.find((f) => all.some(([g, s]) => g === f && s === shape));
-    return format ? [[format, shape] as [FormatId, typeof shape]] : [];
+    return format ? [[format, shape] as [HostileFormat, typeof shape]] : [];
   });
 }
 

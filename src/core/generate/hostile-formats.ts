@@ -1,13 +1,12 @@
-// Longer than 600 lines: one writer per format (ten), each a handful of short
+// Longer than 600 lines: one writer per format (thirteen, and a second form of one), each a handful of short
 // record builders; split by format they would share every helper above them.
 //
 // The hostile shapes (hostile.ts) written in each format's own records. Each
 // writer builds JSON *text*: values JSON.stringify cannot write (bare `NaN`,
 // 10,000-deep nesting: Node's stringify overflows at about 4,000 levels) are
 // spliced in as raw text through placeholders ({@link Doc}).
-import type { FormatId } from '../import/format.js';
 import type { Prng } from './prng.js';
-import type { HostileExpect, HostileShape, HostileSizes } from './hostile.js';
+import type { HostileExpect, HostileFormat, HostileShape, HostileSizes } from './hostile.js';
 
 /** What a writer is given. */
 export interface WriterContext {
@@ -693,6 +692,8 @@ interface LineFormat {
   protoIds(doc: Doc, at: Clock): string[];
   /** Wraps the lines (default: JSON Lines). */
   wrap?(lines: string[]): string;
+  /** With `wrap`: the records as JSON Lines too (`Written.lines`, for streaming). */
+  readonly lines?: boolean;
 }
 
 /** A counter of records and times. */
@@ -711,8 +712,15 @@ function lineWriter(format: LineFormat): Writer {
     const doc = new Doc();
     const at = new Clock();
     const wrap = format.wrap ?? ((lines: string[]) => lines.join('\n'));
+    const asLines = (records: string[]) => (format.lines ? { lines: records.join('\n') } : {});
     const own = format.own?.(shape, doc, at, ctx);
-    if (own) return { filename: format.filename, input: wrap(own.records), expect: own.expect };
+    if (own)
+      return {
+        filename: format.filename,
+        input: wrap(own.records),
+        expect: own.expect,
+        ...asLines(own.records),
+      };
     const lines = format.prelude(doc, at);
     let expect: HostileExpect = { events: 1 };
     const payload = payloadOf(shape, ctx.sizes);
@@ -758,6 +766,7 @@ function lineWriter(format: LineFormat): Writer {
       filename: format.filename,
       input: shape === 'bad-text' ? withBom(text) : text,
       expect,
+      ...asLines(lines),
     };
   };
 }
@@ -1774,6 +1783,790 @@ const jupyter = (() => {
   return format;
 })();
 
+// --- OpenAI Agents SDK (exported traces as JSON Lines) --------------------------------------
+
+const openAiAgents = (() => {
+  const TRACE_ID = 'trace_5b8efff798038103d269b633813fc60c';
+  /** A span record as the exporter writes it (when the span ends: children first). */
+  const span = (
+    doc: Doc,
+    at: Clock,
+    id: string,
+    parent: string | null,
+    data: Record<string, unknown>,
+    r: Record<string, unknown> = {},
+  ) =>
+    doc.json({
+      object: 'trace.span',
+      id,
+      trace_id: TRACE_ID,
+      parent_id: parent,
+      started_at: iso(at.next()),
+      ended_at: iso(at.next()),
+      span_data: data,
+      error: null,
+      ...r,
+    });
+  const ROOT = 'span_root';
+  const format: LineFormat = {
+    filename: 'hostile-agents-trace.jsonl',
+    prelude: (doc) => [
+      doc.json({
+        object: 'trace',
+        id: TRACE_ID,
+        workflow_name: 'hostile',
+        group_id: null,
+        metadata: {},
+      }),
+    ],
+    message: (doc, at, content, isText) => [
+      span(doc, at, `span_m${at.n}`, ROOT, {
+        type: 'generation',
+        model: 'gpt-hostile',
+        input: [{ role: 'user', content: 'hostile prompt' }],
+        output: [
+          isText
+            ? { role: 'assistant', content: doc.raw(content) }
+            : { role: 'assistant', content: MARK, value: doc.raw(content) },
+        ],
+        usage: { input_tokens: 1, output_tokens: 1 },
+      }),
+    ],
+    tool: (doc, at, id, args, result) => [
+      span(doc, at, `span_${id}`, ROOT, {
+        type: 'function',
+        name: 'bash',
+        // The SDK writes a function's input as text (the model's JSON); the
+        // output raw, as a Python exporter may.
+        input: args,
+        output: doc.raw(result),
+      }),
+    ],
+    finale: (doc, at) => [
+      span(
+        doc,
+        at,
+        ROOT,
+        null,
+        { type: 'agent', name: 'Hostile', tools: ['bash'], handoffs: [] },
+        {
+          started_at: iso(0),
+        },
+      ),
+    ],
+    numbers: (doc, at, v) => [
+      span(
+        doc,
+        at,
+        'span_numbers',
+        ROOT,
+        {
+          type: 'generation',
+          model: 'm',
+          usage: { input_tokens: doc.raw(v[0]!), output_tokens: doc.raw(v[1]!) },
+          model_config: { temperature: doc.raw(v[2]!) },
+        },
+        { started_at: doc.raw(v[0]!), ended_at: doc.raw(v[1]!) },
+      ),
+      span(doc, at, doc.raw(v[1]!), ROOT, {
+        type: 'custom',
+        name: 'n',
+        data: { n: doc.raw(v[2]!) },
+      }),
+    ],
+    orphans(doc, at, n) {
+      // Spans that end without a start, under parents and in traces never written.
+      const out: string[] = [];
+      for (let i = 0; i < n; i++)
+        out.push(
+          span(
+            doc,
+            at,
+            `span_never${i}`,
+            i % 2 ? `span_missing${i}` : ROOT,
+            i % 3
+              ? { type: 'function', name: 'bash', output: 'x' }
+              : { type: 'handoff', from_agent: 'a', to_agent: `ghost${i}` },
+            { started_at: null, ...(i % 5 === 0 ? { trace_id: `trace_missing${i}` } : {}) },
+          ),
+        );
+      return out;
+    },
+    duplicates(doc, at, n) {
+      const out: string[] = [];
+      for (let i = 0; i < n; i++)
+        out.push(
+          span(
+            doc,
+            at,
+            'span_dup',
+            i % 2 ? 'span_dup' : ROOT,
+            i % 3 ? { type: 'custom', name: 'dup', data: { i } } : { type: 'agent', name: 'dup' },
+          ),
+        );
+      return out;
+    },
+    badTimes(doc, at) {
+      const out: string[] = [];
+      for (let i = 0; i < 200; i++)
+        out.push(
+          span(
+            doc,
+            at,
+            `span_rev${i}`,
+            ROOT,
+            { type: 'custom', name: `rev ${i}`, data: {} },
+            {
+              started_at: iso(1_000_000 - i * 1000),
+              ended_at: iso(1_000_000 - i * 1000 - 500),
+            },
+          ),
+        );
+      for (const [i, t] of BAD_TIMES.entries())
+        out.push(
+          span(
+            doc,
+            at,
+            `span_bad${i}`,
+            ROOT,
+            { type: 'custom', name: t, data: {} },
+            {
+              started_at: t,
+              ended_at: BAD_TIMES[(i + 1) % BAD_TIMES.length],
+            },
+          ),
+        );
+      return out;
+    },
+    protoIds: (doc, at) =>
+      PROTO_IDS.flatMap((id) => [
+        span(doc, at, id, id === 'prototype' ? '__proto__' : ROOT, {
+          type: 'function',
+          name: id,
+          input: PROTO_OBJECT,
+          output: doc.raw(PROTO_OBJECT),
+        }),
+        span(
+          doc,
+          at,
+          `${id}-agent`,
+          id,
+          { type: id, name: id, [id]: doc.raw(PROTO_OBJECT) },
+          { trace_id: id },
+        ),
+        span(doc, at, `${id}-handoff`, ROOT, { type: 'handoff', from_agent: id, to_agent: id }),
+        doc.json({ object: 'trace', id, workflow_name: id, metadata: doc.raw(PROTO_OBJECT) }),
+      ]),
+    own(shape, doc, at, ctx) {
+      const out = format.prelude(doc, at);
+      switch (shape) {
+        case 'deep': {
+          // An agent used as a tool by an agent used as a tool…: agent,
+          // custom and function spans in turn, each the parent of the next,
+          // written deepest first (as the exporter writes spans: as they
+          // end); the deepest is a handoff to the marker agent.
+          const d = ctx.sizes.depth;
+          const kinds = [
+            (i: number) => ({ type: 'agent', name: `level ${i}`, tools: ['deeper'], handoffs: [] }),
+            (i: number) => ({ type: 'custom', name: `custom ${i}`, data: { i } }),
+            () => ({ type: 'function', name: 'deeper', input: '{}', output: 'ok' }),
+          ];
+          for (let i = d - 1; i >= 0; i--)
+            out.push(
+              span(
+                doc,
+                at,
+                `span_${i}`,
+                i ? `span_${i - 1}` : null,
+                i === d - 1
+                  ? { type: 'handoff', from_agent: 'deep', to_agent: MARK }
+                  : kinds[i % 3]!(i),
+                { started_at: iso(i), ended_at: iso(2 * d - i) },
+              ),
+            );
+          return {
+            records: out,
+            expect: { events: d, depth: Math.floor((2 * d) / 3) - 1, contains: MARK },
+          };
+        }
+        case 'cycle':
+        case 'self-parent': {
+          const n = shape === 'cycle' ? Math.min(1000, ctx.sizes.depth) : 100;
+          for (let i = 0; i < n; i++)
+            out.push(
+              span(
+                doc,
+                at,
+                `span_c${i}`,
+                `span_c${shape === 'cycle' ? (i + 1) % n : i}`,
+                i % 2
+                  ? { type: 'agent', name: `ring ${i}` }
+                  : { type: 'function', name: 'bash', output: `${i}` },
+              ),
+            );
+          out.push(span(doc, at, 'span_mark', 'span_c0', { type: 'custom', name: MARK, data: {} }));
+          return { records: out, expect: { events: n / 2, contains: MARK } };
+        }
+        case 'end-before-begin': {
+          // Ends stamped before starts, parents written before their children.
+          out.push(
+            span(
+              doc,
+              at,
+              ROOT,
+              null,
+              { type: 'agent', name: 'Hostile' },
+              {
+                started_at: iso(100_000),
+                ended_at: iso(0),
+              },
+            ),
+          );
+          for (let i = 0; i < 100; i++)
+            out.push(
+              span(
+                doc,
+                at,
+                `span_x${i}`,
+                ROOT,
+                i % 2
+                  ? { type: 'function', name: 'bash', output: `${i}` }
+                  : { type: 'agent', name: `x${i}` },
+                {
+                  started_at: iso(10_000 + i),
+                  ended_at: iso(i),
+                },
+              ),
+            );
+          return { records: out, expect: { events: 100 } };
+        }
+        default:
+          return undefined;
+      }
+    },
+  };
+  return format;
+})();
+
+// --- AG-UI (events as JSON Lines) ---------------------------------------------------------
+
+const agUi = (() => {
+  /** An AG-UI event; `timestamp` is epoch ms (optional in the protocol). */
+  const ev = (doc: Doc, at: Clock, type: string, r: Record<string, unknown> = {}) =>
+    doc.json({ type, timestamp: BASE_MS + at.next(), ...r });
+  const text = (
+    doc: Doc,
+    at: Clock,
+    id: string,
+    delta: string,
+    r: Record<string, unknown> = {},
+  ) => [
+    ev(doc, at, 'TEXT_MESSAGE_START', { messageId: id, role: 'assistant', ...r }),
+    ev(doc, at, 'TEXT_MESSAGE_CONTENT', { messageId: id, delta: doc.raw(delta) }),
+    ev(doc, at, 'TEXT_MESSAGE_END', { messageId: id }),
+  ];
+  const run = (doc: Doc, at: Clock, runId: string, r: Record<string, unknown> = {}) =>
+    ev(doc, at, 'RUN_STARTED', { threadId: 'hostile-thread', runId, ...r });
+  const finish = (doc: Doc, at: Clock, runId: string, r: Record<string, unknown> = {}) =>
+    ev(doc, at, 'RUN_FINISHED', { threadId: 'hostile-thread', runId, ...r });
+  const format: LineFormat = {
+    filename: 'hostile-ag-ui.jsonl',
+    prelude: (doc, at) => [run(doc, at, 'run-1')],
+    message: (doc, at, content, isText) =>
+      isText
+        ? text(doc, at, `m${at.n}`, content)
+        : [
+            // Deltas are text: the value rides in the message's metadata (kept
+            // in `metadata.ag_ui`) and in the shared state (diffed by state.ts).
+            ...text(doc, at, `m${at.n}`, `"${MARK}"`, { metadata: { value: doc.raw(content) } }),
+            ev(doc, at, 'STATE_SNAPSHOT', { snapshot: { value: doc.raw(content) } }),
+          ],
+    tool: (doc, at, id, args, result) => [
+      ev(doc, at, 'TOOL_CALL_START', { toolCallId: id, toolCallName: 'bash' }),
+      // The arguments stream as text (JSON the importer parses at the end).
+      ev(doc, at, 'TOOL_CALL_ARGS', { toolCallId: id, delta: args }),
+      ev(doc, at, 'TOOL_CALL_END', { toolCallId: id }),
+      ev(doc, at, 'TOOL_CALL_RESULT', {
+        messageId: `r-${id}`,
+        toolCallId: id,
+        role: 'tool',
+        content: doc.raw(result),
+      }),
+    ],
+    finale: (doc, at) => [finish(doc, at, 'run-1')],
+    numbers: (doc, at, v) => [
+      doc.json({ type: 'STEP_STARTED', stepName: 'numbers', timestamp: doc.raw(v[0]!) }),
+      doc.json({
+        type: 'CUSTOM',
+        name: 'numbers',
+        value: doc.raw(`[${v.join(',')}]`),
+        timestamp: doc.raw(v[1]!),
+      }),
+      doc.json({ type: 'TEXT_MESSAGE_START', messageId: doc.raw(v[1]!), role: 'assistant' }),
+      doc.json({ type: 'STEP_FINISHED', stepName: 'numbers', timestamp: doc.raw(v[2]!) }),
+      doc.json({
+        type: 'RUN_FINISHED',
+        threadId: 'hostile-thread',
+        runId: 'run-1',
+        usage: { inputTokens: doc.raw(v[0]!), outputTokens: doc.raw(v[1]!) },
+        timestamp: doc.raw(v[0]!),
+      }),
+    ],
+    orphans(doc, at, n) {
+      const out: string[] = [];
+      const kinds = [
+        () => ev(doc, at, 'TEXT_MESSAGE_END', { messageId: `never${at.n}` }),
+        () => ev(doc, at, 'TOOL_CALL_RESULT', { toolCallId: `never${at.n}`, content: 'x' }),
+        () => ev(doc, at, 'TOOL_CALL_END', { toolCallId: `never${at.n}` }),
+        () => ev(doc, at, 'STEP_FINISHED', { stepName: `never${at.n}` }),
+        () => ev(doc, at, 'SUBAGENT_FINISHED', { subagentRunId: `never${at.n}` }),
+        () => ev(doc, at, 'REASONING_MESSAGE_END', { messageId: `never${at.n}` }),
+      ];
+      for (let i = 0; i < n; i++) out.push(kinds[i % kinds.length]!());
+      // The end of a run never started (the open run is still `run-1`).
+      out.push(finish(doc, at, 'never-run'));
+      return out;
+    },
+    duplicates(doc, at, n) {
+      const out: string[] = [];
+      for (let i = 0; i < n; i++) {
+        switch (i % 5) {
+          case 0:
+            out.push(ev(doc, at, 'TEXT_MESSAGE_START', { messageId: 'dup', role: 'assistant' }));
+            break;
+          case 1:
+            out.push(ev(doc, at, 'TEXT_MESSAGE_CONTENT', { messageId: 'dup', delta: `${i} ` }));
+            break;
+          case 2:
+            out.push(ev(doc, at, 'TOOL_CALL_START', { toolCallId: 'dup', toolCallName: 'bash' }));
+            break;
+          case 3:
+            out.push(ev(doc, at, 'STEP_STARTED', { stepName: 'dup' }));
+            break;
+          default:
+            out.push(run(doc, at, 'run-1'));
+        }
+      }
+      return out;
+    },
+    badTimes(doc) {
+      const out: string[] = [];
+      for (let i = 0; i < 200; i++)
+        out.push(
+          doc.json({
+            type: 'CUSTOM',
+            name: `rev ${i}`,
+            value: i,
+            timestamp: BASE_MS + 1_000_000 - i * 1000,
+          }),
+        );
+      // Epoch ms: negative, past the Date range, fractional, as text, and ISO
+      // text (other formats' times).
+      for (const t of [-1, 8.64e15 + 1, 1e300, 0.5, '1700000000000', ...BAD_TIMES])
+        out.push(doc.json({ type: 'CUSTOM', name: `bad ${t}`, value: t, timestamp: t }));
+      out.push(
+        doc.json({ type: 'STEP_STARTED', stepName: 'late', timestamp: BASE_MS + 5000 }),
+        doc.json({ type: 'STEP_FINISHED', stepName: 'late', timestamp: BASE_MS }),
+      );
+      return out;
+    },
+    protoIds: (doc, at) => [
+      ...PROTO_IDS.flatMap((id) => [
+        ev(doc, at, 'STEP_STARTED', { stepName: id }),
+        ev(doc, at, 'SUBAGENT_STARTED', { subagentRunId: id, name: id, parentToolCallId: id }),
+        ev(doc, at, 'TOOL_CALL_START', { toolCallId: id, toolCallName: id, subagentRunId: id }),
+        ev(doc, at, 'TOOL_CALL_ARGS', { toolCallId: id, delta: PROTO_OBJECT }),
+        ev(doc, at, 'TOOL_CALL_RESULT', { toolCallId: id, messageId: id, content: id }),
+        ...text(doc, at, id, `"${id}"`, { metadata: doc.raw(PROTO_OBJECT) }),
+        ev(doc, at, 'ACTIVITY_SNAPSHOT', {
+          messageId: id,
+          activityType: id,
+          content: doc.raw(PROTO_OBJECT),
+        }),
+        ev(doc, at, 'SUBAGENT_FINISHED', { subagentRunId: id }),
+        ev(doc, at, 'STEP_FINISHED', { stepName: id }),
+      ]),
+      ev(doc, at, 'STATE_SNAPSHOT', { snapshot: doc.raw(PROTO_OBJECT) }),
+      // JSON Patch paths through prototype members (RFC 6902 applied by state.ts).
+      ev(doc, at, 'STATE_DELTA', {
+        delta: [
+          { op: 'add', path: '/__proto__/polluted', value: 'yes' },
+          { op: 'add', path: '/constructor/prototype/polluted', value: 'yes' },
+          { op: 'replace', path: '/toString', value: 'yes' },
+        ],
+      }),
+      ev(doc, at, 'CUSTOM', { name: '__proto__', value: doc.raw(PROTO_OBJECT) }),
+    ],
+    own(shape, doc, at, ctx) {
+      const out: string[] = [];
+      switch (shape) {
+        case 'deep': {
+          // Half the levels are runs, each the child of the one before by
+          // `parentRunId` (a run spawned by a run: an `agent` span in it),
+          // run and finished one after another as AG-UI runs are; the other
+          // half steps nested in the last run, the deepest holding the marker.
+          const d = ctx.sizes.depth;
+          const runs = Math.floor(d / 2);
+          for (let i = 0; i < runs; i++) {
+            out.push(run(doc, at, `r${i}`, i ? { parentRunId: `r${i - 1}` } : {}));
+            if (i < runs - 1) out.push(finish(doc, at, `r${i}`));
+          }
+          for (let i = runs; i < d; i++)
+            out.push(ev(doc, at, 'STEP_STARTED', { stepName: `s${i}` }));
+          out.push(...text(doc, at, 'deepest', `"${MARK}"`));
+          for (let i = d - 1; i >= runs; i--)
+            out.push(ev(doc, at, 'STEP_FINISHED', { stepName: `s${i}` }));
+          out.push(finish(doc, at, `r${runs - 1}`));
+          return { records: out, expect: { events: d, depth: d - 1, contains: MARK } };
+        }
+        case 'cycle':
+        case 'self-parent': {
+          // Runs naming each other (or themselves) as parent run, and
+          // subagents naming each other as parent subagent.
+          const n = shape === 'cycle' ? Math.min(1000, ctx.sizes.depth) : 100;
+          const parent = (i: number) => (shape === 'cycle' ? (i + 1) % n : i);
+          for (let i = 0; i < n; i++) {
+            out.push(run(doc, at, `c${i}`, { parentRunId: `c${parent(i)}` }));
+            out.push(...text(doc, at, `m${i}`, i ? `"run ${i}"` : `"${MARK}"`));
+            out.push(finish(doc, at, `c${i}`));
+          }
+          out.push(run(doc, at, 'agents'));
+          for (let i = 0; i < n; i++)
+            out.push(
+              ev(doc, at, 'SUBAGENT_STARTED', {
+                subagentRunId: `a${i}`,
+                parentSubagentRunId: `a${parent(i)}`,
+              }),
+              ...text(doc, at, `am${i}`, `"agent ${i}"`, { subagentRunId: `a${i}` }),
+            );
+          for (let i = 0; i < n; i++)
+            out.push(ev(doc, at, 'SUBAGENT_FINISHED', { subagentRunId: `a${i}` }));
+          out.push(finish(doc, at, 'agents'));
+          return { records: out, expect: { events: 2 * n, contains: MARK } };
+        }
+        case 'end-before-begin': {
+          // Each end listed before its begin, and stamped before it.
+          for (let i = 0; i < 100; i++) {
+            const late = { timestamp: BASE_MS + 10_000 + at.next() };
+            const early = { timestamp: BASE_MS + i };
+            out.push(
+              doc.json({ type: 'RUN_FINISHED', threadId: 't', runId: `x${i}`, ...early }),
+              doc.json({ type: 'RUN_STARTED', threadId: 't', runId: `x${i}`, ...late }),
+              doc.json({ type: 'STEP_FINISHED', stepName: `s${i}`, ...early }),
+              doc.json({ type: 'STEP_STARTED', stepName: `s${i}`, ...late }),
+              doc.json({
+                type: 'TOOL_CALL_RESULT',
+                toolCallId: `t${i}`,
+                content: 'done',
+                ...early,
+              }),
+              doc.json({ type: 'TOOL_CALL_END', toolCallId: `t${i}`, ...early }),
+              doc.json({
+                type: 'TOOL_CALL_START',
+                toolCallId: `t${i}`,
+                toolCallName: 'bash',
+                ...late,
+              }),
+              doc.json({ type: 'TEXT_MESSAGE_END', messageId: `m${i}`, ...early }),
+              doc.json({
+                type: 'TEXT_MESSAGE_START',
+                messageId: `m${i}`,
+                role: 'assistant',
+                ...late,
+              }),
+              doc.json({
+                type: 'TEXT_MESSAGE_CONTENT',
+                messageId: `m${i}`,
+                delta: 'late',
+                ...late,
+              }),
+              doc.json({ type: 'STEP_FINISHED', stepName: `s${i}`, ...early }),
+              doc.json({ type: 'RUN_FINISHED', threadId: 't', runId: `x${i}`, ...early }),
+            );
+          }
+          return { records: out, expect: { events: 100 } };
+        }
+        default:
+          return undefined;
+      }
+    },
+  };
+  return format;
+})();
+
+// --- Vercel AI SDK: the UI message stream (chunks as JSON Lines) --------------------------
+//
+// The stream and the stored messages carry no times and no parents: a
+// message holds steps, a step holds parts, and nothing nests deeper (`deep`,
+// `cycle`, `self-parent` and `bad-times` cannot be written; a tool's output
+// nested deep is `deep-value`).
+
+const vercelAi = (() => {
+  const chunk = (doc: Doc, type: string, r: Record<string, unknown> = {}) =>
+    doc.json({ type, ...r });
+  const text = (doc: Doc, id: string, delta: string) => [
+    chunk(doc, 'text-start', { id }),
+    chunk(doc, 'text-delta', { id, delta: doc.raw(delta) }),
+    chunk(doc, 'text-end', { id }),
+  ];
+  const format: LineFormat = {
+    filename: 'hostile-ui-stream.jsonl',
+    prelude: (doc) => [chunk(doc, 'start', { messageId: 'msg-1' }), chunk(doc, 'start-step')],
+    message: (doc, at, content, isText) =>
+      isText
+        ? text(doc, `t${at.next()}`, content)
+        : [
+            // Deltas are text: the value rides in a data part and in the message's metadata.
+            ...text(doc, `t${at.next()}`, `"${MARK}"`),
+            chunk(doc, 'data-value', { data: doc.raw(content) }),
+            chunk(doc, 'message-metadata', { messageMetadata: { value: doc.raw(content) } }),
+          ],
+    tool: (doc, _at, id, args, result) => [
+      chunk(doc, 'tool-input-start', { toolCallId: id, toolName: 'bash' }),
+      chunk(doc, 'tool-input-available', {
+        toolCallId: id,
+        toolName: 'bash',
+        input: doc.raw(args),
+      }),
+      chunk(doc, 'tool-output-available', { toolCallId: id, output: doc.raw(result) }),
+    ],
+    finale: (doc) => [chunk(doc, 'finish-step'), chunk(doc, 'finish', { finishReason: 'stop' })],
+    numbers: (doc, _at, v) => [
+      chunk(doc, 'message-metadata', {
+        messageMetadata: {
+          createdAt: doc.raw(v[0]!),
+          usage: { inputTokens: doc.raw(v[1]!), totalTokens: doc.raw(v[2]!) },
+        },
+      }),
+      // Ids where numbers do not belong.
+      chunk(doc, 'tool-input-start', { toolCallId: doc.raw(v[1]!), toolName: 'bash' }),
+      chunk(doc, 'text-start', { id: doc.raw(v[0]!) }),
+      chunk(doc, 'data-n', { id: doc.raw(v[2]!), data: doc.raw(`[${v.join(',')}]`) }),
+    ],
+    orphans(doc, _at, n) {
+      const out: string[] = [];
+      const kinds = [
+        (i: number) => chunk(doc, 'text-end', { id: `never${i}` }),
+        (i: number) => chunk(doc, 'text-delta', { id: `never${i}`, delta: 'x' }),
+        (i: number) => chunk(doc, 'tool-output-available', { toolCallId: `never${i}`, output: i }),
+        (i: number) => chunk(doc, 'tool-output-error', { toolCallId: `never${i}`, errorText: 'x' }),
+        (i: number) =>
+          chunk(doc, 'tool-approval-response', { toolCallId: `never${i}`, approved: true }),
+        () => chunk(doc, 'finish-step'),
+        (i: number) => chunk(doc, 'reasoning-end', { id: `never${i}` }),
+      ];
+      for (let i = 0; i < n; i++) out.push(kinds[i % kinds.length]!(i));
+      return out;
+    },
+    duplicates(doc, _at, n) {
+      const out: string[] = [];
+      for (let i = 0; i < n; i++) {
+        switch (i % 4) {
+          case 0:
+            out.push(
+              chunk(doc, 'text-start', { id: 'dup' }),
+              chunk(doc, 'text-delta', { id: 'dup', delta: `${i} ` }),
+            );
+            break;
+          case 1:
+            out.push(
+              chunk(doc, 'tool-input-available', {
+                toolCallId: 'dup',
+                toolName: 'bash',
+                input: { i },
+              }),
+            );
+            break;
+          case 2:
+            out.push(chunk(doc, 'data-dup', { id: 'dup', data: { i } }));
+            break;
+          default:
+            // A `start` of the open message continues it.
+            out.push(chunk(doc, 'start', { messageId: 'msg-1' }));
+        }
+      }
+      return out;
+    },
+    protoIds: (doc) =>
+      PROTO_IDS.flatMap((id) => [
+        chunk(doc, 'text-start', { id }),
+        chunk(doc, 'text-delta', { id, delta: id }),
+        chunk(doc, 'tool-input-start', { toolCallId: id, toolName: id }),
+        chunk(doc, 'tool-input-available', {
+          toolCallId: id,
+          toolName: id,
+          input: doc.raw(PROTO_OBJECT),
+        }),
+        chunk(doc, 'tool-approval-request', { toolCallId: id, approvalId: id }),
+        chunk(doc, `data-${id}`, { id, data: doc.raw(PROTO_OBJECT) }),
+        chunk(doc, id, { id }),
+        chunk(doc, 'message-metadata', { messageMetadata: doc.raw(PROTO_OBJECT) }),
+      ]),
+    own(shape, doc) {
+      if (shape !== 'end-before-begin') return undefined;
+      // Every end before its start: parts, tool calls, steps and the message.
+      const out = [chunk(doc, 'finish', { finishReason: 'stop' })];
+      for (let i = 0; i < 100; i++)
+        out.push(
+          chunk(doc, 'finish-step'),
+          chunk(doc, 'text-end', { id: `t${i}` }),
+          chunk(doc, 'text-start', { id: `t${i}` }),
+          chunk(doc, 'text-delta', { id: `t${i}`, delta: i ? `late ${i}` : MARK }),
+          chunk(doc, 'tool-output-available', { toolCallId: `c${i}`, output: 'done' }),
+          chunk(doc, 'tool-input-available', { toolCallId: `c${i}`, toolName: 'bash', input: {} }),
+          chunk(doc, 'tool-input-start', { toolCallId: `c${i}`, toolName: 'bash' }),
+          chunk(doc, 'start-step'),
+        );
+      out.push(chunk(doc, 'start', { messageId: 'msg-late' }));
+      return { records: out, expect: { events: 100, contains: MARK } };
+    },
+  };
+  return format;
+})();
+
+// --- Vercel AI SDK: stored UI messages (`UIMessage[]`, one message a line) ---------------
+
+const vercelAiMessages = (() => {
+  const message = (doc: Doc, id: string, parts: unknown[], r: Record<string, unknown> = {}) =>
+    doc.json({ id, role: 'assistant', ...r, parts });
+  const toolPart = (id: string, r: Record<string, unknown>) => ({
+    type: 'tool-bash',
+    toolCallId: id,
+    ...r,
+  });
+  const format: LineFormat = {
+    filename: 'hostile-messages.json',
+    prelude: (doc) => [
+      doc.json({ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hostile prompt' }] }),
+    ],
+    message: (doc, at, content, isText) => [
+      message(
+        doc,
+        `m${at.next()}`,
+        isText
+          ? [{ type: 'text', text: doc.raw(content), state: 'done' }]
+          : [
+              { type: 'text', text: MARK, state: 'done' },
+              { type: 'data-value', data: doc.raw(content) },
+            ],
+        isText ? {} : { metadata: { value: doc.raw(content) } },
+      ),
+    ],
+    tool: (doc, at, id, args, result) => [
+      message(doc, `m${at.next()}`, [
+        { type: 'step-start' },
+        toolPart(id, { state: 'output-available', input: doc.raw(args), output: doc.raw(result) }),
+      ]),
+    ],
+    finale: () => [],
+    numbers: (doc, at, v) => [
+      message(
+        doc,
+        `m${at.next()}`,
+        [
+          toolPart(doc.raw(v[1]!), { state: 'output-available', input: {}, output: 1 }),
+          { type: 'data-n', id: doc.raw(v[2]!), data: doc.raw(`[${v.join(',')}]`) },
+        ],
+        { metadata: { createdAt: doc.raw(v[0]!), totalTokens: doc.raw(v[1]!) } },
+      ),
+      doc.json({ id: doc.raw(v[0]!), role: 'assistant', parts: [] }),
+    ],
+    orphans(doc, _at, n) {
+      // Outputs, errors, denials and approvals of calls never made, in one message.
+      const parts: unknown[] = [];
+      const states = ['output-available', 'output-error', 'output-denied', 'approval-responded'];
+      for (let i = 0; i < n; i++)
+        parts.push(
+          toolPart(`never${i}`, {
+            state: states[i % states.length],
+            output: i,
+            errorText: 'x',
+            approval: { id: `a${i}`, approved: true },
+          }),
+        );
+      return [message(doc, 'orphans', parts)];
+    },
+    duplicates(doc, _at, n) {
+      // One id, many versions of the message: each a new tool call and a
+      // new text; and user messages sharing an id.
+      const out: string[] = [];
+      for (let i = 0; i < n; i++)
+        out.push(
+          i % 2
+            ? doc.json({ id: 'dup-user', role: 'user', parts: [{ type: 'text', text: `${i}` }] })
+            : message(doc, 'dup', [
+                { type: 'text', text: `dup ${i}`, state: 'done' },
+                toolPart(`call${i}`, { state: 'output-available', input: { i }, output: i }),
+              ]),
+        );
+      return out;
+    },
+    protoIds: (doc) =>
+      PROTO_IDS.map((id) =>
+        doc.json({
+          id,
+          role: id === 'constructor' ? 'user' : 'assistant',
+          metadata: doc.raw(PROTO_OBJECT),
+          parts: [
+            { type: 'text', text: id },
+            {
+              type: `tool-${id}`,
+              toolCallId: id,
+              state: 'output-available',
+              input: doc.raw(PROTO_OBJECT),
+              output: id,
+            },
+            { type: 'dynamic-tool', toolName: id, toolCallId: `${id}-2`, state: id },
+            { type: `data-${id}`, id, data: doc.raw(PROTO_OBJECT) },
+            { type: id, [id]: id },
+          ],
+        }),
+      ),
+    own(shape, doc, at, ctx) {
+      switch (shape) {
+        case 'wide': {
+          // One message's parts are its siblings: `width` of them, text and tool parts in turn.
+          const parts: unknown[] = [{ type: 'step-start' }];
+          for (let i = 0; i < ctx.sizes.width; i++)
+            parts.push(
+              i % 2
+                ? { type: 'text', text: `m${i}`, state: 'done' }
+                : toolPart(`c${i}`, { state: 'output-available', input: { i }, output: `r${i}` }),
+            );
+          return {
+            records: [...format.prelude(doc, at), message(doc, 'wide', parts)],
+            expect: { events: ctx.sizes.width },
+          };
+        }
+        case 'end-before-begin': {
+          // Each call's output in one message, its start (input still
+          // streaming) in the next: a stored history going backwards.
+          const out = format.prelude(doc, at);
+          for (let i = 0; i < 100; i++) {
+            out.push(
+              message(doc, `done${i}`, [
+                toolPart(`c${i}`, { state: 'output-available', input: {}, output: 'done' }),
+              ]),
+              message(doc, `start${i}`, [
+                { type: 'step-start' },
+                toolPart(`c${i}`, { state: 'input-streaming' }),
+                { type: 'text', text: i ? `late ${i}` : MARK, state: 'streaming' },
+              ]),
+            );
+          }
+          return { records: out, expect: { events: 100, contains: MARK } };
+        }
+        default:
+          return undefined;
+      }
+    },
+    // A JSON array, one message a line (the records as JSON Lines too, for streaming).
+    wrap: (records) => `[\n${records.filter((r) => r !== NUL_LINE).join(',\n')}\n]`,
+    lines: true,
+  };
+  return format;
+})();
+
 /**
  * The writer of each format.
  * @internal
@@ -1781,7 +2574,7 @@ const jupyter = (() => {
  * import { FORMAT_WRITERS } from 'src/core/generate/hostile-formats.js';
  * typeof FORMAT_WRITERS.otlp; // 'function'
  */
-export const FORMAT_WRITERS: Partial<Record<FormatId, Writer>> = {
+export const FORMAT_WRITERS: Partial<Record<HostileFormat, Writer>> = {
   skein: skeinWriter,
   inspect: inspectWriter,
   otlp: otlpWriter,
@@ -1792,4 +2585,8 @@ export const FORMAT_WRITERS: Partial<Record<FormatId, Writer>> = {
   acp: lineWriter(acp),
   cantus: lineWriter(cantus),
   jupyter: lineWriter(jupyter),
+  'openai-agents': lineWriter(openAiAgents),
+  'ag-ui': lineWriter(agUi),
+  'vercel-ai': lineWriter(vercelAi),
+  'vercel-ai-messages': lineWriter(vercelAiMessages),
 };

@@ -13,11 +13,11 @@
  *
  * | shape | what | formats |
  * | --- | --- | --- |
- * | `deep` | `depth`-deep nesting: spans (skein, inspect), OTLP parents, sub-agents (claude-code, defect, openhands), tasks (agex), `partial_state` (cantus) | all but acp, jupyter (their records do not nest) |
+ * | `deep` | `depth`-deep nesting: spans (skein, inspect), OTLP parents, sub-agents (claude-code, defect, openhands), tasks (agex), `partial_state` (cantus), span parents with agents used as tools (openai-agents), runs by `parentRunId` and steps (ag-ui) | all but acp, jupyter, vercel-ai (their records do not nest) |
  * | `wide` | `width` siblings under one span | all |
- * | `cycle` | parent cycles | skein, inspect, otlp, claude-code, defect |
- * | `self-parent` | a span (record) its own parent | skein, inspect, otlp, claude-code, defect |
- * | `end-before-begin` | a span ending before it begins | skein, inspect, otlp, claude-code, openhands, jupyter |
+ * | `cycle` | parent cycles | skein, inspect, otlp, claude-code, defect, openai-agents, ag-ui |
+ * | `self-parent` | a span (record) its own parent | skein, inspect, otlp, claude-code, defect, openai-agents, ag-ui |
+ * | `end-before-begin` | a span ending before it begins | skein, inspect, otlp, claude-code, openhands, jupyter, openai-agents, ag-ui, vercel-ai |
  * | `end-without-begin` | ends, results and replies of nothing | all |
  * | `duplicate-ids` | `duplicates` records sharing ids | all |
  * | `huge-string` | a `stringBytes`-long string in a result | all |
@@ -25,9 +25,13 @@
  * | `deep-value` | a `valueDepth`-deep JSON value in a result and in a message | all |
  * | `big-numbers` | numbers past 2^53 in ids and times | all |
  * | `non-finite` | bare `NaN`, `Infinity`, `-Infinity` where Python writes them | all |
- * | `bad-times` | reversed and out-of-range times | all that carry times (not acp, cantus) |
+ * | `bad-times` | reversed and out-of-range times | all that carry times (not acp, cantus, vercel-ai) |
  * | `bad-text` | lone surrogates, NUL, BOMs (leading and inside) | all |
  * | `proto-keys` | `__proto__`, `constructor`, `prototype` as keys and ids | all |
+ *
+ * The Vercel AI SDK's one format (`vercel-ai`) is written in both its forms:
+ * the UI message stream (`vercel-ai`: chunks) and the stored `UIMessage[]`
+ * (`vercel-ai-messages`, a corpus name of its own: {@link HostileFormat}).
  *
  * Sizes are parameters ({@link HostileSizes}): {@link HOSTILE_TEST} keeps
  * `npm test` fast (its depth still overflows a recursive walk),
@@ -163,9 +167,12 @@ export interface HostileExpect {
  * c.name; // 'otlp/cycle#1'
  */
 export interface HostileCase {
-  /** `<format>/<shape>#<seed>`: what a failure prints, and what replays it. */
+  /** `<form>/<shape>#<seed>`: what a failure prints, and what replays it. */
   readonly name: string;
+  /** The format it is read as. */
   readonly format: FormatId;
+  /** The corpus format it is written in (`format`, or its second form: {@link HostileFormat}). */
+  readonly form: HostileFormat;
   readonly shape: HostileShape;
   readonly seed: number;
   /** A file name with the format's usual extension. */
@@ -173,21 +180,45 @@ export interface HostileCase {
   /** The file's content: text, or bytes where a byte-level shape needs it (a BOM). */
   readonly input: string | Uint8Array<ArrayBuffer>;
   readonly expect: HostileExpect;
-  /** The same records as JSON Lines, where `input` is one document (OTLP): for streaming. */
+  /** The same records as JSON Lines, where `input` is one document (OTLP, stored UI messages): for streaming. */
   readonly lines?: string;
 }
 
+/**
+ * A format of the corpus: a format's id, or `vercel-ai-messages`, the
+ * `vercel-ai` format's second form (stored `UIMessage[]`, where `vercel-ai`
+ * is its UI message stream): read as the same format, written apart.
+ * @example
+ * import type { HostileFormat } from 'src/core/generate/hostile.js';
+ * const f: HostileFormat = 'vercel-ai-messages';
+ */
+export type HostileFormat = FormatId | 'vercel-ai-messages';
+
+/**
+ * The format a corpus format is read as.
+ * @example
+ * import { formatOf } from 'src/core/generate/hostile.js';
+ * formatOf('vercel-ai-messages'); // 'vercel-ai'
+ */
+export function formatOf(form: HostileFormat): FormatId {
+  return form === 'vercel-ai-messages' ? 'vercel-ai' : form;
+}
+
 /** The formats of the corpus, in the registry's order. */
-export const HOSTILE_FORMATS: readonly FormatId[] = [
+export const HOSTILE_FORMATS: readonly HostileFormat[] = [
   'inspect',
   'otlp',
   'jupyter',
   'claude-code',
   'openhands',
+  'openai-agents',
   'acp',
   'defect',
   'agex',
   'cantus',
+  'ag-ui',
+  'vercel-ai',
+  'vercel-ai-messages',
   'skein',
 ];
 
@@ -201,17 +232,18 @@ export const HOSTILE_FORMATS: readonly FormatId[] = [
  * if (c) await importAny(c.input, { filename: c.filename });
  */
 export function hostileCase(
-  format: FormatId,
+  form: HostileFormat,
   shape: HostileShape,
   sizes: HostileSizes,
   seed: number,
 ): HostileCase | undefined {
-  const writer = FORMAT_WRITERS[format];
+  const writer = FORMAT_WRITERS[form];
   const made = writer?.(shape, { sizes, rng: new Prng(seed), seed });
   if (made === undefined) return undefined;
   return {
-    name: `${format}/${shape}#${seed}`,
-    format,
+    name: `${form}/${shape}#${seed}`,
+    format: formatOf(form),
+    form,
     shape,
     seed,
     filename: made.filename,

@@ -20,7 +20,7 @@ import {
   type ErrorCode,
   type errorMessages,
 } from '../errors.js';
-import { MAX_VALUE_DEPTH } from '../events/freeze.js';
+import { MAX_VALUE_DEPTH, cloneJson, deepFreezeCounting } from '../events/freeze.js';
 
 /** A JSON object as parsed: string keys, unknown values. */
 export type JsonRecord = Record<string, unknown>;
@@ -300,6 +300,31 @@ export function safeJson(value: unknown, indent?: number): string {
     if (e instanceof RangeError) return '[value nested too deep to show as text]';
     return '[value that cannot be shown as JSON]';
   }
+}
+
+/**
+ * A value as JSON text where an event holds text (a tool's result), cut as
+ * an event's values are: where it nests deeper than `MAX_VALUE_DEPTH`, the
+ * text keeps the levels above with the cut marker, and `ctx` reports the cut
+ * (`value_too_deep`, naming event `uuid`). {@link safeJson} alone would give
+ * a placeholder for the whole value, and no diagnostic.
+ *
+ * @example
+ * import { ImportContext, cutJsonText } from 'src/core/import/guards.js';
+ * cutJsonText({ a: 1 }, new ImportContext({}), 'u1'); // '{"a":1}'
+ */
+export function cutJsonText(value: unknown, ctx: ImportContext, uuid: string): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch (e) {
+    if (!(e instanceof RangeError)) return safeJson(value);
+  }
+  // Too deep for the call stack: a copy cut where events are (an explicit
+  // stack below the first levels), whose text fits.
+  const copy = cloneJson(value);
+  const cuts = deepFreezeCounting(copy);
+  if (cuts > 0) ctx.cut(cuts, uuid);
+  return safeJson(copy);
 }
 
 /**

@@ -166,8 +166,12 @@ export class Probe {
    * JSON object, or the first JSON lines. Lines that are not JSON are skipped.
    */
   records(max = HEAD_RECORDS): unknown[] {
-    if (this.#records && this.#records.length >= Math.min(max, HEAD_RECORDS))
-      return this.#records.slice(0, max);
+    // Fewer records than were looked for are all there are: asking again for
+    // more would parse the same lines again (a short file with a line of a
+    // million keys was parsed once per format's sniff).
+    const known = this.#records;
+    if (known && (known.length >= Math.min(max, HEAD_RECORDS) || known.length < HEAD_RECORDS))
+      return known.slice(0, max);
     const doc = this.json();
     let out: unknown[];
     if (Array.isArray(doc)) out = doc.slice(0, Math.max(max, HEAD_RECORDS));

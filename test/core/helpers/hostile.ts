@@ -7,10 +7,11 @@ import {
   HOSTILE_TEST,
   hostileCase,
   type HostileCase,
+  type HostileFormat,
   type HostileShape,
   type HostileSizes,
 } from '../../../src/core/generate/hostile.js';
-import { SkeinError, type Event, type FormatId, type ImportResult } from '../../../src/index.js';
+import { SkeinError, type Event, type ImportResult } from '../../../src/index.js';
 
 /**
  * Full size under `npm run fuzz:hostile` (`HOSTILE_SIZE=full`) or `FUZZ_RUNS` ≥ 1,000;
@@ -50,15 +51,15 @@ export const HOSTILE_CPU_LOG = process.env['HOSTILE_CPU_LOG'] ?? '';
 /** The command that replays one case. */
 export function replayCommand(c: HostileCase, project: string, file: string): string {
   const size = HOSTILE_RUN_FULL ? ' HOSTILE_SIZE=full' : '';
-  return `HOSTILE=${c.format}/${c.shape} HOSTILE_SEED=${c.seed}${size} npx vitest run --project ${project} ${file}`;
+  return `HOSTILE=${c.form}/${c.shape} HOSTILE_SEED=${c.seed}${size} npx vitest run --project ${project} ${file}`;
 }
 
 /** Every `[format, shape]` the corpus has a case for, filtered by {@link HOSTILE_ONLY}. */
 export function hostilePairs(
-  formats: readonly FormatId[],
+  formats: readonly HostileFormat[],
   shapes: readonly HostileShape[],
-): [FormatId, HostileShape][] {
-  const out: [FormatId, HostileShape][] = [];
+): [HostileFormat, HostileShape][] {
+  const out: [HostileFormat, HostileShape][] = [];
   // A tiny size answers "does the format express this shape" without building the big input.
   const tiny: HostileSizes = {
     depth: 4,

@@ -838,10 +838,16 @@ export class AgUiImporter implements IncrementalImporter {
     const source = rec ?? {};
     const { iso, invented } = this.#time(source);
     const parentAgent = stringOf(source['parentSubagentRunId']);
+    // A subagent naming itself as its parent keeps that parent id (the
+    // event tree places such a span and reports it): looked up as a lane, it
+    // would open this subagent a first time, without its fields, under the
+    // same span id as this one.
     const parent =
-      parentAgent !== undefined
-        ? this.#spanOf({ subagentRunId: parentAgent }, path)
-        : this.#spanOf({}, path);
+      parentAgent === id
+        ? `subagent:${id}`
+        : parentAgent !== undefined
+          ? this.#spanOf({ subagentRunId: parentAgent }, path)
+          : this.#spanOf({}, path);
     const extra: JsonObject = { subagent_run_id: id };
     for (const [key, name] of [
       ['description', 'description'],

@@ -42,7 +42,14 @@ import type {
 import { timestampMs } from '../../events/timestamp.js';
 import type { Diagnostic } from '../../errors.js';
 import type { IncrementalImporter } from '../format.js';
-import { ImportContext, isRecord, own, typeName, type ImportOptions } from '../guards.js';
+import {
+  ImportContext,
+  cutJsonText,
+  isRecord,
+  own,
+  typeName,
+  type ImportOptions,
+} from '../guards.js';
 import { EventSink, SyntheticClock } from '../sink.js';
 import {
   jsonText,
@@ -665,7 +672,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
         tool.arguments = parseArguments(data['input']);
       const out = data['output'];
       if (out !== undefined && out !== null)
-        tool.result = typeof out === 'string' ? out : jsonText(out);
+        tool.result = typeof out === 'string' ? out : cutJsonText(out, this.#ctx, tool.uuid);
       if (typeof data['mcp_data'] === 'string') setMeta(tool, 'mcp_data', data['mcp_data']);
     } else {
       const from = typeof data['from_agent'] === 'string' ? data['from_agent'] : undefined;

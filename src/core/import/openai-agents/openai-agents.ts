@@ -184,8 +184,11 @@ function replay(importer: OpenAiAgentsImporter, order: Placed[]): void {
     // `keep`: the stamp of the starting span's ancestors (0: none), which
     // stay open even when they ended before it started: `held`, outside the
     // heap, looked at again for each span that starts.
+    // Only the span a parent id names (its id's last) is an ancestor: other
+    // spans sharing its id close when due, or 100,000 spans of one id would
+    // all be held, and `held` scanned at every start (quadratic).
     let due: Placed[] | undefined;
-    const kept = (o: Placed) => keep !== 0 && o.entry!.stamp === keep;
+    const kept = (o: Placed) => keep !== 0 && o.entry!.stamp === keep && o.entry!.last === o;
     let w = 0;
     for (let r = 0; r < held.length; r++) {
       const o = held[r]!;

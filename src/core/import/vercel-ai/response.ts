@@ -32,7 +32,7 @@ import type {
 import { cloneJson } from '../../events/freeze.js';
 import { markSpanAborted } from '../aborted.js';
 import { OPEN_DRAFT, messageDraft, pendingApprovalDraft, pendingToolDraft } from '../drafts.js';
-import { isRecord, safeJson, type ImportContext, type JsonRecord, stringOf } from '../guards.js';
+import { cutJsonText, isRecord, type ImportContext, type JsonRecord, stringOf } from '../guards.js';
 import { jsonEqual } from '../json-equal.js';
 import type { SourceClock } from '../live.js';
 import { inventedOnlyMetadata, type EventSink } from '../sink.js';
@@ -54,12 +54,13 @@ function fileContent(part: JsonRecord): Content {
 /**
  * Tool output as a tool event's result: text as is, anything else as its
  * JSON (compact: indenting a value nested thousands deep writes a square of
- * white space; the views pretty-print JSON themselves).
+ * white space; the views pretty-print JSON themselves), cut where it nests
+ * too deep (reported in `ctx` under `uuid`).
  */
-function resultOf(output: unknown): ToolEvent['result'] {
+function resultOf(output: unknown, ctx: ImportContext, uuid: string): ToolEvent['result'] {
   if (typeof output === 'string' || typeof output === 'number' || typeof output === 'boolean')
     return output;
-  return output === undefined ? '' : safeJson(output);
+  return output === undefined ? '' : cutJsonText(output, ctx, uuid);
 }
 
 /** A tool's input as its arguments: an object as is, anything else under `input`. */
@@ -200,7 +201,7 @@ export class Response {
   readonly #reasoning: MessageEvent[] = [];
   readonly #files: MessageEvent[] = [];
   readonly #infos = new Map<string, InfoEvent>();
-  /** The tool calls this response made or touched. */
+  /** The tool calls this response made or touched since it last settled. */
   readonly #calls = new Set<Call>();
   #closed = false;
 
@@ -456,7 +457,7 @@ export class Response {
       return;
     call.output = output;
     const draft = this.#writableCall(call);
-    draft.result = resultOf(output);
+    draft.result = resultOf(output, this.#m.ctx, draft.uuid);
     if (!preliminary) this.#complete(call, path);
     else this.#m.sink.touch(draft);
   }
@@ -572,5 +573,9 @@ export class Response {
       if (call.approval !== undefined && this.#m.sink.isOpen(call.approval))
         this.#m.sink.close(call.approval);
     }
+    // All settled: a call touched again (a later version of the message)
+    // comes back through `tool`. Kept, every version of a message stored
+    // 100,000 times would walk every call of the versions before (quadratic).
+    this.#calls.clear();
   }
 }
