@@ -125,6 +125,10 @@ export const errorMessages = {
   ag_ui_unopened: (what: string) => `${what} was never started; started here`,
   ag_ui_unclosed: (what: string) => `${what} was still open at the end; closed`,
   ag_ui_no_run: (type: string) => `"${type}" comes outside any run`,
+  ag_ui_other_run: (type: string, named: string, open: string) =>
+    `${type} names run "${named}", which never started; it ends the open run "${open}"`,
+  ag_ui_late_start: (what: string) =>
+    `${what} was started again, or after events that named it had opened it; the span keeps what opened it, this start is kept as an info event`,
   ag_ui_no_id: (type: string) =>
     `${type} names no id and continues no open stream; given an invented id`,
   ag_ui_bad_arguments: (id: string, detail: string) =>

@@ -288,6 +288,30 @@ describe('AG-UI importer', () => {
     expect(byKind(events, 'error').map((e) => e.span_id)).toEqual(['subagent:s2']);
   });
 
+  it('a subagent started after events named it, and a finish naming another run, are reported and kept', () => {
+    const r = importAgUi(
+      jsonl([
+        { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+        { type: 'TEXT_MESSAGE_CHUNK', messageId: 'early', delta: 'hi', subagentRunId: 's1' },
+        { type: 'SUBAGENT_STARTED', subagentRunId: 's1', name: 'researcher', description: 'd' },
+        { type: 'SUBAGENT_FINISHED', subagentRunId: 's1' },
+        { type: 'RUN_FINISHED', threadId: 't', runId: 'elsewhere' },
+      ]),
+    );
+    const codes = r.diagnostics.map((d) => d.code);
+    expect(codes).toEqual(expect.arrayContaining(['ag_ui_late_start', 'ag_ui_other_run']));
+    // The late start's fields are kept whole, as an info event.
+    const infos = byKind(r.events, 'info').map((i) => field(i, 'data'));
+    expect(infos).toContainEqual(
+      expect.objectContaining({ type: 'SUBAGENT_STARTED', name: 'researcher', description: 'd' }),
+    );
+    // The run still ends (one at a time in a stream), with its outcome.
+    const run = spans(r.events, 'turn')[0];
+    expect(ag(run)['outcome']).toBe('success');
+    expect(byKind(r.events, 'span_end').map((e) => field(e, 'id'))).toContain('run:r');
+    expect(message(r.events, 'early')!.span_id).toBe('subagent:s1');
+  });
+
   it('deprecated THINKING events are reasoning; unknown events and bad records are kept with diagnostics', () => {
     const r = importAgUi(
       jsonl([

@@ -686,6 +686,11 @@ export class AgUiImporter implements IncrementalImporter {
     if (runId !== undefined && run?.runId !== runId) {
       const named = this.#runs.get(runId);
       if (named !== undefined) run = named;
+      // A stream carries one run at a time (@ag-ui/client's verifier refuses
+      // a RUN_STARTED before the open run finishes), so a finish naming a run
+      // that never started still ends the open one, and says so.
+      else if (run !== undefined && this.#sink.isOpen(run.begin))
+        this.#ctx.warn(path, 'ag_ui_other_run', type, runId, run.runId);
     }
     if (type === 'RUN_ERROR') {
       const { iso, invented } = this.#time(rec);
@@ -886,6 +891,15 @@ export class AgUiImporter implements IncrementalImporter {
     const id = stringOf(rec['subagentRunId']);
     if (id === undefined) {
       this.#ctx.warn(path, 'missing_field', 'subagentRunId');
+      this.#info(rec, path);
+      return;
+    }
+    if (this.#agents.has(id)) {
+      // Opened already: by an event that named it before its start (a step,
+      // a message or a child's parentSubagentRunId), or by an earlier start.
+      // Its span is out with what opened it; this start's fields (name,
+      // description, parent) are kept whole, not dropped.
+      this.#ctx.warn(path, 'ag_ui_late_start', `Subagent ${id}`);
       this.#info(rec, path);
       return;
     }
