@@ -86,10 +86,13 @@ export async function timeImportPaired(
   text: string,
   rounds: number,
   warm = true,
+  quick = false,
 ): Promise<{ parse: Timing; run: Timing; ratio: number; count: number }> {
   const parse = parseBaseline(text, spec.encoding);
+  // Two full collections before each sample; none under `--quick` (as the
+  // Node context's own timings), where they were half the bench's time.
   const collect = () => {
-    if (typeof gc === 'function') {
+    if (typeof gc === 'function' && !quick) {
       gc();
       gc();
     }
@@ -188,12 +191,14 @@ async function measure(
   spec: FormatBenchSpec,
   n: number,
   floor: boolean,
-  rounds = 5,
+  rounds = ctx.quick ? 3 : 5,
   text = spec.make(n),
 ) {
-  const warm = rounds >= 5;
+  // One untimed pair first, but for the full run's one round at 1M (the
+  // code is warm from the sizes before it).
+  const warm = rounds > 1;
   const name = `${spec.name}.${ctx.label(n)}${spec.unit ? `-${spec.unit}` : ''}`;
-  const { parse, run, ratio, count } = await timeImportPaired(spec, text, rounds, warm);
+  const { parse, run, ratio, count } = await timeImportPaired(spec, text, rounds, warm, ctx.quick);
   if (count <= 0) throw new Error(`${spec.name}: imported no events`);
   const baseline = { name: `${name}.json-parse`, value: parse.median, unit: 'ms' as const, n };
   ctx.record(baseline);
@@ -222,6 +227,7 @@ async function measure(
       text,
       rounds,
       warm,
+      ctx.quick,
     );
     ctx.record({
       name: `${name}.floor`,

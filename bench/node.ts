@@ -79,17 +79,24 @@ export function createNodeContext(quick: boolean, out: Metric[]): NodeBenchConte
   const passes = new Map<number, Metric>();
   const eventPasses = new WeakMap<readonly object[], Metric>();
   const record = (metric: Metric, baseline?: Metric) => out.push(withBaseline(metric, baseline));
-  // Under --quick a timing takes at most 5 samples after 1 warm-up: the
-  // figures are indicative there (the full bench is the measurement), and
-  // the collections between samples were most of its run time.
+  // Under --quick a timing takes at most 3 samples after 1 warm-up, with no
+  // full collection before each: the figures are indicative there (the full
+  // bench is the measurement; in CI `--quick` is the smoke check that every
+  // bench runs and prints its figure), and those collections were most of
+  // its run time (~0.1 s each with every bench's modules loaded, two per
+  // sample). A heap figure still collects first (`heapUsedMB`).
+  const QUICK_REPEAT = 3;
   const fewer = (o?: { repeat?: number; warmup?: number }) =>
-    quick ? { repeat: Math.min(o?.repeat ?? 5, 5), warmup: Math.min(o?.warmup ?? 1, 1) } : {};
-  const collect = () => {
+    quick
+      ? { repeat: Math.min(o?.repeat ?? 5, QUICK_REPEAT), warmup: Math.min(o?.warmup ?? 1, 1) }
+      : {};
+  const collectAlways = () => {
     if (typeof gc === 'function') {
       gc();
       if (!quick) gc();
     }
   };
+  const collect = quick ? () => {} : collectAlways;
   return {
     quick,
     size: (full, small) => (quick ? small : full),
@@ -100,7 +107,7 @@ export function createNodeContext(quick: boolean, out: Metric[]): NodeBenchConte
       if (known) return known;
       const pass = makeLinearPass(n);
       const timing = await timeRepeated(pass, {
-        repeat: quick ? 7 : 15,
+        repeat: quick ? QUICK_REPEAT : 15,
         warmup: quick ? 1 : 3,
         settle: collect,
       });
@@ -119,7 +126,7 @@ export function createNodeContext(quick: boolean, out: Metric[]): NodeBenchConte
       const known = eventPasses.get(events);
       if (known) return known;
       const timing = await timeRepeated(makeEventPass(events), {
-        repeat: quick ? 5 : 9,
+        repeat: quick ? QUICK_REPEAT : 9,
         warmup: quick ? 1 : 2,
         settle: collect,
       });
@@ -134,7 +141,8 @@ export function createNodeContext(quick: boolean, out: Metric[]): NodeBenchConte
       out.push(metric);
       return metric;
     },
-    async timePaired(fn, events, { repeat = 5, warmup = 1 } = {}) {
+    async timePaired(fn, events, options) {
+      const { repeat = 5, warmup = 1 } = { ...options, ...fewer(options) };
       const pass = makeEventPass(events);
       for (let i = 0; i < warmup; i++) {
         pass();
@@ -156,7 +164,7 @@ export function createNodeContext(quick: boolean, out: Metric[]): NodeBenchConte
     },
     async jsonParse(text, name) {
       const timing = await timeRepeated(() => JSON.parse(text), {
-        repeat: 5,
+        repeat: quick ? QUICK_REPEAT : 5,
         warmup: 1,
         settle: collect,
       });
@@ -166,7 +174,7 @@ export function createNodeContext(quick: boolean, out: Metric[]): NodeBenchConte
       return metric;
     },
     heapUsedMB() {
-      collect();
+      collectAlways();
       return process.memoryUsage().heapUsed / 2 ** 20;
     },
     record,

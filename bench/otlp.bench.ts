@@ -209,15 +209,20 @@ async function measureIngest(ctx: NodeBenchContext, shape: RunShape): Promise<vo
   const decodeWall: number[] = [];
   const decodeCpu: number[] = [];
   const exporterCpu: number[] = [];
-  const repeat = 5;
+  // 3 samples under --quick, with no full GC before each, as the Node
+  // context's own timings.
+  const repeat = ctx.quick ? 3 : 5;
+  const collect = () => {
+    if (!ctx.quick) ctx.heapUsedMB(); // a full GC
+  };
   for (let i = -1; i < repeat; i++) {
-    ctx.heapUsedMB(); // a full GC before each sample
+    collect();
     let c0 = process.cpuUsage();
     let t0 = performance.now();
     if (decodeAll() !== n) throw new Error('decode lost spans');
     const dWall = performance.now() - t0;
     const dCpu = cpuMsSince(c0);
-    ctx.heapUsedMB();
+    collect();
     c0 = process.cpuUsage();
     t0 = performance.now();
     const eCpu = await ingestOnce();

@@ -45,8 +45,14 @@ if (!browserOnly) {
     if (filter && !bench.name.includes(filter)) continue;
     log(`node: ${bench.name} (${relative(root, file)})`);
     const began = performance.now();
+    const cpu = process.cpuUsage();
     await bench.run(ctx);
-    log(`  ${((performance.now() - began) / 1000).toFixed(1)} s`);
+    // This process's CPU time too (not its child processes'): on a shared
+    // machine the wall clock says little about a bench's own cost.
+    const used = process.cpuUsage(cpu);
+    log(
+      `  ${((performance.now() - began) / 1000).toFixed(1)} s (${((used.user + used.system) / 1e6).toFixed(1)} CPU-s)`,
+    );
   }
 }
 

@@ -94,10 +94,11 @@ export default defineBench({
         });
 
         // Cold metrics: a fresh timeline per sample, built outside the timed region.
+        // (3 samples and no GC between under --quick, as ctx.time.)
         const samples: number[] = [];
-        for (let r = 0; r < 5; r++) {
+        for (let r = 0; r < (ctx.quick ? 3 : 5); r++) {
           const spans = allSpans(buildTimeline(events).root);
-          ctx.heapUsedMB(); // settle the GC before timing
+          if (!ctx.quick) ctx.heapUsedMB(); // settle the GC before timing
           const t0 = performance.now();
           sink += allMetrics(spans);
           samples.push(performance.now() - t0);

@@ -77,10 +77,11 @@ async function heldBy(ctx: BrowserBenchContext, views: () => ReactNode): Promise
  * one feed by themselves: the tree is built once), and by the two each given
  * a feed of its own (two trees). The
  * stream itself is in the heap before every measurement and not counted;
- * each figure is the median of 3 rounds (5 with `--quick`), the variants in
- * a different order each round, after a throwaway mount. (The smaller of
- * two rounds, before, took the lowest of a difference — a baseline read
- * high — and one CI sample read 1.31×.)
+ * each figure is the median of 3 rounds, the variants in a different order
+ * each round, after a throwaway mount. (The smaller of two rounds, before,
+ * took the lowest of a difference — a baseline read high — and one CI sample
+ * read 1.31×. `--quick` took 5 rounds at 100k, but it is CI's smoke check
+ * that the bench runs, and those 16 mounts were a third of its browser time.)
  */
 export default defineBrowserBench({
   name: 'browser.spantree.memory',
@@ -115,7 +116,7 @@ export default defineBrowserBench({
     await heldBy(ctx, variants.separate);
     const kinds = ['alone', 'shared', 'separate'] as const;
     const samples = { alone: [] as number[], shared: [] as number[], separate: [] as number[] };
-    const rounds = n >= 1_000_000 ? 3 : 5;
+    const rounds = 3;
     for (let round = 0; round < rounds; round++)
       for (let k = 0; k < kinds.length; k++) {
         const kind = kinds[(k + round) % kinds.length]!;
