@@ -59,17 +59,14 @@ function eachRecord(
   probe.eachLine(ctx, each);
 }
 
-/** The span ids of an export: what is known of each id, for the ordering below. */
-interface IdEntry extends SpanSlot {
-  /** The spans whose parent is this id, in file order. */
-  kids: Placed[] | undefined;
-  /** The last span with this id in start order (the one a parent id names). */
-  last: Placed | undefined;
-  /** The walk that last reached this id (ancestors of a span, see `replay`). */
-  stamp: number;
-}
-
-interface Placed {
+/**
+ * A span of an export, placed for the ordering below. The first span read
+ * with an id is also that id's entry (`kids`, `last`, `stamp`, the importer's
+ * `state`): one object per span, not a span and an entry, as nearly every id
+ * names one span (at 100k spans the second object was a tenth of what the
+ * collector copied besides the records and events).
+ */
+interface Placed extends SpanSlot {
   readonly record: OpenAiAgentsSpanRecord;
   readonly path: string;
   readonly start: number;
@@ -78,14 +75,21 @@ interface Placed {
   end: number;
   /** How many ids its parent chain holds (-1: not counted yet). */
   depth: number;
-  /** Its id's entry, and its parent id's (when that id is a span's). */
-  entry: IdEntry | undefined;
-  parent: IdEntry | undefined;
+  /** Its id's entry (the first span of its id), and its parent id's (when that id is a span's). */
+  entry: Placed | undefined;
+  parent: Placed | undefined;
   done: boolean;
   /** When it was opened in the replay (ties of its end close in that order). */
   opened: number;
   /** Whether its parent chain comes back to it (set with `depth`). */
   cycle: boolean;
+  // Read on an id's entry only:
+  /** The spans whose parent is this id, in file order. */
+  kids: Placed[] | undefined;
+  /** The last span with this id in start order (the one a parent id names). */
+  last: Placed | undefined;
+  /** The walk that last reached this id (ancestors of a span, see `replay`). */
+  stamp: number;
 }
 
 const byStart = (a: Placed, b: Placed): number =>
@@ -108,15 +112,14 @@ function sortByStart(list: Placed[]): Placed[] {
  * Spans in the order a live run starts them: parents first, siblings by
  * start time (file order breaks ties). Iterative; spans unreachable from a
  * root (a parent cycle) follow in file order. Fills `ids` (empty) with an
- * entry per span id, each span's `entry` and `parent`, and each entry's
- * `last`, for {@link replay}.
+ * entry per span id (its first span), each span's `entry` and `parent`, and
+ * each entry's `last`, for {@link replay}.
  */
-function startOrder(spans: Placed[], ids: Map<string, IdEntry>): Placed[] {
+function startOrder(spans: Placed[], ids: Map<string, Placed>): Placed[] {
   for (const s of spans) {
     const id = s.record.id;
     let entry = ids.get(id);
-    if (entry === undefined)
-      ids.set(id, (entry = { kids: undefined, last: undefined, stamp: 0, state: undefined }));
+    if (entry === undefined) ids.set(id, (entry = s));
     s.entry = entry;
   }
   const roots: Placed[] = [];
@@ -349,6 +352,10 @@ function importProbe(probe: Probe, options: ImportOptions): ImportResult {
       done: false,
       opened: -1,
       cycle: false,
+      kids: undefined,
+      last: undefined,
+      stamp: 0,
+      state: undefined,
     });
     const first = firstStart.get(record.trace_id);
     if (Number.isFinite(start) && (!first || start < first.ms))
@@ -356,7 +363,7 @@ function importProbe(probe: Probe, options: ImportOptions): ImportResult {
   });
   for (const { record, path } of traces)
     importer.startTrace(record, path, firstStart.get(record.id)?.iso);
-  const ids = new Map<string, IdEntry>();
+  const ids = new Map<string, Placed>();
   importer.useSlots((id) => ids.get(id));
   replay(importer, startOrder(spans, ids));
   const events = importer.end();
