@@ -44,6 +44,7 @@ import { timestampMs } from '../../events/timestamp.js';
 import type { Diagnostic } from '../../errors.js';
 import type { IncrementalImporter } from '../format.js';
 import { ImportContext, isRecord, own, typeName, type ImportOptions } from '../guards.js';
+import { OPEN_DRAFT } from '../drafts.js';
 import { EventSink, SyntheticClock } from '../sink.js';
 import {
   jsonText,
@@ -331,7 +332,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
         output: NO_OUTPUT,
         metadata,
       };
-      this.#sink.add(model, { open: true });
+      this.#sink.add(model, OPEN_DRAFT);
       state = {
         kind: 'model',
         type,
@@ -356,7 +357,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
         events: EMPTY_ARRAY as [],
         metadata,
       };
-      this.#sink.add(tool, { open: true });
+      this.#sink.add(tool, OPEN_DRAFT);
       state = {
         kind: 'tool',
         type,
@@ -383,7 +384,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
               : type),
           metadata,
         },
-        { open: true },
+        OPEN_DRAFT,
       );
       state = {
         kind: 'span',
@@ -512,7 +513,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
         name: typeof record.workflow_name === 'string' ? record.workflow_name : record.id,
         metadata,
       },
-      { open: true },
+      OPEN_DRAFT,
     );
     if (invented) this.#sink.invent(begin, 'timestamp', path);
     const trace: TraceState = {

@@ -204,7 +204,7 @@ function replay(importer: OpenAiAgentsImporter, order: Placed[]): void {
     if (due === undefined) return;
     if (due.length > 1) {
       for (const o of due) depthOf(o);
-      due.sort((a, b) => a.end - b.end || b.depth - a.depth || a.opened - b.opened);
+      sortDue(due);
     }
     for (const o of due) importer.endSpan(o.record, o.path, o.end, o.entry);
   };
@@ -228,6 +228,33 @@ function replay(importer: OpenAiAgentsImporter, order: Placed[]): void {
   close(Infinity, 0);
 }
 
+/** Spans due to end, in the order they end: by end, innermost first, then as opened. */
+const endsFirst = (a: Placed, b: Placed): number =>
+  a.end - b.end || b.depth - a.depth || a.opened - b.opened;
+
+/**
+ * `due` sorted by {@link endsFirst}, in place. A few spans are due at a time
+ * (a turn's model call and tool): sorted by insertion there, as
+ * `Array.prototype.sort` copied each list into new arrays (a tenth of what
+ * an import allocated). `opened` is unique: the order is total, so both
+ * sorts give the same order.
+ */
+function sortDue(due: Placed[]): void {
+  if (due.length > 16) {
+    due.sort(endsFirst);
+    return;
+  }
+  for (let i = 1; i < due.length; i++) {
+    const o = due[i]!;
+    let j = i - 1;
+    while (j >= 0 && endsFirst(due[j]!, o) > 0) {
+      due[j + 1] = due[j]!;
+      j--;
+    }
+    due[j + 1] = o;
+  }
+}
+
 /**
  * How many ids `s`'s parent chain holds, as `replay`'s ancestor walk counts
  * them (each id once, an id of no span counted and last), remembered for
@@ -240,12 +267,14 @@ function replay(importer: OpenAiAgentsImporter, order: Placed[]): void {
 function depthOf(s: Placed): number {
   if (s.depth >= 0) return s.depth;
   const path: Placed[] = [];
-  const onPath = new Map<Placed, number>();
+  // Where each span sits on the path, to see a cycle: a map only once the
+  // path is long (most walks stop after a step or two, at a span counted).
+  let onPath: Map<Placed, number> | undefined;
   let node = s;
   let next: Placed | undefined; // the span the walk stopped at, counted already
   let end = 0; // else the depth of the last span of the path
   for (;;) {
-    const at = onPath.get(node);
+    const at = onPath !== undefined ? onPath.get(node) : indexOnPath(path, node);
     if (at !== undefined) {
       for (let i = at; i < path.length; i++) {
         path[i]!.depth = path.length - at;
@@ -255,7 +284,9 @@ function depthOf(s: Placed): number {
       next = node;
       break;
     }
-    onPath.set(node, path.length);
+    if (onPath === undefined && path.length === SHORT_PATH)
+      onPath = new Map(path.map((p, i) => [p, i]));
+    onPath?.set(node, path.length);
     path.push(node);
     if (typeof node.record.parent_id !== 'string') break; // a root: 0
     if (node.parent === undefined) {
@@ -276,6 +307,15 @@ function depthOf(s: Placed): number {
     next = p;
   }
   return s.depth;
+}
+
+/** Path lengths searched in place, before {@link depthOf} keeps a map. */
+const SHORT_PATH = 8;
+
+/** Where `node` is on a short path, or `undefined`. */
+function indexOnPath(path: readonly Placed[], node: Placed): number | undefined {
+  const i = path.indexOf(node);
+  return i < 0 ? undefined : i;
 }
 
 // The open spans of `replay` as a binary min-heap by end (then by when they
