@@ -183,30 +183,38 @@ function replay(importer: OpenAiAgentsImporter, order: Placed[]): void {
     }
     return count;
   };
+  // The spans due at one start (`dueCount` of them) and the depth walk's
+  // path: arrays kept for the whole replay, not two new ones per start.
+  const due: Placed[] = [];
+  let dueCount = 0;
+  const scratch: Placed[] = [];
   const close = (until: number, keep: number): void => {
     // `keep`: the stamp of the starting span's ancestors (0: none), which
     // stay open even when they ended before it started: `held`, outside the
     // heap, looked at again for each span that starts.
-    let due: Placed[] | undefined;
-    const kept = (o: Placed) => keep !== 0 && o.entry!.stamp === keep;
     let w = 0;
     for (let r = 0; r < held.length; r++) {
       const o = held[r]!;
-      if (o.end <= until && !kept(o)) (due ??= []).push(o);
+      if (o.end <= until && !(keep !== 0 && o.entry!.stamp === keep)) due[dueCount++] = o;
       else held[w++] = o;
     }
     held.length = w;
     while (open.length > 0 && open[0]!.end <= until) {
       const o = popEarliest(open);
-      if (kept(o)) held.push(o);
-      else (due ??= []).push(o);
+      if (keep !== 0 && o.entry!.stamp === keep) held.push(o);
+      else due[dueCount++] = o;
     }
-    if (due === undefined) return;
-    if (due.length > 1) {
-      for (const o of due) depthOf(o);
-      sortDue(due);
+    const n = dueCount;
+    if (n === 0) return;
+    dueCount = 0;
+    if (n > 1) {
+      for (let i = 0; i < n; i++) depthOf(due[i]!, scratch);
+      sortDue(due, n);
     }
-    for (const o of due) importer.endSpan(o.record, o.path, o.end, o.entry);
+    for (let i = 0; i < n; i++) {
+      const o = due[i]!;
+      importer.endSpan(o.record, o.path, o.end, o.entry);
+    }
   };
   let opened = 0;
   for (const s of order) {
@@ -233,18 +241,19 @@ const endsFirst = (a: Placed, b: Placed): number =>
   a.end - b.end || b.depth - a.depth || a.opened - b.opened;
 
 /**
- * `due` sorted by {@link endsFirst}, in place. A few spans are due at a time
+ * The first `n` spans of `due` sorted by {@link endsFirst}, in place. A few spans are due at a time
  * (a turn's model call and tool): sorted by insertion there, as
  * `Array.prototype.sort` copied each list into new arrays (a tenth of what
  * an import allocated). `opened` is unique: the order is total, so both
  * sorts give the same order.
  */
-function sortDue(due: Placed[]): void {
-  if (due.length > 16) {
-    due.sort(endsFirst);
+function sortDue(due: Placed[], n: number): void {
+  if (n > 16) {
+    const sorted = due.slice(0, n).sort(endsFirst);
+    for (let i = 0; i < n; i++) due[i] = sorted[i]!;
     return;
   }
-  for (let i = 1; i < due.length; i++) {
+  for (let i = 1; i < n; i++) {
     const o = due[i]!;
     let j = i - 1;
     while (j >= 0 && endsFirst(due[j]!, o) > 0) {
@@ -264,9 +273,10 @@ function sortDue(due: Placed[]): void {
  * every span on it counts the cycle's length, and a span leading into it
  * counts one more than its parent only when that parent is not on it.
  */
-function depthOf(s: Placed): number {
+function depthOf(s: Placed, path: Placed[]): number {
   if (s.depth >= 0) return s.depth;
-  const path: Placed[] = [];
+  // `path` is the caller's scratch array: its first `len` entries are the walk's.
+  let len = 0;
   // Where each span sits on the path, to see a cycle: a map only once the
   // path is long (most walks stop after a step or two, at a span counted).
   let onPath: Map<Placed, number> | undefined;
@@ -274,20 +284,22 @@ function depthOf(s: Placed): number {
   let next: Placed | undefined; // the span the walk stopped at, counted already
   let end = 0; // else the depth of the last span of the path
   for (;;) {
-    const at = onPath !== undefined ? onPath.get(node) : indexOnPath(path, node);
+    const at = onPath !== undefined ? onPath.get(node) : indexOnPath(path, len, node);
     if (at !== undefined) {
-      for (let i = at; i < path.length; i++) {
-        path[i]!.depth = path.length - at;
+      for (let i = at; i < len; i++) {
+        path[i]!.depth = len - at;
         path[i]!.cycle = true;
       }
-      path.length = at;
+      len = at;
       next = node;
       break;
     }
-    if (onPath === undefined && path.length === SHORT_PATH)
-      onPath = new Map(path.map((p, i) => [p, i]));
-    onPath?.set(node, path.length);
-    path.push(node);
+    if (onPath === undefined && len === SHORT_PATH) {
+      onPath = new Map();
+      for (let i = 0; i < len; i++) onPath.set(path[i]!, i);
+    }
+    onPath?.set(node, len);
+    path[len++] = node;
     if (typeof node.record.parent_id !== 'string') break; // a root: 0
     if (node.parent === undefined) {
       end = 1; // an id of no span
@@ -300,7 +312,7 @@ function depthOf(s: Placed): number {
     }
     node = up;
   }
-  for (let i = path.length - 1; i >= 0; i--) {
+  for (let i = len - 1; i >= 0; i--) {
     const p = path[i]!;
     if (next === undefined) p.depth = end;
     else p.depth = next.cycle ? next.depth : next.depth + 1;
@@ -312,10 +324,10 @@ function depthOf(s: Placed): number {
 /** Path lengths searched in place, before {@link depthOf} keeps a map. */
 const SHORT_PATH = 8;
 
-/** Where `node` is on a short path, or `undefined`. */
-function indexOnPath(path: readonly Placed[], node: Placed): number | undefined {
-  const i = path.indexOf(node);
-  return i < 0 ? undefined : i;
+/** Where `node` is among the first `len` spans of a path, or `undefined`. */
+function indexOnPath(path: readonly Placed[], len: number, node: Placed): number | undefined {
+  for (let i = 0; i < len; i++) if (path[i] === node) return i;
+  return undefined;
 }
 
 // The open spans of `replay` as a binary min-heap by end (then by when they
