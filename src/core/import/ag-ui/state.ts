@@ -23,10 +23,11 @@ function pointer(path: unknown): string[] | undefined {
   if (typeof path !== 'string') return undefined;
   if (path === '') return [];
   if (path.charCodeAt(0) !== 47) return undefined; // '/'
-  return path
-    .slice(1)
-    .split('/')
-    .map((t) => (t.includes('~') ? t.replace(/~1/g, '/').replace(/~0/g, '~') : t));
+  const tokens = path.slice(1).split('/');
+  // Escapes are rare: a pointer without `~` is its tokens as split (no
+  // closure and no array more per operation).
+  if (path.indexOf('~') < 0) return tokens;
+  return tokens.map((t) => (t.includes('~') ? t.replace(/~1/g, '/').replace(/~0/g, '~') : t));
 }
 
 /** An array index token (`-` is the end), or -1. */
@@ -45,14 +46,19 @@ function own(obj: Record<string, unknown>, key: string): boolean {
 function get(root: unknown, tokens: readonly string[]): unknown {
   let node = root;
   for (const t of tokens) {
-    if (Array.isArray(node)) {
-      const i = index(t, node.length, false);
-      if (i < 0) return NOT_FOUND;
-      node = node[i];
-    } else if (isRecord(node) && own(node, t)) node = node[t];
-    else return NOT_FOUND;
+    node = child(node, t);
+    if (node === NOT_FOUND) return NOT_FOUND;
   }
   return node;
+}
+
+/** The value under one token of `node`, or `NOT_FOUND`. */
+function child(node: unknown, t: string): unknown {
+  if (Array.isArray(node)) {
+    const i = index(t, node.length, false);
+    return i < 0 ? NOT_FOUND : (node[i] as unknown);
+  }
+  return isRecord(node) && own(node, t) ? node[t] : NOT_FOUND;
 }
 
 const NOT_FOUND = Symbol('not found');
@@ -87,7 +93,7 @@ function update(
 ): unknown {
   const chain: unknown[] = [root];
   for (const t of tokens) {
-    const node = get(chain[chain.length - 1], [t]);
+    const node = child(chain[chain.length - 1], t);
     if (node === NOT_FOUND) return NOT_FOUND;
     chain.push(node);
   }

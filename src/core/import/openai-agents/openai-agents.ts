@@ -59,17 +59,14 @@ function eachRecord(
   probe.eachLine(ctx, each);
 }
 
-/** The span ids of an export: what is known of each id, for the ordering below. */
-interface IdEntry extends SpanSlot {
-  /** The spans whose parent is this id, in file order. */
-  kids: Placed[] | undefined;
-  /** The last span with this id in start order (the one a parent id names). */
-  last: Placed | undefined;
-  /** The walk that last reached this id (ancestors of a span, see `replay`). */
-  stamp: number;
-}
-
-interface Placed {
+/**
+ * A span of an export, placed for the ordering below. The first span read
+ * with an id is also that id's entry (`kids`, `last`, `stamp`, the importer's
+ * `state`): one object per span, not a span and an entry, as nearly every id
+ * names one span (at 100k spans the second object was a tenth of what the
+ * collector copied besides the records and events).
+ */
+interface Placed extends SpanSlot {
   readonly record: OpenAiAgentsSpanRecord;
   readonly path: string;
   readonly start: number;
@@ -78,14 +75,21 @@ interface Placed {
   end: number;
   /** How many ids its parent chain holds (-1: not counted yet). */
   depth: number;
-  /** Its id's entry, and its parent id's (when that id is a span's). */
-  entry: IdEntry | undefined;
-  parent: IdEntry | undefined;
+  /** Its id's entry (the first span of its id), and its parent id's (when that id is a span's). */
+  entry: Placed | undefined;
+  parent: Placed | undefined;
   done: boolean;
   /** When it was opened in the replay (ties of its end close in that order). */
   opened: number;
   /** Whether its parent chain comes back to it (set with `depth`). */
   cycle: boolean;
+  // Read on an id's entry only:
+  /** The spans whose parent is this id, in file order. */
+  kids: Placed[] | undefined;
+  /** The last span with this id in start order (the one a parent id names). */
+  last: Placed | undefined;
+  /** The walk that last reached this id (ancestors of a span, see `replay`). */
+  stamp: number;
 }
 
 const byStart = (a: Placed, b: Placed): number =>
@@ -108,15 +112,14 @@ function sortByStart(list: Placed[]): Placed[] {
  * Spans in the order a live run starts them: parents first, siblings by
  * start time (file order breaks ties). Iterative; spans unreachable from a
  * root (a parent cycle) follow in file order. Fills `ids` (empty) with an
- * entry per span id, each span's `entry` and `parent`, and each entry's
- * `last`, for {@link replay}.
+ * entry per span id (its first span), each span's `entry` and `parent`, and
+ * each entry's `last`, for {@link replay}.
  */
-function startOrder(spans: Placed[], ids: Map<string, IdEntry>): Placed[] {
+function startOrder(spans: Placed[], ids: Map<string, Placed>): Placed[] {
   for (const s of spans) {
     const id = s.record.id;
     let entry = ids.get(id);
-    if (entry === undefined)
-      ids.set(id, (entry = { kids: undefined, last: undefined, stamp: 0, state: undefined }));
+    if (entry === undefined) ids.set(id, (entry = s));
     s.entry = entry;
   }
   const roots: Placed[] = [];
@@ -180,6 +183,11 @@ function replay(importer: OpenAiAgentsImporter, order: Placed[]): void {
     }
     return count;
   };
+  // The spans due at one start (`dueCount` of them) and the depth walk's
+  // path: arrays kept for the whole replay, not two new ones per start.
+  const due: Placed[] = [];
+  let dueCount = 0;
+  const scratch: Placed[] = [];
   const close = (until: number, keep: number): void => {
     // `keep`: the stamp of the starting span's ancestors (0: none), which
     // stay open even when they ended before it started: `held`, outside the
@@ -187,26 +195,30 @@ function replay(importer: OpenAiAgentsImporter, order: Placed[]): void {
     // Only the span a parent id names (its id's last) is an ancestor: other
     // spans sharing its id close when due, or 100,000 spans of one id would
     // all be held, and `held` scanned at every start (quadratic).
-    let due: Placed[] | undefined;
     const kept = (o: Placed) => keep !== 0 && o.entry!.stamp === keep && o.entry!.last === o;
     let w = 0;
     for (let r = 0; r < held.length; r++) {
       const o = held[r]!;
-      if (o.end <= until && !kept(o)) (due ??= []).push(o);
+      if (o.end <= until && !kept(o)) due[dueCount++] = o;
       else held[w++] = o;
     }
     held.length = w;
     while (open.length > 0 && open[0]!.end <= until) {
       const o = popEarliest(open);
       if (kept(o)) held.push(o);
-      else (due ??= []).push(o);
+      else due[dueCount++] = o;
     }
-    if (due === undefined) return;
-    if (due.length > 1) {
-      for (const o of due) depthOf(o);
-      due.sort((a, b) => a.end - b.end || b.depth - a.depth || a.opened - b.opened);
+    const n = dueCount;
+    if (n === 0) return;
+    dueCount = 0;
+    if (n > 1) {
+      for (let i = 0; i < n; i++) depthOf(due[i]!, scratch);
+      sortDue(due, n);
     }
-    for (const o of due) importer.endSpan(o.record, o.path, o.end, o.entry);
+    for (let i = 0; i < n; i++) {
+      const o = due[i]!;
+      importer.endSpan(o.record, o.path, o.end, o.entry);
+    }
   };
   let opened = 0;
   for (const s of order) {
@@ -228,6 +240,34 @@ function replay(importer: OpenAiAgentsImporter, order: Placed[]): void {
   close(Infinity, 0);
 }
 
+/** Spans due to end, in the order they end: by end, innermost first, then as opened. */
+const endsFirst = (a: Placed, b: Placed): number =>
+  a.end - b.end || b.depth - a.depth || a.opened - b.opened;
+
+/**
+ * The first `n` spans of `due` sorted by {@link endsFirst}, in place. A few spans are due at a time
+ * (a turn's model call and tool): sorted by insertion there, as
+ * `Array.prototype.sort` copied each list into new arrays (a tenth of what
+ * an import allocated). `opened` is unique: the order is total, so both
+ * sorts give the same order.
+ */
+function sortDue(due: Placed[], n: number): void {
+  if (n > 16) {
+    const sorted = due.slice(0, n).sort(endsFirst);
+    for (let i = 0; i < n; i++) due[i] = sorted[i]!;
+    return;
+  }
+  for (let i = 1; i < n; i++) {
+    const o = due[i]!;
+    let j = i - 1;
+    while (j >= 0 && endsFirst(due[j]!, o) > 0) {
+      due[j + 1] = due[j]!;
+      j--;
+    }
+    due[j + 1] = o;
+  }
+}
+
 /**
  * How many ids `s`'s parent chain holds, as `replay`'s ancestor walk counts
  * them (each id once, an id of no span counted and last), remembered for
@@ -237,26 +277,33 @@ function replay(importer: OpenAiAgentsImporter, order: Placed[]): void {
  * every span on it counts the cycle's length, and a span leading into it
  * counts one more than its parent only when that parent is not on it.
  */
-function depthOf(s: Placed): number {
+function depthOf(s: Placed, path: Placed[]): number {
   if (s.depth >= 0) return s.depth;
-  const path: Placed[] = [];
-  const onPath = new Map<Placed, number>();
+  // `path` is the caller's scratch array: its first `len` entries are the walk's.
+  let len = 0;
+  // Where each span sits on the path, to see a cycle: a map only once the
+  // path is long (most walks stop after a step or two, at a span counted).
+  let onPath: Map<Placed, number> | undefined;
   let node = s;
   let next: Placed | undefined; // the span the walk stopped at, counted already
   let end = 0; // else the depth of the last span of the path
   for (;;) {
-    const at = onPath.get(node);
+    const at = onPath !== undefined ? onPath.get(node) : indexOnPath(path, len, node);
     if (at !== undefined) {
-      for (let i = at; i < path.length; i++) {
-        path[i]!.depth = path.length - at;
+      for (let i = at; i < len; i++) {
+        path[i]!.depth = len - at;
         path[i]!.cycle = true;
       }
-      path.length = at;
+      len = at;
       next = node;
       break;
     }
-    onPath.set(node, path.length);
-    path.push(node);
+    if (onPath === undefined && len === SHORT_PATH) {
+      onPath = new Map();
+      for (let i = 0; i < len; i++) onPath.set(path[i]!, i);
+    }
+    onPath?.set(node, len);
+    path[len++] = node;
     if (typeof node.record.parent_id !== 'string') break; // a root: 0
     if (node.parent === undefined) {
       end = 1; // an id of no span
@@ -269,13 +316,22 @@ function depthOf(s: Placed): number {
     }
     node = up;
   }
-  for (let i = path.length - 1; i >= 0; i--) {
+  for (let i = len - 1; i >= 0; i--) {
     const p = path[i]!;
     if (next === undefined) p.depth = end;
     else p.depth = next.cycle ? next.depth : next.depth + 1;
     next = p;
   }
   return s.depth;
+}
+
+/** Path lengths searched in place, before {@link depthOf} keeps a map. */
+const SHORT_PATH = 8;
+
+/** Where `node` is among the first `len` spans of a path, or `undefined`. */
+function indexOnPath(path: readonly Placed[], len: number, node: Placed): number | undefined {
+  for (let i = 0; i < len; i++) if (path[i] === node) return i;
+  return undefined;
 }
 
 // The open spans of `replay` as a binary min-heap by end (then by when they
@@ -352,6 +408,10 @@ function importProbe(probe: Probe, options: ImportOptions): ImportResult {
       done: false,
       opened: -1,
       cycle: false,
+      kids: undefined,
+      last: undefined,
+      stamp: 0,
+      state: undefined,
     });
     const first = firstStart.get(record.trace_id);
     if (Number.isFinite(start) && (!first || start < first.ms))
@@ -359,7 +419,7 @@ function importProbe(probe: Probe, options: ImportOptions): ImportResult {
   });
   for (const { record, path } of traces)
     importer.startTrace(record, path, firstStart.get(record.id)?.iso);
-  const ids = new Map<string, IdEntry>();
+  const ids = new Map<string, Placed>();
   importer.useSlots((id) => ids.get(id));
   replay(importer, startOrder(spans, ids));
   const events = importer.end();

@@ -552,6 +552,11 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     at: At,
     meta: JsonObject,
     open: boolean,
+    // The choices when the caller has them already (V0): no placeholder
+    // choice to build and replace (four objects per model event).
+    choices: ModelEvent['output']['choices'] = [
+      { message: { role: 'assistant', content: [], tool_calls: [] } },
+    ],
   ): ModelEvent => {
     const model = add(
       {
@@ -564,11 +569,7 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
         tools: NO_TOOLS,
         tool_choice: 'auto',
         config: NO_CONFIG,
-        output: {
-          model: name,
-          choices: [{ message: { role: 'assistant', content: [], tool_calls: [] } }],
-          completion: '',
-        },
+        output: { model: name, choices, completion: '' },
         completed: at.time,
         call_id: responseId,
         metadata: { openhands: meta },
@@ -634,10 +635,10 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
     const name = str(response?.['model']) ?? 'unknown';
     const modelMeta = response ? rest(response, RESPONSE_KEYS) : {};
     if (metrics) modelMeta['llm_metrics'] = metrics;
-    const model = newModel(responseId, name, at, modelMeta, false);
     const choices = response && Array.isArray(response['choices']) ? response['choices'] : [];
+    let out: ModelEvent['output']['choices'];
     if (choices.length) {
-      const out: ModelEvent['output']['choices'] = [];
+      out = [];
       for (const c of choices) {
         if (!isRecord(c)) continue;
         const msg = isRecord(c['message']) ? c['message'] : {};
@@ -666,10 +667,9 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
           stop_reason: stopReason(c['finish_reason']),
         });
       }
-      model.output.choices = out;
     } else {
       const content: Content[] = fallback.text ? [{ type: 'text', text: fallback.text }] : [];
-      model.output.choices = [
+      out = [
         {
           message: {
             role: 'assistant',
@@ -680,9 +680,8 @@ function openHandsImporter(options: ImportOptions): IncrementalImporter {
         },
       ];
     }
-    model.output.completion = model.output.choices[0]
-      ? textOf(model.output.choices[0].message.content)
-      : '';
+    const model = newModel(responseId, name, at, modelMeta, false, out);
+    model.output.completion = out[0] ? textOf(out[0].message.content) : '';
     const fromMetrics = metrics ? metricsOf(metrics, str(response?.['id'])) : undefined;
     const used = responseUsage(response?.['usage']) ?? fromMetrics;
     if (used) {

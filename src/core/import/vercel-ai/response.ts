@@ -27,6 +27,7 @@ import type {
   JsonObject,
   MessageEvent,
   SpanBeginEvent,
+  SpanEndEvent,
   ToolEvent,
 } from '../../events/types.js';
 import { cloneJson } from '../../events/freeze.js';
@@ -35,7 +36,7 @@ import { OPEN_DRAFT, messageDraft, pendingApprovalDraft, pendingToolDraft } from
 import { cutJsonText, isRecord, type ImportContext, type JsonRecord, stringOf } from '../guards.js';
 import { jsonEqual } from '../json-equal.js';
 import type { SourceClock } from '../live.js';
-import { inventedOnlyMetadata, type EventSink } from '../sink.js';
+import { inventedOnly, inventedOnlyMetadata, type EventSink } from '../sink.js';
 import { StringMap } from '../string-map.js';
 
 /** A file part's content: an image, or a document of its media type. */
@@ -180,10 +181,16 @@ export class Messages {
         timestamp: this.clock.invented(),
         type: 'turn',
         name: 'assistant',
-        metadata: { vercel_ai: { message_id: messageId } },
+        // Its invented time flagged here (what `timeInvented` does, without
+        // a second metadata object spread from this one).
+        metadata: {
+          vercel_ai: { message_id: messageId },
+          skein_invented: inventedOnly('timestamp'),
+        },
       },
-      { open: true, timeInvented: path },
+      OPEN_DRAFT,
     );
+    this.ctx.invent('timestamp', path);
     return new Response(this, messageId, begin);
   }
 }
@@ -240,9 +247,12 @@ export class Response {
         parent_id: this.begin.id,
         type: 'step',
         name: `step ${k}`,
+        // The flag of its invented time, shared (see Messages.add).
+        metadata: inventedOnlyMetadata('timestamp'),
       },
-      { open: true, timeInvented: path },
+      OPEN_DRAFT,
     );
+    this.#m.ctx.invent('timestamp', path);
   }
 
   /** Closes the open step, if any. */
@@ -251,11 +261,20 @@ export class Response {
     if (step === undefined) return;
     this.#step = undefined;
     // The open step is the last opened: its id ends in `step:<steps>`.
-    this.#m.sink.closeSpan(step, {
+    const end = this.#m.sink.closeSpan(step, {
       timestamp: this.#m.clock.invented(),
       uuid: this.#uuid(`step:${this.#steps}:end`),
-      timeInvented: path,
     });
+    this.#inventedEnd(end, path);
+  }
+
+  /**
+   * Flags a span_end's invented time with the one shared metadata object
+   * (what `timeInvented` does with a new one per event).
+   */
+  #inventedEnd(end: SpanEndEvent, path: string): void {
+    end.metadata = inventedOnlyMetadata('timestamp');
+    this.#m.ctx.invent('timestamp', path);
   }
 
   // --- text and reasoning ------------------------------------------------------------
@@ -546,11 +565,11 @@ export class Response {
     if (this.#closed) return;
     this.#closed = true;
     this.endStep(path);
-    this.#m.sink.closeSpan(this.begin, {
+    const end = this.#m.sink.closeSpan(this.begin, {
       timestamp: this.#m.clock.invented(),
       uuid: this.#uuid('end'),
-      timeInvented: path,
     });
+    this.#inventedEnd(end, path);
     if (aborted) markSpanAborted(this.#m.sink, this.begin, reason);
   }
 
