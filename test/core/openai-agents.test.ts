@@ -572,6 +572,43 @@ describe('importOpenAiAgentsTrace', () => {
     expect(result).toContain(VALUE_CUT_MARKER);
     expect(r.diagnostics.map((d) => d.code)).toContain('value_too_deep');
   });
+
+  it('a tool output in a generation’s messages and a span error’s data nested 10,000 deep: cut and reported', async () => {
+    // Both went through a JSON text that gave a placeholder, unreported.
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 10_000; i++) deep = i % 2 ? [deep] : { d: deep };
+    const generation = {
+      ...py[2]!,
+      parent_id: null,
+      span_data: {
+        type: 'generation',
+        model: 'm',
+        input: [{ type: 'function_call_result', call_id: 'c1', name: 'f', output: { top: deep } }],
+      },
+    };
+    const failing = {
+      ...py[2]!,
+      id: 'span_failing',
+      parent_id: null,
+      span_data: { type: 'custom', name: 'boom', data: {} },
+      error: { message: 'failed', data: { detail: deep } },
+    };
+    for (const span of [generation, failing]) {
+      const r = await importAny([py[0]!, span], { format: 'openai-agents' });
+      expect(r.diagnostics.map((d) => d.code)).toContain('value_too_deep');
+      const text =
+        span === generation
+          ? (models(r.events)[0]!.input.find((m) => m.role === 'tool')!.content as string)
+          : (r.events.find((e) => e.event === 'error') as { error: { traceback: string } }).error
+              .traceback;
+      expect(text).toContain(VALUE_CUT_MARKER);
+      expect(
+        text
+          .replace(/\s/g, '')
+          .startsWith(span === generation ? '{"top":[{"d":' : '{"detail":[{"d":'),
+      ).toBe(true);
+    }
+  });
 });
 
 describe('skeinTracingProcessor: what it copies', () => {

@@ -313,18 +313,23 @@ export function safeJson(value: unknown, indent?: number): string {
  * import { ImportContext, cutJsonText } from 'src/core/import/guards.js';
  * cutJsonText({ a: 1 }, new ImportContext({}), 'u1'); // '{"a":1}'
  */
-export function cutJsonText(value: unknown, ctx: ImportContext, uuid: string): string {
+export function cutJsonText(
+  value: unknown,
+  ctx: ImportContext,
+  uuid: string,
+  indent?: number,
+): string {
   try {
-    return JSON.stringify(value) ?? '';
+    return JSON.stringify(value, null, indent) ?? '';
   } catch (e) {
-    if (!(e instanceof RangeError)) return safeJson(value);
+    if (!(e instanceof RangeError)) return safeJson(value, indent);
   }
   // Too deep for the call stack: a copy cut where events are (an explicit
   // stack below the first levels), whose text fits.
   const copy = cloneJson(value);
   const cuts = deepFreezeCounting(copy);
   if (cuts > 0) ctx.cut(cuts, uuid);
-  return safeJson(copy);
+  return safeJson(copy, indent);
 }
 
 /**

@@ -54,7 +54,6 @@ import {
 import { OPEN_DRAFT } from '../drafts.js';
 import { EventSink, SyntheticClock } from '../sink.js';
 import {
-  jsonText,
   parseArguments,
   scalarText,
   toChatMessages,
@@ -608,6 +607,9 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
 
   #applyModel(model: ModelEvent, data: Record<string, unknown>, state: SpanState): void {
     const calls: ModelToolCall[] = [];
+    // A tool output in the messages nested too deep for JSON.stringify: cut
+    // and reported on this model event, not a placeholder.
+    const text = (value: unknown) => cutJsonText(value, this.#ctx, model.uuid);
     let output: ChatMessage[] = [];
     let usage = toUsage(data['usage']);
     let finish: string | undefined;
@@ -615,13 +617,13 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
     const config = isRecord(data['model_config']) ? defined(data['model_config'], NO_SKIP) : {};
     const response = data['_response'];
     if (state.type === 'response') {
-      const input = toChatMessages(data['_input']);
+      const input = toChatMessages(data['_input'], undefined, text);
       if (isRecord(response)) {
         const instructions = own(response, 'instructions');
         if (typeof instructions === 'string' && instructions !== '')
           input.unshift({ role: 'system', content: instructions });
         if (typeof own(response, 'model') === 'string') name = own(response, 'model') as string;
-        output = toChatMessages(own(response, 'output'), calls);
+        output = toChatMessages(own(response, 'output'), calls, text);
         usage = toUsage(own(response, 'usage')) ?? usage;
         const status = own(response, 'status');
         if (typeof status === 'string') finish = status;
@@ -640,7 +642,7 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
             : undefined;
       if (responseId !== undefined) model.call_id = responseId;
     } else {
-      model.input = toChatMessages(data['input']);
+      model.input = toChatMessages(data['input'], undefined, text);
       const out = data['output'];
       const first: unknown = Array.isArray(out) ? out[0] : undefined;
       if (isRecord(first) && Array.isArray(own(first, 'choices'))) {
@@ -649,13 +651,14 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
         output = toChatMessages(
           choices.map((c) => (isRecord(c) ? own(c, 'message') : undefined)),
           calls,
+          text,
         );
         const c0 = choices[0];
         if (isRecord(c0) && typeof own(c0, 'finish_reason') === 'string')
           finish = own(c0, 'finish_reason') as string;
         usage = usage ?? toUsage(own(first, 'usage'));
         if (!name && typeof own(first, 'model') === 'string') name = own(first, 'model') as string;
-      } else output = toChatMessages(out, calls);
+      } else output = toChatMessages(out, calls, text);
     }
     model.model = name;
     model.config = config;
@@ -769,18 +772,20 @@ export class OpenAiAgentsImporter implements IncrementalImporter {
         source: begin.name,
         data: data['data'],
       });
-    if (message !== undefined)
+    if (message !== undefined) {
+      const uuid = this.#sink.uuid(`${record.id}:error`);
       this.#sink.add({
         event: 'error',
-        uuid: this.#sink.uuid(`${record.id}:error`),
+        uuid,
         timestamp: end,
         span_id: begin.id,
         error: {
           message,
-          traceback: isRecord(error?.data) ? jsonText(error.data, 2) : '',
+          traceback: isRecord(error?.data) ? cutJsonText(error.data, this.#ctx, uuid, 2) : '',
           traceback_ansi: '',
         },
       });
+    }
     this.#sink.closeSpan(begin, { timestamp: end, timeInvented: endInvented });
   }
 

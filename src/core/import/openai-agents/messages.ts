@@ -125,13 +125,20 @@ function content(raw: unknown): string | Content[] {
   return parts;
 }
 
+/**
+ * A value as JSON text where a message holds text: {@link jsonText}, or the
+ * importer's, which cuts a value too deep for `JSON.stringify` and reports
+ * the cut (`cutJsonText`).
+ */
+export type ValueText = (value: unknown) => string;
+
 /** Tool output of a `function_call_result` (`{type:'text', text}`, a string, or anything). */
-function toolOutput(raw: unknown): string | Content[] {
+function toolOutput(raw: unknown, text: ValueText): string | Content[] {
   if (typeof raw === 'string') return raw;
   if (isRecord(raw) && str(raw, 'type') === 'text' && str(raw, 'text') !== undefined)
     return str(raw, 'text')!;
   if (Array.isArray(raw)) return content(raw);
-  return raw === undefined || raw === null ? '' : jsonText(raw);
+  return raw === undefined || raw === null ? '' : text(raw);
 }
 
 /** The tool call of a Responses `function_call` item (`callId` or `call_id`). */
@@ -196,7 +203,11 @@ function addToolCall(
  * import { toChatMessages } from 'src/core/import/openai-agents/messages.js';
  * toChatMessages([{ role: 'user', content: 'Hi' }]); // [{ role: 'user', content: 'Hi' }]
  */
-export function toChatMessages(raw: unknown, calls?: ModelToolCall[]): ChatMessage[] {
+export function toChatMessages(
+  raw: unknown,
+  calls?: ModelToolCall[],
+  text: ValueText = jsonText,
+): ChatMessage[] {
   if (typeof raw === 'string') return [{ role: 'user', content: raw }];
   if (!Array.isArray(raw)) return [];
   const out: ChatMessage[] = [];
@@ -210,7 +221,7 @@ export function toChatMessages(raw: unknown, calls?: ModelToolCall[]): ChatMessa
     } else if (type === 'function_call_result' || type === 'function_call_output') {
       const message: ChatMessage = {
         role: 'tool',
-        content: toolOutput(own(item, 'output')),
+        content: toolOutput(own(item, 'output'), text),
         tool_call_id: str(item, 'callId') ?? str(item, 'call_id') ?? null,
       };
       const name = str(item, 'name');
