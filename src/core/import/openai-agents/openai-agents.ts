@@ -18,6 +18,7 @@ import { sniffer } from '../format.js';
 import { ImportContext, isRecord, own, type ImportOptions } from '../guards.js';
 import { Probe, type ImportInput } from '../probe.js';
 import { timestampMs } from '../../events/timestamp.js';
+import { insertionSort } from '../../insertion-sort.js';
 import { OpenAiAgentsImporter, type SpanSlot } from './importer.js';
 import type { OpenAiAgentsSpanRecord, OpenAiAgentsTraceRecord } from './types.js';
 
@@ -257,15 +258,7 @@ function sortDue(due: Placed[], n: number): void {
     for (let i = 0; i < n; i++) due[i] = sorted[i]!;
     return;
   }
-  for (let i = 1; i < n; i++) {
-    const o = due[i]!;
-    let j = i - 1;
-    while (j >= 0 && endsFirst(due[j]!, o) > 0) {
-      due[j + 1] = due[j]!;
-      j--;
-    }
-    due[j + 1] = o;
-  }
+  insertionSort(due, n, endsFirst);
 }
 
 /**
