@@ -181,6 +181,45 @@ describe('<RunDiff> in Chromium', () => {
     expect(container.querySelector('.skein-run-diff__header')!.textContent).toContain('C → I');
   });
 
+  it('a step nested 20 deep keeps room for its name in a phone-wide column (indent at most a third)', async () => {
+    const deep = (id: string, cmd: string) =>
+      run(id, (r) => {
+        const nest = (b: typeof r, level: number): void => {
+          if (level === 0) {
+            b.model('run it', { calls: ['bash'] }).tool('bash', { cmd }, 'ok');
+            return;
+          }
+          b.span(`agent ${level}`, 'agent', (inner) => nest(inner, level - 1));
+        };
+        nest(r, 20);
+      });
+    const { container } = render(
+      <div style={{ height: 600, width: 390 }}>
+        <RunDiff a={deep('a', 'make test')} b={deep('b', 'make -j8 test')} />
+      </div>,
+    );
+    const grid = container.querySelector<HTMLElement>('[role="treegrid"]')!;
+    await expect
+      .poll(() => grid.querySelectorAll('.skein-run-diff__step').length)
+      .toBeGreaterThan(0);
+    await expect
+      .poll(() => container.querySelectorAll('[data-status="changed"]').length)
+      .toBeGreaterThan(0);
+    const steps = [...grid.querySelectorAll<HTMLElement>('.skein-run-diff__step')];
+    const deepest = steps.filter((s) => s.textContent?.includes('bash'));
+    expect(deepest.length).toBeGreaterThan(0);
+    for (const cell of deepest) {
+      const indent = parseFloat(getComputedStyle(cell).paddingInlineStart);
+      // 20 levels at 12 px would be 246 px, wider than the column itself.
+      expect(indent).toBeLessThan(cell.getBoundingClientRect().width / 2);
+      const label = cell.querySelector<HTMLElement>('.skein-run-diff__label')!;
+      expect(label.getBoundingClientRect().width).toBeGreaterThan(40);
+    }
+    expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(
+      document.documentElement.clientWidth,
+    );
+  });
+
   it('a closed word diff lays out its opening only; opened, all of it', async () => {
     const long = (word: string) => Array.from({ length: 400 }, (_, i) => `${word}${i}`).join(' ');
     const a = run('a', (r) => {

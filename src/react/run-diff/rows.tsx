@@ -169,6 +169,15 @@ function StatusIcon({ status }: { status: RunStep['status'] }) {
   );
 }
 
+/**
+ * A step's indent: 12 px a level up to 24 levels, and never more than a third
+ * of its column, so a deep step keeps room for its name in a phone's narrow
+ * column (at 390 px, 24 levels would be wider than the column).
+ */
+function indentOf(depth: number): string {
+  return `calc(min(${Math.min(depth, 24)} * 12px, 33%) + 6px)`;
+}
+
 /** One run's side of a row: its step, or a gap where only the other run has one. */
 function Side({
   step,
@@ -184,7 +193,7 @@ function Side({
       <span
         role="gridcell"
         className="skein-run-diff__cell skein-run-diff__gap"
-        style={{ paddingInlineStart: `calc(${Math.min(other?.depth ?? 0, 24)} * 12px + 6px)` }}
+        style={{ paddingInlineStart: indentOf(other?.depth ?? 0) }}
       >
         <span className="skein-run-diff__visually-hidden">not in {name}</span>
       </span>
@@ -199,7 +208,7 @@ function Side({
       className="skein-run-diff__cell skein-run-diff__step"
       data-kind={step.kind}
       data-aborted={step.aborted === true ? '' : undefined}
-      style={{ paddingInlineStart: `calc(${Math.min(step.depth, 24)} * 12px + 6px)` }}
+      style={{ paddingInlineStart: indentOf(step.depth) }}
     >
       <StatusIcon status={step.status} />
       <span className="skein-run-diff__label" title={step.label}>
