@@ -676,3 +676,33 @@ describe('<AsciiSwimlane> in Chromium', () => {
     expect(line.hasAttribute('data-selected')).toBe(true);
   });
 });
+
+describe('<Swimlane> sized by its content', () => {
+  it('shrinks with a grid track of auto width (its SVGs do not hold it at the width it was drawn at)', async () => {
+    const timeline = small();
+    const utils = render(
+      <div data-testid="grid" style={{ display: 'grid', width: 900 }}>
+        <div style={{ height: 300 }}>
+          <Swimlane timeline={timeline} aria-label="In a grid" />
+        </div>
+      </div>,
+    );
+    const root = utils.container.querySelector<HTMLElement>('.skein-swimlane')!;
+    await expect.poll(() => bars(root).length).toBeGreaterThan(10);
+    await expect.poll(() => root.getBoundingClientRect().width).toBeGreaterThan(850);
+    const grid = utils.getByTestId('grid');
+    grid.style.width = '358px';
+    // Before the fix the track stayed 900 px wide: the SVGs' width attributes
+    // were the swimlane's min-content width.
+    await expect
+      .poll(() => root.getBoundingClientRect().width, { timeout: 10_000 })
+      .toBeLessThanOrEqual(358.5);
+    await expect
+      .poll(() =>
+        Math.max(...[...root.querySelectorAll('svg')].map((s) => s.getBoundingClientRect().right)),
+      )
+      .toBeLessThanOrEqual(grid.getBoundingClientRect().right + 0.5);
+    for (const svg of root.querySelectorAll('svg'))
+      expect(Number(svg.getAttribute('width'))).toBeLessThanOrEqual(358);
+  });
+});

@@ -5,7 +5,7 @@ import { act, cleanup, render } from '@testing-library/react';
 import { userEvent } from 'vitest/browser';
 import { StrictMode, createRef, type ReactNode, type Ref } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EventStream, type Event } from '../../src/index.js';
+import { EventStream, type Event, type LiveConnectionSnapshot } from '../../src/index.js';
 import { SkeinTheme, Transcript, type TranscriptHandle } from '../../src/react.js';
 import '../../src/styles.css';
 
@@ -419,5 +419,48 @@ describe('<Transcript> keeping the top row in place', () => {
     await settle(feed, scroller);
     expect(topOf(feed, id)).toBeDefined();
     expect(Math.abs(topOf(feed, id)! - before)).toBeLessThan(2);
+  });
+});
+
+describe('<Transcript connection> in a narrow pane', () => {
+  it('wraps the last error inside the toolbar at 390 px instead of running past its edge', async () => {
+    const stream = new EventStream();
+    const snapshot: LiveConnectionSnapshot = {
+      status: 'reconnecting',
+      error: new Error(
+        'The live connection was lost: Failed to fetch (no server at https://agents.example.com/api/runs/a-very-long-run-id/events)',
+      ),
+      stream,
+      streamId: null,
+      lastEventId: null,
+      attempt: 4,
+      resets: 0,
+      duplicates: 0,
+    };
+    const view = render(
+      <div style={{ width: 390, height: 400 }}>
+        <Transcript stream={stream} connection={snapshot} />
+      </div>,
+    );
+    const status = await view.findByRole('status', { name: 'Connection' });
+    expect(status.textContent).toMatch(/attempt 4.*last error: The live connection was lost/);
+    const toolbar = status.parentElement!;
+    const bar = toolbar.getBoundingClientRect();
+    const error = status.querySelector('.skein-transcript__connection-error')!;
+    // On lines of its own, inside the toolbar: nothing to scroll sideways.
+    const whole = document.createRange();
+    whole.selectNodeContents(error);
+    const tops = new Set([...whole.getClientRects()].map((r) => Math.round(r.top)));
+    expect(tops.size).toBeGreaterThan(1);
+    expect(error.getBoundingClientRect().right).toBeLessThanOrEqual(bar.right + 0.5);
+    expect(status.getBoundingClientRect().right).toBeLessThanOrEqual(bar.right + 0.5);
+    expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(window.innerWidth);
+    // Words stay whole: "connection" is not cut across two lines.
+    const range = document.createRange();
+    const text = [...error.childNodes].find((n) => n.textContent!.includes('connection'))!;
+    const at = text.textContent!.indexOf('connection');
+    range.setStart(text, at);
+    range.setEnd(text, at + 'connection'.length);
+    expect(range.getClientRects().length).toBe(1);
   });
 });
