@@ -78,7 +78,13 @@ export const Toolbar: Story = {
 /** Both themes side by side, whatever the toolbar says. */
 export const SideBySide: Story = {
   render: () => (
-    <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr' }}>
+    // Side by side where both fit, one above the other on a phone.
+    <div
+      style={{
+        display: 'grid',
+        gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 16rem), 1fr))',
+      }}
+    >
       <SkeinTheme theme="light" style={{ padding: 16 }}>
         <Tokens title="Light theme tokens" />
       </SkeinTheme>
