@@ -135,15 +135,8 @@ function Receiver() {
   const [openId, setOpenId] = useState<string | null>(null);
   const open = openId === null ? undefined : registry.get(openId);
   return (
-    <div
-      style={{
-        display: 'grid',
-        gridTemplateColumns: '280px 1fr 1.4fr',
-        gap: 8,
-        height: 560,
-        padding: 8,
-      }}
-    >
+    <div className="otlp-story">
+      <style>{LAYOUT}</style>
       <nav aria-label="Runs received">
         <h2 style={{ fontSize: 14, margin: '0 0 4px' }}>Runs ({runs.length})</h2>
         <ul style={{ listStyle: 'none', margin: 0, padding: 0 }}>
@@ -171,13 +164,41 @@ function Receiver() {
           />
         </>
       ) : (
-        <p style={{ gridColumn: 'span 2' }}>
+        <p className="otlp-story__empty">
           Choose a run: they appear as the agent exports its spans.
         </p>
       )}
     </div>
   );
 }
+
+/**
+ * Three columns on a wide screen; on a tablet the runs above the tree and
+ * the transcript; on a phone all three stacked (the page scrolls down, never
+ * sideways).
+ */
+const LAYOUT = `
+.otlp-story {
+  display: grid;
+  gap: 8px;
+  padding: 8px;
+  grid-template-columns: 16rem minmax(0, 1fr) minmax(0, 1.4fr);
+  height: 560px;
+}
+.otlp-story__empty { grid-column: span 2; }
+@media (max-width: 900px) {
+  .otlp-story {
+    grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);
+    grid-template-rows: auto 30rem;
+    height: auto;
+  }
+  .otlp-story > nav { grid-column: 1 / -1; }
+}
+@media (max-width: 560px) {
+  .otlp-story { grid-template-columns: minmax(0, 1fr); grid-template-rows: auto 20rem 30rem; }
+  .otlp-story__empty { grid-column: auto; }
+}
+`;
 
 /**
  * `skein view --otlp`, in the page: an agent instrumented with the
