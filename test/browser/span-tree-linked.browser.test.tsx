@@ -215,3 +215,33 @@ describe('a span begun twice, in <SpanTree> and <Transcript> on one store', () =
     expect(treeRow(`a${SEP}2`)!.getAttribute('aria-expanded')).toBe('true');
   });
 });
+
+describe('<SpanTree> in a narrow sidebar', () => {
+  it('keeps every toolbar control inside a 130 px pane (a long button label wraps, whole words)', async () => {
+    const { container } = render(
+      <SkeinTheme>
+        <div style={{ width: 130, height: 500 }}>
+          <SpanTree events={run} />
+        </div>
+      </SkeinTheme>,
+    );
+    const root = container.querySelector<HTMLElement>('.skein-span-tree')!;
+    const toolbar = root.querySelector<HTMLElement>('.skein-span-tree__toolbar')!;
+    const right = root.getBoundingClientRect().right;
+    const controls = [...toolbar.children] as HTMLElement[];
+    expect(controls.length).toBeGreaterThan(4);
+    for (const el of controls) expect(el.getBoundingClientRect().right).toBeLessThanOrEqual(right);
+    const expand = [...toolbar.querySelectorAll('button')].find(
+      (b) => b.textContent === 'Expand to selection',
+    )!;
+    // Before: one 160 px line past the pane's edge. Now two lines, no word cut.
+    expect(expand.getBoundingClientRect().height).toBeGreaterThan(
+      toolbar.querySelector('button')!.getBoundingClientRect().height * 1.5,
+    );
+    const words = document.createRange();
+    const text = expand.firstChild!;
+    words.setStart(text, 0);
+    words.setEnd(text, 'Expand'.length);
+    expect(words.getClientRects().length).toBe(1);
+  });
+});
