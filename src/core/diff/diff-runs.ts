@@ -196,10 +196,14 @@ export function computeDiff(
   let changed = 0;
   let onlyA = 0;
   let onlyB = 0;
-  for (const row of rows) {
-    if (row.status === 'same') same++;
-    else if (row.status === 'changed') changed++;
-    else if (row.status === 'only-a') onlyA++;
+  // Indexed: this runs once per diff, too few times to be optimised, and a
+  // `for…of` left unoptimised allocates an iterator result per row (8 MB
+  // at 200k rows).
+  for (let r = 0; r < rows.length; r++) {
+    const status = rows[r]!.status;
+    if (status === 'same') same++;
+    else if (status === 'changed') changed++;
+    else if (status === 'only-a') onlyA++;
     else onlyB++;
   }
   const result: RunDiffResult = {
