@@ -523,6 +523,26 @@ function mix(h: number, x: number): number {
  * depth.
  */
 export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
+  return finish(stepsJob(tree, options));
+}
+
+/** Steps between two pauses of a job ({@link stepsJob}, the engine's rows). Internal. */
+export const JOB_STRIDE = 1024;
+
+/** Runs `job` to its end. Internal. */
+export function finish<T>(job: Generator<void, T>): T {
+  for (;;) {
+    const r = job.next();
+    if (r.done === true) return r.value;
+  }
+}
+
+/**
+ * {@link buildSteps} as a job: it pauses (yields) every {@link JOB_STRIDE}
+ * steps, so that a caller can spread a large run over several tasks
+ * (`createRunDiff`'s `sliceMs`). Internal.
+ */
+export function* stepsJob(tree: EventTree, options: StepOptions): Generator<void, StepTable> {
   const { hidden, ignore, intern } = options;
   const { events, spanIndex, spans, subtreeEnd } = tree;
   const steps: MutableStep[] = [];
@@ -563,6 +583,7 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
     }
     const item = frame.items[frame.pos++]!;
     const s = steps.length;
+    if (s % JOB_STRIDE === JOB_STRIDE - 1) yield;
     const step: MutableStep = {
       index: s,
       kind: '',
@@ -679,6 +700,7 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
   const digest = new Float64Array(n);
   const hashOf = (k: number): string => (intern.hashes[k] ??= hashText(intern.texts[k]!));
   for (let s = n - 1; s >= 0; s--) {
+    if (s % JOB_STRIDE === 0) yield;
     const step = steps[s]!;
     const isTurn = turnFlag[s] === 1;
     let tokens = 0;
