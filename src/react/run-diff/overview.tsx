@@ -6,6 +6,7 @@ import {
   type EventTreeFeed,
   type RunDiffResult,
   type RunDiffView,
+  type SwimlaneLayout,
   type Timeline,
 } from '../../index.js';
 import { formatCount } from '../../core/format.js';
@@ -51,21 +52,24 @@ export function DiffOverview(p: {
   const x = (row: number) => (row / n) * W;
 
   // The swimlanes are drawn once the runs are read, never on the server,
-  // and made in four tasks after the render (each run's timeline, then its
-  // layout on the axis): at 100k steps each is a few hundred ms, and in
-  // the render with the last diff they were one task of seconds.
+  // and made in six tasks after the render (each run's timeline, its
+  // layout, its bars on the axis): at 100k steps the first two are a few
+  // hundred ms each, and in the render with the last diff all six were one
+  // task of seconds.
   const [made, setMade] = useState<{ diff: RunDiffResult; a: Lane[]; b: Lane[] } | null>(null);
   const { feedA, feedB, loading } = p;
   useEffect(() => {
     if (loading) return;
-    let timelineA: Timeline | null = null;
-    let timelineB: Timeline | null = null;
+    let timeline: Timeline | null = null;
+    let layout: SwimlaneLayout | null = null;
     let a: Lane[] = [];
     return inTasks([
-      () => void (timelineA = timelineOf(feedA)),
-      () => void (a = lanesOf(diff, 'a', timelineA)),
-      () => void (timelineB = timelineOf(feedB)),
-      () => setMade({ diff, a, b: lanesOf(diff, 'b', timelineB) }),
+      () => void (timeline = timelineOf(feedA)),
+      () => void (layout = timeline === null ? null : layoutSwimlane(timeline)),
+      () => void (a = lanesOf(diff, 'a', layout)),
+      () => void (timeline = timelineOf(feedB)),
+      () => void (layout = timeline === null ? null : layoutSwimlane(timeline)),
+      () => setMade({ diff, a, b: lanesOf(diff, 'b', layout) }),
     ]);
   }, [loading, diff, feedA, feedB]);
   const lanes = made !== null && made.diff === diff && !loading ? made : null;
@@ -214,10 +218,9 @@ function timelineOf(feed: EventTreeFeed): Timeline | null {
   return tree.events.length === 0 ? null : buildTimeline(tree.events);
 }
 
-/** One run's swimlane rows (its agents), laid out in time and mapped onto the row axis. */
-function lanesOf(diff: RunDiffResult, side: 'a' | 'b', timeline: Timeline | null): Lane[] {
-  if (timeline === null) return [];
-  const layout = layoutSwimlane(timeline);
+/** One run's swimlane rows (its agents), laid out in time, mapped onto the row axis. */
+function lanesOf(diff: RunDiffResult, side: 'a' | 'b', layout: SwimlaneLayout | null): Lane[] {
+  if (layout === null) return [];
   const axis = runDiffStepAxis(diff, side);
   // Bars closer than a unit of the drawing merge: a lane draws at most W rects.
   const unit = Math.max(1, diff.rows.length) / W;
