@@ -17,7 +17,10 @@ import { defineBrowserBench } from './context.js';
  * trees of those, and `createRunDiff`'s diff of them, all code running for
  * the first time), then React's render and commit, the list engine's read of
  * the viewport (the page's first layout) and the paint. The diff of the whole
- * runs comes after, in the background, and is in `settled`.
+ * runs comes after, in the background, and is in `settled`. `longest-task`:
+ * the longest main-thread task (PerformanceObserver `longtask`) from the
+ * render call to both runs' swimlanes drawn and a quiet 300 ms after: the
+ * last diff update runs in slices, and the swimlanes after it.
  */
 export default defineBrowserBench({
   name: 'browser.rundiff',
