@@ -24,7 +24,7 @@
  */
 import { alignKeys, type AlignBudget } from './align.js';
 import { differingFields, normalizedText, textSimilarity, type IgnoreSet } from './normalize.js';
-import { JOB_STRIDE, finish, normalizeModel, type StepTable } from './steps.js';
+import { JOB_STRIDE, normalizeModel, type StepTable } from './steps.js';
 import type { RunDiffDelta, RunDiffRow, RunDiffStatus } from './types.js';
 
 /** How many times a stretch may be opened a level deeper. */
@@ -101,20 +101,10 @@ function factsOf(A: StepTable, B: StepTable, a: number, b: number): string {
   return `${A.key[a]} ${B.key[b]} ${x.status} ${y.status} ${x.aborted === true} ${y.aborted === true} ${x.tokens} ${y.tokens} ${x.durationMs} ${y.durationMs} ${x.cost} ${y.cost}`;
 }
 
-/** Aligns the steps of two runs into rows. Internal: see `diffRuns`. */
-export function alignSteps(
-  A: StepTable,
-  B: StepTable,
-  ignore: IgnoreSet,
-  budget: AlignBudget,
-  memo?: AlignMemo,
-): RunDiffRow[] {
-  return finish(rowsJob(A, B, ignore, budget, memo));
-}
-
 /**
- * {@link alignSteps} as a job that pauses (yields) about every
- * {@link JOB_STRIDE} rows. The memo is replaced only at its end. Internal.
+ * Aligns the steps of two runs into rows (see `diffRuns`), as a job that
+ * pauses (yields) about every {@link JOB_STRIDE} rows. The memo is replaced
+ * only at its end. Internal.
  */
 export function* rowsJob(
   A: StepTable,

@@ -108,7 +108,7 @@ export interface Interner {
   readonly hashes: (string | undefined)[];
 }
 
-/** Options of {@link buildSteps}. Internal. */
+/** Options of {@link stepsJob}. Internal. */
 export interface StepOptions {
   readonly hidden: ReadonlySet<string>;
   readonly ignore: IgnoreSet;
@@ -517,15 +517,6 @@ function mix(h: number, x: number): number {
   return Math.imul(h, 0x01000193) >>> 0;
 }
 
-/**
- * The steps of `tree` (module comment): pre-order, with signatures interned
- * in `options.intern`. Iterative: O(n) in the tree's nodes whatever its
- * depth.
- */
-export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
-  return finish(stepsJob(tree, options));
-}
-
 /** Steps between two pauses of a job ({@link stepsJob}, the engine's rows). Internal. */
 export const JOB_STRIDE = 1024;
 
@@ -538,9 +529,11 @@ export function finish<T>(job: Generator<void, T>): T {
 }
 
 /**
- * {@link buildSteps} as a job: it pauses (yields) every {@link JOB_STRIDE}
- * steps, so that a caller can spread a large run over several tasks
- * (`createRunDiff`'s `sliceMs`). Internal.
+ * The steps of `tree` (module comment): pre-order, with signatures interned
+ * in `options.intern`. Iterative: O(n) in the tree's nodes whatever its
+ * depth. A job: it pauses (yields) every {@link JOB_STRIDE} steps, so that
+ * a caller can spread a large run over several tasks (`createRunDiff`'s
+ * `sliceMs`); {@link finish} runs it whole. Internal.
  */
 export function* stepsJob(tree: EventTree, options: StepOptions): Generator<void, StepTable> {
   const { hidden, ignore, intern } = options;
