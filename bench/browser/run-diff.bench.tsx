@@ -17,7 +17,10 @@ import { defineBrowserBench } from './context.js';
  * trees of those, and `createRunDiff`'s diff of them, all code running for
  * the first time), then React's render and commit, the list engine's read of
  * the viewport (the page's first layout) and the paint. The diff of the whole
- * runs comes after, in the background, and is in `settled`.
+ * runs comes after, in the background, and is in `settled`. `longest-task`:
+ * the longest main-thread task (PerformanceObserver `longtask`) from the
+ * render call to both runs' swimlanes drawn and a quiet 300 ms after: the
+ * last diff update runs in slices, and the swimlanes after it.
  */
 export default defineBrowserBench({
   name: 'browser.rundiff',
@@ -28,6 +31,15 @@ export default defineBrowserBench({
     const a = generateRun({ seed: 34, events: n, pendingRate: 0 });
     const b = generateRunVariant(a, { rate: 0.01 });
     const el = ctx.container(1200, 800);
+    // Long tasks from the render call to the swimlanes drawn (the final diff
+    // and both runs' lanes come after the rows, in the background). The task
+    // that generated the runs ends first: it would be counted otherwise.
+    await ctx.nextPaint();
+    const tasks: number[] = [];
+    const observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) tasks.push(entry.duration);
+    });
+    observer.observe({ type: 'longtask', buffered: false });
     const t0 = performance.now();
     const root = createRoot(el);
     flushSync(() => root.render(<RunDiff a={a} b={b} />));
@@ -49,6 +61,18 @@ export default defineBrowserBench({
       value: performance.now() - t1 + mount,
       unit: 'ms',
       n,
+    });
+    while (el.querySelector('.skein-run-diff__lane') === null)
+      await new Promise((r) => setTimeout(r, 20));
+    // A quiet moment after: a task still running when the lanes appear is counted.
+    await new Promise((r) => setTimeout(r, 300));
+    observer.disconnect();
+    ctx.record({
+      name: `browser.rundiff.longest-task.${label}`,
+      value: Math.max(0, ...tasks),
+      unit: 'ms',
+      n,
+      target: '≤ 200 ms',
     });
     ctx.record({
       name: `browser.rundiff.dom-rows.${label}`,

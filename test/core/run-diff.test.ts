@@ -747,6 +747,70 @@ describe('createRunDiff: a large run read in slices', () => {
   });
 });
 
+describe('createRunDiff: an update in slices (sliceMs)', () => {
+  const a = generateRun({ seed: 9, events: 3_000, pendingRate: 0 });
+  const b = generateRunVariant(a, { rate: 0.05 });
+
+  it('spreads an update over tasks and tells listeners once, of the whole diff', async () => {
+    const stream = new EventStream();
+    const tasks: (() => void)[] = [];
+    let clock = 0;
+    // Each look at the clock "takes" 1 ms: a 4 ms slice pauses after a few steps of the job.
+    const live = createRunDiff(a, stream, {
+      now: () => (clock += 1),
+      sliceMs: 4,
+      schedule: (task) => void tasks.push(task),
+    });
+    const heard: RunDiffResult[] = [];
+    const stop = live.subscribe(() => heard.push(live.getSnapshot()));
+    for (const e of b) stream.append(e);
+    stream.close();
+    await Promise.resolve();
+    // The first slice ran in the notification; the rest wait for their tasks.
+    expect(tasks.length).toBe(1);
+    expect(heard).toEqual([]);
+    let ran = 0;
+    while (tasks.length > 0) {
+      tasks.shift()!();
+      ran++;
+      await Promise.resolve();
+    }
+    expect(ran).toBeGreaterThan(2);
+    expect(heard.length).toBe(1);
+    const want = diffRuns(a, b);
+    expect(heard[0]!.rows).toEqual(want.rows);
+    expect(heard[0]!.totals).toEqual(want.totals);
+    expect(heard[0]!.b.complete).toBe(true);
+    expect(live.getSnapshot()).toBe(heard[0]);
+    stop();
+    live.dispose();
+  });
+
+  it('finishes an update under way at once in update()', async () => {
+    const stream = new EventStream();
+    let clock = 0;
+    const tasks: (() => void)[] = [];
+    const live = createRunDiff(a, stream, {
+      now: () => (clock += 1),
+      sliceMs: 4,
+      schedule: (task) => void tasks.push(task),
+    });
+    const stop = live.subscribe(() => {});
+    for (const e of b.slice(0, 2_000)) stream.append(e);
+    await Promise.resolve();
+    expect(tasks.length).toBe(1);
+    // The rest arrives while that update is under way: update() finishes it, then diffs the rest.
+    for (const e of b.slice(2_000)) stream.append(e);
+    expect(live.update().rows).toEqual(diffRuns(a, b).rows);
+    stop();
+    live.dispose();
+  });
+
+  it('checks sliceMs', () => {
+    expect(() => createRunDiff(a, b, { sliceMs: 0 })).toThrow(/sliceMs/);
+  });
+});
+
 describe('buildRunDiffView and the keyboard', () => {
   const body = (cmd: string) => (r: RunBuilder) =>
     agent(r, (x) => {

@@ -13,11 +13,12 @@ import { runExtent } from '../tree/row-facts.js';
 import { createEventTreeBuilder } from '../tree/incremental.js';
 import type { EventTreeFeed } from '../tree/feed.js';
 import { createBudget } from './align.js';
-import { alignSteps, type AlignMemo } from './engine.js';
+import { rowsJob, type AlignMemo } from './engine.js';
 import { DEFAULT_DIFF_IGNORE, ignoreSet, type IgnoreSet } from './normalize.js';
 import {
   DEFAULT_DIFF_HIDDEN,
-  buildSteps,
+  finish,
+  stepsJob,
   type Interner,
   type Leaf,
   type StepTable,
@@ -169,6 +170,22 @@ export function computeDiff(
   options: ResolvedDiffOptions,
   cache: DiffCache = { intern: { ids: new Map(), texts: [], hashes: [] } },
 ): RunDiffResult {
+  return finish(diffJob(sa, sb, options, cache));
+}
+
+/**
+ * {@link computeDiff} as a job: it pauses (yields) every thousand or so
+ * steps and rows, so that `createRunDiff` can spread the diff of two large
+ * runs over several tasks. A job left unfinished leaves `cache` usable (the
+ * memo is replaced only at the end, and every entry is checked before use).
+ * Internal.
+ */
+export function* diffJob(
+  sa: RunSnapshot,
+  sb: RunSnapshot,
+  options: ResolvedDiffOptions,
+  cache: DiffCache,
+): Generator<void, RunDiffResult> {
   const stepOptions = {
     hidden: options.hidden,
     ignore: options.ignore,
@@ -179,11 +196,11 @@ export function computeDiff(
   const A =
     cache.a !== undefined && cache.a.tree === sa.tree
       ? cache.a.table
-      : buildSteps(sa.tree, stepOptions);
+      : yield* stepsJob(sa.tree, stepOptions);
   const B =
     cache.b !== undefined && cache.b.tree === sb.tree
       ? cache.b.table
-      : buildSteps(sb.tree, stepOptions);
+      : yield* stepsJob(sb.tree, stepOptions);
   cache.a = { tree: sa.tree, table: A };
   cache.b = { tree: sb.tree, table: B };
   const budget = createBudget(
@@ -191,25 +208,35 @@ export function computeDiff(
     options.maxEdits,
     cache.intern.texts,
   );
-  const rows = alignSteps(A, B, options.ignore, budget, cache.memo);
+  const rows = yield* rowsJob(A, B, options.ignore, budget, cache.memo);
   let same = 0;
   let changed = 0;
   let onlyA = 0;
   let onlyB = 0;
-  for (const row of rows) {
-    if (row.status === 'same') same++;
-    else if (row.status === 'changed') changed++;
-    else if (row.status === 'only-a') onlyA++;
+  // Indexed: this runs once per diff, too few times to be optimised, and a
+  // `for…of` left unoptimised allocates an iterator result per row (8 MB
+  // at 200k rows).
+  for (let r = 0; r < rows.length; r++) {
+    const status = rows[r]!.status;
+    if (status === 'same') same++;
+    else if (status === 'changed') changed++;
+    else if (status === 'only-a') onlyA++;
     else onlyB++;
   }
+  yield;
+  const firstDivergence = divergenceOf(rows, A.steps, B.steps);
+  yield;
+  const fa = runFacts(A);
+  yield;
+  const totals = totalsOf(fa, runFacts(B));
   const result: RunDiffResult = {
     a: { steps: A.steps, events: sa.tree.length, complete: sa.complete },
     b: { steps: B.steps, events: sb.tree.length, complete: sb.complete },
     rows,
     counts: { same, changed, onlyA, onlyB },
     identical: same === rows.length,
-    firstDivergence: divergenceOf(rows, A.steps, B.steps),
-    totals: totalsOf(A, B),
+    firstDivergence,
+    totals,
     alignment: budget.coarse > 0 ? 'coarse' : 'exact',
     coarseSteps: budget.coarse,
   };
@@ -326,6 +353,8 @@ const SUMMARY_KINDS: ReadonlySet<string> = new Set([
  * from the span tree's extent (`runExtent`), and cost and failures from
  * the steps.
  */
+type RunFacts = ReturnType<typeof runFacts>;
+
 function runFacts(table: StepTable) {
   const picked: Event[] = [];
   let cost: number | null = null;
@@ -352,9 +381,7 @@ function runFacts(table: StepTable) {
   };
 }
 
-function totalsOf(A: StepTable, B: StepTable): RunDiffTotals {
-  const fa = runFacts(A);
-  const fb = runFacts(B);
+function totalsOf(fa: RunFacts, fb: RunFacts): RunDiffTotals {
   const sa = fa.summary;
   const sb = fb.summary;
   const names = [...new Set([...Object.keys(sa.scores), ...Object.keys(sb.scores)])];

@@ -24,7 +24,7 @@
  */
 import { alignKeys, type AlignBudget } from './align.js';
 import { differingFields, normalizedText, textSimilarity, type IgnoreSet } from './normalize.js';
-import { normalizeModel, type StepTable } from './steps.js';
+import { JOB_STRIDE, normalizeModel, type StepTable } from './steps.js';
 import type { RunDiffDelta, RunDiffRow, RunDiffStatus } from './types.js';
 
 /** How many times a stretch may be opened a level deeper. */
@@ -101,15 +101,20 @@ function factsOf(A: StepTable, B: StepTable, a: number, b: number): string {
   return `${A.key[a]} ${B.key[b]} ${x.status} ${y.status} ${x.aborted === true} ${y.aborted === true} ${x.tokens} ${y.tokens} ${x.durationMs} ${y.durationMs} ${x.cost} ${y.cost}`;
 }
 
-/** Aligns the steps of two runs into rows. Internal: see `diffRuns`. */
-export function alignSteps(
+/**
+ * Aligns the steps of two runs into rows (see `diffRuns`), as a job that
+ * pauses (yields) about every {@link JOB_STRIDE} rows. The memo is replaced
+ * only at its end. Internal.
+ */
+export function* rowsJob(
   A: StepTable,
   B: StepTable,
   ignore: IgnoreSet,
   budget: AlignBudget,
   memo?: AlignMemo,
-): RunDiffRow[] {
+): Generator<void, RunDiffRow[]> {
   const rows: RunDiffRow[] = [];
+  let pause = JOB_STRIDE;
   const next: AlignMemo | undefined =
     memo === undefined ? undefined : { levels: new Map(), rows: new Map() };
   // A frame walks a level's ops, or (`ops` null) the children of a pair
@@ -125,6 +130,10 @@ export function alignSteps(
     },
   ];
   while (frames.length > 0) {
+    if (rows.length >= pause) {
+      pause = rows.length + JOB_STRIDE;
+      yield;
+    }
     const frame = frames[frames.length - 1]!;
     let oa: number;
     let ob: number;

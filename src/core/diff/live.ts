@@ -16,7 +16,9 @@
  * live snapshots: after an update that took `c` ms (past 4 ms), the next
  * waits until 5 × `c` has passed, so following a large run spends at most a
  * sixth of the time on the diff. The update once both runs are finished and
- * read is not held back.
+ * read is not held back. With `sliceMs`, an update runs in slices, a task
+ * each (the diff is a job that pauses every thousand or so steps and rows:
+ * `diffJob`), and listeners hear of it once it is whole.
  */
 import { SkeinError } from '../errors.js';
 import type { Event } from '../events/types.js';
@@ -26,13 +28,14 @@ import type { EventTree } from '../tree/event-tree.js';
 import type { EventTreeFeed } from '../tree/feed.js';
 import { createEventTreeBuilder, type EventTreeBuilder } from '../tree/incremental.js';
 import {
-  computeDiff,
+  diffJob,
   resolveDiffOptions,
   snapshotOf,
   treeOfEvents,
   type DiffCache,
   type RunSnapshot,
 } from './diff-runs.js';
+import { finish } from './steps.js';
 import type { RunDiffResult, RunDiffOptions, RunDiffSource } from './types.js';
 
 /** Updates cheaper than this (ms) run at every change. */
@@ -53,6 +56,17 @@ export interface CreateRunDiffOptions extends RunDiffOptions {
   now?: () => number;
   /** Runs `task` after `ms` (default `setTimeout`). */
   delay?: (task: () => void, ms: number) => void;
+  /**
+   * Budget of one slice of an update, in ms (default: none, an update runs
+   * whole). With it, an update that listeners are to hear of runs in slices
+   * of about this long, each its own task (`schedule`), and they hear of it
+   * once it is whole: the diff of two 100k-step runs (seconds) never holds
+   * a page for more than a slice. `update()`, and `getSnapshot()` without
+   * listeners, still finish it at once.
+   */
+  sliceMs?: number;
+  /** Runs the next slice of an update (default `setTimeout(task, 0)`). */
+  schedule?: (task: () => void) => void;
 }
 
 /**
@@ -182,6 +196,16 @@ export function createRunDiff(
   const resolved = resolveDiffOptions('createRunDiff', options);
   const now = options.now ?? Date.now;
   const delay = options.delay ?? ((task: () => void, ms: number) => void setTimeout(task, ms));
+  const sliceMs = options.sliceMs;
+  if (sliceMs !== undefined && !(sliceMs > 0))
+    throw new SkeinError(
+      'invalid_argument',
+      'createRunDiff',
+      'sliceMs',
+      'a number of ms > 0',
+      String(sliceMs),
+    );
+  const schedule = options.schedule ?? ((task: () => void) => void setTimeout(task, 0));
   const cache: DiffCache = {
     intern: { ids: new Map(), texts: [], hashes: [] },
     leaves: new WeakMap(),
@@ -193,22 +217,87 @@ export function createRunDiff(
   let lastEnd = 0;
   let held = false;
 
-  const compute = (): boolean => {
-    if (current !== null && !sideA.dirty() && !sideB.dirty()) return false;
+  // The update under way (sliced: `sliceMs`), what its slices cost so
+  // far, and whether its next slice is queued.
+  let job: Generator<void, RunDiffResult> | null = null;
+  let jobCost = 0;
+  let sliceQueued = false;
+  // A finished update that listeners hear of in the next task.
+  let owed = false;
+
+  /**
+   * Runs the update under way, or begins one if a source changed, until it
+   * is done (`true`: `current` is new) or `now()` passes `deadline`.
+   */
+  const advance = (deadline: number): boolean => {
+    if (job === null && current !== null && !sideA.dirty() && !sideB.dirty()) return false;
     const start = now();
-    const sa = sideA.snapshot();
-    const sb = sideB.snapshot();
-    current = computeDiff(sa, sb, resolved, cache);
+    if (job === null) {
+      job = diffJob(sideA.snapshot(), sideB.snapshot(), resolved, cache);
+      jobCost = 0;
+    }
+    let result: RunDiffResult;
+    if (deadline === Number.POSITIVE_INFINITY) result = finish(job);
+    else {
+      for (;;) {
+        const r = job.next();
+        if (r.done === true) {
+          result = r.value;
+          break;
+        }
+        if (now() >= deadline) {
+          jobCost += now() - start;
+          return false;
+        }
+      }
+    }
+    job = null;
+    current = result;
     lastEnd = now();
-    lastCost = lastEnd - start;
+    lastCost = jobCost + (lastEnd - start);
     return true;
+  };
+  /** Catches up at once: the update under way, then a new one if a source changed since. */
+  const compute = (): void => {
+    if (job !== null) advance(Number.POSITIVE_INFINITY);
+    advance(Number.POSITIVE_INFINITY);
+  };
+  /**
+   * One slice of the update (`sliceMs`); the next is queued while it is not
+   * done. `false` when listeners are to wait: the update is not done, or it
+   * ended a long slice (they hear of it in a task of its own: their work on
+   * a new diff, a render of its rows, is not added to the slice's).
+   */
+  const slice = (): boolean => {
+    if (owed) {
+      owed = false;
+      if (sideA.dirty() || sideB.dirty()) changed();
+      return true;
+    }
+    const start = now();
+    const done = advance(start + sliceMs!);
+    if (job === null && (!done || now() - start < sliceMs! / 2)) {
+      // What changed while it ran (the notice of it went to this update).
+      if (done && (sideA.dirty() || sideB.dirty())) changed();
+      return true;
+    }
+    if (job === null) owed = true;
+    if (!sliceQueued) {
+      sliceQueued = true;
+      schedule(() => {
+        sliceQueued = false;
+        if (!disposed) listeners.schedule();
+      });
+    }
+    return false;
   };
   // A due notification recomputes first and is skipped when the diff is the
   // one listeners last heard of (a read in between may have caught up).
   let told: RunDiffResult | null = null;
   const listeners = new Listeners(() => {
     if (disposed) return false;
-    compute();
+    if (sliceMs === undefined) compute();
+    else if (!slice()) return false;
     if (current === told) return false;
     told = current;
     return true;
@@ -277,6 +366,7 @@ export function createRunDiff(
     dispose() {
       if (disposed) return;
       disposed = true;
+      job = null;
       unfollow?.();
       unfollow = null;
     },

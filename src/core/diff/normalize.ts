@@ -294,7 +294,11 @@ export function normalizedText(
     if (depth < 0) {
       out += v as string;
     } else if (typeof v === 'string') {
-      out += JSON.stringify(v.length > max ? v.slice(0, max) : v);
+      // Only what can still fit is quoted (the text is cut at `max`): each
+      // character quotes to at least one, so `room` characters fill it. A
+      // surrogate pair split at the cut quotes differently, past the cut.
+      const room = max - out.length;
+      out += JSON.stringify(v.length > room ? v.slice(0, room) : v);
     } else if (typeof v === 'number' || typeof v === 'boolean') {
       out += String(v);
     } else if (v === null || v === undefined) {
@@ -321,8 +325,12 @@ export function normalizedText(
       }
     } else {
       const record = v as Record<string, unknown>;
-      const keys: string[] = [];
-      for (const k of Object.keys(record)) {
+      // Kept between objects: the keys are on the stacks before the next
+      // object is read (`Object.keys` and a new list were two arrays per object).
+      const keys = scratchKeyList;
+      keys.length = 0;
+      for (const k in record) {
+        if (!Object.prototype.hasOwnProperty.call(record, k)) continue;
         const x = record[k];
         if (x !== undefined && x !== null && !skipped(ignore, k, at)) keys.push(k);
       }
@@ -354,6 +362,7 @@ export function normalizedText(
     paths.length = 0;
     depths.length = 0;
   } else values.fill(undefined, 0, high);
+  if (scratchKeyList.length > 64) scratchKeyList.length = 0;
   return out.length > max ? out.slice(0, max) : out;
 }
 
@@ -361,6 +370,8 @@ export function normalizedText(
 const stackValues: unknown[] = [];
 const stackPaths: (IgnorePath | null)[] = [];
 const stackDepths: number[] = [];
+/** An object's kept keys, sorted, in {@link normalizedText}. */
+const scratchKeyList: string[] = [];
 
 /** `"key":` per key name, made once: events of one run share a few dozen names. */
 const keyLiterals = new Map<string, string>();

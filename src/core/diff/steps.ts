@@ -108,7 +108,7 @@ export interface Interner {
   readonly hashes: (string | undefined)[];
 }
 
-/** Options of {@link buildSteps}. Internal. */
+/** Options of {@link stepsJob}. Internal. */
 export interface StepOptions {
   readonly hidden: ReadonlySet<string>;
   readonly ignore: IgnoreSet;
@@ -259,7 +259,9 @@ function requestedCalls(event: Event): string {
   if (calls.length === 1) return str(calls[0]?.function).toLowerCase();
   const names: string[] = [];
   for (const call of calls) names.push(str(call?.function).toLowerCase());
-  return names.sort().join(' ');
+  // `sortStrings`: `Array.prototype.sort` copies the list for each call.
+  sortStrings(names);
+  return names.join(' ');
 }
 
 /** The children of tree range `[start, end)` as items (module comment). */
@@ -311,13 +313,19 @@ function childItems(tree: EventTree, start: number, end: number, hidden: Readonl
     child.node = -1;
     removed = true;
   }
-  const kept = removed ? list.filter((item) => item.node >= 0) : list;
-  // Chunks of one message.
-  const merged: Item[] = [];
-  for (const item of kept) {
+  // One pass over what is left: chunks of one message merge, then turns (a
+  // model call and what follows it, up to the next model call) form. Two
+  // passes built two more lists per span, tool spans included.
+  if (list.length === 0) return list;
+  const out: Item[] = [];
+  let turn: Item | null = null;
+  // The last item kept (in `out` or in a turn): a chunk of its message joins it.
+  let prev: Item | undefined;
+  for (const item of list) {
+    if (removed && item.node < 0) continue;
     const e = events[item.node]!;
-    const prev = merged[merged.length - 1];
-    if (e.event === 'message' && spanIndex[item.node]! < 0 && prev !== undefined) {
+    const isSpan = spanIndex[item.node]! >= 0;
+    if (e.event === 'message' && !isSpan && prev !== undefined) {
       const id = str(field(e, 'message_id'));
       const first = events[prev.node]!;
       if (
@@ -330,14 +338,8 @@ function childItems(tree: EventTree, start: number, end: number, hidden: Readonl
         continue;
       }
     }
-    merged.push(item);
-  }
-  // Turns: a model call and what follows it, up to the next model call.
-  const out: Item[] = [];
-  let turn: Item | null = null;
-  for (const item of merged) {
-    const isSpan = spanIndex[item.node]! >= 0;
-    if (!isSpan && events[item.node]!.event === 'model') {
+    prev = item;
+    if (!isSpan && e.event === 'model') {
       turn = { node: item.node, span: -1, chunks: null, members: [item], adopted: null };
       out.push(turn);
     } else if (turn !== null && !isSpan) turn.members!.push(item);
@@ -369,8 +371,44 @@ export interface Leaf {
   readonly text: string;
 }
 
-/** The step of event `e` (with `chunks`: a message made of these chunks). */
-function leafOf(e: Event, ignore: IgnoreSet, chunks: readonly Event[] | null): Leaf {
+/** A {@link Leaf} being filled. */
+type MutableLeaf = { -readonly [K in keyof Leaf]: Leaf[K] };
+
+function emptyLeaf(): MutableLeaf {
+  return {
+    kind: '',
+    name: '',
+    label: '',
+    key: '',
+    coarse: '',
+    status: 'ok',
+    tokens: 0,
+    durationMs: null,
+    cost: null,
+    aborted: false,
+    start: Number.NaN,
+    end: Number.NaN,
+    text: '',
+  };
+}
+
+/**
+ * Filled for each step a diff keeps no leaf of (`diffRuns`, message
+ * chunks): its fields are copied into the step right away, and a new object
+ * per event was about 130 bytes of garbage per step.
+ */
+const scratchLeaf = emptyLeaf();
+
+/**
+ * The step of event `e` (with `chunks`: a message made of these chunks),
+ * written into `out`.
+ */
+function leafOf(
+  e: Event,
+  ignore: IgnoreSet,
+  chunks: readonly Event[] | null,
+  out: MutableLeaf,
+): Leaf {
   const end = eventEnd(e);
   const start = eventTime(e);
   const aborted = isAbortedEvent(e);
@@ -436,21 +474,20 @@ function leafOf(e: Event, ignore: IgnoreSet, chunks: readonly Event[] | null): L
       coarse = `k\u0000${e.event}`;
     }
   }
-  return {
-    kind: e.event,
-    name,
-    label,
-    key,
-    coarse,
-    status: eventStatus(e),
-    tokens: eventCountedTokens(e),
-    durationMs: end !== undefined && Number.isFinite(start) ? end - start : null,
-    cost: cost !== undefined && !aborted ? cost : null,
-    aborted,
-    start,
-    end: end ?? start,
-    text,
-  };
+  out.kind = e.event;
+  out.name = name;
+  out.label = label;
+  out.key = key;
+  out.coarse = coarse;
+  out.status = eventStatus(e);
+  out.tokens = eventCountedTokens(e);
+  out.durationMs = end !== undefined && Number.isFinite(start) ? end - start : null;
+  out.cost = cost !== undefined && !aborted ? cost : null;
+  out.aborted = aborted;
+  out.start = start;
+  out.end = end ?? start;
+  out.text = text;
+  return out;
 }
 
 /** Two 32-bit FNV-1a lanes over `text`, as 16 hex digits. */
@@ -465,25 +502,55 @@ function hashText(text: string): string {
   return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
 }
 
+/** A turn's members' signature hashes, kept between turns (sorted and joined at once). */
+const scratchMembers: string[] = [];
+
+/** `to` holding `from` at its start. */
+function grown<T extends Int32Array | Uint8Array | Float64Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
+
 /** FNV-1a style mixing of 32-bit ints, two lanes for a 53-bit digest. */
 function mix(h: number, x: number): number {
   h ^= x;
   return Math.imul(h, 0x01000193) >>> 0;
 }
 
+/** Steps between two pauses of a job ({@link stepsJob}, the engine's rows). Internal. */
+export const JOB_STRIDE = 1024;
+
+/** Runs `job` to its end. Internal. */
+export function finish<T>(job: Generator<void, T>): T {
+  for (;;) {
+    const r = job.next();
+    if (r.done === true) return r.value;
+  }
+}
+
 /**
  * The steps of `tree` (module comment): pre-order, with signatures interned
  * in `options.intern`. Iterative: O(n) in the tree's nodes whatever its
- * depth.
+ * depth. A job: it pauses (yields) every {@link JOB_STRIDE} steps, so that
+ * a caller can spread a large run over several tasks (`createRunDiff`'s
+ * `sliceMs`); {@link finish} runs it whole. Internal.
  */
-export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
+export function* stepsJob(tree: EventTree, options: StepOptions): Generator<void, StepTable> {
   const { hidden, ignore, intern } = options;
   const { events, spanIndex, spans, subtreeEnd } = tree;
   const steps: MutableStep[] = [];
   // Interned as they are made, so the texts die young (a turn's key and a
   // custom key are made bottom-up, below).
-  const keyIds: number[] = [];
-  const coarseIds: number[] = [];
+  // Per-step columns, typed and grown by doubling from the tree's size
+  // (about one step per node): lists grown a push at a time were copied
+  // over and over, 12 MB of a diff of two 100k-step runs.
+  let cap = tree.length + 16;
+  let keyIds = new Int32Array(cap);
+  let coarseIds = new Int32Array(cap);
+  let turnFlag = new Uint8Array(cap);
+  // Start and end (epoch ms) of each event step, for its turn's duration.
+  let startMs = new Float64Array(cap);
+  let endMs = new Float64Array(cap);
   const id = (text: string): number => {
     let k = intern.ids.get(text);
     if (k === undefined) {
@@ -495,10 +562,6 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
   };
   const content: (Readonly<Record<string, unknown>> | null)[] = [];
   const stepEvent: (Event | undefined)[] = [];
-  const turnFlag: number[] = [];
-  // Start and end (epoch ms) of each event step, for its turn's duration.
-  const startMs: number[] = [];
-  const endMs: number[] = [];
   let turns = 0;
 
   const frames: { items: Item[]; pos: number; parent: number }[] = [
@@ -513,6 +576,7 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
     }
     const item = frame.items[frame.pos++]!;
     const s = steps.length;
+    if (s % JOB_STRIDE === JOB_STRIDE - 1) yield;
     const step: MutableStep = {
       index: s,
       kind: '',
@@ -568,9 +632,16 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
       compared = e as unknown as Record<string, unknown>;
       let leaf = options.leaves?.get(e);
       if (leaf === undefined || item.chunks !== null) {
-        leaf = leafOf(e, ignore, item.chunks === null ? null : item.chunks.map((n) => events[n]!));
-        if (item.chunks === null) options.leaves?.set(e, leaf);
-        else compared = { event: 'message', role: leaf.name, content: leaf.text };
+        const kept = options.leaves !== undefined && item.chunks === null;
+        leaf = leafOf(
+          e,
+          ignore,
+          item.chunks === null ? null : item.chunks.map((n) => events[n]!),
+          kept ? emptyLeaf() : scratchLeaf,
+        );
+        if (kept) options.leaves!.set(e, leaf);
+        if (item.chunks !== null)
+          compared = { event: 'message', role: leaf.name, content: leaf.text };
       }
       step.kind = leaf.kind;
       step.name = leaf.name;
@@ -592,13 +663,21 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
         if (item.adopted !== null) children = [...(children ?? []), ...item.adopted];
       }
     }
-    keyIds.push(item.members !== null ? -1 : id(key));
-    coarseIds.push(item.members !== null ? id('T') : id(coarse));
+    if (s === cap) {
+      cap *= 2;
+      keyIds = grown(keyIds, new Int32Array(cap));
+      coarseIds = grown(coarseIds, new Int32Array(cap));
+      turnFlag = grown(turnFlag, new Uint8Array(cap));
+      startMs = grown(startMs, new Float64Array(cap));
+      endMs = grown(endMs, new Float64Array(cap));
+    }
+    keyIds[s] = item.members !== null ? -1 : id(key);
+    coarseIds[s] = item.members !== null ? id('T') : id(coarse);
     content.push(compared);
     stepEvent.push(event);
-    turnFlag.push(item.members !== null ? 1 : 0);
-    startMs.push(t0);
-    endMs.push(t1);
+    turnFlag[s] = item.members !== null ? 1 : 0;
+    startMs[s] = t0;
+    endMs[s] = t1;
     if (children !== null && children.length > 0) {
       frames.push({ items: children, pos: 0, parent: s });
     }
@@ -606,13 +685,15 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
 
   // Bottom-up: sums of turns and spans, turn keys, heights, digests.
   const n = steps.length;
-  const key = new Int32Array(n);
-  const coarse = new Int32Array(n);
+  // Written in place below (a turn's key, a custom key).
+  const key = keyIds.subarray(0, n);
+  const coarse = coarseIds.subarray(0, n);
   const mid = new Int32Array(n);
   const height = new Int32Array(n);
   const digest = new Float64Array(n);
   const hashOf = (k: number): string => (intern.hashes[k] ??= hashText(intern.texts[k]!));
   for (let s = n - 1; s >= 0; s--) {
+    if (s % JOB_STRIDE === 0) yield;
     const step = steps[s]!;
     const isTurn = turnFlag[s] === 1;
     let tokens = 0;
@@ -624,7 +705,8 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
     let failed = false;
     let first = Number.POSITIVE_INFINITY;
     let last = Number.NEGATIVE_INFINITY;
-    const memberKeys: string[] | null = isTurn ? [] : null;
+    const memberKeys: string[] | null = isTurn ? scratchMembers : null;
+    if (memberKeys !== null) memberKeys.length = 0;
     for (let c = s + 1; c < step.end; c = steps[c]!.end) {
       const child = steps[c]!;
       tokens += child.tokens;
@@ -656,14 +738,13 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
       if (Number.isFinite(first) && Number.isFinite(last)) step.durationMs = last - first;
       // The members' signatures as a set (parallel calls finish in any order).
       sortStrings(memberKeys!);
-      keyIds[s] = id(`T\u0000${normalizeModel(step.name)}\u0000${memberKeys!.join(' ')}`);
+      key[s] = id(`T\u0000${normalizeModel(step.name)}\u0000${memberKeys!.join(' ')}`);
+      if (memberKeys!.length > 64) memberKeys!.length = 0;
     }
     if (options.key !== undefined) {
       const custom = options.key(step, stepEvent[s]);
-      if (typeof custom === 'string') keyIds[s] = id(`x\u0000${custom}`);
+      if (typeof custom === 'string') key[s] = id(`x\u0000${custom}`);
     }
-    key[s] = keyIds[s]!;
-    coarse[s] = coarseIds[s]!;
     mid[s] = isTurn && s + 1 < step.end ? id(`M\u0000${hashOf(key[s + 1]!)}`) : coarse[s]!;
     height[s] = h;
     lo = mix(mix(mix(lo, key[s]!), coarse[s]!), mid[s]!);
@@ -680,7 +761,7 @@ export function buildSteps(tree: EventTree, options: StepOptions): StepTable {
     height,
     digest,
     content,
-    turn: Uint8Array.from(turnFlag),
+    turn: turnFlag.slice(0, n),
     event: stepEvent,
   };
 }

@@ -6,6 +6,8 @@ import {
   type EventTreeFeed,
   type RunDiffResult,
   type RunDiffView,
+  type SwimlaneLayout,
+  type Timeline,
 } from '../../index.js';
 import { formatCount } from '../../core/format.js';
 
@@ -49,20 +51,28 @@ export function DiffOverview(p: {
   const n = Math.max(1, diff.rows.length);
   const x = (row: number) => (row / n) * W;
 
-  // The swimlanes are drawn after the first paint (a timeline of a large
-  // run is not free), and never on the server.
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => setMounted(true), []);
-  const lanes = useMemo(
-    () =>
-      mounted && !p.loading
-        ? {
-            a: lanesOf(diff, 'a', p.feedA),
-            b: lanesOf(diff, 'b', p.feedB),
-          }
-        : null,
-    [mounted, p.loading, diff, p.feedA, p.feedB],
-  );
+  // The swimlanes are drawn once the runs are read, never on the server,
+  // and made in six tasks after the render (each run's timeline, its
+  // layout, its bars on the axis): at 100k steps the first two are a few
+  // hundred ms each, and in the render with the last diff all six were one
+  // task of seconds.
+  const [made, setMade] = useState<{ diff: RunDiffResult; a: Lane[]; b: Lane[] } | null>(null);
+  const { feedA, feedB, loading } = p;
+  useEffect(() => {
+    if (loading) return;
+    let timeline: Timeline | null = null;
+    let layout: SwimlaneLayout | null = null;
+    let a: Lane[] = [];
+    return inTasks([
+      () => void (timeline = timelineOf(feedA)),
+      () => void (layout = timeline === null ? null : layoutSwimlane(timeline)),
+      () => void (a = lanesOf(diff, 'a', layout)),
+      () => void (timeline = timelineOf(feedB)),
+      () => void (layout = timeline === null ? null : layoutSwimlane(timeline)),
+      () => setMade({ diff, a, b: lanesOf(diff, 'b', layout) }),
+    ]);
+  }, [loading, diff, feedA, feedB]);
+  const lanes = made !== null && made.diff === diff && !loading ? made : null;
 
   const strip = useMemo(() => diffStrip(diff), [diff]);
   const laneCount = (lanes?.a.length ?? 1) + (lanes?.b.length ?? 1);
@@ -187,11 +197,30 @@ function diffStrip(diff: RunDiffResult): [number, 'changed' | 'only-a' | 'only-b
   return [...worst];
 }
 
-/** One run's swimlane rows (its agents), laid out in time and mapped onto the row axis. */
-function lanesOf(diff: RunDiffResult, side: 'a' | 'b', feed: EventTreeFeed): Lane[] {
+/**
+ * Runs `tasks` in order, each in a task of its own (`setTimeout`); returns
+ * what stops the rest.
+ */
+function inTasks(tasks: readonly (() => void)[]): () => void {
+  let next = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const run = () => {
+    tasks[next++]!();
+    if (next < tasks.length) timer = setTimeout(run, 0);
+  };
+  timer = setTimeout(run, 0);
+  return () => clearTimeout(timer);
+}
+
+/** A run's timeline (`null` for a run without events). */
+function timelineOf(feed: EventTreeFeed): Timeline | null {
   const tree = feed.getSnapshot().tree;
-  if (tree.events.length === 0) return [];
-  const layout = layoutSwimlane(buildTimeline(tree.events));
+  return tree.events.length === 0 ? null : buildTimeline(tree.events);
+}
+
+/** One run's swimlane rows (its agents), laid out in time, mapped onto the row axis. */
+function lanesOf(diff: RunDiffResult, side: 'a' | 'b', layout: SwimlaneLayout | null): Lane[] {
+  if (layout === null) return [];
   const axis = runDiffStepAxis(diff, side);
   // Bars closer than a unit of the drawing merge: a lane draws at most W rects.
   const unit = Math.max(1, diff.rows.length) / W;

@@ -77,6 +77,8 @@ export interface RunDiffProps {
 }
 
 const OVERSCAN = 6;
+/** Budget of one slice of a diff update, ms. */
+const DIFF_SLICE_MS = 16;
 /** Rows the server renders (no viewport is known there). */
 const SSR_VIEWPORT = 600;
 
@@ -113,7 +115,12 @@ export function RunDiff(props: RunDiffProps) {
   const feedA = useMemo(() => (isFeed(a) ? a : sharedEventTreeFeed(a)), [a]);
   const feedB = useMemo(() => (isFeed(b) ? b : sharedEventTreeFeed(b)), [b]);
   // Creating it follows nothing (a render may be thrown away); subscribing does.
-  const store = useMemo(() => createRunDiff(feedA, feedB, options), [feedA, feedB, options]);
+  // Updates in slices: the last one, once both runs are read, is the whole
+  // diff again (seconds at 100k steps), and it must not hold the page.
+  const store = useMemo(
+    () => createRunDiff(feedA, feedB, { ...options, sliceMs: DIFF_SLICE_MS }),
+    [feedA, feedB, options],
+  );
   useEffect(() => () => store.dispose(), [store]);
   const diff = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
   const hydrated = useHydrated();
