@@ -65,14 +65,19 @@ export class EventStream implements Iterable<Event> {
   // next read. Each event is visited once, so the work is O(1) amortized per
   // append, and a stream nobody projects pays nothing for it.
   #projected = 0;
-  /** uuid → position in #latestWork (StringIndex numbers keys in first-seen order). */
-  readonly #latestIndex = new StringIndex();
+  /**
+   * uuid → position in #latestWork (StringIndex numbers keys in first-seen
+   * order). Made on the first projection: a registry holds thousands of
+   * streams nobody may read, and the index's tables are typed arrays.
+   */
+  #latestIndex: StringIndex | undefined;
   readonly #latestWork: Event[] = [];
   /** Frozen copy handed out by `latest()`; `null` once the projection changed. */
   #latestView: readonly Event[] | null = null;
 
   // --- live -------------------------------------------------------------------
-  readonly #listeners = new Listeners();
+  /** Made on the first `subscribe` (most streams of a registry have no listener). */
+  #listeners: Listeners | undefined;
   #snapshot: EventStreamSnapshot | null = null;
 
   /**
@@ -232,7 +237,7 @@ export class EventStream implements Iterable<Event> {
    * const unsubscribe = stream.subscribe(() => setRows(stream.getSnapshot().latest));
    */
   readonly subscribe = (listener: EventStreamListener): (() => void) =>
-    this.#listeners.subscribe(listener);
+    (this.#listeners ??= new Listeners()).subscribe(listener);
 
   /**
    * The current state as an immutable snapshot; the same object until an event
@@ -300,14 +305,14 @@ export class EventStream implements Iterable<Event> {
 
   #changed(): void {
     this.#snapshot = null;
-    this.#listeners.schedule();
+    this.#listeners?.schedule();
   }
 
   #project(): void {
     const log = this.#log;
     const end = log.length;
     if (this.#projected === end) return;
-    const index = this.#latestIndex;
+    const index = (this.#latestIndex ??= new StringIndex());
     const work = this.#latestWork;
     let changed = false;
     for (let i = this.#projected; i < end; i++) {
