@@ -229,25 +229,38 @@ export class EventStream implements Iterable<Event> {
   /**
    * Registers `listener`, called once per microtask in which events were
    * appended. Returns the function that unregisters it (calling it twice is
-   * harmless). Bound (an arrow property), so it can be passed on its own, as
-   * `useSyncExternalStore(stream.subscribe, stream.getSnapshot)` does.
+   * harmless). Bound (the same function each time it is read), so it can be
+   * passed on its own, as `useSyncExternalStore(stream.subscribe,
+   * stream.getSnapshot)` does.
    *
    * @example
    * declare function setRows(rows: readonly Event[]): void;
    * const unsubscribe = stream.subscribe(() => setRows(stream.getSnapshot().latest));
    */
-  readonly subscribe = (listener: EventStreamListener): (() => void) =>
-    (this.#listeners ??= new Listeners()).subscribe(listener);
+  get subscribe(): (listener: EventStreamListener) => () => void {
+    // Made when first read, as `getSnapshot`: most streams of a registry are never followed.
+    return (this.#subscribe ??= (listener) =>
+      (this.#listeners ??= new Listeners()).subscribe(listener));
+  }
+
+  #subscribe: ((listener: EventStreamListener) => () => void) | undefined;
 
   /**
    * The current state as an immutable snapshot; the same object until an event
-   * is appended. Bound, so it can be passed as is to `useSyncExternalStore`.
+   * is appended. Bound (the same function each time it is read), so it can be
+   * passed as is to `useSyncExternalStore`.
    *
    * @example
    * import { useSyncExternalStore } from 'react';
    * const snap = useSyncExternalStore(stream.subscribe, stream.getSnapshot);
    */
-  readonly getSnapshot = (): EventStreamSnapshot => {
+  get getSnapshot(): () => EventStreamSnapshot {
+    return (this.#getSnapshot ??= () => this.#snapshotNow());
+  }
+
+  #getSnapshot: (() => EventStreamSnapshot) | undefined;
+
+  #snapshotNow(): EventStreamSnapshot {
     let snapshot = this.#snapshot;
     if (snapshot === null) {
       // O(1): `latest` is made on first read, not here. A subscriber that
@@ -268,7 +281,7 @@ export class EventStream implements Iterable<Event> {
       this.#snapshot = snapshot;
     }
     return snapshot;
-  };
+  }
 
   /**
    * A plain-text transcript of the run: one line per entry of `latest()`,
