@@ -474,6 +474,7 @@ class OtlpLive implements OtlpLiveImporter {
       this.#heldSpans -= missing.length;
       for (const s of missing) orphans.push(s);
     }
+    if (waitingSpans.size === 0) this.#waiting = undefined;
     for (const s of orphans) {
       listAdd((this.#orphans ??= new Map()), s.parentSpanId, s);
       this.#place(s, undefined, roots, dirty);
