@@ -174,6 +174,42 @@ describe('createOtlpRunRegistry', () => {
     ).toHaveLength(1);
   });
 
+  it('keys spans by trace and span id: another trace may reuse a span id, and a retry of either is dropped, across a merge', () => {
+    const sdk = otelSdk();
+    const reg = registry();
+    const one = agentRun(sdk, { 'gen_ai.conversation.id': 'conv-7' });
+    one.root.end();
+    const first = traceRequest(sdk.spans());
+    reg.ingestTraces(first);
+    // Another trace, children first (no conversation named yet), whose model
+    // call reuses the first trace's span id: span ids are unique per trace only.
+    const two = agentRun(sdk);
+    const children = traceRequest(sdk.spans());
+    const chatId = idsOf(two.chat as never).spanId;
+    const reused = idsOf(one.chat as never).spanId;
+    const spans = (children['resourceSpans'] as { scopeSpans: { spans: { spanId: string }[] }[] }[])
+      .flatMap((r) => r.scopeSpans)
+      .flatMap((sc) => sc.spans);
+    for (const s of spans) if (s.spanId === chatId) s.spanId = reused;
+    expect(spans.map((s) => s.spanId)).toContain(reused);
+    expect(reg.ingestTraces(children)).toEqual({ accepted: 2, rejected: 0, duplicates: 0 });
+    // Its root names the conversation: the trace's run is merged into it.
+    two.root.setAttribute('gen_ai.conversation.id', 'conv-7');
+    two.root.end();
+    reg.ingestTraces(traceRequest(sdk.spans()));
+    expect(reg.ingestTraces(first)).toEqual({ accepted: 0, rejected: 0, duplicates: 3 });
+    expect(reg.ingestTraces(children)).toEqual({ accepted: 0, rejected: 0, duplicates: 2 });
+    reg.flush();
+    expect(reg.getSnapshot().runs).toMatchObject([
+      { id: 'conversation:conv-7', spans: 6, duplicates: 5 },
+    ]);
+    const models = reg
+      .get('conversation:conv-7')!
+      .stream.latest()
+      .filter((e) => e.event === 'model');
+    expect(models).toHaveLength(2);
+  });
+
   it('rejects spans without ids, saying how many', () => {
     const sdk = otelSdk();
     const reg = registry();

@@ -114,8 +114,10 @@ export interface ImportOptions {
  */
 export class ImportContext {
   readonly #diagnostics: Diagnostic[] = [];
-  readonly #counts = new Map<ErrorCode, number>();
-  readonly #invented = new Map<InventedValue, { count: number; path: string }>();
+  // Made on first use: a live receiver holds a context per run (thousands),
+  // most of which never report anything.
+  #counts: Map<ErrorCode, number> | undefined;
+  #invented: Map<InventedValue, { count: number; path: string }> | undefined;
   readonly #max: number;
   #cut: { count: number; first: string } | undefined;
   #finished: Diagnostic[] | null = null;
@@ -131,8 +133,9 @@ export class ImportContext {
     code: C,
     ...details: Parameters<(typeof errorMessages)[C]>
   ): void {
-    const n = (this.#counts.get(code) ?? 0) + 1;
-    this.#counts.set(code, n);
+    const counts = (this.#counts ??= new Map());
+    const n = (counts.get(code) ?? 0) + 1;
+    counts.set(code, n);
     if (n > this.#max) return;
     this.#finished = null;
     this.#diagnostics.push({ code, severity, message: errorMessage(code, ...details), path });
@@ -162,9 +165,10 @@ export class ImportContext {
    * the first place.
    */
   invent(what: InventedValue, path: string): void {
-    const seen = this.#invented.get(what);
+    const invented = (this.#invented ??= new Map());
+    const seen = invented.get(what);
     if (seen) seen.count++;
-    else this.#invented.set(what, { count: 1, path });
+    else invented.set(what, { count: 1, path });
     this.#finished = null;
   }
 
@@ -181,7 +185,7 @@ export class ImportContext {
 
   /** How many values of this kind were invented so far. */
   inventedCount(what: InventedValue): number {
-    return this.#invented.get(what)?.count ?? 0;
+    return this.#invented?.get(what)?.count ?? 0;
   }
 
   /**
@@ -192,7 +196,7 @@ export class ImportContext {
   finish(): Diagnostic[] {
     if (this.#finished) return this.#finished;
     const out = this.#diagnostics.slice();
-    for (const [what, { count, path }] of this.#invented) {
+    for (const [what, { count, path }] of this.#invented ?? []) {
       out.push({
         code: 'value_invented',
         severity: 'info',
@@ -209,7 +213,7 @@ export class ImportContext {
         path: '$',
       });
     }
-    for (const [code, n] of this.#counts) {
+    for (const [code, n] of this.#counts ?? []) {
       if (n > this.#max) {
         out.push(truncatedDiagnostic(code, n - this.#max));
       }

@@ -3,11 +3,14 @@
 import type { OtlpIngestResult } from './types.js';
 import type { Run } from './run.js';
 
-/** A part of one request for one run: resource index → scope index → items. */
-export type Parts = Map<number, Map<number, unknown[]>>;
-
+/**
+ * A part of one request for one run: the resources it has items in (by
+ * index in the request), each with its scopes and their items, in request
+ * order. Lists, not maps: a request is walked in order, so an item is of the
+ * last resource and scope added or of new ones.
+ */
 export interface Batch {
-  parts: Parts;
+  parts: { ri: number; scopes: { si: number; items: unknown[] }[] }[];
   count: number;
 }
 
@@ -39,12 +42,14 @@ export function add(
   item: unknown,
 ): void {
   let batch = batches.get(run);
-  if (batch === undefined) batches.set(run, (batch = { parts: new Map(), count: 0 }));
-  let scopes = batch.parts.get(ri);
-  if (scopes === undefined) batch.parts.set(ri, (scopes = new Map()));
-  let items = scopes.get(si);
-  if (items === undefined) scopes.set(si, (items = []));
-  items.push(item);
+  if (batch === undefined) batches.set(run, (batch = { parts: [], count: 0 }));
+  const parts = batch.parts;
+  let part = parts[parts.length - 1];
+  if (part === undefined || part.ri !== ri) parts.push((part = { ri, scopes: [] }));
+  const scopes = part.scopes;
+  let scope = scopes[scopes.length - 1];
+  if (scope === undefined || scope.si !== si) scopes.push((scope = { si, items: [] }));
+  scope.items.push(item);
   batch.count++;
 }
 
@@ -53,14 +58,14 @@ export function recordOf(
   resources: unknown[],
   scopesKey: string,
   itemsKey: string,
-  parts: Parts,
+  parts: Batch['parts'],
 ): unknown[] {
   const out: unknown[] = [];
-  for (const [ri, scopes] of parts) {
+  for (const { ri, scopes } of parts) {
     const r = resources[ri] as Record<string, unknown>;
     const scopeList = listOf(r, scopesKey);
     const outScopes: unknown[] = [];
-    for (const [si, items] of scopes) {
+    for (const { si, items } of scopes) {
       const sc = scopeList[si] as Record<string, unknown>;
       const scope: Record<string, unknown> = { [itemsKey]: items };
       if (sc['scope'] !== undefined) scope['scope'] = sc['scope'];

@@ -173,13 +173,11 @@ class Registry implements OtlpRunRegistry {
             continue;
           }
           const run = this.#runForTrace(trace, groups.get(trace), now);
-          const key = `${trace}/${span}`;
-          if (run.spanKeys.has(key)) {
+          if (!run.seen.addSpan(trace, span)) {
             duplicates++;
             run.duplicates++;
             continue;
           }
-          run.spanKeys.add(key);
           accepted++;
           run.spans++;
           if (run.service === null) run.service = service;
@@ -224,13 +222,11 @@ class Registry implements OtlpRunRegistry {
             trace !== ''
               ? this.#runForTrace(trace, group, now)
               : this.#runOf(group ?? serviceKey(resourceAttributes), now);
-          const key = `log:${hash(safeJson(lr))}`;
-          if (run.spanKeys.has(key)) {
+          if (!run.seen.addLog(hash(safeJson(lr)))) {
             duplicates++;
             run.duplicates++;
             continue;
           }
-          run.spanKeys.add(key);
           accepted++;
           run.logs++;
           if (run.service === null) run.service = service;
@@ -286,7 +282,7 @@ class Registry implements OtlpRunRegistry {
     if (run === undefined) {
       run = this.#runOf(group ?? runKey('trace', trace), now);
       this.#traceRuns.set(trace, run);
-      run.traces.add(trace);
+      run.traces.push(trace);
       return run;
     }
     // A trace seen alone that now names a conversation or session joins it.
@@ -327,9 +323,9 @@ class Registry implements OtlpRunRegistry {
       to.push(record);
       if (this.#spill !== undefined) this.#spill.record(to.info, record);
     }
-    for (const key of from.spanKeys) to.spanKeys.add(key);
+    to.seen.addAll(from.seen);
     for (const trace of from.traces) {
-      to.traces.add(trace);
+      to.traces.push(trace);
       this.#traceRuns.set(trace, to);
     }
     to.spans += from.spans;

@@ -8,13 +8,59 @@ import type { EventStream } from '../stream/event-stream.js';
 import type { OtlpRunKey } from './run-key.js';
 import type { OtlpRun, OtlpRunInfo, OtlpRunStatus } from './types.js';
 
+/**
+ * The spans (by trace and span id) and log records (by a hash of their JSON)
+ * a run holds. A span id maps to its trace: no `trace/span` string is made
+ * and kept per span, only the ids the decoded span holds already.
+ */
+export class Seen {
+  readonly #spans = new Map<string, string>();
+  /** Span id → the other traces holding it (span ids are unique per trace only). */
+  #more: Map<string, Set<string>> | undefined;
+  #logs: Set<string> | undefined;
+
+  /** Adds a span; false when it was held already. */
+  addSpan(trace: string, span: string): boolean {
+    const first = this.#spans.get(span);
+    if (first === undefined) {
+      this.#spans.set(span, trace);
+      return true;
+    }
+    if (first === trace) return false;
+    const more = (this.#more ??= new Map());
+    const traces = more.get(span);
+    if (traces === undefined) more.set(span, new Set([trace]));
+    else if (traces.has(trace)) return false;
+    else traces.add(trace);
+    return true;
+  }
+
+  /** Adds a log record by its hash; false when it was held already. */
+  addLog(hash: string): boolean {
+    const logs = (this.#logs ??= new Set());
+    if (logs.has(hash)) return false;
+    logs.add(hash);
+    return true;
+  }
+
+  /** Adds everything `other` holds. */
+  addAll(other: Seen): void {
+    for (const [span, trace] of other.#spans) this.addSpan(trace, span);
+    if (other.#more !== undefined)
+      for (const [span, traces] of other.#more) for (const t of traces) this.addSpan(t, span);
+    if (other.#logs !== undefined) for (const h of other.#logs) this.addLog(h);
+  }
+}
+
 /** One run's state. */
 export class Run implements OtlpRun {
   readonly key: OtlpRunKey | { kind: 'all'; key: string; id: string };
   readonly stream: EventStream;
   readonly importer: OtlpLiveImporter;
-  readonly spanKeys = new Set<string>();
-  readonly traces = new Set<string>();
+  /** The spans and log records held, to drop duplicates. */
+  readonly seen = new Seen();
+  /** The traces of the run (each added once: a trace has one run at a time). */
+  readonly traces: string[] = [];
   name = '';
   rootNamed = false;
   service: string | null = null;

@@ -65,14 +65,19 @@ export class EventStream implements Iterable<Event> {
   // next read. Each event is visited once, so the work is O(1) amortized per
   // append, and a stream nobody projects pays nothing for it.
   #projected = 0;
-  /** uuid → position in #latestWork (StringIndex numbers keys in first-seen order). */
-  readonly #latestIndex = new StringIndex();
+  /**
+   * uuid → position in #latestWork (StringIndex numbers keys in first-seen
+   * order). Made on the first projection: a registry holds thousands of
+   * streams nobody may read, and the index's tables are typed arrays.
+   */
+  #latestIndex: StringIndex | undefined;
   readonly #latestWork: Event[] = [];
   /** Frozen copy handed out by `latest()`; `null` once the projection changed. */
   #latestView: readonly Event[] | null = null;
 
   // --- live -------------------------------------------------------------------
-  readonly #listeners = new Listeners();
+  /** Made on the first `subscribe` (most streams of a registry have no listener). */
+  #listeners: Listeners | undefined;
   #snapshot: EventStreamSnapshot | null = null;
 
   /**
@@ -224,25 +229,38 @@ export class EventStream implements Iterable<Event> {
   /**
    * Registers `listener`, called once per microtask in which events were
    * appended. Returns the function that unregisters it (calling it twice is
-   * harmless). Bound (an arrow property), so it can be passed on its own, as
-   * `useSyncExternalStore(stream.subscribe, stream.getSnapshot)` does.
+   * harmless). Bound (the same function each time it is read), so it can be
+   * passed on its own, as `useSyncExternalStore(stream.subscribe,
+   * stream.getSnapshot)` does.
    *
    * @example
    * declare function setRows(rows: readonly Event[]): void;
    * const unsubscribe = stream.subscribe(() => setRows(stream.getSnapshot().latest));
    */
-  readonly subscribe = (listener: EventStreamListener): (() => void) =>
-    this.#listeners.subscribe(listener);
+  get subscribe(): (listener: EventStreamListener) => () => void {
+    // Made when first read, as `getSnapshot`: most streams of a registry are never followed.
+    return (this.#subscribe ??= (listener) =>
+      (this.#listeners ??= new Listeners()).subscribe(listener));
+  }
+
+  #subscribe: ((listener: EventStreamListener) => () => void) | undefined;
 
   /**
    * The current state as an immutable snapshot; the same object until an event
-   * is appended. Bound, so it can be passed as is to `useSyncExternalStore`.
+   * is appended. Bound (the same function each time it is read), so it can be
+   * passed as is to `useSyncExternalStore`.
    *
    * @example
    * import { useSyncExternalStore } from 'react';
    * const snap = useSyncExternalStore(stream.subscribe, stream.getSnapshot);
    */
-  readonly getSnapshot = (): EventStreamSnapshot => {
+  get getSnapshot(): () => EventStreamSnapshot {
+    return (this.#getSnapshot ??= () => this.#snapshotNow());
+  }
+
+  #getSnapshot: (() => EventStreamSnapshot) | undefined;
+
+  #snapshotNow(): EventStreamSnapshot {
     let snapshot = this.#snapshot;
     if (snapshot === null) {
       // O(1): `latest` is made on first read, not here. A subscriber that
@@ -263,7 +281,7 @@ export class EventStream implements Iterable<Event> {
       this.#snapshot = snapshot;
     }
     return snapshot;
-  };
+  }
 
   /**
    * A plain-text transcript of the run: one line per entry of `latest()`,
@@ -300,14 +318,14 @@ export class EventStream implements Iterable<Event> {
 
   #changed(): void {
     this.#snapshot = null;
-    this.#listeners.schedule();
+    this.#listeners?.schedule();
   }
 
   #project(): void {
     const log = this.#log;
     const end = log.length;
     if (this.#projected === end) return;
-    const index = this.#latestIndex;
+    const index = (this.#latestIndex ??= new StringIndex());
     const work = this.#latestWork;
     let changed = false;
     for (let i = this.#projected; i < end; i++) {

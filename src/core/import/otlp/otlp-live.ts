@@ -195,7 +195,7 @@ class OtlpLive implements OtlpLiveImporter {
    */
   readonly #byId = new Map<string, Span>();
   /** Spans waiting for their parent to be placed, by the parent's span id. */
-  readonly #waiting = new Map<string, Span[]>();
+  #waiting: Map<string, Span[]> | undefined;
   #heldSpans = 0;
   /** Log records naming a span not read yet, by its span id. */
   #waitingLogs: Map<string, LogRead[]> | undefined;
@@ -208,8 +208,13 @@ class OtlpLive implements OtlpLiveImporter {
   #orphanDiagnostics: Map<Span, Diagnostic> | undefined;
   /** Tool spans out with a call id, by it: a model call that names it later pairs it. */
   #toolById: Map<string, Span> | undefined;
-  readonly #calls = new Calls();
-  readonly #em: Emit;
+  /**
+   * The mapping's state kept between imports (the model calls' tool calls,
+   * the attribute reads, the shared `finish_reasons` lists): made by the
+   * first {@link #emit}, which makes the rest of its `Emit` (a sink) and
+   * drops it when done.
+   */
+  #state: (Pick<Emit, 'used' | 'reasons'> & { calls: Calls }) | undefined;
   /** The version of each event last handed out, by uuid. */
   readonly #out = new Map<string, Event>();
   /**
@@ -233,15 +238,6 @@ class OtlpLive implements OtlpLiveImporter {
     this.#options = options;
     this.#paths = lines ? [] : undefined;
     this.#ctx = new ImportContext(options);
-    this.#em = {
-      ctx: this.#ctx,
-      sink: new EventSink(this.#ctx, { seed: options.uuidSeed ?? 'otlp' }),
-      usedIds: undefined,
-      calls: this.#calls,
-      tools: [],
-      used: new Used(),
-      reasons: new Map(),
-    };
   }
 
   push(record: unknown, path: string): void {
@@ -392,7 +388,7 @@ class OtlpLive implements OtlpLiveImporter {
     const parent = this.#span(s.traceId, s.parentSpanId);
     if (parent !== undefined && parent.visited) this.#place(s, parent, roots, dirty);
     else {
-      listAdd(this.#waiting, s.parentSpanId, s);
+      listAdd((this.#waiting ??= new Map()), s.parentSpanId, s);
       this.#heldSpans++;
     }
     return true;
@@ -433,8 +429,10 @@ class OtlpLive implements OtlpLiveImporter {
       }
       if (orphan) continue; // placed already, with its subtree
       span.visited = true;
-      const waiting = take(this.#waiting, span.spanId, span.traceId);
+      const waiting =
+        this.#waiting !== undefined ? take(this.#waiting, span.spanId, span.traceId) : undefined;
       if (waiting !== undefined) {
+        if (this.#waiting!.size === 0) this.#waiting = undefined; // most runs hold none for long
         this.#heldSpans -= waiting.length;
         for (let i = 0; i < waiting.length; i++) stack.push([waiting[i]!, span]);
       }
@@ -453,17 +451,22 @@ class OtlpLive implements OtlpLiveImporter {
    * records of their own; undefined when something still waits (a cycle).
    */
   #releaseHeld(): Event[] | undefined {
+    // Nothing waits (the usual run at its end): only the held ends go out,
+    // as `#emit` of nothing would hand them out.
+    if (this.#waiting === undefined && this.#waitingLogs === undefined)
+      return this.#changed([], true);
     const roots: Span[] = [];
     const dirty = new Set<Span>();
     const orphans: Span[] = [];
-    for (const [id, list] of this.#waiting) {
+    const waitingSpans = this.#waiting ?? new Map<string, Span[]>();
+    for (const [id, list] of waitingSpans) {
       // One that waits on a held span is placed with it.
       const missing = list.filter((s) => this.#span(s.traceId, id) === undefined);
       if (missing.length === 0) continue;
-      if (missing.length === list.length) this.#waiting.delete(id);
+      if (missing.length === list.length) waitingSpans.delete(id);
       else {
         const gone = new Set(missing);
-        this.#waiting.set(
+        waitingSpans.set(
           id,
           list.filter((s) => !gone.has(s)),
         );
@@ -471,6 +474,7 @@ class OtlpLive implements OtlpLiveImporter {
       this.#heldSpans -= missing.length;
       for (const s of missing) orphans.push(s);
     }
+    if (waitingSpans.size === 0) this.#waiting = undefined;
     for (const s of orphans) {
       listAdd((this.#orphans ??= new Map()), s.parentSpanId, s);
       this.#place(s, undefined, roots, dirty);
@@ -498,11 +502,19 @@ class OtlpLive implements OtlpLiveImporter {
    * events changed, pairs tool calls, and hands out what changed.
    */
   #emit(roots: Span[], logs: LogRead[], dirty: Set<Span>, final: boolean): Event[] | undefined {
-    const em = this.#em;
     const sink = new EventSink(this.#ctx, { seed: this.#options.uuidSeed ?? 'otlp' });
-    em.sink = sink;
-    em.tools = [];
-    this.#calls.added = [];
+    const state = (this.#state ??= { calls: new Calls(), used: new Used(), reasons: new Map() });
+    const calls = state.calls;
+    const em: Emit = {
+      ctx: this.#ctx,
+      sink,
+      usedIds: undefined,
+      calls,
+      tools: [],
+      used: state.used,
+      reasons: state.reasons,
+    };
+    calls.added = [];
     sortBySpanStart(roots);
     const items: Item[] = [];
     let next = 0;
@@ -519,11 +531,11 @@ class OtlpLive implements OtlpLiveImporter {
       else {
         const s = item.span;
         dirty.delete(s);
-        this.#map(s, s.parent === undefined ? null : this.#inner(s.parent), true);
+        this.#map(em, s, s.parent === undefined ? null : this.#inner(s.parent), true);
       }
     }
     // A tool out before the model call that names its id: paired now.
-    for (const id of this.#calls.added) {
+    for (const id of calls.added) {
       const tool = this.#toolById?.get(id);
       if (tool !== undefined) dirty.add(tool);
     }
@@ -531,7 +543,7 @@ class OtlpLive implements OtlpLiveImporter {
     for (const s of dirty) {
       const children = s.children;
       if (children.length > 1) sortBySpanStart(children);
-      this.#map(s, s.enclosing ?? null, false);
+      this.#map(em, s, s.enclosing ?? null, false);
     }
     for (const t of em.tools) {
       if (!t.hasId) return this.#toWhole(); // takes the first unanswered call of its name
@@ -552,8 +564,7 @@ class OtlpLive implements OtlpLiveImporter {
    * `deep` its subtree (each span's children in start order); otherwise only
    * its own events (its children, mapped before, are passed over).
    */
-  #map(root: Span, enclosing: string | null, deep: boolean): void {
-    const em = this.#em;
+  #map(em: Emit, root: Span, enclosing: string | null, deep: boolean): void {
     root.enclosing = enclosing;
     if (deep && root.children.length > 1) sortBySpanStart(root.children);
     const stack: SpanTail[] = [emitSpanHead(em, root, enclosing)];
@@ -624,6 +635,8 @@ class OtlpLive implements OtlpLiveImporter {
     // The ends still pending go on top of those held (inside them).
     for (let j = pending.length - 1; j >= 0; j--) this.#held.push(pending[j]!);
     if (final) this.#releaseEnds(undefined, out);
+    // Every end held is in #held (a run at rest holds none): the map goes.
+    if (this.#held.length === 0) this.#heldById = undefined;
     return out;
   }
 
