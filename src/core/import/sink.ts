@@ -170,10 +170,10 @@ export class EventSink {
 
   /**
    * {@link uuid} of keys that share a prefix (an item's id and a suffix per
-   * event of it): `uuidsUnder(prefix)(key) === uuid(prefix + key)`, the
-   * prefix hashed once and no joined key built per event.
+   * event of it): `uuidsUnder(prefix)(key, suffix) === uuid(prefix + key +
+   * suffix)`, the prefix hashed once and no joined key built per event.
    */
-  uuidsUnder(prefix: string): (key: string) => string {
+  uuidsUnder(prefix: string): (key: string, suffix?: string) => string {
     return uuidDeriver(`${this.#seed}\u0000${prefix}`);
   }
 
