@@ -22,6 +22,7 @@ import {
   jsonish,
   asText,
   asArgs,
+  NO_ARGS,
   NO_ATTRS,
 } from './values.js';
 import { type Span, spanPath } from './read.js';
@@ -459,7 +460,7 @@ export function emitSpanHead(em: Emit, s: Span, enclosing: string | null): SpanT
       type: 'function',
       id: id ?? '',
       function: name ?? s.name.replace(/^execute_tool\s+/, ''),
-      arguments: args === undefined ? {} : asArgs(args),
+      arguments: args === undefined ? NO_ARGS : asArgs(args),
       result: result === undefined ? '' : asText(jsonishText(result)),
       events: NO_EVENTS,
       completed: s.end,
