@@ -30,14 +30,16 @@ function fmix32(h: number): number {
  * // always the same 22 characters
  */
 export function deriveEventUuid(key: string): string {
-  return hashFrom(0x9e3779b9, 0x243f6a88, 0xb7e15162, 0x85a308d3, 0, key);
+  return hashFrom(0x9e3779b9, 0x243f6a88, 0xb7e15162, 0x85a308d3, 0, key, '');
 }
 
 /**
  * {@link deriveEventUuid} of `prefix + key`, for many keys under one prefix
  * (an importer's seed): the prefix is hashed once, not once per key, and no
  * `prefix + key` string is built per call. The same ids as `deriveEventUuid`
- * of the joined string, since the lanes read the code units in order.
+ * of the joined string, since the lanes read the code units in order. A
+ * `suffix` is read after the key, as if joined to it: `(key, '/end')`, not
+ * `key + '/end'`, a string made (and flattened to be read) per call.
  *
  * @example
  * import { deriveEventUuid } from './uuid.js';
@@ -45,7 +47,7 @@ export function deriveEventUuid(key: string): string {
  * const uuidOf = uuidDeriver('acp\u0000');
  * uuidOf('$[3]') === deriveEventUuid('acp\u0000$[3]'); // true
  */
-export function uuidDeriver(prefix: string): (key: string) => string {
+export function uuidDeriver(prefix: string): (key: string, suffix?: string) => string {
   let h1 = 0x9e3779b9;
   let h2 = 0x243f6a88;
   let h3 = 0xb7e15162;
@@ -58,10 +60,13 @@ export function uuidDeriver(prefix: string): (key: string) => string {
     h4 = Math.imul(h4 ^ c, 0x165667b1);
   }
   const len = prefix.length;
-  return (key) => hashFrom(h1, h2, h3, h4, len, key);
+  return (key, suffix = '') => hashFrom(h1, h2, h3, h4, len, key, suffix);
 }
 
-/** Four independent 32-bit multiply-xor lanes, from `h1…h4` after `before` code units. */
+/**
+ * Four independent 32-bit multiply-xor lanes, from `h1…h4` after `before`
+ * code units, over `key` then `suffix`.
+ */
 function hashFrom(
   h1: number,
   h2: number,
@@ -69,6 +74,7 @@ function hashFrom(
   h4: number,
   before: number,
   key: string,
+  suffix: string,
 ): string {
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i);
@@ -77,7 +83,14 @@ function hashFrom(
     h3 = Math.imul(h3 ^ c, 0x27d4eb2f);
     h4 = Math.imul(h4 ^ c, 0x165667b1);
   }
-  const len = before + key.length;
+  for (let i = 0; i < suffix.length; i++) {
+    const c = suffix.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+    h3 = Math.imul(h3 ^ c, 0x27d4eb2f);
+    h4 = Math.imul(h4 ^ c, 0x165667b1);
+  }
+  const len = before + key.length + suffix.length;
   const l0 = fmix32(h1 ^ len);
   const l1 = fmix32(h2 ^ h1);
   const l2 = fmix32(h3 ^ h2);

@@ -94,6 +94,10 @@ const DIRTY = 2;
 // WeakMap from drafts to states cost a third of the sink's time at 100k
 // events (each entry an ephemeron for the collector to trace), and a Map half
 // as much (an identity hash and an entry per draft).
+// Branded at the first lookup (every draft so far, then each as it is added):
+// a sink whose importer never asks (a whole-file import that only adds and
+// finishes, as the OTLP importers) brands none, two private fields stored per
+// event less.
 class DraftBrand extends ReturnsTarget {
   #sink: number;
   #index: number;
@@ -111,6 +115,11 @@ class DraftBrand extends ReturnsTarget {
       branded.#sink = sink;
       branded.#index = index;
     } else new DraftBrand(draft, sink, index);
+  }
+
+  /** Whether `draft` carries a brand (of any sink). */
+  static isBranded(draft: object): boolean {
+    return #sink in draft;
   }
 
   /** The state index of `draft` in sink `sink`, or -1. */
@@ -148,6 +157,8 @@ export class EventSink {
   #drained = 0; // states before this index were emitted at least once
   /** Indexes of emitted states changed since. */
   readonly #dirty: number[] = [];
+  /** Whether drafts are branded (from the first {@link #indexOf} on). */
+  #branded = false;
 
   constructor(ctx: ImportContext, options: { seed: string }) {
     this.#ctx = ctx;
@@ -170,10 +181,10 @@ export class EventSink {
 
   /**
    * {@link uuid} of keys that share a prefix (an item's id and a suffix per
-   * event of it): `uuidsUnder(prefix)(key) === uuid(prefix + key)`, the
-   * prefix hashed once and no joined key built per event.
+   * event of it): `uuidsUnder(prefix)(key, suffix) === uuid(prefix + key +
+   * suffix)`, the prefix hashed once and no joined key built per event.
    */
-  uuidsUnder(prefix: string): (key: string) => string {
+  uuidsUnder(prefix: string): (key: string, suffix?: string) => string {
     return uuidDeriver(`${this.#seed}\u0000${prefix}`);
   }
 
@@ -185,7 +196,7 @@ export class EventSink {
     const index = this.#drafts.length;
     this.#drafts.push(draft);
     this.#flags.push(options?.open === true ? OPEN | DIRTY : DIRTY);
-    this.#bind(draft, index);
+    if (this.#branded) this.#bind(draft, index);
     return draft;
   }
 
@@ -399,8 +410,25 @@ export class EventSink {
     else this.#unbranded.set(draft, index);
   }
 
+  /**
+   * Brands the drafts added so far, as `add` would have: the versions they
+   * are (no `revise` ran: it looks up first). One branded by another sink
+   * since is found by identity instead, its brand left to that sink.
+   */
+  #brandAll(): void {
+    this.#branded = true;
+    const drafts = this.#drafts;
+    for (let i = 0; i < drafts.length; i++) {
+      const draft = drafts[i]!;
+      if (DraftBrand.isBranded(draft) && DraftBrand.indexIn(draft, this.#id) < 0)
+        this.#unbranded.set(draft, i);
+      else this.#bind(draft, i);
+    }
+  }
+
   /** The state index of a draft (or of an older version of it), or -1. */
   #indexOf(draft: object): number {
+    if (!this.#branded) this.#brandAll();
     const index = DraftBrand.indexIn(draft, this.#id);
     return index >= 0 ? index : (this.#unbranded.get(draft) ?? -1);
   }

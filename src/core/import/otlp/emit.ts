@@ -22,6 +22,7 @@ import {
   jsonish,
   asText,
   asArgs,
+  NO_ARGS,
   NO_ATTRS,
 } from './values.js';
 import { type Span, spanPath } from './read.js';
@@ -230,6 +231,13 @@ export interface Emit {
   used: Used;
   /** Frozen one-reason `finish_reasons` lists, by reason ({@link oneReason}). */
   reasons: Map<string, string[]>;
+  /**
+   * The uuids of the spans of one trace ({@link spanUuid}): those of
+   * `${traceId}/${spanId}${suffix}`, the trace's prefix hashed once while its
+   * spans come one after another, and no joined key made per event (some
+   * sixty characters, made and then flattened again to be read).
+   */
+  uuids?: { sink: EventSink; trace: string; of: (key: string, suffix?: string) => string };
 }
 
 /**
@@ -240,6 +248,18 @@ function oneReason(em: Emit, reason: string): string[] {
   let list = em.reasons.get(reason);
   if (list === undefined) em.reasons.set(reason, (list = Object.freeze([reason]) as string[]));
   return list;
+}
+
+/** The uuid of span `s`'s event of `suffix` (`/model`, `/tool`, `/begin`, `/end`). */
+function spanUuid(em: Emit, s: Span, suffix: string): string {
+  let by = em.uuids;
+  if (by === undefined || by.sink !== em.sink || by.trace !== s.traceId)
+    em.uuids = by = {
+      sink: em.sink,
+      trace: s.traceId,
+      of: em.sink.uuidsUnder(`${s.traceId}/`),
+    };
+  return by.of(s.spanId, suffix);
 }
 
 function invent(sink: EventSink, e: Event, s: Span): void {
@@ -394,7 +414,7 @@ export function emitSpanHead(em: Emit, s: Span, enclosing: string | null): SpanT
       : { model, choices, completion, time };
     const event: ModelEvent = {
       event: 'model',
-      uuid: em.sink.uuid(`${s.traceId}/${s.spanId}/model`),
+      uuid: spanUuid(em, s, '/model'),
       span_id: enclosing,
       timestamp: s.start,
       model,
@@ -434,13 +454,13 @@ export function emitSpanHead(em: Emit, s: Span, enclosing: string | null): SpanT
     const metadata = callMetadata(s, cls.dialect, undefined, undefined, used.rest());
     tool = {
       event: 'tool',
-      uuid: em.sink.uuid(`${s.traceId}/${s.spanId}/tool`),
+      uuid: spanUuid(em, s, '/tool'),
       span_id: enclosing,
       timestamp: s.start,
       type: 'function',
       id: id ?? '',
       function: name ?? s.name.replace(/^execute_tool\s+/, ''),
-      arguments: args === undefined ? {} : asArgs(args),
+      arguments: args === undefined ? NO_ARGS : asArgs(args),
       result: result === undefined ? '' : asText(jsonishText(result)),
       events: NO_EVENTS,
       completed: s.end,
@@ -474,7 +494,7 @@ export function emitSpanHead(em: Emit, s: Span, enclosing: string | null): SpanT
     );
     begin = em.sink.openSpan({
       id,
-      uuid: em.sink.uuid(`${s.traceId}/${s.spanId}/begin`),
+      uuid: spanUuid(em, s, '/begin'),
       timestamp: s.start,
       parent_id: enclosing,
       type: cls.type,
@@ -512,7 +532,7 @@ export function emitSpanEnd(em: Emit, tail: SpanTail): void {
     const id = begin.id;
     const end: SpanEndEvent = {
       event: 'span_end',
-      uuid: em.sink.uuid(`${s.traceId}/${s.spanId}/end`),
+      uuid: spanUuid(em, s, '/end'),
       timestamp: s.end,
       span_id: id,
       id,

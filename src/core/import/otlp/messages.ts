@@ -10,7 +10,7 @@ import type {
   ToolCall,
   ToolInfo,
 } from '../../events/types.js';
-import { EMPTY_ARRAY } from '../../events/freeze.js';
+import { EMPTY_ARRAY, EMPTY_OBJECT } from '../../events/freeze.js';
 import { isRecord, own, stringOf } from '../guards.js';
 import { type Attrs, put, anyValue, keyValues, num, jsonish, asText, asArgs } from './values.js';
 import { readNanos, nanosToIso, isoTime, timeOf } from './time.js';
@@ -349,25 +349,29 @@ const CONFIG_KEYS: [string, keyof GenerateConfig][] = [
 
 /** A model call's generation config from its request attributes (GenAI, Vercel, OpenInference). */
 export function configOf(u: Used): GenerateConfig {
-  const config: GenerateConfig = {};
+  // Made at its first setting: a call with none (most) shares the one frozen
+  // empty config, not an object per event kept and frozen.
+  let config: GenerateConfig | undefined;
   for (let i = 0; i < CONFIG_KEYS.length; i++) {
-    const [name, key] = CONFIG_KEYS[i]!;
-    const v = num(u.get(name));
-    if (v !== undefined) config[key] = v;
+    // Indexed, not destructured: `const [name, key] = …` runs the iterator
+    // protocol, an iterator and its results per key per span.
+    const entry = CONFIG_KEYS[i]!;
+    const v = num(u.get(entry[0]));
+    if (v !== undefined) (config ??= {})[entry[1]] = v;
   }
   const stops = u.get('gen_ai.request.stop_sequences');
-  if (Array.isArray(stops)) config.stop_seqs = stops.map(asText);
-  if (config.max_tokens === undefined) {
+  if (Array.isArray(stops)) (config ??= {}).stop_seqs = stops.map(asText);
+  if (config?.max_tokens === undefined) {
     const mt = num(u.first('ai.settings.maxOutputTokens', 'ai.settings.maxTokens'));
-    if (mt !== undefined) config.max_tokens = mt;
+    if (mt !== undefined) (config ??= {}).max_tokens = mt;
   }
   const oi = jsonish(u.get('llm.invocation_parameters'));
   if (isRecord(oi)) {
     for (const [k, v] of Object.entries(oi))
-      if (k !== 'model' && k !== 'messages' && k !== 'tools' && config[k] === undefined)
-        put(config, k, v);
+      if (k !== 'model' && k !== 'messages' && k !== 'tools' && config?.[k] === undefined)
+        put((config ??= {}), k, v);
   }
-  return config;
+  return config ?? (EMPTY_OBJECT as GenerateConfig);
 }
 
 // GenAI content on span events: the current details event, and the older

@@ -102,6 +102,9 @@ export class Reader {
   readonly logs: LogRead[] = [];
   readonly unknown: { value: unknown; path: string }[] = [];
   readonly #ctx: ImportContext;
+  /** The last span's `traceId` as given, and as read. */
+  #rawTrace: string | undefined;
+  #traceId = '';
 
   constructor(ctx: ImportContext) {
     this.#ctx = ctx;
@@ -181,7 +184,18 @@ export class Reader {
       spanId = `span-${this.spans.length + 1}`;
       invented = ['id'];
     }
-    const traceId = readId(field(r, 'traceId') ?? (ctxRec && field(ctxRec, 'trace_id')));
+    const rawTrace = field(r, 'traceId') ?? (ctxRec && field(ctxRec, 'trace_id'));
+    // The spans of a trace mostly come together: its id read once, and one
+    // string for all of them (kept by each span and event), not one each.
+    let traceId: string;
+    if (rawTrace === this.#rawTrace) traceId = this.#traceId;
+    else {
+      traceId = readId(rawTrace);
+      if (typeof rawTrace === 'string') {
+        this.#rawTrace = rawTrace;
+        this.#traceId = traceId;
+      }
+    }
     const parentSpanId = readId(field(r, 'parentSpanId') ?? field(r, 'parent_id'));
     const name = stringOf(field(r, 'name')) ?? '';
     const kind = enumName(field(r, 'kind'), SPAN_KINDS, 'SPAN_KIND_');

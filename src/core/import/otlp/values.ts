@@ -1,7 +1,7 @@
 // Values of OTLP/JSON records: AnyValues and key-value lists as plain JSON,
 // JSON-string attributes, and the property reads every other part uses.
 import type { JsonObject } from '../../events/types.js';
-import { MAX_VALUE_DEPTH } from '../../events/freeze.js';
+import { MAX_VALUE_DEPTH, EMPTY_OBJECT } from '../../events/freeze.js';
 import { isRecord, own, safeJson } from '../guards.js';
 
 /** Attributes as one object, key by key. */
@@ -146,13 +146,23 @@ export function asText(v: unknown): string {
   return safeJson(v) ?? '';
 }
 
-/** Tool-call arguments as an object: parsed from JSON text, a non-object kept as `{value}`. */
+/**
+ * Tool-call arguments as an object: parsed from JSON text, a non-object kept
+ * as `{value}`; none as {@link NO_ARGS}.
+ */
 export function asArgs(v: unknown): JsonObject {
   const parsed = jsonish(v);
   if (isRecord(parsed)) return parsed;
-  if (parsed === undefined || parsed === null || parsed === '') return {};
+  if (parsed === undefined || parsed === null || parsed === '') return NO_ARGS;
   return { value: parsed };
 }
+
+/**
+ * A tool call's arguments when there are none: one frozen object for all
+ * (a tool span usually has none, its model call's are paired in: `pairTools`
+ * replaces it, never adds to it), not an object per event.
+ */
+export const NO_ARGS: JsonObject = EMPTY_OBJECT;
 
 /** No attributes left (never added to). */
 export const NO_ATTRS: Attrs = Object.freeze({});
