@@ -223,6 +223,45 @@ describe('createOtlpRunRegistry', () => {
     expect(result.errorMessage).toMatch(/1 spans without a trace id or a span id/);
   });
 
+  it('puts off importing a trace that waits for its root: nothing is read until the root comes, then the same events', async () => {
+    const sdk = otelSdk();
+    const reg = registry({ maxHeld: 3 });
+    const { root } = agentRun(sdk); // children end (and are exported) first
+    const children = sdk.spans();
+    reg.ingestTraces(traceRequest(children));
+    const id = `trace:${idsOf(root as never).traceId}`;
+    // The timer's import turn: the run is put off, its spans counted as held.
+    await vi.waitFor(() => expect(reg.get(id)!.info).toMatchObject({ held: 2, events: 0 }));
+    await new Promise((r) => setTimeout(r, 20));
+    const importer = (reg.get(id) as unknown as { importer: { held: number } }).importer;
+    expect(importer.held).toBe(0); // read nothing: what it holds is not read yet
+    expect(reg.busy).toBe(false);
+    root.end();
+    const last = sdk.spans();
+    reg.ingestTraces(traceRequest(last));
+    await vi.waitFor(() => expect(reg.get(id)!.info).toMatchObject({ held: 0, spans: 3 }));
+    reg.end(id);
+    const whole = importOtlp(traceRequest([...children, ...last])).events;
+    expect(latest(reg.get(id)!.stream.toArray())).toEqual(whole);
+  });
+
+  it('still releases a trace waiting for its root past maxHeld spans, at the import turn', async () => {
+    const sdk = otelSdk();
+    const reg = registry({ maxHeld: 3 });
+    const root = sdk.tracer.startSpan('invoke_agent never ends');
+    for (let i = 0; i < 5; i++) sdk.tracer.startSpan(`step ${i}`, {}, under(root)).end();
+    reg.ingestTraces(traceRequest(sdk.spans()));
+    const id = `trace:${idsOf(root as never).traceId}`;
+    // Five spans waiting, over maxHeld: released at the root with a diagnostic
+    // each by the timer's import turn (no flush, no end).
+    const run = reg.get(id)!;
+    await vi.waitFor(() =>
+      expect(run.diagnostics().filter((d) => d.code === 'otlp_orphan_span')).toHaveLength(5),
+    );
+    expect(run.info).toMatchObject({ held: 0, spans: 5, status: 'live' });
+    expect(run.stream.latest().filter((e) => e.event === 'span_begin')).toHaveLength(5);
+  });
+
   it('holds spans whose parent has not come, and releases them with a diagnostic when the run ends', () => {
     const sdk = otelSdk();
     const reg = registry();

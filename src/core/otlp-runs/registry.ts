@@ -186,6 +186,7 @@ class Registry implements OtlpRunRegistry {
           if (code === 2 || code === 'STATUS_CODE_ERROR') run.errors++;
           const name = field(s, 'name');
           const parent = idKey(field(s, 'parentSpanId'));
+          if (parent === '' || parent === span) run.hasRoot = true;
           if (typeof name === 'string' && name !== '' && !run.rootNamed) {
             if (parent === '') {
               run.name = name;
@@ -374,10 +375,40 @@ class Registry implements OtlpRunRegistry {
     let next = Number.POSITIVE_INFINITY;
     for (const run of this.#runs.values()) {
       if (!run.dirty) continue;
-      if (run.nextImportAt > now) next = Math.min(next, run.nextImportAt);
+      if (this.#waitsForRoot(run)) this.#defer(run);
+      else if (run.nextImportAt > now) next = Math.min(next, run.nextImportAt);
       else this.#import(run);
     }
     if (next !== Number.POSITIVE_INFINITY) this.#scheduleImport(next - now);
+  }
+
+  /**
+   * A trace's run whose root has not come, with no log records: importing it
+   * now would hand out nothing (every span waits for its parent; a log record
+   * may be a record of its own, handed out at once). An exporter sends a
+   * span when it ends, so a trace's children come before its root, often in
+   * earlier requests; and the root is what names a conversation, which the
+   * run then joins (its records read again there). So its import waits for
+   * the root, a flush, its end, or `maxHeld` spans (released then as ever).
+   */
+  #waitsForRoot(run: Run): boolean {
+    return (
+      run.key.kind === 'trace' &&
+      !run.hasRoot &&
+      run.logs === 0 &&
+      run.spans <= this.#maxHeld &&
+      this.#single === undefined
+    );
+  }
+
+  #defer(run: Run): void {
+    // Not behind: its bytes leave the backlog that makes exporters wait (429).
+    this.#pendingBytes -= run.pendingBytes;
+    run.pendingBytes = 0;
+    if (run.deferred) return;
+    run.deferred = true;
+    run.changed();
+    this.#changed();
   }
 
   flush(): void {
@@ -385,6 +416,7 @@ class Registry implements OtlpRunRegistry {
   }
 
   #import(run: Run): void {
+    run.deferred = false;
     const t0 = this.#now();
     run.append(run.importer.flush());
     if (run.importer.held > this.#maxHeld) run.append(run.importer.release());
@@ -470,6 +502,7 @@ class Registry implements OtlpRunRegistry {
     this.#importTimer = this.#idleTimer = null;
     for (const run of this.#runs.values()) {
       run.append(run.importer.end());
+      run.deferred = false;
       run.stream.close();
       if (run.status === 'live') run.status = 'ended';
       run.dirty = false;

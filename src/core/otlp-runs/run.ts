@@ -63,6 +63,13 @@ export class Run implements OtlpRun {
   readonly traces: string[] = [];
   name = '';
   rootNamed = false;
+  /** A span without a parent (or its own parent) came: the run's tree has a root. */
+  hasRoot = false;
+  /**
+   * Its imports are put off while it waits for its root (registry.ts
+   * `#waitsForRoot`): every span it holds is waiting, so none is read yet.
+   */
+  deferred = false;
   service: string | null = null;
   status: OtlpRunStatus = 'live';
   mergedInto: string | null = null;
@@ -103,7 +110,8 @@ export class Run implements OtlpRun {
       logs: this.logs,
       errors: this.errors,
       events: this.stream.length,
-      held: this.importer.held,
+      // A run put off holds every span it has: with no root, none is placed.
+      held: this.deferred ? this.spans : this.importer.held,
       duplicates: this.duplicates,
       diagnostics: this.importer.diagnostics().length,
       bytes: this.bytes,
